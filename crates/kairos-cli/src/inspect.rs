@@ -1,0 +1,187 @@
+//! `kairos export` and `kairos diff`.
+
+use std::io::Write;
+use std::path::{Path, PathBuf};
+use std::process::ExitCode;
+
+use anyhow::{Context, Result};
+use clap::Args;
+use kairos::event::EventKind;
+use kairos::math::{DVec2, DVec3, Vector};
+use kairos::scene::Scene;
+use kairos::trace::{Record, TraceReader};
+
+use crate::output::AtomicFile;
+use crate::show;
+
+/// Arguments of `kairos export`.
+#[derive(Args)]
+#[command(group = clap::ArgGroup::new("what").required(true).multiple(true))]
+pub struct ExportArgs {
+    /// Trace to read.
+    pub trace: PathBuf,
+    /// Write `time,kind,a,b` for every event.
+    #[arg(long, group = "what")]
+    pub events: Option<PathBuf>,
+    /// Write `id,x,y[,z],vx,vy[,vz]` of every body at the scene's end time.
+    #[arg(long = "final", group = "what")]
+    pub final_state: Option<PathBuf>,
+}
+
+/// Arguments of `kairos diff`.
+#[derive(Args)]
+pub struct DiffArgs {
+    /// First trace.
+    pub a: PathBuf,
+    /// Second trace.
+    pub b: PathBuf,
+}
+
+fn open(path: &Path) -> Result<TraceReader> {
+    TraceReader::open(path).map_err(|e| anyhow::anyhow!("{}: {e}", show(path)))
+}
+
+fn next(reader: &mut TraceReader, path: &Path) -> Result<Option<Record>> {
+    reader
+        .next_record()
+        .map_err(|e| anyhow::anyhow!("{}: {e}", show(path)))
+}
+
+pub fn export(a: ExportArgs) -> Result<ExitCode> {
+    let mut reader = open(&a.trace)?;
+    let scene = reader
+        .header()
+        .scene()
+        .map_err(|e| anyhow::anyhow!("{}: {e}", show(&a.trace)))?;
+    let mut events = a.events.as_deref().map(AtomicFile::create).transpose()?;
+    if let Some(f) = events.as_mut() {
+        writeln!(f.writer(), "time,kind,a,b")?;
+    }
+    let mut state = FinalState::new(&scene);
+    while let Some(r) = next(&mut reader, &a.trace)? {
+        if let Some(f) = events.as_mut() {
+            writeln!(f.writer(), "{:?},{},{},{}", r.time, r.kind.name(), r.a, r.b)?;
+        }
+        state
+            .apply(&r)
+            .with_context(|| format!("{}: inconsistent record", show(&a.trace)))?;
+    }
+    if let Some(f) = events {
+        f.commit()?;
+    }
+    if let Some(p) = &a.final_state {
+        let mut f = AtomicFile::create(p)?;
+        state.write_csv(f.writer(), reader.end_time())?;
+        f.commit()?;
+    }
+    Ok(ExitCode::SUCCESS)
+}
+
+/// Body states rebuilt from a trace: the scene's initial states, overwritten by each record.
+struct FinalState {
+    dim: usize,
+    /// position, velocity, local time per body.
+    bodies: Vec<([f64; 3], [f64; 3], f64)>,
+}
+
+impl FinalState {
+    fn new(scene: &Scene) -> Self {
+        let pad = |v: &[f64]| [v[0], v[1], v.get(2).copied().unwrap_or(0.0)];
+        let bodies = scene
+            .bodies
+            .iter()
+            .map(|b| (pad(&b.position), pad(&b.velocity), 0.0))
+            .collect();
+        Self {
+            dim: scene.dim,
+            bodies,
+        }
+    }
+
+    fn apply(&mut self, r: &Record) -> Result<()> {
+        let n = self.bodies.len();
+        let mut set = |id: u32, p: [f64; 3], v: [f64; 3]| -> Result<()> {
+            let slot = self
+                .bodies
+                .get_mut(id as usize)
+                .ok_or_else(|| anyhow::anyhow!("body {id} of {n}"))?;
+            *slot = (p, v, r.time);
+            Ok(())
+        };
+        set(r.a, r.pos_a, r.vel_a)?;
+        if r.kind == EventKind::BallBall {
+            set(r.b, r.pos_b, r.vel_b)?;
+        }
+        Ok(())
+    }
+
+    fn write_csv(&self, out: &mut impl Write, end_time: f64) -> Result<()> {
+        match self.dim {
+            2 => self.write_dim::<DVec2>(out, end_time),
+            _ => self.write_dim::<DVec3>(out, end_time),
+        }
+    }
+
+    fn write_dim<V: Vector>(&self, out: &mut impl Write, end_time: f64) -> Result<()> {
+        let d = V::DIM;
+        let axes = ["x", "y", "z"];
+        let head: Vec<String> = axes[..d]
+            .iter()
+            .map(|s| s.to_string())
+            .chain(axes[..d].iter().map(|s| format!("v{s}")))
+            .collect();
+        writeln!(out, "id,{}", head.join(","))?;
+        for (i, (p, v, t)) in self.bodies.iter().enumerate() {
+            // The same arithmetic as Body::advance_to, so the result matches the simulator.
+            let body = kairos::body::Body {
+                pos: V::try_from_slice(&p[..d]).unwrap(),
+                vel: V::try_from_slice(&v[..d]).unwrap(),
+                time: *t,
+                radius: 1.0,
+                inv_mass: 1.0,
+            };
+            let pos = body.position_at(end_time).to_array3();
+            let cols: Vec<String> = pos[..d]
+                .iter()
+                .chain(&v[..d])
+                .map(|x| format!("{x:?}"))
+                .collect();
+            writeln!(out, "{i},{}", cols.join(","))?;
+        }
+        Ok(())
+    }
+}
+
+pub fn diff(a: DiffArgs) -> Result<ExitCode> {
+    let mut ra = open(&a.a)?;
+    let mut rb = open(&a.b)?;
+    let mut index = 0u64;
+    loop {
+        let (x, y) = (next(&mut ra, &a.a)?, next(&mut rb, &a.b)?);
+        match (x, y) {
+            (None, None) => {
+                println!("identical: {index} events");
+                return Ok(ExitCode::SUCCESS);
+            }
+            (Some(x), Some(y)) if x.same_event(&y) => index += 1,
+            (x, y) => {
+                println!("first difference at event {index}:");
+                for (name, r) in [(show(&a.a), x), (show(&a.b), y)] {
+                    match r {
+                        Some(r) => println!(
+                            "  {name}: t = {:?} {} {} {} pos_a = {:?} vel_a = {:?}",
+                            r.time,
+                            r.kind.name(),
+                            r.a,
+                            r.b,
+                            r.pos_a,
+                            r.vel_a
+                        ),
+                        None => println!("  {name}: (no more events)"),
+                    }
+                }
+                return Ok(ExitCode::from(1));
+            }
+        }
+    }
+}

@@ -1,0 +1,118 @@
+//! `kairos`: the command-line front end of the Kairos event-driven collision simulator.
+
+mod bench;
+mod inspect;
+mod output;
+mod run;
+
+use std::path::PathBuf;
+use std::process::ExitCode;
+
+use anyhow::Result;
+use clap::{Args, Parser, Subcommand};
+use kairos::broad_phase::{BroadPhaseKind, BroadPhaseOptions, KayaBvhOptions};
+
+/// Exact continuous-time collision detection and event-driven simulation.
+#[derive(Parser)]
+#[command(name = "kairos", version, about, long_about = None)]
+struct Cli {
+    #[command(subcommand)]
+    command: Command,
+}
+
+#[derive(Subcommand)]
+enum Command {
+    /// Run the thesis's billiard scene (a few hundred balls), print a summary, write a trace.
+    Demo(run::DemoArgs),
+    /// Simulate a scene file, streaming every event to a binary trace.
+    Run(run::RunArgs),
+    /// Generate a scene file.
+    #[command(subcommand)]
+    Generate(GenerateCommand),
+    /// Export a trace's events or final state as CSV.
+    Export(inspect::ExportArgs),
+    /// Compare the event sequences of two traces (exit 0 when identical, 1 otherwise).
+    Diff(inspect::DiffArgs),
+    /// Scenario benchmarks that print markdown tables.
+    #[command(subcommand)]
+    Bench(BenchCommand),
+}
+
+#[derive(Subcommand)]
+enum GenerateCommand {
+    /// The thesis's benchmark scene (section 5.2): balls on a rectangular table.
+    Billiard(run::BilliardArgs),
+}
+
+#[derive(Subcommand)]
+enum BenchCommand {
+    /// Table 5.1 of the thesis: running time against the number of balls.
+    Thesis(bench::ThesisArgs),
+}
+
+/// Broad-phase selection and tuning, shared by the commands that simulate.
+#[derive(Args, Clone, Debug)]
+pub struct BroadPhaseArgs {
+    /// Next-event search: all-pairs or kaya-bvh.
+    #[arg(long, default_value = "kaya-bvh", value_parser = parse_broad_phase)]
+    pub broad_phase: BroadPhaseKind,
+    /// kaya-bvh: look-ahead dt of the first search.
+    #[arg(long, default_value_t = KayaBvhOptions::default().initial_dt)]
+    pub bvh_dt: f64,
+    /// kaya-bvh: factor applied to dt when a search finds nothing (> 1).
+    #[arg(long, default_value_t = KayaBvhOptions::default().grow)]
+    pub bvh_grow: f64,
+    /// kaya-bvh: factor applied to dt after an event is found (in (0, 1]).
+    #[arg(long, default_value_t = KayaBvhOptions::default().shrink)]
+    pub bvh_shrink: f64,
+}
+
+impl BroadPhaseArgs {
+    /// The validated options.
+    pub fn options(&self) -> Result<BroadPhaseOptions> {
+        let kaya = KayaBvhOptions {
+            initial_dt: self.bvh_dt,
+            grow: self.bvh_grow,
+            shrink: self.bvh_shrink,
+        };
+        kaya.validate().map_err(anyhow::Error::msg)?;
+        Ok(BroadPhaseOptions { kaya })
+    }
+}
+
+fn parse_broad_phase(s: &str) -> Result<BroadPhaseKind, String> {
+    s.parse()
+}
+
+/// A path argument, for messages.
+pub fn show(p: &std::path::Path) -> String {
+    p.display().to_string()
+}
+
+/// Output path of a trace when none is given.
+pub fn default_trace_path(scene: &std::path::Path) -> PathBuf {
+    let stem = scene
+        .file_stem()
+        .map(|s| s.to_string_lossy().into_owned())
+        .unwrap_or("trace".into());
+    PathBuf::from(format!("{stem}.ktrace"))
+}
+
+fn main() -> ExitCode {
+    let cli = Cli::parse();
+    let result = match cli.command {
+        Command::Demo(a) => run::demo(a),
+        Command::Run(a) => run::run(a),
+        Command::Generate(GenerateCommand::Billiard(a)) => run::generate_billiard(a),
+        Command::Export(a) => inspect::export(a),
+        Command::Diff(a) => inspect::diff(a),
+        Command::Bench(BenchCommand::Thesis(a)) => bench::thesis(a),
+    };
+    match result {
+        Ok(code) => code,
+        Err(e) => {
+            eprintln!("error: {e:#}");
+            ExitCode::from(2)
+        }
+    }
+}

@@ -1,0 +1,333 @@
+//! `kairos run`, `kairos demo` and `kairos generate`.
+
+use std::io::IsTerminal;
+use std::path::{Path, PathBuf};
+use std::process::ExitCode;
+use std::time::{Duration, Instant};
+
+use anyhow::{Context, Result};
+use clap::Args;
+use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
+use kairos::broad_phase::{BroadPhaseKind, BroadPhaseOptions};
+use kairos::generate::{billiard, BilliardParams};
+use kairos::math::{DVec2, DVec3, Vector};
+use kairos::scene::Scene;
+use kairos::sim::Simulation;
+use kairos::trace::{Record, TraceHeader, TraceWriter};
+use serde::Serialize;
+
+use crate::output::write_text;
+use crate::{show, BroadPhaseArgs};
+
+/// Arguments of `kairos run`.
+#[derive(Args)]
+pub struct RunArgs {
+    /// Scene file (TOML, see docs/scene-format.md).
+    pub scene: PathBuf,
+    /// Trace to write (default: the scene's name with extension .ktrace, in this directory).
+    #[arg(short, long)]
+    pub output: Option<PathBuf>,
+    /// Do not write a trace.
+    #[arg(long, conflicts_with = "output")]
+    pub no_trace: bool,
+    /// No progress bar and no summary on the terminal.
+    #[arg(short, long)]
+    pub quiet: bool,
+    /// Also write the summary as JSON to this file.
+    #[arg(long)]
+    pub summary_json: Option<PathBuf>,
+    #[command(flatten)]
+    pub broad: BroadPhaseArgs,
+}
+
+/// Arguments of `kairos demo`.
+#[derive(Args)]
+pub struct DemoArgs {
+    /// Number of balls.
+    #[arg(long, default_value_t = 300)]
+    pub n: usize,
+    /// Random seed of the scene.
+    #[arg(long, default_value_t = 1)]
+    pub seed: u64,
+    /// Trace to write.
+    #[arg(short, long, default_value = "demo.ktrace")]
+    pub output: PathBuf,
+    /// No progress bar and no summary on the terminal.
+    #[arg(short, long)]
+    pub quiet: bool,
+    /// Also write the summary as JSON to this file.
+    #[arg(long)]
+    pub summary_json: Option<PathBuf>,
+    #[command(flatten)]
+    pub broad: BroadPhaseArgs,
+}
+
+/// Arguments of `kairos generate billiard`.
+#[derive(Args)]
+pub struct BilliardArgs {
+    /// Number of balls.
+    #[arg(long)]
+    pub n: usize,
+    /// Random seed.
+    #[arg(long, default_value_t = 0)]
+    pub seed: u64,
+    /// Scene file to write.
+    #[arg(short, long)]
+    pub output: PathBuf,
+    /// Fraction of the table covered by balls.
+    #[arg(long, default_value_t = BilliardParams::default().packing)]
+    pub packing: f64,
+    /// Smallest radius.
+    #[arg(long, default_value_t = BilliardParams::default().radius_min)]
+    pub radius_min: f64,
+    /// Largest radius.
+    #[arg(long, default_value_t = BilliardParams::default().radius_max)]
+    pub radius_max: f64,
+    /// Width over height of the table.
+    #[arg(long, default_value_t = BilliardParams::default().aspect)]
+    pub aspect: f64,
+    /// Simulated time in seconds.
+    #[arg(long, default_value_t = BilliardParams::default().duration)]
+    pub duration: f64,
+}
+
+/// What a run reports.
+#[derive(Serialize, Debug, Clone)]
+pub struct Summary {
+    pub scene: String,
+    pub dim: usize,
+    pub bodies: usize,
+    pub walls: usize,
+    pub duration: f64,
+    pub broad_phase: String,
+    pub events: u64,
+    pub ball_ball: u64,
+    pub ball_wall: u64,
+    pub wall_seconds: f64,
+    pub events_per_second: f64,
+    pub energy_drift: f64,
+    pub trace: Option<String>,
+    pub trace_hash: Option<String>,
+}
+
+impl Summary {
+    fn print(&self) {
+        println!(
+            "scene          {} ({}D, {} bodies, {} walls, {} s)",
+            self.scene, self.dim, self.bodies, self.walls, self.duration
+        );
+        println!("broad phase    {}", self.broad_phase);
+        println!(
+            "events         {} (ball-ball {}, ball-wall {})",
+            self.events, self.ball_ball, self.ball_wall
+        );
+        println!(
+            "wall time      {:.3} s ({:.0} events/s)",
+            self.wall_seconds, self.events_per_second
+        );
+        println!("energy drift   {:.3e} (relative)", self.energy_drift);
+        match (&self.trace, &self.trace_hash) {
+            (Some(t), Some(h)) => {
+                println!("trace          {t} ({} records, hash {h})", self.events)
+            }
+            _ => println!("trace          not written"),
+        }
+    }
+}
+
+/// Options of one simulation run from the command line.
+pub struct RunSpec<'a> {
+    pub scene: &'a Scene,
+    pub scene_name: String,
+    pub broad: BroadPhaseKind,
+    pub opts: BroadPhaseOptions,
+    pub trace: Option<&'a Path>,
+    pub progress: bool,
+}
+
+/// Simulates a scene of either dimension.
+pub fn simulate(spec: &RunSpec) -> Result<Summary> {
+    match spec.scene.dim {
+        2 => simulate_dim::<DVec2>(spec),
+        3 => simulate_dim::<DVec3>(spec),
+        d => anyhow::bail!("unsupported dimension {d}"),
+    }
+}
+
+fn simulate_dim<V: Vector>(spec: &RunSpec) -> Result<Summary> {
+    let scene = spec.scene;
+    let world = scene.world::<V>();
+    let mut sim = Simulation::new(world, spec.broad.build::<V>(&spec.opts), scene.duration);
+    let mut writer = match spec.trace {
+        Some(p) => {
+            let header = TraceHeader {
+                dim: scene.dim as u32,
+                broad_phase: spec.broad.name().to_string(),
+                scene_toml: scene.to_toml(),
+            };
+            Some(
+                TraceWriter::create(p, &header)
+                    .with_context(|| format!("{}: cannot create trace", show(p)))?,
+            )
+        }
+        None => None,
+    };
+    let bar = if spec.progress && std::io::stderr().is_terminal() {
+        let bar = ProgressBar::with_draw_target(Some(1000), ProgressDrawTarget::stderr_with_hz(4));
+        bar.set_style(
+            ProgressStyle::with_template(
+                "{spinner} simulated {percent:>3}% [{bar:30}] {msg} ({elapsed})",
+            )
+            .unwrap()
+            .progress_chars("=> "),
+        );
+        bar.enable_steady_tick(Duration::from_millis(250));
+        Some(bar)
+    } else {
+        None
+    };
+    let start = Instant::now();
+    let mut io_error = None;
+    while let Some(event) = sim.step() {
+        if let Some(w) = writer.as_mut() {
+            if let Err(e) = w.write(&Record::from_event(&event, sim.world(), sim.lookahead())) {
+                io_error = Some(e);
+                break;
+            }
+        }
+        if let Some(bar) = &bar {
+            let n = sim.counts().total();
+            if n % 4096 == 0 {
+                bar.set_position((1000.0 * event.time / scene.duration) as u64);
+                bar.set_message(format!("{n} events"));
+            }
+        }
+    }
+    if let Some(e) = io_error {
+        let p = spec.trace.map(show).unwrap_or_default();
+        return Err(e).with_context(|| format!("{p}: writing the trace failed"));
+    }
+    sim.finish();
+    let wall_seconds = start.elapsed().as_secs_f64();
+    if let Some(bar) = bar {
+        bar.finish_and_clear();
+    }
+    let trace_hash = match (writer, spec.trace) {
+        (Some(w), Some(p)) => {
+            let h = w
+                .finish(scene.duration)
+                .with_context(|| format!("{}: writing the trace failed", show(p)))?;
+            Some(format!("{h:016x}"))
+        }
+        _ => None,
+    };
+    let c = sim.counts();
+    Ok(Summary {
+        scene: spec.scene_name.clone(),
+        dim: scene.dim,
+        bodies: scene.bodies.len(),
+        walls: scene.walls.len(),
+        duration: scene.duration,
+        broad_phase: spec.broad.name().to_string(),
+        events: c.total(),
+        ball_ball: c.ball_ball,
+        ball_wall: c.ball_wall,
+        wall_seconds,
+        events_per_second: if wall_seconds > 0.0 {
+            c.total() as f64 / wall_seconds
+        } else {
+            0.0
+        },
+        energy_drift: sim.energy_drift(),
+        trace: spec.trace.map(show),
+        trace_hash,
+    })
+}
+
+/// Reads and validates a scene file.
+pub fn load_scene(path: &Path) -> Result<Scene> {
+    let text =
+        std::fs::read_to_string(path).with_context(|| format!("{}: cannot read", show(path)))?;
+    Scene::from_toml_str(&text).map_err(|e| anyhow::anyhow!("{}: {e}", show(path)))
+}
+
+fn report(summary: &Summary, quiet: bool, json: Option<&Path>) -> Result<()> {
+    if !quiet {
+        summary.print();
+    }
+    if let Some(p) = json {
+        write_text(p, &(serde_json::to_string_pretty(summary)? + "\n"))?;
+    }
+    Ok(())
+}
+
+pub fn run(a: RunArgs) -> Result<ExitCode> {
+    let opts = a.broad.options()?;
+    let scene = load_scene(&a.scene)?;
+    let trace = if a.no_trace {
+        None
+    } else {
+        Some(
+            a.output
+                .clone()
+                .unwrap_or_else(|| crate::default_trace_path(&a.scene)),
+        )
+    };
+    let spec = RunSpec {
+        scene: &scene,
+        scene_name: show(&a.scene),
+        broad: a.broad.broad_phase,
+        opts,
+        trace: trace.as_deref(),
+        progress: !a.quiet,
+    };
+    let summary = simulate(&spec)?;
+    report(&summary, a.quiet, a.summary_json.as_deref())?;
+    Ok(ExitCode::SUCCESS)
+}
+
+pub fn demo(a: DemoArgs) -> Result<ExitCode> {
+    let opts = a.broad.options()?;
+    let params = BilliardParams {
+        n: a.n,
+        seed: a.seed,
+        ..Default::default()
+    };
+    let scene = billiard(&params).map_err(anyhow::Error::msg)?;
+    let spec = RunSpec {
+        scene: &scene,
+        scene_name: format!("built-in billiard (n = {}, seed = {})", a.n, a.seed),
+        broad: a.broad.broad_phase,
+        opts,
+        trace: Some(&a.output),
+        progress: !a.quiet,
+    };
+    let summary = simulate(&spec)?;
+    report(&summary, a.quiet, a.summary_json.as_deref())?;
+    if !a.quiet {
+        println!(
+            "\nnext: kairos export {} --events events.csv   (or: kairos run SCENE.toml)",
+            show(&a.output)
+        );
+    }
+    Ok(ExitCode::SUCCESS)
+}
+
+pub fn generate_billiard(a: BilliardArgs) -> Result<ExitCode> {
+    let params = BilliardParams {
+        n: a.n,
+        seed: a.seed,
+        packing: a.packing,
+        radius_min: a.radius_min,
+        radius_max: a.radius_max,
+        aspect: a.aspect,
+        duration: a.duration,
+    };
+    let scene = billiard(&params).map_err(anyhow::Error::msg)?;
+    let header = format!(
+        "# kairos generate billiard --n {} --seed {} --packing {} --radius-min {} --radius-max {} --aspect {} --duration {}\n",
+        a.n, a.seed, a.packing, a.radius_min, a.radius_max, a.aspect, a.duration
+    );
+    write_text(&a.output, &(header + &scene.to_toml()))?;
+    Ok(ExitCode::SUCCESS)
+}

@@ -1,0 +1,93 @@
+//! Next-event search ("broad phase" in the thesis's sense).
+//!
+//! A broad phase answers one question: which event comes first? Every implementation only
+//! *prunes* the set of pairs it hands to the narrow phase ([`crate::toi`]); the contact times
+//! themselves come from the same pure functions and the winner is chosen by the same total
+//! order ([`Event::cmp_order`]), so all broad phases produce bit-identical event logs.
+
+mod all_pairs;
+mod kaya_bvh;
+
+pub use all_pairs::AllPairs;
+pub use kaya_bvh::{KayaBvh, KayaBvhOptions};
+
+use std::fmt;
+use std::str::FromStr;
+
+use crate::event::Event;
+use crate::math::Vector;
+use crate::world::World;
+
+/// A next-event search strategy.
+pub trait BroadPhase<V: Vector> {
+    /// The broad phase's name as used on the command line.
+    fn name(&self) -> &'static str;
+    /// The earliest event (in [`Event::cmp_order`]) whose time is `<= horizon`, given that the
+    /// simulation has processed every event up to time `now`.
+    fn next_event(&mut self, world: &World<V>, now: f64, horizon: f64) -> Option<Event>;
+    /// Tells the broad phase that `event` was processed and its bodies' states changed.
+    fn event_processed(&mut self, _world: &World<V>, _event: &Event) {}
+    /// The look-ahead interval with which the last event was found (0 when not applicable).
+    fn lookahead(&self) -> f64 {
+        0.0
+    }
+}
+
+/// The broad phases available by name.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum BroadPhaseKind {
+    /// [`AllPairs`].
+    AllPairs,
+    /// [`KayaBvh`].
+    KayaBvh,
+}
+
+impl BroadPhaseKind {
+    /// Every broad phase, in the order the benchmarks list them.
+    pub const ALL: [BroadPhaseKind; 2] = [BroadPhaseKind::AllPairs, BroadPhaseKind::KayaBvh];
+
+    /// The command-line name.
+    pub fn name(self) -> &'static str {
+        match self {
+            BroadPhaseKind::AllPairs => "all-pairs",
+            BroadPhaseKind::KayaBvh => "kaya-bvh",
+        }
+    }
+
+    /// A new broad phase of this kind.
+    pub fn build<V: Vector>(self, opts: &BroadPhaseOptions) -> Box<dyn BroadPhase<V>> {
+        match self {
+            BroadPhaseKind::AllPairs => Box::new(AllPairs),
+            BroadPhaseKind::KayaBvh => Box::new(KayaBvh::new(opts.kaya)),
+        }
+    }
+}
+
+impl fmt::Display for BroadPhaseKind {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.name())
+    }
+}
+
+impl FromStr for BroadPhaseKind {
+    type Err = String;
+    fn from_str(s: &str) -> Result<Self, String> {
+        Self::ALL
+            .into_iter()
+            .find(|k| k.name() == s)
+            .ok_or_else(|| {
+                let names: Vec<_> = Self::ALL.iter().map(|k| k.name()).collect();
+                format!(
+                    "unknown broad phase `{s}` (expected one of: {})",
+                    names.join(", ")
+                )
+            })
+    }
+}
+
+/// Options of every broad phase.
+#[derive(Clone, Copy, Debug, Default, PartialEq)]
+pub struct BroadPhaseOptions {
+    /// Options of [`KayaBvh`].
+    pub kaya: KayaBvhOptions,
+}

@@ -1,0 +1,100 @@
+//! Collision events and their deterministic total order.
+
+use std::cmp::Ordering;
+
+use crate::body::BodyId;
+
+/// What collides in an event.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub enum EventKind {
+    /// Two balls; `a < b` are body ids.
+    BallBall = 0,
+    /// A ball and a wall; `a` is the body id, `b` the wall id.
+    BallWall = 1,
+}
+
+impl EventKind {
+    /// The name used in CSV exports and summaries.
+    pub fn name(self) -> &'static str {
+        match self {
+            EventKind::BallBall => "ball-ball",
+            EventKind::BallWall => "ball-wall",
+        }
+    }
+    /// The code stored in traces.
+    pub fn code(self) -> u32 {
+        self as u32
+    }
+    /// The kind for a trace code.
+    pub fn from_code(code: u32) -> Option<Self> {
+        match code {
+            0 => Some(EventKind::BallBall),
+            1 => Some(EventKind::BallWall),
+            _ => None,
+        }
+    }
+}
+
+/// A predicted or processed collision.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Event {
+    /// Absolute time of contact.
+    pub time: f64,
+    /// Ball-ball or ball-wall.
+    pub kind: EventKind,
+    /// The (lower) body id.
+    pub a: BodyId,
+    /// The other body id (`> a`) or the wall id.
+    pub b: u32,
+}
+
+impl Event {
+    /// The total order in which events are processed: by time, then by the first body id, then
+    /// ball-ball before ball-wall, then by the second id. Every broad phase uses it, so
+    /// simultaneous events are processed in the same order whichever found them.
+    #[inline]
+    pub fn cmp_order(&self, other: &Self) -> Ordering {
+        self.time
+            .total_cmp(&other.time)
+            .then(self.a.cmp(&other.a))
+            .then(self.kind.cmp(&other.kind))
+            .then(self.b.cmp(&other.b))
+    }
+    /// True when `self` comes strictly before `other` in [`Event::cmp_order`].
+    #[inline]
+    pub fn precedes(&self, other: &Self) -> bool {
+        self.cmp_order(other) == Ordering::Less
+    }
+}
+
+/// Keeps the earliest of a stream of candidate events.
+#[derive(Clone, Copy, Debug, Default)]
+pub struct EarliestEvent {
+    best: Option<Event>,
+}
+
+impl EarliestEvent {
+    /// An empty selection.
+    #[inline]
+    pub fn new() -> Self {
+        Self { best: None }
+    }
+    /// Time of the current best, `+inf` when empty.
+    #[inline]
+    pub fn time(&self) -> f64 {
+        self.best.map_or(f64::INFINITY, |e| e.time)
+    }
+    /// Offers a candidate; keeps it when it precedes the current best.
+    #[inline]
+    pub fn offer(&mut self, e: Event) {
+        match &self.best {
+            Some(b) if !e.precedes(b) => {}
+            _ => self.best = Some(e),
+        }
+    }
+    /// The earliest event offered, if any.
+    #[inline]
+    pub fn get(self) -> Option<Event> {
+        self.best
+    }
+}

@@ -1,0 +1,53 @@
+//! # Kairos
+//!
+//! Exact continuous-time collision detection and event-driven simulation of balls (discs in
+//! 2D, spheres in 3D) between static walls. Instead of stepping time by a fixed `dt` and
+//! looking for overlaps, Kairos computes the exact time of every contact and processes the
+//! events in time order: no collision is missed and nothing overlaps.
+//!
+//! * [`toi`]: exact contact times (the narrow phase), numerically stable;
+//! * [`broad_phase`]: next-event searches that only prune: [`broad_phase::AllPairs`] and the
+//!   thesis's adaptive swept-AABB hierarchy [`broad_phase::KayaBvh`];
+//! * [`sim::Simulation`]: the event loop over a [`world::World`];
+//! * [`scene`], [`generate`], [`trace`]: scene files, generators and binary event traces.
+//!
+//! All physics is generic over [`math::Vector`] (2D and 3D share one code path).
+//!
+//! ```
+//! use kairos::prelude::*;
+//! let scene = generate::billiard(&generate::BilliardParams { n: 16, ..Default::default() }).unwrap();
+//! let world = scene.world::<DVec2>();
+//! let broad = BroadPhaseKind::KayaBvh.build(&BroadPhaseOptions::default());
+//! let mut sim = Simulation::new(world, broad, 1.0);
+//! sim.run(|_event, _world, _dt| {});
+//! assert!(sim.counts().total() > 0);
+//! assert!(sim.energy_drift().abs() < 1e-12);
+//! ```
+
+#![forbid(unsafe_code)]
+#![warn(missing_docs)]
+
+pub mod body;
+pub mod broad_phase;
+pub mod event;
+pub mod generate;
+pub mod math;
+pub mod scene;
+pub mod sim;
+pub mod toi;
+pub mod trace;
+pub mod wall;
+pub mod world;
+
+/// The most used items.
+pub mod prelude {
+    pub use crate::body::{Body, BodyId};
+    pub use crate::broad_phase::{BroadPhase, BroadPhaseKind, BroadPhaseOptions, KayaBvhOptions};
+    pub use crate::event::{Event, EventKind};
+    pub use crate::generate;
+    pub use crate::math::{DVec2, DVec3, Vector};
+    pub use crate::scene::Scene;
+    pub use crate::sim::Simulation;
+    pub use crate::wall::{Segment, Wall};
+    pub use crate::world::World;
+}

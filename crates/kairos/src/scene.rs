@@ -1,0 +1,481 @@
+//! Scene files (TOML): parsing, validation and serialisation.
+//!
+//! The format is documented in `docs/scene-format.md`. Errors name the item (`body 3`,
+//! `wall 0`, `[simulation]`) and the problem; the command line adds the file name.
+
+use std::fmt;
+
+use toml::{Table, Value};
+
+use crate::body::Body;
+use crate::math::Vector;
+use crate::wall::{Segment, Wall};
+use crate::world::World;
+
+/// Largest coordinate, velocity or size magnitude accepted, so that squared distances and
+/// contact-time discriminants cannot overflow.
+pub const MAX_MAGNITUDE: f64 = 1e100;
+/// Relative tolerance of the overlap checks: bodies (or a body and a wall) may touch, or
+/// overlap by at most this fraction of the contact distance (round-off in generated files).
+pub const OVERLAP_TOLERANCE: f64 = 1e-12;
+
+/// A wall as written in a scene: a segment from `a` to `b`.
+#[derive(Clone, Debug, PartialEq)]
+pub struct WallSpec {
+    /// First endpoint.
+    pub a: Vec<f64>,
+    /// Second endpoint.
+    pub b: Vec<f64>,
+}
+
+/// A body as written in a scene.
+#[derive(Clone, Debug, PartialEq)]
+pub struct BodySpec {
+    /// Position at time 0.
+    pub position: Vec<f64>,
+    /// Velocity at time 0.
+    pub velocity: Vec<f64>,
+    /// Radius, `> 0`.
+    pub radius: f64,
+    /// Mass, `> 0`.
+    pub mass: f64,
+}
+
+/// A validated scene, independent of the dimension's vector type.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Scene {
+    /// 2 or 3.
+    pub dim: usize,
+    /// Simulated time, `> 0`.
+    pub duration: f64,
+    /// Coefficient of restitution in `[0, 1]`.
+    pub restitution: f64,
+    /// Walls, ids 0-based in file order.
+    pub walls: Vec<WallSpec>,
+    /// Bodies, ids 0-based in file order.
+    pub bodies: Vec<BodySpec>,
+}
+
+/// The part of a scene an error is about.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Item {
+    /// The top level of the file.
+    Scene,
+    /// The `[simulation]` table.
+    Simulation,
+    /// A wall, by id.
+    Wall(usize),
+    /// A body, by id.
+    Body(usize),
+}
+
+impl fmt::Display for Item {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Item::Scene => f.write_str("scene"),
+            Item::Simulation => f.write_str("[simulation]"),
+            Item::Wall(i) => write!(f, "wall {i}"),
+            Item::Body(i) => write!(f, "body {i}"),
+        }
+    }
+}
+
+/// Why a scene was rejected.
+#[derive(Clone, Debug, PartialEq, thiserror::Error)]
+pub enum SceneError {
+    /// The text is not valid TOML.
+    #[error("invalid TOML: {0}")]
+    Toml(String),
+    /// An item is missing, malformed or physically impossible.
+    #[error("{item}: {message}")]
+    Invalid {
+        /// The item concerned.
+        item: Item,
+        /// What is wrong with it.
+        message: String,
+    },
+}
+
+fn invalid(item: Item, message: impl Into<String>) -> SceneError {
+    SceneError::Invalid {
+        item,
+        message: message.into(),
+    }
+}
+
+fn check_keys(t: &Table, allowed: &[&str], item: Item) -> Result<(), SceneError> {
+    for k in t.keys() {
+        if !allowed.contains(&k.as_str()) {
+            return Err(invalid(
+                item,
+                format!(
+                    "unknown field `{k}` (expected one of: {})",
+                    allowed.join(", ")
+                ),
+            ));
+        }
+    }
+    Ok(())
+}
+
+fn as_number(v: &Value) -> Option<f64> {
+    match v {
+        Value::Float(f) => Some(*f),
+        Value::Integer(i) => Some(*i as f64),
+        _ => None,
+    }
+}
+
+fn finite(x: f64, what: &str, item: Item) -> Result<f64, SceneError> {
+    if !x.is_finite() {
+        return Err(invalid(item, format!("`{what}` must be finite, got {x}")));
+    }
+    if x.abs() > MAX_MAGNITUDE {
+        return Err(invalid(
+            item,
+            format!("`{what}` is too large ({x:e}; at most {MAX_MAGNITUDE:e})"),
+        ));
+    }
+    Ok(x)
+}
+
+fn number(t: &Table, key: &str, item: Item) -> Result<Option<f64>, SceneError> {
+    match t.get(key) {
+        None => Ok(None),
+        Some(v) => {
+            let x = as_number(v).ok_or_else(|| {
+                invalid(
+                    item,
+                    format!("`{key}` must be a number, got {}", v.type_str()),
+                )
+            })?;
+            finite(x, key, item).map(Some)
+        }
+    }
+}
+
+fn required(t: &Table, key: &str, item: Item) -> Result<f64, SceneError> {
+    number(t, key, item)?.ok_or_else(|| invalid(item, format!("missing field `{key}`")))
+}
+
+fn vector(t: &Table, key: &str, dim: usize, item: Item) -> Result<Vec<f64>, SceneError> {
+    let v = t
+        .get(key)
+        .ok_or_else(|| invalid(item, format!("missing field `{key}`")))?;
+    let arr = v
+        .as_array()
+        .ok_or_else(|| invalid(item, format!("`{key}` must be an array of {dim} numbers")))?;
+    if arr.len() != dim {
+        return Err(invalid(
+            item,
+            format!(
+                "`{key}` has {} components but the scene has dim = {dim}",
+                arr.len()
+            ),
+        ));
+    }
+    arr.iter()
+        .map(|x| {
+            let x = as_number(x)
+                .ok_or_else(|| invalid(item, format!("`{key}` must hold numbers only")))?;
+            finite(x, key, item)
+        })
+        .collect()
+}
+
+fn tables<'a>(root: &'a Table, key: &str) -> Result<Vec<&'a Table>, SceneError> {
+    match root.get(key) {
+        None => Ok(Vec::new()),
+        Some(Value::Array(items)) => items
+            .iter()
+            .enumerate()
+            .map(|(i, v)| {
+                v.as_table().ok_or_else(|| {
+                    let item = if key == "walls" {
+                        Item::Wall(i)
+                    } else {
+                        Item::Body(i)
+                    };
+                    invalid(item, "must be a table")
+                })
+            })
+            .collect(),
+        Some(_) => Err(invalid(
+            Item::Scene,
+            format!("`{key}` must be an array of tables ([[{key}]])"),
+        )),
+    }
+}
+
+impl Scene {
+    /// Parses and validates a scene from TOML text.
+    pub fn from_toml_str(text: &str) -> Result<Scene, SceneError> {
+        let root: Table = text.parse().map_err(|e: toml::de::Error| {
+            SceneError::Toml(e.to_string().trim_end().replace('\n', "\n  "))
+        })?;
+        check_keys(
+            &root,
+            &["dim", "simulation", "walls", "bodies"],
+            Item::Scene,
+        )?;
+        let dim = match root.get("dim") {
+            None => return Err(invalid(Item::Scene, "missing field `dim` (2 or 3)")),
+            Some(Value::Integer(d @ (2 | 3))) => *d as usize,
+            Some(v) => {
+                return Err(invalid(
+                    Item::Scene,
+                    format!("`dim` must be 2 or 3, got {v}"),
+                ))
+            }
+        };
+        let sim = match root.get("simulation") {
+            Some(Value::Table(t)) => t,
+            Some(_) => return Err(invalid(Item::Simulation, "must be a table")),
+            None => return Err(invalid(Item::Scene, "missing table [simulation]")),
+        };
+        check_keys(sim, &["duration", "restitution"], Item::Simulation)?;
+        let duration = required(sim, "duration", Item::Simulation)?;
+        if !(duration > 0.0) {
+            return Err(invalid(
+                Item::Simulation,
+                format!("`duration` must be positive, got {duration}"),
+            ));
+        }
+        let restitution = number(sim, "restitution", Item::Simulation)?.unwrap_or(1.0);
+        if !(0.0..=1.0).contains(&restitution) {
+            return Err(invalid(
+                Item::Simulation,
+                format!("`restitution` must be in [0, 1], got {restitution}"),
+            ));
+        }
+        let mut walls = Vec::new();
+        for (i, t) in tables(&root, "walls")?.into_iter().enumerate() {
+            let item = Item::Wall(i);
+            check_keys(t, &["a", "b"], item)?;
+            walls.push(WallSpec {
+                a: vector(t, "a", dim, item)?,
+                b: vector(t, "b", dim, item)?,
+            });
+        }
+        let mut bodies = Vec::new();
+        for (i, t) in tables(&root, "bodies")?.into_iter().enumerate() {
+            let item = Item::Body(i);
+            check_keys(t, &["position", "velocity", "radius", "mass"], item)?;
+            bodies.push(BodySpec {
+                position: vector(t, "position", dim, item)?,
+                velocity: vector(t, "velocity", dim, item)?,
+                radius: required(t, "radius", item)?,
+                mass: number(t, "mass", item)?.unwrap_or(1.0),
+            });
+        }
+        let scene = Scene {
+            dim,
+            duration,
+            restitution,
+            walls,
+            bodies,
+        };
+        scene.validate()?;
+        Ok(scene)
+    }
+
+    /// Checks every rule of the format: ranges, dimensions, and that no body overlaps another
+    /// body, crosses a wall or lies outside a closed polygon of walls (2D).
+    pub fn validate(&self) -> Result<(), SceneError> {
+        if self.dim != 2 && self.dim != 3 {
+            return Err(invalid(
+                Item::Scene,
+                format!("`dim` must be 2 or 3, got {}", self.dim),
+            ));
+        }
+        if self.bodies.len() >= u32::MAX as usize || self.walls.len() >= u32::MAX as usize {
+            return Err(invalid(Item::Scene, "too many bodies or walls"));
+        }
+        let check_vec = |v: &[f64], what: &str, item: Item| -> Result<(), SceneError> {
+            if v.len() != self.dim {
+                return Err(invalid(
+                    item,
+                    format!(
+                        "`{what}` has {} components but the scene has dim = {}",
+                        v.len(),
+                        self.dim
+                    ),
+                ));
+            }
+            v.iter()
+                .try_for_each(|x| finite(*x, what, item).map(|_| ()))
+        };
+        for (i, w) in self.walls.iter().enumerate() {
+            check_vec(&w.a, "a", Item::Wall(i))?;
+            check_vec(&w.b, "b", Item::Wall(i))?;
+            if w.a == w.b {
+                return Err(invalid(Item::Wall(i), "endpoints `a` and `b` coincide"));
+            }
+        }
+        for (i, b) in self.bodies.iter().enumerate() {
+            let item = Item::Body(i);
+            check_vec(&b.position, "position", item)?;
+            check_vec(&b.velocity, "velocity", item)?;
+            finite(b.radius, "radius", item)?;
+            finite(b.mass, "mass", item)?;
+            if !(b.radius > 0.0) {
+                return Err(invalid(
+                    item,
+                    format!("`radius` must be positive, got {}", b.radius),
+                ));
+            }
+            if !(b.mass > 0.0) {
+                return Err(invalid(
+                    item,
+                    format!("`mass` must be positive, got {}", b.mass),
+                ));
+            }
+        }
+        if self.dim == 2 {
+            self.check_geometry::<glam::DVec2>()
+        } else {
+            self.check_geometry::<glam::DVec3>()
+        }
+    }
+
+    fn check_geometry<V: Vector>(&self) -> Result<(), SceneError> {
+        let world = self.world_unchecked::<V>();
+        // Body-body overlaps by sort and sweep along x: O(n log n + pairs within reach).
+        let bodies = &world.bodies;
+        let mut order: Vec<usize> = (0..bodies.len()).collect();
+        order.sort_by(|&i, &j| {
+            (bodies[i].pos.comp(0) - bodies[i].radius)
+                .total_cmp(&(bodies[j].pos.comp(0) - bodies[j].radius))
+        });
+        for (k, &i) in order.iter().enumerate() {
+            let bi = &bodies[i];
+            let reach = bi.pos.comp(0) + bi.radius;
+            for &j in &order[k + 1..] {
+                let bj = &bodies[j];
+                if bj.pos.comp(0) - bj.radius > reach {
+                    break;
+                }
+                let sigma = bi.radius + bj.radius;
+                let dist = (bi.pos - bj.pos).length();
+                if sigma - dist > OVERLAP_TOLERANCE * sigma {
+                    let (lo, hi) = (i.min(j), i.max(j));
+                    return Err(invalid(
+                        Item::Body(lo),
+                        format!("overlaps body {hi} (centre distance {dist}, radii sum {sigma})"),
+                    ));
+                }
+            }
+        }
+        for (i, b) in bodies.iter().enumerate() {
+            for (w, wall) in world.walls.iter().enumerate() {
+                let dist = wall.distance(b.pos);
+                if b.radius - dist > OVERLAP_TOLERANCE * b.radius {
+                    return Err(invalid(
+                        Item::Body(i),
+                        format!(
+                            "crosses wall {w} (centre at distance {dist} from it, radius {})",
+                            b.radius
+                        ),
+                    ));
+                }
+            }
+        }
+        if V::DIM == 2 && self.walls_closed() {
+            for (i, b) in self.bodies.iter().enumerate() {
+                if !self.inside_walls(b.position[0], b.position[1]) {
+                    return Err(invalid(Item::Body(i), "lies outside the walls"));
+                }
+            }
+        }
+        Ok(())
+    }
+
+    /// True when the walls form closed polygons: every endpoint is shared by an even number of
+    /// wall ends. Only then does "inside" mean something.
+    fn walls_closed(&self) -> bool {
+        if self.walls.is_empty() {
+            return false;
+        }
+        let mut ends: Vec<[u64; 2]> = self
+            .walls
+            .iter()
+            .flat_map(|w| [&w.a, &w.b])
+            .map(|p| [p[0].to_bits(), p[1].to_bits()])
+            .collect();
+        ends.sort_unstable();
+        ends.chunk_by(|x, y| x == y).all(|run| run.len() % 2 == 0)
+    }
+
+    /// Even-odd rule against the wall segments (2D).
+    fn inside_walls(&self, x: f64, y: f64) -> bool {
+        let mut inside = false;
+        for w in &self.walls {
+            let (ax, ay, bx, by) = (w.a[0], w.a[1], w.b[0], w.b[1]);
+            if (ay > y) != (by > y) {
+                let xi = ax + (y - ay) / (by - ay) * (bx - ax);
+                if xi > x {
+                    inside = !inside;
+                }
+            }
+        }
+        inside
+    }
+
+    /// The world of this scene in dimension `V`.
+    ///
+    /// # Panics
+    /// When `V::DIM` differs from the scene's `dim`.
+    pub fn world<V: Vector>(&self) -> World<V> {
+        assert_eq!(V::DIM, self.dim, "scene dimension mismatch");
+        self.world_unchecked()
+    }
+
+    fn world_unchecked<V: Vector>(&self) -> World<V> {
+        let v = |s: &[f64]| V::try_from_slice(s).expect("validated dimension");
+        let bodies = self
+            .bodies
+            .iter()
+            .map(|b| Body::new(v(&b.position), v(&b.velocity), b.radius, b.mass))
+            .collect();
+        let walls = self
+            .walls
+            .iter()
+            .map(|w| Wall::Segment(Segment::new(v(&w.a), v(&w.b)).expect("validated wall")))
+            .collect();
+        World {
+            bodies,
+            walls,
+            restitution: self.restitution,
+        }
+    }
+
+    /// The scene as TOML text that parses back to an identical scene (floats round-trip).
+    pub fn to_toml(&self) -> String {
+        use std::fmt::Write;
+        let vec = |v: &[f64]| {
+            let parts: Vec<String> = v.iter().map(|x| format!("{x:?}")).collect();
+            format!("[{}]", parts.join(", "))
+        };
+        let mut s = String::new();
+        let _ = writeln!(s, "dim = {}\n\n[simulation]", self.dim);
+        let _ = writeln!(
+            s,
+            "duration = {:?}\nrestitution = {:?}",
+            self.duration, self.restitution
+        );
+        for w in &self.walls {
+            let _ = writeln!(s, "\n[[walls]]\na = {}\nb = {}", vec(&w.a), vec(&w.b));
+        }
+        for b in &self.bodies {
+            let _ = writeln!(
+                s,
+                "\n[[bodies]]\nposition = {}\nvelocity = {}\nradius = {:?}\nmass = {:?}",
+                vec(&b.position),
+                vec(&b.velocity),
+                b.radius,
+                b.mass
+            );
+        }
+        s
+    }
+}
