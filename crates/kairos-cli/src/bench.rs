@@ -6,7 +6,7 @@ use std::time::Instant;
 use anyhow::Result;
 use clap::Args;
 use kairos::broad_phase::{BroadPhaseKind, BroadPhaseOptions};
-use kairos::generate::{billiard, BilliardParams};
+use kairos::generate::billiard;
 use kairos::math::DVec2;
 use kairos::sim::Simulation;
 
@@ -34,6 +34,8 @@ pub struct ThesisArgs {
     /// Also write the measurements as CSV.
     #[arg(long)]
     pub csv: Option<std::path::PathBuf>,
+    #[command(flatten)]
+    pub table: crate::run::TableArgs,
 }
 
 /// Growth exponent of a broad phase's total running time with N on this scene (events grow
@@ -87,12 +89,7 @@ pub fn thesis(a: ThesisArgs) -> Result<ExitCode> {
             }
             let mut seconds = Vec::new();
             for run in 0..a.runs {
-                let scene = billiard(&BilliardParams {
-                    n,
-                    seed: run as u64,
-                    ..Default::default()
-                })
-                .map_err(anyhow::Error::msg)?;
+                let scene = billiard(&a.table.params(n, run as u64)).map_err(anyhow::Error::msg)?;
                 let mut sim = Simulation::new(
                     scene.world::<DVec2>(),
                     bp.build::<DVec2>(&opts),
@@ -138,9 +135,17 @@ pub fn thesis(a: ThesisArgs) -> Result<ExitCode> {
         head += &format!(" {bp} (s) |");
         rule += "---:|";
     }
-    let speedup = a.broad_phases.len() >= 2;
-    if speedup {
-        head += &format!(" speedup {} / {} |", a.broad_phases[0], a.broad_phases[1]);
+    // Speedup of every other broad phase over all-pairs, when all-pairs was timed.
+    let reference = a
+        .broad_phases
+        .iter()
+        .position(|&k| k == BroadPhaseKind::AllPairs);
+    let others: Vec<usize> = match reference {
+        Some(r) => (0..a.broad_phases.len()).filter(|&k| k != r).collect(),
+        None => Vec::new(),
+    };
+    for &k in &others {
+        head += &format!(" speedup {} |", a.broad_phases[k]);
         rule += "---:|";
     }
     println!("{head}\n{rule}");
@@ -156,8 +161,8 @@ pub fn thesis(a: ThesisArgs) -> Result<ExitCode> {
                 None => " skipped |".to_string(),
             };
         }
-        if speedup {
-            line += &match (meds[0], meds[1]) {
+        for &k in &others {
+            line += &match (meds[reference.unwrap()], meds[k]) {
                 (Some(x), Some(y)) if y > 0.0 => format!(" {:.1}x |", x / y),
                 _ => " - |".to_string(),
             };

@@ -62,18 +62,9 @@ pub struct DemoArgs {
     pub broad: BroadPhaseArgs,
 }
 
-/// Arguments of `kairos generate billiard`.
-#[derive(Args)]
-pub struct BilliardArgs {
-    /// Number of balls.
-    #[arg(long)]
-    pub n: usize,
-    /// Random seed.
-    #[arg(long, default_value_t = 0)]
-    pub seed: u64,
-    /// Scene file to write.
-    #[arg(short, long)]
-    pub output: PathBuf,
+/// Parameters of the billiard scene, shared by `generate billiard` and `bench thesis`.
+#[derive(Args, Clone, Copy, Debug)]
+pub struct TableArgs {
     /// Fraction of the table covered by balls.
     #[arg(long, default_value_t = BilliardParams::default().packing)]
     pub packing: f64,
@@ -89,6 +80,37 @@ pub struct BilliardArgs {
     /// Simulated time in seconds.
     #[arg(long, default_value_t = BilliardParams::default().duration)]
     pub duration: f64,
+}
+
+impl TableArgs {
+    /// The generator's parameters for `n` balls and `seed`.
+    pub fn params(&self, n: usize, seed: u64) -> BilliardParams {
+        BilliardParams {
+            n,
+            seed,
+            packing: self.packing,
+            radius_min: self.radius_min,
+            radius_max: self.radius_max,
+            aspect: self.aspect,
+            duration: self.duration,
+        }
+    }
+}
+
+/// Arguments of `kairos generate billiard`.
+#[derive(Args)]
+pub struct BilliardArgs {
+    /// Number of balls.
+    #[arg(long)]
+    pub n: usize,
+    /// Random seed.
+    #[arg(long, default_value_t = 0)]
+    pub seed: u64,
+    /// Scene file to write.
+    #[arg(short, long)]
+    pub output: PathBuf,
+    #[command(flatten)]
+    pub table: TableArgs,
 }
 
 /// What a run reports.
@@ -314,19 +336,11 @@ pub fn demo(a: DemoArgs) -> Result<ExitCode> {
 }
 
 pub fn generate_billiard(a: BilliardArgs) -> Result<ExitCode> {
-    let params = BilliardParams {
-        n: a.n,
-        seed: a.seed,
-        packing: a.packing,
-        radius_min: a.radius_min,
-        radius_max: a.radius_max,
-        aspect: a.aspect,
-        duration: a.duration,
-    };
-    let scene = billiard(&params).map_err(anyhow::Error::msg)?;
+    let t = a.table;
+    let scene = billiard(&t.params(a.n, a.seed)).map_err(anyhow::Error::msg)?;
     let header = format!(
         "# kairos generate billiard --n {} --seed {} --packing {} --radius-min {} --radius-max {} --aspect {} --duration {}\n",
-        a.n, a.seed, a.packing, a.radius_min, a.radius_max, a.aspect, a.duration
+        a.n, a.seed, t.packing, t.radius_min, t.radius_max, t.aspect, t.duration
     );
     write_text(&a.output, &(header + &scene.to_toml()))?;
     Ok(ExitCode::SUCCESS)

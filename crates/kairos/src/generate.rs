@@ -34,10 +34,10 @@ impl Default for BilliardParams {
         Self {
             n: 256,
             seed: 0,
-            packing: 0.15,
+            packing: 0.13,
             radius_min: 0.5,
             radius_max: 1.0,
-            aspect: 2.0,
+            aspect: 1.0,
             duration: 5.0,
         }
     }

@@ -1,0 +1,296 @@
+//! The `kairos` binary, subcommand by subcommand.
+
+use std::path::{Path, PathBuf};
+use std::process::{Command, Output};
+
+use kairos::prelude::*;
+
+fn kairos(args: &[&str], dir: &Path) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_kairos"))
+        .args(args)
+        .current_dir(dir)
+        .output()
+        .expect("run kairos")
+}
+
+fn tempdir(name: &str) -> PathBuf {
+    let d = std::env::temp_dir().join(format!("kairos-cli-{name}-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&d);
+    std::fs::create_dir_all(&d).unwrap();
+    d
+}
+
+fn text(b: &[u8]) -> String {
+    String::from_utf8_lossy(b).into_owned()
+}
+
+fn ok(o: &Output) {
+    assert!(
+        o.status.success(),
+        "exit {:?}\nstdout: {}\nstderr: {}",
+        o.status,
+        text(&o.stdout),
+        text(&o.stderr)
+    );
+}
+
+fn json(path: &Path) -> serde_json::Value {
+    serde_json::from_str(&std::fs::read_to_string(path).unwrap()).unwrap()
+}
+
+#[test]
+fn demo_writes_trace_and_summary() {
+    let dir = tempdir("demo");
+    let o = kairos(&["demo", "--n", "60", "--summary-json", "s.json"], &dir);
+    ok(&o);
+    let out = text(&o.stdout);
+    assert!(
+        out.contains("events") && out.contains("energy drift"),
+        "{out}"
+    );
+    assert!(dir.join("demo.ktrace").exists());
+    let s = json(&dir.join("s.json"));
+    for key in [
+        "events",
+        "ball_ball",
+        "ball_wall",
+        "wall_seconds",
+        "events_per_second",
+        "energy_drift",
+    ] {
+        assert!(s.get(key).is_some(), "missing {key} in {s}");
+    }
+    assert!(s["events"].as_u64().unwrap() > 100);
+    assert_eq!(
+        s["events"].as_u64().unwrap(),
+        s["ball_ball"].as_u64().unwrap() + s["ball_wall"].as_u64().unwrap()
+    );
+    assert!(s["energy_drift"].as_f64().unwrap().abs() < 1e-12);
+    // --quiet prints nothing.
+    let q = kairos(&["demo", "--n", "20", "-q", "-o", "q.ktrace"], &dir);
+    ok(&q);
+    assert!(q.stdout.is_empty() && q.stderr.is_empty());
+}
+
+#[test]
+fn generate_run_diff_export() {
+    let dir = tempdir("pipeline");
+    ok(&kairos(
+        &[
+            "generate", "billiard", "--n", "40", "--seed", "5", "-o", "b.toml",
+        ],
+        &dir,
+    ));
+    ok(&kairos(
+        &[
+            "generate", "billiard", "--n", "40", "--seed", "6", "-o", "c.toml",
+        ],
+        &dir,
+    ));
+    let scene =
+        Scene::from_toml_str(&std::fs::read_to_string(dir.join("b.toml")).unwrap()).unwrap();
+    assert_eq!(scene.bodies.len(), 40);
+    assert_eq!(scene.walls.len(), 4);
+
+    ok(&kairos(
+        &[
+            "run",
+            "b.toml",
+            "--broad-phase",
+            "all-pairs",
+            "-o",
+            "ap.ktrace",
+            "-q",
+            "--summary-json",
+            "ap.json",
+        ],
+        &dir,
+    ));
+    ok(&kairos(
+        &[
+            "run",
+            "b.toml",
+            "--broad-phase",
+            "kaya-bvh",
+            "-o",
+            "kb.ktrace",
+            "-q",
+        ],
+        &dir,
+    ));
+    ok(&kairos(&["run", "c.toml", "-q"], &dir));
+    assert!(dir.join("c.ktrace").exists(), "default trace name");
+
+    let same = kairos(&["diff", "ap.ktrace", "kb.ktrace"], &dir);
+    ok(&same);
+    assert!(text(&same.stdout).contains("identical"));
+    let different = kairos(&["diff", "ap.ktrace", "c.ktrace"], &dir);
+    assert_eq!(
+        different.status.code(),
+        Some(1),
+        "{}",
+        text(&different.stderr)
+    );
+    assert!(text(&different.stdout).contains("first difference"));
+
+    ok(&kairos(
+        &[
+            "export",
+            "kb.ktrace",
+            "--events",
+            "ev.csv",
+            "--final",
+            "fin.csv",
+        ],
+        &dir,
+    ));
+    let events = std::fs::read_to_string(dir.join("ev.csv")).unwrap();
+    let mut lines = events.lines();
+    assert_eq!(lines.next(), Some("time,kind,a,b"));
+    let rows: Vec<Vec<&str>> = lines.map(|l| l.split(',').collect()).collect();
+    let summary = json(&dir.join("ap.json"));
+    assert_eq!(rows.len() as u64, summary["events"].as_u64().unwrap());
+    let mut last = 0.0;
+    for r in &rows {
+        let t: f64 = r[0].parse().unwrap();
+        assert!(t >= last);
+        last = t;
+        let (a, b): (u32, u32) = (r[2].parse().unwrap(), r[3].parse().unwrap());
+        match r[1] {
+            "ball-ball" => assert!(a < b && b < 40),
+            "ball-wall" => assert!(a < 40 && b < 4),
+            k => panic!("kind {k}"),
+        }
+    }
+
+    // The final state rebuilt from the trace equals the simulator's, bit for bit.
+    let mut sim = Simulation::new(
+        scene.world::<DVec2>(),
+        BroadPhaseKind::AllPairs.build(&BroadPhaseOptions::default()),
+        scene.duration,
+    );
+    sim.run(|_, _, _| {});
+    let fin = std::fs::read_to_string(dir.join("fin.csv")).unwrap();
+    let mut lines = fin.lines();
+    assert_eq!(lines.next(), Some("id,x,y,vx,vy"));
+    for (i, line) in lines.enumerate() {
+        let v: Vec<f64> = line
+            .split(',')
+            .skip(1)
+            .map(|x| x.parse().unwrap())
+            .collect();
+        let b = &sim.world().bodies[i];
+        assert_eq!(v, vec![b.pos.x, b.pos.y, b.vel.x, b.vel.y], "body {i}");
+    }
+}
+
+#[test]
+fn bench_thesis_prints_a_table() {
+    let dir = tempdir("bench");
+    let o = kairos(
+        &[
+            "bench", "thesis", "--n", "8,16", "--runs", "2", "--csv", "t.csv",
+        ],
+        &dir,
+    );
+    ok(&o);
+    let out = text(&o.stdout);
+    assert!(
+        out.contains("| N | collisions | all-pairs (s) | kaya-bvh (s) | speedup kaya-bvh |"),
+        "{out}"
+    );
+    assert!(out.contains("| 8 |") && out.contains("| 16 |"), "{out}");
+    let csv = std::fs::read_to_string(dir.join("t.csv")).unwrap();
+    assert_eq!(csv.lines().count(), 5, "{csv}");
+    // A tiny budget skips the larger size with a message.
+    let s = kairos(
+        &[
+            "bench", "thesis", "--n", "8,64", "--runs", "1", "--budget", "1e-9",
+        ],
+        &dir,
+    );
+    ok(&s);
+    assert!(text(&s.stderr).contains("skipping"), "{}", text(&s.stderr));
+    assert!(text(&s.stdout).contains("skipped"));
+}
+
+#[test]
+fn bad_scenes_exit_2_and_write_nothing() {
+    let dir = tempdir("bad");
+    let good = "dim = 2\n[simulation]\nduration = 1.0\n\n[[bodies]]\nposition = [0.0, 0.0]\nvelocity = [1.0, 0.0]\nradius = 1.0\n\n[[bodies]]\nposition = [5.0, 0.0]\nvelocity = [0.0, 0.0]\nradius = 1.0\n";
+    std::fs::write(dir.join("good.toml"), good).unwrap();
+    ok(&kairos(
+        &["run", "good.toml", "-q", "-o", "good.ktrace"],
+        &dir,
+    ));
+    let cases = [
+        (
+            "neg.toml",
+            good.replace("radius = 1.0\n\n[[bodies]]", "radius = -1.0\n\n[[bodies]]"),
+            "body 0",
+        ),
+        (
+            "overlap.toml",
+            good.replace("[5.0, 0.0]", "[1.0, 0.0]"),
+            "overlaps body 1",
+        ),
+        (
+            "syntax.toml",
+            good.replace("[simulation]", "[simulation"),
+            "invalid TOML",
+        ),
+        (
+            "dim.toml",
+            good.replace("[5.0, 0.0]", "[5.0, 0.0, 1.0]"),
+            "body 1",
+        ),
+        (
+            "nan.toml",
+            good.replace("[1.0, 0.0]", "[nan, 0.0]"),
+            "finite",
+        ),
+    ];
+    for (name, content, needle) in cases {
+        std::fs::write(dir.join(name), content).unwrap();
+        let o = kairos(&["run", name, "-o", "out.ktrace"], &dir);
+        assert_eq!(o.status.code(), Some(2), "{name}");
+        let err = text(&o.stderr);
+        assert!(err.contains(name) && err.contains(needle), "{name}: {err}");
+        assert!(!dir.join("out.ktrace").exists(), "{name} left a trace");
+    }
+    let missing = kairos(&["run", "nope.toml"], &dir);
+    assert_eq!(missing.status.code(), Some(2));
+    assert!(text(&missing.stderr).contains("nope.toml"));
+    let opt = kairos(&["run", "good.toml", "--bvh-grow", "0.5"], &dir);
+    assert_eq!(opt.status.code(), Some(2));
+    let leftovers: Vec<String> = std::fs::read_dir(&dir)
+        .unwrap()
+        .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+        .filter(|n| n.contains("partial"))
+        .collect();
+    assert!(leftovers.is_empty(), "{leftovers:?}");
+}
+
+#[test]
+fn bad_traces_exit_2() {
+    let dir = tempdir("badtrace");
+    ok(&kairos(
+        &["demo", "--n", "30", "-q", "-o", "t.ktrace"],
+        &dir,
+    ));
+    let bytes = std::fs::read(dir.join("t.ktrace")).unwrap();
+    std::fs::write(dir.join("cut.ktrace"), &bytes[..bytes.len() - 100]).unwrap();
+    std::fs::write(dir.join("junk.ktrace"), b"hello world, not a trace").unwrap();
+    for (name, needle) in [
+        ("cut.ktrace", "incomplete"),
+        ("junk.ktrace", "not a Kairos trace"),
+    ] {
+        let o = kairos(&["export", name, "--events", "e.csv"], &dir);
+        assert_eq!(o.status.code(), Some(2), "{name}");
+        let err = text(&o.stderr);
+        assert!(err.contains(name) && err.contains(needle), "{err}");
+        assert!(!dir.join("e.csv").exists());
+        let d = kairos(&["diff", "t.ktrace", name], &dir);
+        assert_eq!(d.status.code(), Some(2), "{name}");
+    }
+}

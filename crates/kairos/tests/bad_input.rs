@@ -1,0 +1,290 @@
+//! Bad scenes and bad traces give clear errors naming the item, never a panic.
+
+use std::io::Write;
+
+use kairos::generate::{billiard, BilliardParams};
+use kairos::prelude::*;
+use kairos::scene::{Item, SceneError};
+use kairos::trace::{Record, TraceError, TraceHeader, TraceReader, TraceWriter};
+
+const GOOD: &str = r#"
+dim = 2
+[simulation]
+duration = 5.0
+[[walls]]
+a = [0.0, 0.0]
+b = [10.0, 0.0]
+[[walls]]
+a = [10.0, 0.0]
+b = [10.0, 10.0]
+[[walls]]
+a = [10.0, 10.0]
+b = [0.0, 10.0]
+[[walls]]
+a = [0.0, 10.0]
+b = [0.0, 0.0]
+[[bodies]]
+position = [1.0, 1.0]
+velocity = [2.0, 0.5]
+radius = 0.25
+[[bodies]]
+position = [5.0, 5.0]
+velocity = [-1.0, 0.5]
+radius = 0.5
+mass = 2.0
+"#;
+
+fn err(text: &str) -> SceneError {
+    Scene::from_toml_str(text).expect_err("scene should be rejected")
+}
+
+fn assert_item(text: &str, item: Item, needle: &str) {
+    match err(text) {
+        SceneError::Invalid { item: got, message } => {
+            assert_eq!(got, item, "{message}");
+            assert!(
+                message.contains(needle),
+                "`{message}` should mention `{needle}`"
+            );
+        }
+        e => panic!("expected an invalid-item error, got {e}"),
+    }
+}
+
+#[test]
+fn good_scene_parses_and_round_trips() {
+    let s = Scene::from_toml_str(GOOD).unwrap();
+    assert_eq!(s.bodies.len(), 2);
+    assert_eq!(s.walls.len(), 4);
+    assert_eq!(s.restitution, 1.0);
+    assert_eq!(s.bodies[0].mass, 1.0);
+    assert_eq!(Scene::from_toml_str(&s.to_toml()).unwrap(), s);
+    let g = billiard(&BilliardParams {
+        n: 50,
+        seed: 1,
+        ..Default::default()
+    })
+    .unwrap();
+    assert_eq!(
+        Scene::from_toml_str(&g.to_toml()).unwrap(),
+        g,
+        "floats must round-trip exactly"
+    );
+}
+
+#[test]
+fn syntax_error() {
+    assert!(matches!(err("dim = 2\n[simulation\n"), SceneError::Toml(_)));
+}
+
+#[test]
+fn missing_and_unknown_fields() {
+    assert_item(&GOOD.replace("dim = 2\n", ""), Item::Scene, "dim");
+    assert_item(
+        &GOOD.replace("duration = 5.0\n", ""),
+        Item::Simulation,
+        "duration",
+    );
+    assert_item(&GOOD.replace("radius = 0.5\n", ""), Item::Body(1), "radius");
+    assert_item(
+        &GOOD.replace("velocity = [-1.0, 0.5]", "velocty = [-1.0, 0.5]"),
+        Item::Body(1),
+        "velocty",
+    );
+    assert_item(
+        &GOOD.replace("b = [10.0, 10.0]", "c = [10.0, 10.0]"),
+        Item::Wall(1),
+        "`c`",
+    );
+    assert_item(&format!("gravity = 9.8\n{GOOD}"), Item::Scene, "gravity");
+    assert_item(&format!("{GOOD}gravity = 9.8\n"), Item::Body(1), "gravity");
+}
+
+#[test]
+fn bad_values() {
+    assert_item(
+        &GOOD.replace("radius = 0.5", "radius = -0.5"),
+        Item::Body(1),
+        "positive",
+    );
+    assert_item(
+        &GOOD.replace("radius = 0.5", "radius = 0.0"),
+        Item::Body(1),
+        "positive",
+    );
+    assert_item(
+        &GOOD.replace("mass = 2.0", "mass = 0"),
+        Item::Body(1),
+        "positive",
+    );
+    assert_item(
+        &GOOD.replace("velocity = [2.0, 0.5]", "velocity = [nan, 0.5]"),
+        Item::Body(0),
+        "finite",
+    );
+    assert_item(
+        &GOOD.replace("velocity = [2.0, 0.5]", "velocity = [inf, 0.5]"),
+        Item::Body(0),
+        "finite",
+    );
+    assert_item(
+        &GOOD.replace("position = [1.0, 1.0]", "position = [1.0, 1.0, 0.0]"),
+        Item::Body(0),
+        "3 components",
+    );
+    assert_item(
+        &GOOD.replace("radius = 0.25", "radius = \"big\""),
+        Item::Body(0),
+        "number",
+    );
+    assert_item(&GOOD.replace("dim = 2", "dim = 4"), Item::Scene, "2 or 3");
+    assert_item(
+        &GOOD.replace("duration = 5.0", "duration = -1.0"),
+        Item::Simulation,
+        "positive",
+    );
+    assert_item(
+        &GOOD.replace("duration = 5.0", "duration = 5.0\nrestitution = 1.5"),
+        Item::Simulation,
+        "[0, 1]",
+    );
+    assert_item(
+        &GOOD.replace("b = [10.0, 0.0]", "b = [0.0, 0.0]"),
+        Item::Wall(0),
+        "coincide",
+    );
+    assert_item(
+        &GOOD.replace("position = [1.0, 1.0]", "position = [1e300, 1.0]"),
+        Item::Body(0),
+        "too large",
+    );
+}
+
+#[test]
+fn geometry_errors() {
+    assert_item(
+        &GOOD.replace("position = [5.0, 5.0]", "position = [1.5, 1.0]"),
+        Item::Body(0),
+        "overlaps body 1",
+    );
+    assert_item(
+        &GOOD.replace("position = [5.0, 5.0]", "position = [9.8, 5.0]"),
+        Item::Body(1),
+        "crosses wall 1",
+    );
+    assert_item(
+        &GOOD.replace("position = [5.0, 5.0]", "position = [15.0, 5.0]"),
+        Item::Body(1),
+        "outside",
+    );
+    // Touching is allowed.
+    Scene::from_toml_str(&GOOD.replace("position = [5.0, 5.0]", "position = [1.75, 1.0]")).unwrap();
+    Scene::from_toml_str(&GOOD.replace("position = [5.0, 5.0]", "position = [9.5, 5.0]")).unwrap();
+}
+
+fn small_trace(dir: &std::path::Path) -> std::path::PathBuf {
+    let scene = billiard(&BilliardParams {
+        n: 10,
+        seed: 2,
+        duration: 1.0,
+        ..Default::default()
+    })
+    .unwrap();
+    let path = dir.join("t.ktrace");
+    let header = TraceHeader {
+        dim: 2,
+        broad_phase: "all-pairs".into(),
+        scene_toml: scene.to_toml(),
+    };
+    let mut w = TraceWriter::create(&path, &header).unwrap();
+    let mut sim = Simulation::new(
+        scene.world::<DVec2>(),
+        BroadPhaseKind::AllPairs.build(&Default::default()),
+        1.0,
+    );
+    sim.run(|e, world, dt| w.write(&Record::from_event(e, world, dt)).unwrap());
+    w.finish(1.0).unwrap();
+    path
+}
+
+fn tempdir(name: &str) -> std::path::PathBuf {
+    let d = std::env::temp_dir().join(format!("kairos-test-{name}-{}", std::process::id()));
+    std::fs::create_dir_all(&d).unwrap();
+    d
+}
+
+#[test]
+fn trace_round_trip_and_corruption() {
+    let dir = tempdir("trace");
+    let path = small_trace(&dir);
+    let reader = TraceReader::open(&path).unwrap();
+    let n = reader.len();
+    assert!(n > 5);
+    let (header, records) = reader.read_all().unwrap();
+    assert_eq!(records.len() as u64, n);
+    assert_eq!(header.scene().unwrap().bodies.len(), 10);
+    let bytes = std::fs::read(&path).unwrap();
+
+    // Truncated anywhere: an error, never a panic.
+    for cut in [0, 3, 8, 20, 40, bytes.len() / 2, bytes.len() - 1] {
+        std::fs::write(dir.join("cut.ktrace"), &bytes[..cut]).unwrap();
+        let r = TraceReader::open(&dir.join("cut.ktrace")).and_then(|r| r.read_all());
+        assert!(r.is_err(), "cut at {cut} accepted");
+    }
+    // A flipped bit inside a record: hash mismatch.
+    let mut bad = bytes.clone();
+    let k = bad.len() - 40;
+    bad[k] ^= 1;
+    std::fs::write(dir.join("flip.ktrace"), &bad).unwrap();
+    let e = TraceReader::open(&dir.join("flip.ktrace"))
+        .unwrap()
+        .read_all()
+        .unwrap_err();
+    assert!(matches!(e, TraceError::Corrupt(_)), "{e}");
+    // Not a trace.
+    std::fs::write(
+        dir.join("text.ktrace"),
+        b"dim = 2\n[simulation]\nduration = 1.0\n",
+    )
+    .unwrap();
+    assert!(matches!(
+        TraceReader::open(&dir.join("text.ktrace")),
+        Err(TraceError::NotATrace)
+    ));
+    // Unknown version.
+    let mut v2 = bytes.clone();
+    v2[8] = 9;
+    std::fs::write(dir.join("v.ktrace"), &v2).unwrap();
+    assert!(matches!(
+        TraceReader::open(&dir.join("v.ktrace")),
+        Err(TraceError::Version(9))
+    ));
+    std::fs::remove_dir_all(&dir).ok();
+}
+
+#[test]
+fn interrupted_writer_leaves_no_trace() {
+    let dir = tempdir("interrupt");
+    let path = dir.join("x.ktrace");
+    {
+        let header = TraceHeader {
+            dim: 2,
+            broad_phase: "kaya-bvh".into(),
+            scene_toml: String::new(),
+        };
+        let mut w = TraceWriter::create(&path, &header).unwrap();
+        let r = Record::from_bytes(&[0u8; 128]).unwrap();
+        w.write(&r).unwrap();
+        w.write(&r).unwrap();
+        // Dropped without finish(): as if the run stopped.
+    }
+    assert!(!path.exists());
+    let leftovers: Vec<_> = std::fs::read_dir(&dir).unwrap().collect();
+    assert!(leftovers.is_empty(), "{leftovers:?}");
+    // A partial file copied out mid-run does not read as complete either.
+    let mut f = std::fs::File::create(&path).unwrap();
+    f.write_all(b"KAIROSTR").unwrap();
+    drop(f);
+    assert!(TraceReader::open(&path).is_err());
+    std::fs::remove_dir_all(&dir).ok();
+}

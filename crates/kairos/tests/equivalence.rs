@@ -1,0 +1,221 @@
+//! Every broad phase must produce a bit-identical event log to `all-pairs`.
+
+mod common;
+
+use common::{assert_same_log, records};
+use kairos::generate::{billiard, BilliardParams};
+use kairos::prelude::*;
+use kairos::scene::{BodySpec, WallSpec};
+
+fn compare(scene: &Scene, opts: &BroadPhaseOptions, what: &str) -> usize {
+    let reference = records::<DVec2>(scene, BroadPhaseKind::AllPairs, opts);
+    for kind in BroadPhaseKind::ALL {
+        let log = records::<DVec2>(scene, kind, opts);
+        assert_same_log(&reference, &log, &format!("{what}, {kind}"));
+    }
+    reference.len()
+}
+
+#[test]
+fn random_billiards_are_identical() {
+    let mut total = 0;
+    for (k, &(n, duration)) in [
+        (2, 5.0),
+        (3, 5.0),
+        (8, 5.0),
+        (32, 5.0),
+        (100, 2.0),
+        (256, 0.3),
+        (512, 0.06),
+    ]
+    .iter()
+    .enumerate()
+    {
+        for seed in 0..3u64 {
+            let p = BilliardParams {
+                n,
+                seed: seed + 100 * k as u64,
+                duration,
+                radius_min: 0.2,
+                packing: [0.05, 0.15, 0.3][seed as usize],
+                ..Default::default()
+            };
+            let mut scene = billiard(&p).unwrap();
+            // Varied masses and some inelasticity make the responses non-trivial.
+            for (i, b) in scene.bodies.iter_mut().enumerate() {
+                b.mass = 0.5 + (i % 7) as f64 * 0.75;
+            }
+            if seed == 2 {
+                scene.restitution = 0.9;
+            }
+            total += compare(
+                &scene,
+                &BroadPhaseOptions::default(),
+                &format!("n={n} seed={seed}"),
+            );
+        }
+    }
+    assert!(total > 10_000, "only {total} events compared");
+}
+
+#[test]
+fn kaya_options_do_not_change_the_log() {
+    let scene = billiard(&BilliardParams {
+        n: 64,
+        seed: 9,
+        duration: 2.0,
+        ..Default::default()
+    })
+    .unwrap();
+    let reference = records::<DVec2>(
+        &scene,
+        BroadPhaseKind::AllPairs,
+        &BroadPhaseOptions::default(),
+    );
+    for (dt, grow, shrink) in [
+        (1e-9, 2.0, 0.5),
+        (10.0, 2.0, 0.5),
+        (1e-3, 1.1, 0.9),
+        (1e-3, 8.0, 0.125),
+        (1e-3, 2.0, 1.0),
+    ] {
+        let opts = BroadPhaseOptions {
+            kaya: KayaBvhOptions {
+                initial_dt: dt,
+                grow,
+                shrink,
+            },
+        };
+        let log = records::<DVec2>(&scene, BroadPhaseKind::KayaBvh, &opts);
+        assert_same_log(
+            &reference,
+            &log,
+            &format!("dt={dt} grow={grow} shrink={shrink}"),
+        );
+    }
+}
+
+/// A lattice of equal balls with equal speeds: many exactly simultaneous events, so the
+/// tie-breaking order decides the log.
+#[test]
+fn simultaneous_events_on_a_lattice() {
+    let mut bodies = Vec::new();
+    for i in 0..8 {
+        for j in 0..8 {
+            let vx = if (i + j) % 2 == 0 { 1.0 } else { -1.0 };
+            bodies.push(BodySpec {
+                position: vec![2.0 + 3.0 * i as f64, 2.0 + 3.0 * j as f64],
+                velocity: vec![vx, 0.0],
+                radius: 0.5,
+                mass: 1.0,
+            });
+        }
+    }
+    let (w, h) = (25.0, 25.0);
+    let c = [[0.0, 0.0], [w, 0.0], [w, h], [0.0, h]];
+    let walls = (0..4)
+        .map(|k| WallSpec {
+            a: c[k].to_vec(),
+            b: c[(k + 1) % 4].to_vec(),
+        })
+        .collect();
+    let scene = Scene {
+        dim: 2,
+        duration: 60.0,
+        restitution: 1.0,
+        walls,
+        bodies,
+    };
+    scene.validate().unwrap();
+    let n = compare(&scene, &BroadPhaseOptions::default(), "lattice");
+    assert!(n > 800, "{n} events");
+    // Ties really happen: many consecutive events share a time.
+    let log = records::<DVec2>(
+        &scene,
+        BroadPhaseKind::AllPairs,
+        &BroadPhaseOptions::default(),
+    );
+    let ties = log.windows(2).filter(|w| w[0].time == w[1].time).count();
+    assert!(ties > 100, "{ties} ties");
+}
+
+/// Balls that start touching each other and the walls, and a 3D scene through the same code.
+#[test]
+fn touching_starts_and_3d() {
+    let bodies = vec![
+        BodySpec {
+            position: vec![1.0, 1.0],
+            velocity: vec![1.0, 0.5],
+            radius: 1.0,
+            mass: 1.0,
+        },
+        BodySpec {
+            position: vec![3.0, 1.0],
+            velocity: vec![-1.0, 0.0],
+            radius: 1.0,
+            mass: 3.0,
+        },
+        BodySpec {
+            position: vec![5.0, 1.0],
+            velocity: vec![0.0, 0.0],
+            radius: 1.0,
+            mass: 1.0,
+        },
+        BodySpec {
+            position: vec![8.0, 5.0],
+            velocity: vec![-3.0, -1.0],
+            radius: 0.5,
+            mass: 1.0,
+        },
+    ];
+    let c = [[0.0, 0.0], [10.0, 0.0], [10.0, 10.0], [0.0, 10.0]];
+    let walls = (0..4)
+        .map(|k| WallSpec {
+            a: c[k].to_vec(),
+            b: c[(k + 1) % 4].to_vec(),
+        })
+        .collect();
+    let scene = Scene {
+        dim: 2,
+        duration: 30.0,
+        restitution: 1.0,
+        walls,
+        bodies,
+    };
+    scene.validate().unwrap();
+    assert!(compare(&scene, &BroadPhaseOptions::default(), "touching") > 50);
+
+    // A 4 x 4 x 3 lattice with spacing 1.2 and pseudo-random velocities: a burst of
+    // collisions before the balls disperse.
+    let mut bodies3 = Vec::new();
+    for i in 0..48 {
+        let f = i as f64;
+        let (x, y, z) = ((i % 4) as f64, ((i / 4) % 4) as f64, (i / 16) as f64);
+        bodies3.push(BodySpec {
+            position: vec![1.2 * x, 1.2 * y, 1.2 * z],
+            velocity: vec![(f * 0.7).sin(), (f * 1.1).cos(), (f * 0.3).sin() * 2.0],
+            radius: 0.4 + 0.1 * (f * 0.5).sin().abs(),
+            mass: 1.0 + f / 40.0,
+        });
+    }
+    let scene3 = Scene {
+        dim: 3,
+        duration: 30.0,
+        restitution: 1.0,
+        walls: vec![],
+        bodies: bodies3,
+    };
+    scene3.validate().unwrap();
+    let reference = records::<DVec3>(
+        &scene3,
+        BroadPhaseKind::AllPairs,
+        &BroadPhaseOptions::default(),
+    );
+    assert!(reference.len() > 40, "{} events in 3D", reference.len());
+    let log = records::<DVec3>(
+        &scene3,
+        BroadPhaseKind::KayaBvh,
+        &BroadPhaseOptions::default(),
+    );
+    assert_same_log(&reference, &log, "3D");
+}
