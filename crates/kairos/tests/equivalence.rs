@@ -219,3 +219,39 @@ fn touching_starts_and_3d() {
     );
     assert_same_log(&reference, &log, "3D");
 }
+
+/// Every example scene shipped in `scenes/` parses, runs, and gives identical logs.
+#[test]
+fn example_scenes() {
+    let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../../scenes");
+    let mut seen = 0;
+    for entry in std::fs::read_dir(&dir).unwrap() {
+        let path = entry.unwrap().path();
+        if path.extension().and_then(|e| e.to_str()) != Some("toml") {
+            continue;
+        }
+        let scene = Scene::from_toml_str(&std::fs::read_to_string(&path).unwrap())
+            .unwrap_or_else(|e| panic!("{}: {e}", path.display()));
+        let what = path.display().to_string();
+        let n = match scene.dim {
+            2 => compare(&scene, &BroadPhaseOptions::default(), &what),
+            _ => {
+                let a = records::<DVec3>(
+                    &scene,
+                    BroadPhaseKind::AllPairs,
+                    &BroadPhaseOptions::default(),
+                );
+                let b = records::<DVec3>(
+                    &scene,
+                    BroadPhaseKind::KayaBvh,
+                    &BroadPhaseOptions::default(),
+                );
+                assert_same_log(&a, &b, &what);
+                a.len()
+            }
+        };
+        assert!(n > 0, "{what}: no events");
+        seen += 1;
+    }
+    assert!(seen >= 4);
+}

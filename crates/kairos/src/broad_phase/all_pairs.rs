@@ -1,6 +1,7 @@
 use super::BroadPhase;
-use crate::event::{EarliestEvent, Event};
+use crate::event::{EarliestEvent, Event, EventKind};
 use crate::math::Vector;
+use crate::toi::ball_ball;
 use crate::world::World;
 
 /// The thesis's baseline: after every event, test every ball-ball and ball-wall pair.
@@ -17,17 +18,21 @@ impl<V: Vector> BroadPhase<V> for AllPairs {
 
     fn next_event(&mut self, world: &World<V>, _now: f64, horizon: f64) -> Option<Event> {
         let mut best = EarliestEvent::new();
-        let n = world.bodies.len() as u32;
-        for i in 0..n {
-            for j in i + 1..n {
-                if let Some(e) = world.pair_event(i, j) {
-                    if e.time <= horizon && e.time <= best.time() {
-                        best.offer(e);
-                    }
+        let bodies = &world.bodies;
+        for (i, bi) in bodies.iter().enumerate() {
+            for (j, bj) in bodies.iter().enumerate().skip(i + 1) {
+                let t = ball_ball(bi, bj);
+                if t.is_hit() && t.time <= horizon && t.time <= best.time() {
+                    best.offer(Event {
+                        time: t.time,
+                        kind: EventKind::BallBall,
+                        a: i as u32,
+                        b: j as u32,
+                    });
                 }
             }
             for w in 0..world.walls.len() as u32 {
-                if let Some(e) = world.wall_event(i, w) {
+                if let Some(e) = world.wall_event(i as u32, w) {
                     if e.time <= horizon && e.time <= best.time() {
                         best.offer(e);
                     }
