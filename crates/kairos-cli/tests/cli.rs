@@ -196,12 +196,14 @@ fn bench_thesis_prints_a_table() {
     ok(&o);
     let out = text(&o.stdout);
     assert!(
-        out.contains("| N | collisions | all-pairs (s) | kaya-bvh (s) | speedup kaya-bvh |"),
+        out.contains(
+            "| N | collisions | all-pairs (s) | kaya-bvh (s) | calendar (s) | speedup kaya-bvh | speedup calendar |"
+        ),
         "{out}"
     );
     assert!(out.contains("| 8 |") && out.contains("| 16 |"), "{out}");
     let csv = std::fs::read_to_string(dir.join("t.csv")).unwrap();
-    assert_eq!(csv.lines().count(), 5, "{csv}");
+    assert_eq!(csv.lines().count(), 7, "{csv}");
     // A tiny budget skips the larger size with a message.
     let s = kairos(
         &[

@@ -85,6 +85,7 @@ fn kaya_options_do_not_change_the_log() {
                 grow,
                 shrink,
             },
+            ..Default::default()
         };
         let log = records::<DVec2>(&scene, BroadPhaseKind::KayaBvh, &opts);
         assert_same_log(
@@ -254,4 +255,74 @@ fn example_scenes() {
         seen += 1;
     }
     assert!(seen >= 4);
+}
+
+/// Scenes that stress a cell grid: radii over two orders of magnitude, resting bodies, bodies
+/// that leave the initial bounds (edge cells), and slanted walls registered in many cells.
+#[test]
+fn grid_stress_scenes() {
+    use rand::{Rng, SeedableRng};
+    for seed in 0..4u64 {
+        let mut rng = rand_pcg::Pcg64::seed_from_u64(seed);
+        let mut bodies: Vec<BodySpec> = Vec::new();
+        let n = 120;
+        while bodies.len() < n {
+            let r = if rng.gen_bool(0.05) {
+                rng.gen_range(1.0..3.0)
+            } else {
+                rng.gen_range(0.03..0.3)
+            };
+            let p = vec![rng.gen_range(8.0..52.0), rng.gen_range(8.0..52.0)];
+            if bodies.iter().any(|b| {
+                let d = ((b.position[0] - p[0]).powi(2) + (b.position[1] - p[1]).powi(2)).sqrt();
+                d < (b.radius + r) * 1.01
+            }) {
+                continue;
+            }
+            let v = if rng.gen_bool(0.1) {
+                vec![0.0, 0.0]
+            } else {
+                vec![rng.gen_range(-8.0..8.0), rng.gen_range(-8.0..8.0)]
+            };
+            bodies.push(BodySpec {
+                position: p,
+                velocity: v,
+                radius: r,
+                mass: r * r,
+            });
+        }
+        // Seeds 0 and 1: an open scene (bodies escape); seeds 2 and 3: a slanted pentagon room.
+        let walls = if seed < 2 {
+            Vec::new()
+        } else {
+            let c = [
+                [30.0, -5.0],
+                [66.0, 20.0],
+                [55.0, 65.0],
+                [5.0, 65.0],
+                [-6.0, 20.0],
+            ];
+            (0..5)
+                .map(|k| WallSpec {
+                    a: c[k].to_vec(),
+                    b: c[(k + 1) % 5].to_vec(),
+                })
+                .collect()
+        };
+        let scene = Scene {
+            dim: 2,
+            duration: 12.0,
+            restitution: 1.0,
+            walls,
+            bodies,
+        };
+        scene.validate().unwrap();
+        let n = compare(
+            &scene,
+            &BroadPhaseOptions::default(),
+            &format!("grid stress seed {seed}"),
+        );
+        let expected = if seed < 2 { 30 } else { 300 };
+        assert!(n > expected, "seed {seed}: {n} events");
+    }
 }

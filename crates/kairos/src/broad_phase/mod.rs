@@ -6,9 +6,11 @@
 //! order ([`Event::cmp_order`]), so all broad phases produce bit-identical event logs.
 
 mod all_pairs;
+mod calendar;
 mod kaya_bvh;
 
 pub use all_pairs::AllPairs;
+pub use calendar::{Calendar, CalendarOptions};
 pub use kaya_bvh::{KayaBvh, KayaBvhOptions};
 
 use std::fmt;
@@ -40,17 +42,24 @@ pub enum BroadPhaseKind {
     AllPairs,
     /// [`KayaBvh`].
     KayaBvh,
+    /// [`Calendar`].
+    Calendar,
 }
 
 impl BroadPhaseKind {
     /// Every broad phase, in the order the benchmarks list them.
-    pub const ALL: [BroadPhaseKind; 2] = [BroadPhaseKind::AllPairs, BroadPhaseKind::KayaBvh];
+    pub const ALL: [BroadPhaseKind; 3] = [
+        BroadPhaseKind::AllPairs,
+        BroadPhaseKind::KayaBvh,
+        BroadPhaseKind::Calendar,
+    ];
 
     /// The command-line name.
     pub fn name(self) -> &'static str {
         match self {
             BroadPhaseKind::AllPairs => "all-pairs",
             BroadPhaseKind::KayaBvh => "kaya-bvh",
+            BroadPhaseKind::Calendar => "calendar",
         }
     }
 
@@ -59,6 +68,7 @@ impl BroadPhaseKind {
         match self {
             BroadPhaseKind::AllPairs => Box::new(AllPairs),
             BroadPhaseKind::KayaBvh => Box::new(KayaBvh::new(opts.kaya)),
+            BroadPhaseKind::Calendar => Box::new(Calendar::new(opts.calendar)),
         }
     }
 }
@@ -90,4 +100,6 @@ impl FromStr for BroadPhaseKind {
 pub struct BroadPhaseOptions {
     /// Options of [`KayaBvh`].
     pub kaya: KayaBvhOptions,
+    /// Options of [`Calendar`].
+    pub calendar: CalendarOptions,
 }
