@@ -42,6 +42,8 @@ enum Command {
 enum GenerateCommand {
     /// The thesis's benchmark scene (section 5.2): balls on a rectangular table.
     Billiard(run::BilliardArgs),
+    /// A hard-sphere (3D) or hard-disc (2D) gas in a periodic box.
+    Gas(run::GasArgs),
 }
 
 #[derive(Subcommand)]
@@ -107,6 +109,7 @@ fn main() -> ExitCode {
         Command::Demo(a) => run::demo(a),
         Command::Run(a) => run::run(a),
         Command::Generate(GenerateCommand::Billiard(a)) => run::generate_billiard(a),
+        Command::Generate(GenerateCommand::Gas(a)) => run::generate_gas(a),
         Command::Export(a) => inspect::export(a),
         Command::Diff(a) => inspect::diff(a),
         Command::Bench(BenchCommand::Thesis(a)) => bench::thesis(a),

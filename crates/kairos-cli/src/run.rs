@@ -9,7 +9,7 @@ use anyhow::{Context, Result};
 use clap::Args;
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
 use kairos::broad_phase::{BroadPhaseKind, BroadPhaseOptions};
-use kairos::generate::{billiard, BilliardParams};
+use kairos::generate::{billiard, gas, BilliardParams, GasParams};
 use kairos::math::{DVec2, DVec3, Vector};
 use kairos::scene::Scene;
 use kairos::sim::Simulation;
@@ -111,6 +111,50 @@ pub struct BilliardArgs {
     pub output: PathBuf,
     #[command(flatten)]
     pub table: TableArgs,
+}
+
+/// Arguments of `kairos generate gas`.
+#[derive(Args)]
+pub struct GasArgs {
+    /// Dimension: 2 (discs) or 3 (spheres).
+    #[arg(long, default_value_t = 3)]
+    pub dim: usize,
+    /// Number of balls.
+    #[arg(long)]
+    pub n: usize,
+    /// Fraction of the box covered by balls (up to 0.5 in 3D and 0.7 in 2D, and beyond).
+    #[arg(long)]
+    pub packing: f64,
+    /// Relative spread of the diameters (uniform in [1 - P, 1 + P]).
+    #[arg(long, default_value_t = 0.0)]
+    pub polydispersity: f64,
+    /// Mass of every ball.
+    #[arg(long, default_value_t = 1.0)]
+    pub mass: f64,
+    /// Random seed.
+    #[arg(long, default_value_t = 0)]
+    pub seed: u64,
+    /// Simulated time.
+    #[arg(long, default_value_t = 10.0)]
+    pub duration: f64,
+    /// Scene file to write.
+    #[arg(short, long)]
+    pub output: PathBuf,
+}
+
+impl GasArgs {
+    /// The generator's parameters.
+    pub fn params(&self) -> GasParams {
+        GasParams {
+            dim: self.dim,
+            n: self.n,
+            packing: self.packing,
+            polydispersity: self.polydispersity,
+            mass: self.mass,
+            seed: self.seed,
+            duration: self.duration,
+        }
+    }
 }
 
 /// What a run reports.
@@ -341,6 +385,16 @@ pub fn generate_billiard(a: BilliardArgs) -> Result<ExitCode> {
     let header = format!(
         "# kairos generate billiard --n {} --seed {} --packing {} --radius-min {} --radius-max {} --aspect {} --duration {}\n",
         a.n, a.seed, t.packing, t.radius_min, t.radius_max, t.aspect, t.duration
+    );
+    write_text(&a.output, &(header + &scene.to_toml()))?;
+    Ok(ExitCode::SUCCESS)
+}
+
+pub fn generate_gas(a: GasArgs) -> Result<ExitCode> {
+    let scene = gas(&a.params()).map_err(anyhow::Error::msg)?;
+    let header = format!(
+        "# kairos generate gas --dim {} --n {} --packing {} --polydispersity {} --mass {} --seed {} --duration {}\n",
+        a.dim, a.n, a.packing, a.polydispersity, a.mass, a.seed, a.duration
     );
     write_text(&a.output, &(header + &scene.to_toml()))?;
     Ok(ExitCode::SUCCESS)

@@ -11,6 +11,10 @@ pub enum EventKind {
     BallBall = 0,
     /// A ball and a wall; `a` is the body id, `b` the wall id.
     BallWall = 1,
+    /// A ball's centre reaches a face of the periodic box and is wrapped to the opposite face;
+    /// `a` is the body id, `b` the face code `2 * axis + (1 for the upper face)`. Not a
+    /// collision: it changes no velocity and is not written to traces.
+    BoxCrossing = 2,
 }
 
 impl EventKind {
@@ -19,6 +23,7 @@ impl EventKind {
         match self {
             EventKind::BallBall => "ball-ball",
             EventKind::BallWall => "ball-wall",
+            EventKind::BoxCrossing => "box-crossing",
         }
     }
     /// The code stored in traces.
@@ -30,6 +35,7 @@ impl EventKind {
         match code {
             0 => Some(EventKind::BallBall),
             1 => Some(EventKind::BallWall),
+            2 => Some(EventKind::BoxCrossing),
             _ => None,
         }
     }
@@ -44,13 +50,13 @@ pub struct Event {
     pub kind: EventKind,
     /// The (lower) body id.
     pub a: BodyId,
-    /// The other body id (`> a`) or the wall id.
+    /// The other body id (`> a`), the wall id, or the face code of a box crossing.
     pub b: u32,
 }
 
 impl Event {
     /// The total order in which events are processed: by time, then by the first body id, then
-    /// ball-ball before ball-wall, then by the second id. Every broad phase uses it, so
+    /// by kind (ball-ball, ball-wall, box crossing), then by the second id. Every broad phase uses it, so
     /// simultaneous events are processed in the same order whichever found them.
     #[inline]
     pub fn cmp_order(&self, other: &Self) -> Ordering {

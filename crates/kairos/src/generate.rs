@@ -167,6 +167,240 @@ pub fn billiard(p: &BilliardParams) -> Result<Scene, GenerateError> {
         restitution: 1.0,
         walls,
         bodies,
+        periodic: None,
+    };
+    scene
+        .validate()
+        .map_err(|e| GenerateError(format!("generated scene is invalid: {e}")))?;
+    Ok(scene)
+}
+
+/// Parameters of [`gas`].
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct GasParams {
+    /// 2 or 3.
+    pub dim: usize,
+    /// Number of balls.
+    pub n: usize,
+    /// Fraction of the box's area (2D) or volume (3D) covered by balls.
+    pub packing: f64,
+    /// Relative spread of the diameters: uniform in `[1 - p, 1 + p]` times the mean diameter 1.
+    pub polydispersity: f64,
+    /// Mass of every ball.
+    pub mass: f64,
+    /// Seed of the random generator (PCG64).
+    pub seed: u64,
+    /// Simulated time.
+    pub duration: f64,
+}
+
+impl Default for GasParams {
+    fn default() -> Self {
+        Self {
+            dim: 3,
+            n: 1000,
+            packing: 0.3,
+            polydispersity: 0.0,
+            mass: 1.0,
+            seed: 0,
+            duration: 10.0,
+        }
+    }
+}
+
+/// A hard-sphere (3D) or hard-disc (2D) gas in a periodic box, as raw parts: the box lengths
+/// and the bodies, positions inside the box, velocities with zero total momentum and
+/// `kT = 1` (the kinetic energy is `d (n - 1) kT / 2`, the momentum's `d` degrees of freedom
+/// removed). Units: mean diameter 1, mass `params.mass`.
+///
+/// The start is a lattice (triangular in 2D, face-centred cubic in 3D) with the box scaled to
+/// the packing fraction; when it has more sites than balls, a random subset is occupied. The
+/// largest reachable packing is where the lattice's nearest-neighbour distance equals the
+/// largest diameter: about 0.74 / (1 + p)^3 in 3D and 0.91 / (1 + p)^2 in 2D for a full lattice.
+pub fn gas_bodies<V: crate::math::Vector>(
+    p: &GasParams,
+) -> Result<(V, Vec<crate::body::Body<V>>), GenerateError> {
+    use std::f64::consts::PI;
+    if p.dim != V::DIM {
+        return Err(GenerateError(format!(
+            "dimension {} requested for a {}D world",
+            p.dim,
+            V::DIM
+        )));
+    }
+    if p.n == 0 {
+        return Err(GenerateError(
+            "the number of balls must be at least 1".into(),
+        ));
+    }
+    if p.n > 100_000_000 {
+        return Err(GenerateError(format!(
+            "{} balls would not fit in memory here (at most 100,000,000)",
+            p.n
+        )));
+    }
+    if !(p.packing > 0.0 && p.packing < 1.0) {
+        return Err(GenerateError(format!(
+            "packing must be in (0, 1), got {}",
+            p.packing
+        )));
+    }
+    if !(0.0..1.0).contains(&p.polydispersity) {
+        return Err(GenerateError(format!(
+            "polydispersity must be in [0, 1), got {}",
+            p.polydispersity
+        )));
+    }
+    if !(p.mass > 0.0 && p.mass.is_finite() && p.duration > 0.0 && p.duration.is_finite()) {
+        return Err(GenerateError(
+            "mass and duration must be positive and finite".into(),
+        ));
+    }
+    let mut rng = Pcg64::seed_from_u64(p.seed);
+    let radii: Vec<f64> = (0..p.n)
+        .map(|_| 0.5 * (1.0 + p.polydispersity * rng.gen_range(-1.0..=1.0)))
+        .collect();
+    let ball_volume: f64 = radii
+        .iter()
+        .map(|r| {
+            if p.dim == 3 {
+                4.0 / 3.0 * PI * r * r * r
+            } else {
+                PI * r * r
+            }
+        })
+        .sum();
+    let box_volume = ball_volume / p.packing;
+    let d_max = 1.0 + p.polydispersity;
+
+    // Lattice sites in unit cells of a unit box, then scaled.
+    let (lengths, sites): ([f64; 3], Vec<[f64; 3]>) = if p.dim == 3 {
+        let m = ((p.n as f64 / 4.0).cbrt().ceil() as usize).max(1);
+        let a = (box_volume / (m * m * m) as f64).cbrt();
+        let basis = [
+            [0.0, 0.0, 0.0],
+            [0.5, 0.5, 0.0],
+            [0.5, 0.0, 0.5],
+            [0.0, 0.5, 0.5],
+        ];
+        let mut s = Vec::with_capacity(4 * m * m * m);
+        for z in 0..m {
+            for y in 0..m {
+                for x in 0..m {
+                    for b in basis {
+                        s.push([
+                            (x as f64 + b[0]) * a,
+                            (y as f64 + b[1]) * a,
+                            (z as f64 + b[2]) * a,
+                        ]);
+                    }
+                }
+            }
+        }
+        if a / 2f64.sqrt() < d_max * (1.0 + 1e-9) {
+            return Err(GenerateError(format!(
+                "packing {} cannot be reached from an fcc lattice with polydispersity {} (nearest sites {:.4} apart, largest diameter {:.4}); lower the packing",
+                p.packing, p.polydispersity, a / 2f64.sqrt(), d_max
+            )));
+        }
+        ([m as f64 * a; 3], s)
+    } else {
+        // Triangular lattice: rows of spacing a * sqrt(3) / 2, an even number of rows.
+        let h = 3f64.sqrt() / 2.0;
+        let mx = (((p.n as f64) / h).sqrt().ceil() as usize).max(1);
+        let my = ((p.n.div_ceil(mx)).div_ceil(2) * 2).max(2);
+        let a = (box_volume / (mx as f64 * my as f64 * h)).sqrt();
+        let mut s = Vec::with_capacity(mx * my);
+        for y in 0..my {
+            for x in 0..mx {
+                s.push([(x as f64 + 0.5 * (y % 2) as f64) * a, y as f64 * h * a, 0.0]);
+            }
+        }
+        if a < d_max * (1.0 + 1e-9) {
+            return Err(GenerateError(format!(
+                "packing {} cannot be reached from a triangular lattice with polydispersity {} (nearest sites {:.4} apart, largest diameter {:.4}); lower the packing",
+                p.packing, p.polydispersity, a, d_max
+            )));
+        }
+        ([mx as f64 * a, my as f64 * h * a, 0.0], s)
+    };
+    // A random subset of the sites (partial Fisher-Yates).
+    let mut order: Vec<u32> = (0..sites.len() as u32).collect();
+    for i in 0..p.n {
+        let j = rng.gen_range(i..order.len());
+        order.swap(i, j);
+    }
+    order.truncate(p.n);
+    order.sort_unstable();
+
+    // Maxwell-Boltzmann velocities (Box-Muller), zero momentum, then exact kT = 1.
+    let sd = (1.0 / p.mass).sqrt();
+    let mut gauss = move || {
+        let u1: f64 = rng.gen_range(f64::MIN_POSITIVE..1.0);
+        let u2: f64 = rng.gen_range(0.0..1.0);
+        (-2.0 * u1.ln()).sqrt() * (2.0 * PI * u2).cos() * sd
+    };
+    let mut vel: Vec<[f64; 3]> = (0..p.n)
+        .map(|_| [gauss(), gauss(), if p.dim == 3 { gauss() } else { 0.0 }])
+        .collect();
+    let mut mean = [0.0; 3];
+    for v in &vel {
+        for a in 0..3 {
+            mean[a] += v[a] / p.n as f64;
+        }
+    }
+    let mut sum_v2 = 0.0;
+    for v in &mut vel {
+        for a in 0..3 {
+            v[a] -= mean[a];
+            sum_v2 += v[a] * v[a];
+        }
+    }
+    let dof = (p.dim * (p.n.max(2) - 1)) as f64;
+    let scale = if sum_v2 > 0.0 {
+        (dof / (p.mass * sum_v2)).sqrt()
+    } else {
+        0.0
+    };
+    let v = |x: [f64; 3]| V::try_from_slice(&x[..p.dim]).expect("dimension");
+    let bodies = order
+        .iter()
+        .zip(&radii)
+        .zip(&vel)
+        .map(|((&site, &r), u)| {
+            let vel = [u[0] * scale, u[1] * scale, u[2] * scale];
+            crate::body::Body::new(v(sites[site as usize]), v(vel), r, p.mass)
+        })
+        .collect();
+    Ok((v(lengths), bodies))
+}
+
+/// [`gas_bodies`] as a scene file's content.
+pub fn gas(p: &GasParams) -> Result<Scene, GenerateError> {
+    fn build<V: crate::math::Vector>(p: &GasParams) -> Result<Scene, GenerateError> {
+        let (l, bodies) = gas_bodies::<V>(p)?;
+        let bodies = bodies
+            .iter()
+            .map(|b| BodySpec {
+                position: b.pos.to_vec(),
+                velocity: b.vel.to_vec(),
+                radius: b.radius,
+                mass: b.mass(),
+            })
+            .collect();
+        Ok(Scene {
+            dim: p.dim,
+            duration: p.duration,
+            restitution: 1.0,
+            walls: Vec::new(),
+            bodies,
+            periodic: Some(l.to_vec()),
+        })
+    }
+    let scene = match p.dim {
+        2 => build::<crate::math::DVec2>(p)?,
+        3 => build::<crate::math::DVec3>(p)?,
+        d => return Err(GenerateError(format!("dimension must be 2 or 3, got {d}"))),
     };
     scene
         .validate()

@@ -40,6 +40,8 @@ pub trait Vector:
     fn max(self, other: Self) -> Self;
     /// A vector with every component equal to `v`.
     fn splat(v: f64) -> Self;
+    /// The unit vector along `axis` (`axis < DIM`).
+    fn unit(axis: usize) -> Self;
     /// True when every component of `self` is `<=` the matching one of `other`.
     fn all_le(self, other: Self) -> bool;
     /// True when every component is finite.
@@ -93,6 +95,10 @@ impl Vector for DVec2 {
         DVec2::splat(v)
     }
     #[inline]
+    fn unit(axis: usize) -> Self {
+        [DVec2::X, DVec2::Y][axis]
+    }
+    #[inline]
     fn all_le(self, other: Self) -> bool {
         self.x <= other.x && self.y <= other.y
     }
@@ -134,6 +140,10 @@ impl Vector for DVec3 {
     #[inline]
     fn splat(v: f64) -> Self {
         DVec3::splat(v)
+    }
+    #[inline]
+    fn unit(axis: usize) -> Self {
+        [DVec3::X, DVec3::Y, DVec3::Z][axis]
     }
     #[inline]
     fn all_le(self, other: Self) -> bool {

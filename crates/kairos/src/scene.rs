@@ -54,6 +54,8 @@ pub struct Scene {
     pub walls: Vec<WallSpec>,
     /// Bodies, ids 0-based in file order.
     pub bodies: Vec<BodySpec>,
+    /// Box lengths of a periodic boundary (`[boundary] periodic = [Lx, Ly(, Lz)]`), if any.
+    pub periodic: Option<Vec<f64>>,
 }
 
 /// The part of a scene an error is about.
@@ -63,6 +65,8 @@ pub enum Item {
     Scene,
     /// The `[simulation]` table.
     Simulation,
+    /// The `[boundary]` table.
+    Boundary,
     /// A wall, by id.
     Wall(usize),
     /// A body, by id.
@@ -74,6 +78,7 @@ impl fmt::Display for Item {
         match self {
             Item::Scene => f.write_str("scene"),
             Item::Simulation => f.write_str("[simulation]"),
+            Item::Boundary => f.write_str("[boundary]"),
             Item::Wall(i) => write!(f, "wall {i}"),
             Item::Body(i) => write!(f, "body {i}"),
         }
@@ -215,7 +220,7 @@ impl Scene {
         })?;
         check_keys(
             &root,
-            &["dim", "simulation", "walls", "bodies"],
+            &["dim", "simulation", "boundary", "walls", "bodies"],
             Item::Scene,
         )?;
         let dim = match root.get("dim") {
@@ -248,6 +253,16 @@ impl Scene {
                 format!("`restitution` must be in [0, 1], got {restitution}"),
             ));
         }
+        let periodic = match root.get("boundary") {
+            None => None,
+            Some(Value::Table(t)) => {
+                check_keys(t, &["periodic"], Item::Boundary)?;
+                t.get("periodic")
+                    .map(|_| vector(t, "periodic", dim, Item::Boundary))
+                    .transpose()?
+            }
+            Some(_) => return Err(invalid(Item::Boundary, "must be a table")),
+        };
         let mut walls = Vec::new();
         for (i, t) in tables(&root, "walls")?.into_iter().enumerate() {
             let item = Item::Wall(i);
@@ -274,6 +289,7 @@ impl Scene {
             restitution,
             walls,
             bodies,
+            periodic,
         };
         scene.validate()?;
         Ok(scene)
@@ -331,6 +347,33 @@ impl Scene {
                 ));
             }
         }
+        if let Some(l) = &self.periodic {
+            check_vec(l, "periodic", Item::Boundary)?;
+            if !self.walls.is_empty() {
+                return Err(invalid(
+                    Item::Boundary,
+                    "walls cannot be combined with a periodic boundary",
+                ));
+            }
+            let r_max = self.bodies.iter().map(|b| b.radius).fold(0.0, f64::max);
+            for &x in l {
+                if !(x > 0.0) {
+                    return Err(invalid(
+                        Item::Boundary,
+                        format!("box lengths must be positive, got {x}"),
+                    ));
+                }
+                if !(x > 4.0 * r_max) {
+                    return Err(invalid(
+                        Item::Boundary,
+                        format!(
+                            "box length {x} is too small: it must exceed twice the largest contact distance ({})",
+                            4.0 * r_max
+                        ),
+                    ));
+                }
+            }
+        }
         if self.dim == 2 {
             self.check_geometry::<glam::DVec2>()
         } else {
@@ -340,32 +383,13 @@ impl Scene {
 
     fn check_geometry<V: Vector>(&self) -> Result<(), SceneError> {
         let world = self.world_unchecked::<V>();
-        // Body-body overlaps by sort and sweep along x: O(n log n + pairs within reach).
-        let bodies = &world.bodies;
-        let mut order: Vec<usize> = (0..bodies.len()).collect();
-        order.sort_by(|&i, &j| {
-            (bodies[i].pos.comp(0) - bodies[i].radius)
-                .total_cmp(&(bodies[j].pos.comp(0) - bodies[j].radius))
-        });
-        for (k, &i) in order.iter().enumerate() {
-            let bi = &bodies[i];
-            let reach = bi.pos.comp(0) + bi.radius;
-            for &j in &order[k + 1..] {
-                let bj = &bodies[j];
-                if bj.pos.comp(0) - bj.radius > reach {
-                    break;
-                }
-                let sigma = bi.radius + bj.radius;
-                let dist = (bi.pos - bj.pos).length();
-                if sigma - dist > OVERLAP_TOLERANCE * sigma {
-                    let (lo, hi) = (i.min(j), i.max(j));
-                    return Err(invalid(
-                        Item::Body(lo),
-                        format!("overlaps body {hi} (centre distance {dist}, radii sum {sigma})"),
-                    ));
-                }
-            }
+        if let Some((i, j, dist, sigma)) = find_overlap(&world) {
+            return Err(invalid(
+                Item::Body(i),
+                format!("overlaps body {j} (centre distance {dist}, radii sum {sigma})"),
+            ));
         }
+        let bodies = &world.bodies;
         for (i, b) in bodies.iter().enumerate() {
             for (w, wall) in world.walls.iter().enumerate() {
                 let dist = wall.distance(b.pos);
@@ -442,10 +466,13 @@ impl Scene {
             .iter()
             .map(|w| Wall::Segment(Segment::new(v(&w.a), v(&w.b)).expect("validated wall")))
             .collect();
-        World {
-            bodies,
-            walls,
+        let world = World {
             restitution: self.restitution,
+            ..World::new(bodies, walls)
+        };
+        match &self.periodic {
+            Some(l) => world.with_period(v(l)),
+            None => world,
         }
     }
 
@@ -463,6 +490,9 @@ impl Scene {
             "duration = {:?}\nrestitution = {:?}",
             self.duration, self.restitution
         );
+        if let Some(l) = &self.periodic {
+            let _ = writeln!(s, "\n[boundary]\nperiodic = {}", vec(l));
+        }
         for w in &self.walls {
             let _ = writeln!(s, "\n[[walls]]\na = {}\nb = {}", vec(&w.a), vec(&w.b));
         }
@@ -478,4 +508,111 @@ impl Scene {
         }
         s
     }
+}
+
+/// The first overlapping pair (lower id first) with its centre distance and contact distance,
+/// found with a uniform grid of cells one largest diameter wide (`O(n)` for bounded density);
+/// minimum-image distances in a periodic box.
+fn find_overlap<V: Vector>(world: &World<V>) -> Option<(usize, usize, f64, f64)> {
+    let bodies = &world.bodies;
+    let n = bodies.len();
+    if n < 2 {
+        return None;
+    }
+    let r_max = bodies.iter().map(|b| b.radius).fold(0.0, f64::max);
+    let (mut lo, mut hi) = ([f64::INFINITY; 3], [f64::NEG_INFINITY; 3]);
+    for b in bodies {
+        for a in 0..V::DIM {
+            lo[a] = lo[a].min(b.pos.comp(a));
+            hi[a] = hi[a].max(b.pos.comp(a));
+        }
+    }
+    if let Some(l) = world.period {
+        for a in 0..V::DIM {
+            lo[a] = 0.0;
+            hi[a] = l.comp(a);
+        }
+    }
+    // Cells at least one largest diameter wide, at most about 2n of them.
+    let mut width = 2.0 * r_max;
+    let volume: f64 = (0..V::DIM).map(|a| (hi[a] - lo[a]).max(width)).product();
+    width = width.max((volume / (2.0 * n as f64)).powf(1.0 / V::DIM as f64));
+    let mut dims = [1usize; 3];
+    for a in 0..V::DIM {
+        dims[a] = (((hi[a] - lo[a]) / width).floor() as usize).clamp(1, 1 << 20);
+    }
+    let coord = |b: &crate::body::Body<V>, a: usize| -> usize {
+        (((b.pos.comp(a) - lo[a]) / width).floor().max(0.0) as usize).min(dims[a] - 1)
+    };
+    let index = |c: [usize; 3]| (c[2] * dims[1] + c[1]) * dims[0] + c[0];
+    let mut head = vec![usize::MAX; dims.iter().product()];
+    let mut next = vec![usize::MAX; n];
+    let mut cells = vec![[0usize; 3]; n];
+    for (i, b) in bodies.iter().enumerate() {
+        let mut c = [0usize; 3];
+        for (a, slot) in c.iter_mut().enumerate().take(V::DIM) {
+            *slot = coord(b, a);
+        }
+        cells[i] = c;
+        let k = index(c);
+        next[i] = head[k];
+        head[k] = i;
+    }
+    let periodic = world.period.is_some();
+    let mut found: Option<(usize, usize, f64, f64)> = None;
+    for (i, bi) in bodies.iter().enumerate() {
+        let c = cells[i];
+        let mut ranges = [[0usize; 3]; 3];
+        let mut counts = [1usize; 3];
+        for a in 0..V::DIM {
+            let mut list = Vec::with_capacity(3);
+            for delta in [-1i64, 0, 1] {
+                let x = c[a] as i64 + delta;
+                let x = if periodic {
+                    x.rem_euclid(dims[a] as i64)
+                } else if x < 0 || x >= dims[a] as i64 {
+                    continue;
+                } else {
+                    x
+                } as usize;
+                if !list.contains(&x) {
+                    list.push(x);
+                }
+            }
+            counts[a] = list.len();
+            ranges[a][..list.len()].copy_from_slice(&list);
+        }
+        for z in 0..counts[2] {
+            for y in 0..counts[1] {
+                for x in 0..counts[0] {
+                    let mut j = head[index([ranges[0][x], ranges[1][y], ranges[2][z]])];
+                    while j != usize::MAX {
+                        if j > i {
+                            let bj = &bodies[j];
+                            let mut d = bi.pos - bj.pos;
+                            if let Some(l) = world.period {
+                                let mut arr = d.to_array3();
+                                for (a, x) in arr.iter_mut().enumerate().take(V::DIM) {
+                                    *x -= l.comp(a) * (*x / l.comp(a)).round();
+                                }
+                                d = V::try_from_slice(&arr[..V::DIM]).expect("dimension");
+                            }
+                            let sigma = bi.radius + bj.radius;
+                            let dist = d.length();
+                            if sigma - dist > OVERLAP_TOLERANCE * sigma
+                                && found.is_none_or(|(fi, fj, _, _)| (i, j) < (fi, fj))
+                            {
+                                found = Some((i, j, dist, sigma));
+                            }
+                        }
+                        j = next[j];
+                    }
+                }
+            }
+        }
+        if found.is_some_and(|(fi, _, _, _)| fi <= i) {
+            break;
+        }
+    }
+    found
 }

@@ -12,10 +12,12 @@ pub struct EventCounts {
     pub ball_ball: u64,
     /// Ball-wall collisions.
     pub ball_wall: u64,
+    /// Box crossings in a periodic box (not collisions).
+    pub box_crossings: u64,
 }
 
 impl EventCounts {
-    /// All events.
+    /// All collisions (box crossings are not counted).
     pub fn total(&self) -> u64 {
         self.ball_ball + self.ball_wall
     }
@@ -49,24 +51,32 @@ impl<V: Vector> Simulation<V> {
         }
     }
 
-    /// Processes the next event; `None` when no event remains before the end time.
+    /// Processes events up to and including the next collision, which it returns; `None` when
+    /// no collision remains before the end time. Box crossings of a periodic box are processed
+    /// on the way (they are events of the simulation, but not collisions).
     pub fn step(&mut self) -> Option<Event> {
-        let event = self
-            .broad
-            .next_event(&self.world, self.now, self.end_time)?;
-        debug_assert!(
-            event.time >= self.now,
-            "event {event:?} before now {}",
-            self.now
-        );
-        self.now = event.time;
-        self.world.resolve(&event);
-        self.broad.event_processed(&self.world, &event);
-        match event.kind {
-            EventKind::BallBall => self.counts.ball_ball += 1,
-            EventKind::BallWall => self.counts.ball_wall += 1,
+        loop {
+            let event = self
+                .broad
+                .next_event(&self.world, self.now, self.end_time)?;
+            debug_assert!(
+                event.time >= self.now,
+                "event {event:?} before now {}",
+                self.now
+            );
+            self.now = event.time;
+            self.world.resolve(&event);
+            self.broad.event_processed(&self.world, &event);
+            match event.kind {
+                EventKind::BallBall => self.counts.ball_ball += 1,
+                EventKind::BallWall => self.counts.ball_wall += 1,
+                EventKind::BoxCrossing => {
+                    self.counts.box_crossings += 1;
+                    continue;
+                }
+            }
+            return Some(event);
         }
-        Some(event)
     }
 
     /// Runs to the end time, calling `on_event` after each event with the updated world, then

@@ -51,7 +51,7 @@ pub struct Record {
     pub a: u32,
     /// Second body (ball-ball) or wall id (ball-wall).
     pub b: u32,
-    /// Position of body `a` after the event (z = 0 in 2D).
+    /// Position of body `a` after the event (z = 0 in 2D; unwrapped in a periodic box).
     pub pos_a: [f64; 3],
     /// Velocity of body `a` after the event.
     pub vel_a: [f64; 3],
@@ -68,9 +68,12 @@ impl Record {
         let (pos_b, vel_b) = match event.kind {
             EventKind::BallBall => {
                 let bb = &world.bodies[event.b as usize];
-                (bb.pos.to_array3(), bb.vel.to_array3())
+                (
+                    world.unwrapped_position(event.b).to_array3(),
+                    bb.vel.to_array3(),
+                )
             }
-            EventKind::BallWall => ([0.0; 3], [0.0; 3]),
+            EventKind::BallWall | EventKind::BoxCrossing => ([0.0; 3], [0.0; 3]),
         };
         Record {
             time: event.time,
@@ -78,7 +81,7 @@ impl Record {
             kind: event.kind,
             a: event.a,
             b: event.b,
-            pos_a: ba.pos.to_array3(),
+            pos_a: world.unwrapped_position(event.a).to_array3(),
             vel_a: ba.vel.to_array3(),
             pos_b,
             vel_b,

@@ -3,7 +3,7 @@
 use crate::body::{Body, BodyId};
 use crate::event::{Event, EventKind};
 use crate::math::Vector;
-use crate::toi::{ball_ball, ball_segment, Toi};
+use crate::toi::{ball_ball, ball_ball_periodic, ball_segment, box_exit, Toi};
 use crate::wall::{Wall, WallId};
 
 /// Bodies and static walls, with the response law.
@@ -15,6 +15,13 @@ pub struct World<V: Vector> {
     pub walls: Vec<Wall<V>>,
     /// Coefficient of restitution in `[0, 1]` (1 = elastic).
     pub restitution: f64,
+    /// Box lengths of a periodic boundary on every axis (`[0, L)^d`), if any. Bodies then
+    /// stay inside the box: a body reaching a face is wrapped to the opposite one by a
+    /// [`EventKind::BoxCrossing`] event, and `images` counts the wraps.
+    pub period: Option<V>,
+    /// Per body, how many box lengths its unwrapped position lies from its stored one (periodic
+    /// boundary only; empty otherwise).
+    pub images: Vec<[i32; 3]>,
 }
 
 impl<V: Vector> World<V> {
@@ -24,14 +31,90 @@ impl<V: Vector> World<V> {
             bodies,
             walls,
             restitution: 1.0,
+            period: None,
+            images: Vec::new(),
         }
+    }
+
+    /// Makes the boundary periodic with box lengths `period`: positions are wrapped into
+    /// `[0, L)` and the wraps remembered, so unwrapped positions are unchanged.
+    pub fn with_period(mut self, period: V) -> Self {
+        self.images = vec![[0; 3]; self.bodies.len()];
+        for (b, img) in self.bodies.iter_mut().zip(&mut self.images) {
+            let mut p = b.pos.to_array3();
+            for axis in 0..V::DIM {
+                let l = period.comp(axis);
+                let k = (p[axis] / l).floor();
+                p[axis] -= k * l;
+                if p[axis] >= l {
+                    p[axis] = 0.0;
+                }
+                img[axis] = k as i32;
+            }
+            b.pos = V::try_from_slice(&p[..V::DIM]).expect("dimension");
+        }
+        self.period = Some(period);
+        self
+    }
+
+    /// Position of body `i` at its local time, unwrapped (continuous across box crossings).
+    #[inline]
+    pub fn unwrapped_position(&self, i: BodyId) -> V {
+        let b = &self.bodies[i as usize];
+        match self.period {
+            None => b.pos,
+            Some(l) => {
+                let img = self.images[i as usize];
+                let mut p = b.pos;
+                for (axis, &k) in img.iter().enumerate().take(V::DIM) {
+                    p += V::unit(axis) * (k as f64 * l.comp(axis));
+                }
+                p
+            }
+        }
+    }
+
+    /// `a - b`, through the nearest periodic image when the boundary is periodic. Two touching
+    /// balls are always nearest images of each other (box lengths exceed twice any contact
+    /// distance), so this is the contact's centre line.
+    #[inline]
+    pub fn separation(&self, a: V, b: V) -> V {
+        let d = a - b;
+        match self.period {
+            None => d,
+            Some(l) => {
+                let mut arr = d.to_array3();
+                for (axis, x) in arr.iter_mut().enumerate().take(V::DIM) {
+                    let len = l.comp(axis);
+                    *x -= len * (*x / len).round();
+                }
+                V::try_from_slice(&arr[..V::DIM]).expect("dimension")
+            }
+        }
+    }
+
+    /// The box crossing of body `i`, if the boundary is periodic and the body moves.
+    #[inline]
+    pub fn box_event(&self, i: BodyId) -> Option<Event> {
+        let l = self.period?;
+        let (t, face) = box_exit(&self.bodies[i as usize], l);
+        t.is_finite().then_some(Event {
+            time: t,
+            kind: EventKind::BoxCrossing,
+            a: i,
+            b: face,
+        })
     }
 
     /// Contact time of bodies `i` and `j` (see [`ball_ball`]).
     #[inline]
     pub fn predict_pair(&self, i: BodyId, j: BodyId) -> Toi {
         let (lo, hi) = if i < j { (i, j) } else { (j, i) };
-        ball_ball(&self.bodies[lo as usize], &self.bodies[hi as usize])
+        let (bi, bj) = (&self.bodies[lo as usize], &self.bodies[hi as usize]);
+        match self.period {
+            None => ball_ball(bi, bj),
+            Some(l) => ball_ball_periodic(bi, bj, l),
+        }
     }
 
     /// Contact time of body `i` with wall `w`.
@@ -79,7 +162,7 @@ impl<V: Vector> World<V> {
                 self.bodies[ia].advance_to(event.time);
                 self.bodies[ib].advance_to(event.time);
                 let (ba, bb) = (&self.bodies[ia], &self.bodies[ib]);
-                let d = ba.pos - bb.pos;
+                let d = self.separation(ba.pos, bb.pos);
                 let dist2 = d.length_squared();
                 if !(dist2 > 0.0) {
                     return false;
@@ -112,6 +195,20 @@ impl<V: Vector> World<V> {
                 self.bodies[ia].vel -= n * ((1.0 + e) * vn);
                 true
             }
+            EventKind::BoxCrossing => {
+                let Some(l) = self.period else { return false };
+                let ia = event.a as usize;
+                let axis = (event.b / 2) as usize;
+                let upper = event.b % 2 == 1;
+                let b = &mut self.bodies[ia];
+                b.advance_to(event.time);
+                // The body is placed exactly on the opposite face.
+                let mut p = b.pos.to_array3();
+                p[axis] = if upper { 0.0 } else { l.comp(axis) };
+                b.pos = V::try_from_slice(&p[..V::DIM]).expect("dimension");
+                self.images[ia][axis] += if upper { 1 } else { -1 };
+                false
+            }
         }
     }
 
@@ -127,7 +224,8 @@ impl<V: Vector> World<V> {
             .fold(V::ZERO, |acc, b| acc + b.vel * b.mass())
     }
 
-    /// Moves every body's stored state to time `t` (used at the end of a run).
+    /// Moves every body's stored state to time `t` (used at the end of a run). In a periodic
+    /// box, positions may lie up to one crossing outside the box afterwards.
     pub fn advance_all_to(&mut self, t: f64) {
         for b in &mut self.bodies {
             b.advance_to(t);

@@ -126,6 +126,7 @@ fn simultaneous_events_on_a_lattice() {
         restitution: 1.0,
         walls,
         bodies,
+        periodic: None,
     };
     scene.validate().unwrap();
     let n = compare(&scene, &BroadPhaseOptions::default(), "lattice");
@@ -182,6 +183,7 @@ fn touching_starts_and_3d() {
         restitution: 1.0,
         walls,
         bodies,
+        periodic: None,
     };
     scene.validate().unwrap();
     assert!(compare(&scene, &BroadPhaseOptions::default(), "touching") > 50);
@@ -205,6 +207,7 @@ fn touching_starts_and_3d() {
         restitution: 1.0,
         walls: vec![],
         bodies: bodies3,
+        periodic: None,
     };
     scene3.validate().unwrap();
     let reference = records::<DVec3>(
@@ -315,6 +318,7 @@ fn grid_stress_scenes() {
             restitution: 1.0,
             walls,
             bodies,
+            periodic: None,
         };
         scene.validate().unwrap();
         let n = compare(
@@ -324,5 +328,42 @@ fn grid_stress_scenes() {
         );
         let expected = if seed < 2 { 30 } else { 300 };
         assert!(n > expected, "seed {seed}: {n} events");
+    }
+}
+
+/// Periodic boxes in 2D and 3D: every broad phase gives the all-pairs log, including contacts
+/// across the box faces, and momentum is conserved.
+#[test]
+fn periodic_gases_are_identical() {
+    use kairos::generate::{gas, GasParams};
+    for (dim, n, packing, poly, duration) in [
+        (2, 60, 0.5, 0.2, 3.0),
+        (2, 150, 0.7, 0.0, 0.5),
+        (3, 32, 0.3, 0.2, 4.0),
+        (3, 108, 0.45, 0.0, 0.6),
+        (3, 9, 0.05, 0.0, 150.0),
+    ] {
+        let p = GasParams {
+            dim,
+            n,
+            packing,
+            polydispersity: poly,
+            seed: n as u64,
+            duration,
+            ..Default::default()
+        };
+        let scene = gas(&p).unwrap();
+        let what = format!("periodic {dim}D n={n} packing={packing}");
+        let logs: Vec<_> = BroadPhaseKind::ALL
+            .iter()
+            .map(|&k| match dim {
+                2 => records::<DVec2>(&scene, k, &BroadPhaseOptions::default()),
+                _ => records::<DVec3>(&scene, k, &BroadPhaseOptions::default()),
+            })
+            .collect();
+        for log in &logs[1..] {
+            assert_same_log(&logs[0], log, &what);
+        }
+        assert!(logs[0].len() > 200, "{what}: {} events", logs[0].len());
     }
 }

@@ -34,7 +34,7 @@ fn conservation_and_no_overlap_over_1e5_events() {
         let t = e.time;
         let involved: &[u32] = match e.kind {
             EventKind::BallBall => &[e.a, e.b],
-            EventKind::BallWall => &[e.a],
+            EventKind::BallWall | EventKind::BoxCrossing => &[e.a],
         };
         // Involved bodies against every other body and every wall, at the event time.
         for &i in involved {
@@ -117,4 +117,56 @@ fn determinism_hash() {
             h.value()
         );
     }
+}
+
+/// A dense 3D periodic gas: total momentum and energy stay at round-off and no pair overlaps
+/// (minimum-image distances) over 1e5 collisions.
+#[test]
+fn periodic_gas_conservation() {
+    use kairos::generate::{gas_bodies, GasParams};
+    let p = GasParams {
+        dim: 3,
+        n: 500,
+        packing: 0.45,
+        polydispersity: 0.1,
+        seed: 11,
+        ..Default::default()
+    };
+    let (l, bodies) = gas_bodies::<DVec3>(&p).unwrap();
+    let world = World::new(bodies, Vec::new()).with_period(l);
+    let e0 = world.kinetic_energy();
+    let p0 = world.momentum();
+    let scale: f64 = world.bodies.iter().map(|b| b.vel.length() * b.mass()).sum();
+    let mut sim = Simulation::new(
+        world,
+        BroadPhaseKind::Calendar.build(&BroadPhaseOptions::default()),
+        1e6,
+    );
+    let mut max_overlap = 0.0f64;
+    for k in 1..=100_000u64 {
+        let e = sim.step().expect("a dense gas keeps colliding");
+        if k % 20_000 == 0 {
+            let w = sim.world();
+            for (i, bi) in w.bodies.iter().enumerate() {
+                for bj in &w.bodies[i + 1..] {
+                    let d = w
+                        .separation(bi.position_at(e.time), bj.position_at(e.time))
+                        .length();
+                    let sigma = bi.radius + bj.radius;
+                    max_overlap = max_overlap.max((sigma - d) / sigma);
+                }
+            }
+        }
+    }
+    let w = sim.world();
+    let drift = (w.kinetic_energy() - e0) / e0;
+    let dp = (w.momentum() - p0).length() / scale;
+    println!(
+        "periodic: drift {drift:e}, momentum {dp:e}, overlap {max_overlap:e}, crossings {}",
+        sim.counts().box_crossings
+    );
+    assert!(drift.abs() < 1e-11, "energy drift {drift:e}");
+    assert!(dp < 1e-12, "momentum drift {dp:e}");
+    assert!(max_overlap < 1e-12, "overlap {max_overlap:e}");
+    assert!(sim.counts().box_crossings > 100);
 }

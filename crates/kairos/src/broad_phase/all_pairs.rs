@@ -1,10 +1,11 @@
 use super::BroadPhase;
 use crate::event::{EarliestEvent, Event, EventKind};
 use crate::math::Vector;
-use crate::toi::ball_ball;
+use crate::toi::{ball_ball, ball_ball_periodic};
 use crate::world::World;
 
-/// The thesis's baseline: after every event, test every ball-ball and ball-wall pair.
+/// The thesis's baseline: after every event, test every ball-ball and ball-wall pair (and every
+/// body's box crossing in a periodic box).
 ///
 /// `O(n^2)` narrow-phase tests per event and `O(n)` memory. It prunes nothing, which makes it
 /// the reference every other broad phase is checked against.
@@ -21,7 +22,10 @@ impl<V: Vector> BroadPhase<V> for AllPairs {
         let bodies = &world.bodies;
         for (i, bi) in bodies.iter().enumerate() {
             for (j, bj) in bodies.iter().enumerate().skip(i + 1) {
-                let t = ball_ball(bi, bj);
+                let t = match world.period {
+                    None => ball_ball(bi, bj),
+                    Some(l) => ball_ball_periodic(bi, bj, l),
+                };
                 if t.is_hit() && t.time <= horizon && t.time <= best.time() {
                     best.offer(Event {
                         time: t.time,
@@ -29,6 +33,11 @@ impl<V: Vector> BroadPhase<V> for AllPairs {
                         a: i as u32,
                         b: j as u32,
                     });
+                }
+            }
+            if let Some(e) = world.box_event(i as u32) {
+                if e.time <= horizon && e.time <= best.time() {
+                    best.offer(e);
                 }
             }
             for w in 0..world.walls.len() as u32 {

@@ -16,6 +16,9 @@
 //! * **Lazy invalidation.** Each body has an event counter, incremented when an event changes its
 //!   state. An entry remembers its partner's counter; when a stale entry reaches the top of the
 //!   calendar, its owner is simply re-predicted.
+//! * **Periodic boxes.** Cells tile the box exactly and neighbours wrap around; a body leaving
+//!   the box is a core box-crossing event (shared by every broad phase), after which it is
+//!   relinked to the cell of its wrapped position and re-predicted.
 //! * **The calendar** is an indexed binary heap with one slot per body, ordered by the event
 //!   order (crossings sort as kind 2), so memory stays `O(n)`.
 //!
@@ -31,9 +34,9 @@ use crate::math::{Aabb, Vector};
 use crate::world::World;
 
 const NONE: u32 = u32::MAX;
-/// Kind codes of an entry; 0 and 1 are [`EventKind`] codes.
-const KIND_CROSSING: u8 = 2;
-const KIND_NOTHING: u8 = 3;
+/// Kind codes of an entry; 0 to 2 are [`EventKind`] codes.
+const KIND_CROSSING: u8 = 3;
+const KIND_NOTHING: u8 = 4;
 /// Relative margin of the cell width over the largest contact distance.
 const CELL_MARGIN: f64 = 1e-9;
 
@@ -87,14 +90,17 @@ impl Entry {
 #[derive(Clone, Debug, Default)]
 struct Grid {
     origin: [f64; 3],
-    width: f64,
+    /// Cell width per axis.
+    width: [f64; 3],
     dims: [u32; 3],
+    /// Neighbouring cells wrap around (periodic box).
+    periodic: bool,
 }
 
 impl Grid {
     #[inline]
     fn coord(&self, x: f64, axis: usize) -> u32 {
-        let c = ((x - self.origin[axis]) / self.width).floor();
+        let c = ((x - self.origin[axis]) / self.width[axis]).floor();
         // NaN cannot occur (validated states); clamping keeps outside positions in edge cells.
         c.clamp(0.0, (self.dims[axis] - 1) as f64) as u32
     }
@@ -118,6 +124,28 @@ impl Grid {
     }
     fn len(&self) -> usize {
         self.dims.iter().map(|&d| d as usize).product()
+    }
+    /// The distinct cell coordinates next to `c` along `axis` (including `c`), in `out`;
+    /// returns how many.
+    #[inline]
+    fn neighbours(&self, c: u32, axis: usize, out: &mut [u32; 3]) -> usize {
+        let d = self.dims[axis];
+        if self.periodic {
+            if d <= 3 {
+                for (k, slot) in out.iter_mut().enumerate().take(d as usize) {
+                    *slot = k as u32;
+                }
+                return d as usize;
+            }
+            *out = [(c + d - 1) % d, c, (c + 1) % d];
+            return 3;
+        }
+        let lo = c.saturating_sub(1);
+        let hi = (c + 1).min(d - 1);
+        for (k, slot) in out.iter_mut().enumerate().take((hi - lo + 1) as usize) {
+            *slot = lo + k as u32;
+        }
+        (hi - lo + 1) as usize
     }
 }
 
@@ -193,33 +221,48 @@ impl<V: Vector> Calendar<V> {
         }
         let bounds = bounds.unwrap_or(Aabb::new(V::ZERO, V::ZERO));
         let r_max = bodies.iter().map(|b| b.radius).fold(0.0, f64::max);
-        let mut width = 2.0 * r_max * (1.0 + CELL_MARGIN);
-        let extent: Vec<f64> = (0..V::DIM)
-            .map(|a| bounds.max.comp(a) - bounds.min.comp(a))
-            .collect();
+        let min_width = 2.0 * r_max * (1.0 + CELL_MARGIN);
         let max_cells = (self.opts.max_cells_per_body * n as f64).max(1.0);
-        let volume: f64 = extent.iter().map(|e| e.max(width)).product();
-        width = width.max((volume / max_cells).powf(1.0 / V::DIM as f64));
+        let (origin, extent): ([f64; 3], [f64; 3]) = match world.period {
+            Some(l) => ([0.0; 3], l.to_array3()),
+            None => (
+                bounds.min.to_array3(),
+                (bounds.max - bounds.min).to_array3(),
+            ),
+        };
+        // Cubic target width: at least one contact distance, coarse enough for max_cells.
+        let volume: f64 = (0..V::DIM).map(|a| extent[a].max(min_width)).product();
+        let mut width = min_width.max((volume / max_cells).powf(1.0 / V::DIM as f64));
         if !(width > 0.0) || !width.is_finite() {
             width = 1.0;
         }
         let mut dims = [1u32; 3];
-        let mut origin = [0.0; 3];
+        let mut widths = [width; 3];
         for a in 0..V::DIM {
-            dims[a] = ((extent[a] / width).floor() as u64 + 1).min(1 << 20) as u32;
-            origin[a] = bounds.min.comp(a);
+            if world.period.is_some() {
+                // Whole cells tile the box: widths divide L exactly and stay >= min_width.
+                dims[a] = ((extent[a] / width).floor() as u64).clamp(1, 1 << 20) as u32;
+                widths[a] = extent[a] / dims[a] as f64;
+            } else {
+                dims[a] = ((extent[a] / width).floor() as u64 + 1).min(1 << 20) as u32;
+            }
         }
         // Keep the total well inside u32 whatever the shape.
         while dims.iter().map(|&d| d as u64).product::<u64>() > (max_cells as u64 + 1) * 8 {
-            width *= 2.0;
             for a in 0..V::DIM {
                 dims[a] = dims[a].div_ceil(2).max(1);
+                widths[a] = if world.period.is_some() {
+                    extent[a] / dims[a] as f64
+                } else {
+                    widths[a] * 2.0
+                };
             }
         }
         self.grid = Grid {
             origin,
-            width,
+            width: widths,
             dims,
+            periodic: world.period.is_some(),
         };
         let cells = self.grid.len();
 
@@ -235,7 +278,8 @@ impl<V: Vector> Calendar<V> {
         // Walls: every cell whose box lies within one cell width of the wall's box.
         let mut per_cell: Vec<Vec<u32>> = vec![Vec::new(); cells];
         for (w, wall) in world.walls.iter().enumerate() {
-            let bx = wall.aabb().expanded(width * (1.0 + CELL_MARGIN));
+            let reach = widths.iter().take(V::DIM).fold(0.0f64, |m, &w| m.max(w));
+            let bx = wall.aabb().expanded(reach * (1.0 + CELL_MARGIN));
             let lo = self.grid.coords(bx.min);
             let hi = self.grid.coords(bx.max);
             for z in lo[2]..=hi[2] {
@@ -306,7 +350,7 @@ impl<V: Vector> Calendar<V> {
             } else {
                 continue;
             };
-            let x = self.grid.origin[axis] + boundary as f64 * self.grid.width;
+            let x = self.grid.origin[axis] + boundary as f64 * self.grid.width[axis];
             let dt = ((x - b.pos.comp(axis)) / v).max(0.0);
             let t = b.time + dt;
             if t < best.time {
@@ -329,24 +373,34 @@ impl<V: Vector> Calendar<V> {
         let bodies = &world.bodies;
         let bi = &bodies[i as usize];
         let mut best = self.crossing(bi, i);
-        let c = self.grid.unindex(self.cell[i as usize]);
-        let range = |axis: usize| -> (u32, u32) {
-            if axis >= V::DIM {
-                return (0, 0);
+        if let Some(e) = world.box_event(i) {
+            let e = Entry {
+                time: e.time,
+                a: i,
+                b: e.b,
+                kind: EventKind::BoxCrossing as u8,
+                partner_counter: 0,
+            };
+            if e.precedes(&best) {
+                best = e;
             }
-            (
-                c[axis].saturating_sub(1),
-                (c[axis] + 1).min(self.grid.dims[axis] - 1),
-            )
+        }
+        let c = self.grid.unindex(self.cell[i as usize]);
+        let (mut xs, mut ys, mut zs) = ([0u32; 3], [0u32; 3], [0u32; 3]);
+        let nx = self.grid.neighbours(c[0], 0, &mut xs);
+        let ny = self.grid.neighbours(c[1], 1, &mut ys);
+        let nz = if V::DIM == 3 {
+            self.grid.neighbours(c[2], 2, &mut zs)
+        } else {
+            1
         };
-        let ((x0, x1), (y0, y1), (z0, z1)) = (range(0), range(1), range(2));
-        for z in z0..=z1 {
-            for y in y0..=y1 {
-                for x in x0..=x1 {
+        for &z in &zs[..nz] {
+            for &y in &ys[..ny] {
+                for &x in &xs[..nx] {
                     let mut j = self.head[self.grid.index([x, y, z]) as usize];
                     while j != NONE {
                         if j != i {
-                            let toi = crate::toi::ball_ball(bi, &bodies[j as usize]);
+                            let toi = world.predict_pair(i, j);
                             if toi.is_hit() && toi.time <= best.time {
                                 let e = Entry {
                                     time: toi.time,
@@ -488,13 +542,14 @@ impl<V: Vector> BroadPhase<V> for Calendar<V> {
                         b: e.b,
                     });
                 }
-                _ => {
+                k => {
+                    let kind = EventKind::from_code(k as u32).expect("entry kind");
                     return Some(Event {
                         time: e.time,
-                        kind: EventKind::BallWall,
+                        kind,
                         a: e.a,
                         b: e.b,
-                    })
+                    });
                 }
             }
         }
@@ -505,6 +560,14 @@ impl<V: Vector> BroadPhase<V> for Calendar<V> {
             return;
         }
         self.counters[event.a as usize] = self.counters[event.a as usize].wrapping_add(1);
+        if event.kind == EventKind::BoxCrossing {
+            // The body was wrapped to the opposite face: it changes cell.
+            let c = self
+                .grid
+                .index(self.grid.coords(world.bodies[event.a as usize].pos));
+            self.unlink(event.a);
+            self.link(event.a, c);
+        }
         if event.kind == EventKind::BallBall {
             self.counters[event.b as usize] = self.counters[event.b as usize].wrapping_add(1);
             self.repredict(world, event.a);

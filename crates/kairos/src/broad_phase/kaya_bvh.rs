@@ -8,6 +8,9 @@
 //! the hierarchy is refitted bottom-up (Update Hierarchy) before searching again; after an
 //! event is found `dt` is multiplied by `shrink`.
 //!
+//! In a periodic box, boxes are compared through the minimum image of their centres' offset,
+//! and the earliest box crossing (an `O(n)` scan) competes with the contacts found.
+//!
 //! Walls are not leaves of the hierarchy (it is rebuilt per event and walls never move): each
 //! wall's static box is queried against the hierarchy from the root, and every leaf it
 //! overlaps gets a ball-wall narrow-phase test with the same `now + dt` limit.
@@ -213,7 +216,29 @@ struct Search<'a, V: Vector> {
     best: EarliestEvent,
 }
 
+/// True when two boxes overlap in a periodic box of lengths `l`: along every axis, the
+/// minimum image of the offset between their centres is within their half-lengths' sum.
+#[inline]
+fn overlaps_periodic<V: Vector>(a: &Aabb<V>, b: &Aabb<V>, l: V) -> bool {
+    (0..V::DIM).all(|axis| {
+        let (la, ha) = (a.min.comp(axis), a.max.comp(axis));
+        let (lb, hb) = (b.min.comp(axis), b.max.comp(axis));
+        let len = l.comp(axis);
+        let c = 0.5 * ((la + ha) - (lb + hb));
+        let m = c - len * (c / len).round();
+        m.abs() <= 0.5 * ((ha - la) + (hb - lb)) + PAD_REL * len
+    })
+}
+
 impl<V: Vector> Search<'_, V> {
+    #[inline]
+    fn overlaps(&self, a: &Aabb<V>, b: &Aabb<V>) -> bool {
+        match self.world.period {
+            None => a.overlaps(b),
+            Some(l) => overlaps_periodic(a, b, l),
+        }
+    }
+
     #[inline]
     fn offer(&mut self, e: Option<Event>) {
         if let Some(e) = e {
@@ -238,7 +263,7 @@ impl<V: Vector> Search<'_, V> {
     /// BVH Collision Check Pair (Algorithm 3).
     fn check_pair(&mut self, x: usize, y: usize) {
         let (nx, ny) = (self.nodes[x], self.nodes[y]);
-        if !nx.bbox.overlaps(&ny.bbox) {
+        if !self.overlaps(&nx.bbox, &ny.bbox) {
             return;
         }
         match (nx.body != INTERNAL, ny.body != INTERNAL) {
@@ -264,7 +289,7 @@ impl<V: Vector> Search<'_, V> {
     /// Tests wall `w` (with box `wbox`) against every leaf of the subtree `idx` it overlaps.
     fn check_wall(&mut self, idx: usize, w: u32, wbox: &Aabb<V>) {
         let node = self.nodes[idx];
-        if !node.bbox.overlaps(wbox) {
+        if !self.overlaps(&node.bbox, wbox) {
             return;
         }
         if node.body != INTERNAL {
@@ -294,6 +319,17 @@ impl<V: Vector> BroadPhase<V> for KayaBvh<V> {
                 b.expanded(PAD_REL * (b.min.max_abs() + b.max.max_abs()))
             })
             .collect();
+        // Box crossings (periodic boundary) are per body: the earliest one, found in O(n).
+        let mut box_crossing: Option<Event> = None;
+        if world.period.is_some() {
+            for i in 0..world.bodies.len() as u32 {
+                if let Some(e) = world.box_event(i) {
+                    if box_crossing.is_none_or(|b| e.precedes(&b)) {
+                        box_crossing = Some(e);
+                    }
+                }
+            }
+        }
         loop {
             let limit = (now + self.dt).min(horizon);
             let mut search = Search {
@@ -306,6 +342,7 @@ impl<V: Vector> BroadPhase<V> for KayaBvh<V> {
             for (w, wbox) in wall_boxes.iter().enumerate() {
                 search.check_wall(0, w as u32, wbox);
             }
+            search.offer(box_crossing);
             if let Some(e) = search.best.get() {
                 self.found_dt = self.dt;
                 self.dt = (self.dt * self.opts.shrink).max(MIN_DT);

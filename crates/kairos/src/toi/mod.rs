@@ -17,9 +17,11 @@
 
 mod ball_ball;
 mod ball_segment;
+mod periodic;
 
 pub use ball_ball::ball_ball;
 pub use ball_segment::ball_segment;
+pub use periodic::{ball_ball_periodic, box_exit};
 
 use crate::math::Vector;
 
