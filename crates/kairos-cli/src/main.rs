@@ -4,6 +4,7 @@ mod bench;
 mod inspect;
 mod output;
 mod run;
+mod scale;
 
 use std::path::PathBuf;
 use std::process::ExitCode;
@@ -50,6 +51,12 @@ enum GenerateCommand {
 enum BenchCommand {
     /// Table 5.1 of the thesis: running time against the number of balls.
     Thesis(bench::ThesisArgs),
+    /// Collisions per second and memory per body up to a million bodies, and every broad
+    /// phase on the thesis scene.
+    Scale(scale::ScaleArgs),
+    /// One measurement of `bench scale` (run in a child process).
+    #[command(hide = true)]
+    ScaleOne(scale::ScaleOneArgs),
 }
 
 /// Broad-phase selection and tuning, shared by the commands that simulate.
@@ -113,6 +120,8 @@ fn main() -> ExitCode {
         Command::Export(a) => inspect::export(a),
         Command::Diff(a) => inspect::diff(a),
         Command::Bench(BenchCommand::Thesis(a)) => bench::thesis(a),
+        Command::Bench(BenchCommand::Scale(a)) => scale::scale(a),
+        Command::Bench(BenchCommand::ScaleOne(a)) => scale::scale_one(a),
     };
     match result {
         Ok(code) => code,

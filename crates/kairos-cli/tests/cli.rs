@@ -296,3 +296,160 @@ fn bad_traces_exit_2() {
         assert_eq!(d.status.code(), Some(2), "{name}");
     }
 }
+
+#[test]
+fn gas_generation_and_scale_bench() {
+    let dir = tempdir("gas");
+    ok(&kairos(
+        &[
+            "generate",
+            "gas",
+            "--dim",
+            "3",
+            "--n",
+            "108",
+            "--packing",
+            "0.45",
+            "-o",
+            "g3.toml",
+        ],
+        &dir,
+    ));
+    ok(&kairos(
+        &[
+            "generate",
+            "gas",
+            "--dim",
+            "2",
+            "--n",
+            "200",
+            "--packing",
+            "0.7",
+            "--polydispersity",
+            "0.05",
+            "-o",
+            "g2.toml",
+        ],
+        &dir,
+    ));
+    let g3 = Scene::from_toml_str(&std::fs::read_to_string(dir.join("g3.toml")).unwrap()).unwrap();
+    assert_eq!(g3.bodies.len(), 108);
+    assert!(g3.periodic.is_some());
+    // Zero total momentum, kT = 1 with the momentum's degrees of freedom removed.
+    let (mut p, mut e) = ([0.0; 3], 0.0);
+    for b in &g3.bodies {
+        for a in 0..3 {
+            p[a] += b.mass * b.velocity[a];
+            e += 0.5 * b.mass * b.velocity[a] * b.velocity[a];
+        }
+    }
+    assert!(p.iter().all(|x| x.abs() < 1e-9), "{p:?}");
+    assert!((e - 1.5 * 107.0).abs() < 1e-9, "{e}");
+    ok(&kairos(
+        &[
+            "run",
+            "g3.toml",
+            "-q",
+            "-o",
+            "cal.ktrace",
+            "--summary-json",
+            "s.json",
+        ],
+        &dir,
+    ));
+    ok(&kairos(
+        &[
+            "run",
+            "g3.toml",
+            "-q",
+            "-o",
+            "ap.ktrace",
+            "--broad-phase",
+            "all-pairs",
+        ],
+        &dir,
+    ));
+    ok(&kairos(&["diff", "ap.ktrace", "cal.ktrace"], &dir));
+    assert!(
+        json(&dir.join("s.json"))["energy_drift"]
+            .as_f64()
+            .unwrap()
+            .abs()
+            < 1e-12
+    );
+    ok(&kairos(&["run", "g2.toml", "-q", "--no-trace"], &dir));
+
+    // Impossible requests fail before any work.
+    for (args, needle) in [
+        (
+            vec!["--dim", "3", "--n", "100", "--packing", "0.8"],
+            "cannot be reached",
+        ),
+        (
+            vec!["--dim", "2", "--n", "100", "--packing", "0.95"],
+            "cannot be reached",
+        ),
+        (
+            vec!["--dim", "3", "--n", "1000000000", "--packing", "0.3"],
+            "memory",
+        ),
+        (
+            vec!["--dim", "4", "--n", "10", "--packing", "0.3"],
+            "dimension",
+        ),
+    ] {
+        let mut full = vec!["generate", "gas", "-o", "bad.toml"];
+        full.extend(args);
+        let o = kairos(&full, &dir);
+        assert_eq!(o.status.code(), Some(2), "{full:?}");
+        assert!(
+            text(&o.stderr).contains(needle),
+            "{full:?}: {}",
+            text(&o.stderr)
+        );
+        assert!(!dir.join("bad.toml").exists());
+    }
+
+    let o = kairos(
+        &[
+            "bench",
+            "scale",
+            "--n",
+            "500",
+            "--dims",
+            "2,3",
+            "--thesis-n",
+            "64",
+            "--csv",
+            "s.csv",
+        ],
+        &dir,
+    );
+    ok(&o);
+    let out = text(&o.stdout);
+    assert!(
+        out.contains("| 3 | 500 | 0.45 |") && out.contains("| 64 | calendar |"),
+        "{out}"
+    );
+    assert_eq!(
+        std::fs::read_to_string(dir.join("s.csv"))
+            .unwrap()
+            .lines()
+            .count(),
+        1 + 2 + 3
+    );
+}
+
+#[test]
+fn periodic_box_too_small_is_rejected() {
+    let dir = tempdir("smallbox");
+    let scene = "dim = 2\n[simulation]\nduration = 1.0\n[boundary]\nperiodic = [3.0, 10.0]\n[[bodies]]\nposition = [1.0, 1.0]\nvelocity = [1.0, 0.0]\nradius = 1.0\n";
+    std::fs::write(dir.join("s.toml"), scene).unwrap();
+    let o = kairos(&["run", "s.toml"], &dir);
+    assert_eq!(o.status.code(), Some(2));
+    let err = text(&o.stderr);
+    assert!(
+        err.contains("s.toml") && err.contains("[boundary]") && err.contains("too small"),
+        "{err}"
+    );
+}

@@ -166,6 +166,9 @@ pub struct Calendar<V: Vector> {
     walls: Vec<u32>,
     heap: Vec<u32>,
     heap_pos: Vec<u32>,
+    /// Periodic box: each body's next box exit time (`toi::box_exit`), refreshed whenever its
+    /// state changes; it bounds the window of every pair prediction.
+    exit: Vec<f64>,
     _dim: std::marker::PhantomData<V>,
 }
 
@@ -186,6 +189,7 @@ impl<V: Vector> Calendar<V> {
             walls: Vec::new(),
             heap: Vec::new(),
             heap_pos: Vec::new(),
+            exit: Vec::new(),
             _dim: std::marker::PhantomData,
         }
     }
@@ -298,6 +302,13 @@ impl<V: Vector> Calendar<V> {
         }
         self.wall_start.push(self.walls.len() as u32);
 
+        self.exit = match world.period {
+            Some(l) => bodies
+                .iter()
+                .map(|b| crate::toi::box_exit(b, l).0)
+                .collect(),
+            None => Vec::new(),
+        };
         self.counters = vec![0; n];
         self.entries = vec![Entry::NOTHING; n];
         for i in 0..n as u32 {
@@ -400,7 +411,15 @@ impl<V: Vector> Calendar<V> {
                     let mut j = self.head[self.grid.index([x, y, z]) as usize];
                     while j != NONE {
                         if j != i {
-                            let toi = world.predict_pair(i, j);
+                            let bj = &bodies[j as usize];
+                            let toi = match world.period {
+                                None => crate::toi::ball_ball(bi, bj),
+                                Some(l) => {
+                                    let end = self.exit[i as usize].min(self.exit[j as usize]);
+                                    let (lo, hi) = if i < j { (bi, bj) } else { (bj, bi) };
+                                    crate::toi::ball_ball_periodic_until(lo, hi, l, end)
+                                }
+                            };
                             if toi.is_hit() && toi.time <= best.time {
                                 let e = Entry {
                                     time: toi.time,
@@ -560,6 +579,14 @@ impl<V: Vector> BroadPhase<V> for Calendar<V> {
             return;
         }
         self.counters[event.a as usize] = self.counters[event.a as usize].wrapping_add(1);
+        if let Some(l) = world.period {
+            self.exit[event.a as usize] =
+                crate::toi::box_exit(&world.bodies[event.a as usize], l).0;
+            if event.kind == EventKind::BallBall {
+                self.exit[event.b as usize] =
+                    crate::toi::box_exit(&world.bodies[event.b as usize], l).0;
+            }
+        }
         if event.kind == EventKind::BoxCrossing {
             // The body was wrapped to the opposite face: it changes cell.
             let c = self

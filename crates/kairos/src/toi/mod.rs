@@ -21,7 +21,7 @@ mod periodic;
 
 pub use ball_ball::ball_ball;
 pub use ball_segment::ball_segment;
-pub use periodic::{ball_ball_periodic, box_exit};
+pub use periodic::{ball_ball_periodic, ball_ball_periodic_until, box_exit};
 
 use crate::math::Vector;
 

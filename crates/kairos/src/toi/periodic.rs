@@ -31,38 +31,61 @@ pub fn box_exit<V: Vector>(b: &Body<V>, period: V) -> (f64, u32) {
 /// Both balls stay inside the box `[0, L]^d` until `window_end = min(exit_i, exit_j)` (the
 /// simulator wraps a ball when it exits), so their relative position stays in `(-L, L)^d`.
 /// Along each axis, only the image shifts `k L` (`k` in `-1..=1`) whose relative coordinate
-/// can come within `sigma` during the window are tried; each is solved by [`first_contact`]
-/// and the earliest contact inside the window is returned. A later contact is found again
-/// when the exiting ball is wrapped (its state changes, so the pair is predicted anew).
-/// Exact up to round-off, a pure function of the two stored states and the box, and
-/// symmetric.
+/// comes within `sigma` during the window are kept (a slab test per axis, with `sigma` padded
+/// by a relative `1e-9` so that it only prunes), and an image is solved by [`first_contact`]
+/// only if its slabs' time intervals intersect. The earliest contact inside the window is
+/// returned. A later contact is found again when the exiting ball is wrapped (its state
+/// changes, so the pair is predicted anew). Exact up to round-off, a pure function of the two
+/// stored states and the box, and symmetric.
+#[inline]
 pub fn ball_ball_periodic<V: Vector>(bi: &Body<V>, bj: &Body<V>, period: V) -> Toi {
-    let t_ref = bi.time.max(bj.time);
     let window_end = box_exit(bi, period).0.min(box_exit(bj, period).0);
+    ball_ball_periodic_until(bi, bj, period, window_end)
+}
+
+/// [`ball_ball_periodic`] with the window's end given: `min` of the two balls' [`box_exit`]
+/// times (for callers that cache them; any other value gives a different function).
+#[inline]
+pub fn ball_ball_periodic_until<V: Vector>(
+    bi: &Body<V>,
+    bj: &Body<V>,
+    period: V,
+    window_end: f64,
+) -> Toi {
+    let t_ref = bi.time.max(bj.time);
     let d = bi.position_at(t_ref) - bj.position_at(t_ref);
     let w = bi.vel - bj.vel;
     let sigma = bi.radius + bj.radius;
     let span = (window_end - t_ref).max(0.0);
-    // Candidate shifts per axis (at most three).
+    let slab = sigma * (1.0 + 1e-9);
+    // Per axis: the surviving shifts and the time interval of each within the window.
     let mut shifts = [[0.0f64; 3]; 3];
+    let mut intervals = [[(0.0f64, 0.0f64); 3]; 3];
     let mut counts = [1usize; 3];
     for axis in 0..V::DIM {
         let (x, v, l) = (d.comp(axis), w.comp(axis), period.comp(axis));
-        let reach = v * span;
-        let (lo, hi) = if reach.is_nan() {
-            (x, x)
-        } else if reach >= 0.0 {
-            (x, x + reach)
-        } else {
-            (x + reach, x)
-        };
         let mut n = 0;
         for k in [-1.0, 0.0, 1.0] {
             let s = k * l;
-            if lo + s <= sigma && hi + s >= -sigma {
-                shifts[axis][n] = s;
-                n += 1;
+            let y = x + s;
+            let (t0, t1) = if v == 0.0 {
+                if y.abs() > slab {
+                    continue;
+                }
+                (0.0, span)
+            } else {
+                let inv = 1.0 / v;
+                let (a, b) = ((-slab - y) * inv, (slab - y) * inv);
+                let (a, b) = if a <= b { (a, b) } else { (b, a) };
+                (a.max(0.0), b.min(span))
+            };
+            // `!(t0 <= t1)` also drops NaN intervals.
+            if !(t0 <= t1) {
+                continue;
             }
+            shifts[axis][n] = s;
+            intervals[axis][n] = (t0, t1);
+            n += 1;
         }
         if n == 0 {
             return Toi::miss(ToiStatus::Separating);
@@ -73,10 +96,16 @@ pub fn ball_ball_periodic<V: Vector>(bi: &Body<V>, bj: &Body<V>, period: V) -> T
     for ix in 0..counts[0] {
         for iy in 0..counts[1] {
             for iz in 0..counts[2] {
-                let s = [shifts[0][ix], shifts[1][iy], shifts[2][iz]];
+                let idx = [ix, iy, iz];
+                let (mut lo, mut hi) = (0.0f64, span);
                 let mut shift = V::ZERO;
-                for (axis, value) in s.iter().enumerate().take(V::DIM) {
-                    shift += V::unit(axis) * *value;
+                for (axis, &k) in idx.iter().enumerate().take(V::DIM) {
+                    lo = lo.max(intervals[axis][k].0);
+                    hi = hi.min(intervals[axis][k].1);
+                    shift += V::unit(axis) * shifts[axis][k];
+                }
+                if !(lo <= hi) {
+                    continue;
                 }
                 let mut toi = first_contact(d + shift, w, sigma);
                 if toi.is_hit() {
