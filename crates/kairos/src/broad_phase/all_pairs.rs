@@ -1,7 +1,8 @@
 use super::BroadPhase;
+use crate::body::Body;
 use crate::event::{EarliestEvent, Event, EventKind};
 use crate::math::Vector;
-use crate::toi::{ball_ball, ball_ball_periodic};
+use crate::toi::{ball_ball, ball_ball_periodic, Toi};
 use crate::world::World;
 
 /// The thesis's baseline: after every event, test every ball-ball and ball-wall pair (and every
@@ -12,42 +13,53 @@ use crate::world::World;
 #[derive(Clone, Copy, Debug, Default)]
 pub struct AllPairs;
 
+/// The scan, monomorphised for one pair-prediction function so that the inner loop carries no
+/// dispatch.
+#[inline(always)]
+fn scan<V: Vector>(
+    world: &World<V>,
+    horizon: f64,
+    pair: impl Fn(&Body<V>, &Body<V>) -> Toi,
+) -> Option<Event> {
+    let mut best = EarliestEvent::new();
+    let bodies = &world.bodies;
+    for (i, bi) in bodies.iter().enumerate() {
+        for (j, bj) in bodies.iter().enumerate().skip(i + 1) {
+            let t = pair(bi, bj);
+            if t.is_hit() && t.time <= horizon && t.time <= best.time() {
+                best.offer(Event {
+                    time: t.time,
+                    kind: EventKind::BallBall,
+                    a: i as u32,
+                    b: j as u32,
+                });
+            }
+        }
+        if let Some(e) = world.box_event(i as u32) {
+            if e.time <= horizon && e.time <= best.time() {
+                best.offer(e);
+            }
+        }
+        for w in 0..world.walls.len() as u32 {
+            if let Some(e) = world.wall_event(i as u32, w) {
+                if e.time <= horizon && e.time <= best.time() {
+                    best.offer(e);
+                }
+            }
+        }
+    }
+    best.get()
+}
+
 impl<V: Vector> BroadPhase<V> for AllPairs {
     fn name(&self) -> &'static str {
         "all-pairs"
     }
 
     fn next_event(&mut self, world: &World<V>, _now: f64, horizon: f64) -> Option<Event> {
-        let mut best = EarliestEvent::new();
-        let bodies = &world.bodies;
-        for (i, bi) in bodies.iter().enumerate() {
-            for (j, bj) in bodies.iter().enumerate().skip(i + 1) {
-                let t = match world.period {
-                    None => ball_ball(bi, bj),
-                    Some(l) => ball_ball_periodic(bi, bj, l),
-                };
-                if t.is_hit() && t.time <= horizon && t.time <= best.time() {
-                    best.offer(Event {
-                        time: t.time,
-                        kind: EventKind::BallBall,
-                        a: i as u32,
-                        b: j as u32,
-                    });
-                }
-            }
-            if let Some(e) = world.box_event(i as u32) {
-                if e.time <= horizon && e.time <= best.time() {
-                    best.offer(e);
-                }
-            }
-            for w in 0..world.walls.len() as u32 {
-                if let Some(e) = world.wall_event(i as u32, w) {
-                    if e.time <= horizon && e.time <= best.time() {
-                        best.offer(e);
-                    }
-                }
-            }
+        match world.period {
+            None => scan(world, horizon, ball_ball),
+            Some(l) => scan(world, horizon, |bi, bj| ball_ball_periodic(bi, bj, l)),
         }
-        best.get()
     }
 }
