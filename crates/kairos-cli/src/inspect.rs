@@ -28,6 +28,19 @@ pub struct ExportArgs {
     pub final_state: Option<PathBuf>,
 }
 
+/// Arguments of `kairos frames`.
+#[derive(Args)]
+pub struct FramesArgs {
+    /// Trace to read.
+    pub trace: PathBuf,
+    /// Interval of simulated time between frames (the first frame is at time 0).
+    #[arg(long, value_name = "DT")]
+    pub every: f64,
+    /// Extended-XYZ file to write (read by OVITO and ASE).
+    #[arg(short, long)]
+    pub output: PathBuf,
+}
+
 /// Arguments of `kairos diff`.
 #[derive(Args)]
 pub struct DiffArgs {
@@ -115,6 +128,45 @@ impl FinalState {
         Ok(())
     }
 
+    /// Writes one extended-XYZ frame of every body at time `t` (unwrapped positions, z = 0 and
+    /// a unit-thick cell in 2D).
+    fn write_xyz(
+        &self,
+        out: &mut impl Write,
+        t: f64,
+        radii: &[f64],
+        period: Option<&Vec<f64>>,
+    ) -> Result<()> {
+        writeln!(out, "{}", self.bodies.len())?;
+        let lattice = match period {
+            Some(l) => {
+                let lz = l.get(2).copied().unwrap_or(1.0);
+                format!(
+                    "Lattice=\"{:?} 0 0 0 {:?} 0 0 0 {:?}\" pbc=\"T T {}\" ",
+                    l[0],
+                    l[1],
+                    lz,
+                    if l.len() == 3 { "T" } else { "F" }
+                )
+            }
+            None => "pbc=\"F F F\" ".to_string(),
+        };
+        writeln!(
+            out,
+            "{lattice}Properties=species:S:1:pos:R:3:radius:R:1:vel:R:3 Time={t:?}"
+        )?;
+        for (i, (p, v, t0)) in self.bodies.iter().enumerate() {
+            let dt = t - t0;
+            let x = [p[0] + v[0] * dt, p[1] + v[1] * dt, p[2] + v[2] * dt];
+            writeln!(
+                out,
+                "A {:?} {:?} {:?} {:?} {:?} {:?} {:?}",
+                x[0], x[1], x[2], radii[i], v[0], v[1], v[2]
+            )?;
+        }
+        Ok(())
+    }
+
     fn write_csv(&self, out: &mut impl Write, end_time: f64) -> Result<()> {
         match self.dim {
             2 => self.write_dim::<DVec2>(out, end_time),
@@ -150,6 +202,47 @@ impl FinalState {
         }
         Ok(())
     }
+}
+
+pub fn frames(a: FramesArgs) -> Result<ExitCode> {
+    anyhow::ensure!(
+        a.every > 0.0 && a.every.is_finite(),
+        "--every must be a positive interval, got {}",
+        a.every
+    );
+    let mut reader = open(&a.trace)?;
+    let scene = reader
+        .header()
+        .scene()
+        .map_err(|e| anyhow::anyhow!("{}: {e}", show(&a.trace)))?;
+    let end = reader.end_time();
+    anyhow::ensure!(
+        end / a.every <= 1e6,
+        "--every {} would write more than a million frames over {end} time units",
+        a.every
+    );
+    let radii: Vec<f64> = scene.bodies.iter().map(|b| b.radius).collect();
+    let mut state = FinalState::new(&scene);
+    let mut out = AtomicFile::create(&a.output)?;
+    let mut k = 0u64;
+    let mut next_frame = 0.0;
+    while let Some(r) = next(&mut reader, &a.trace)? {
+        while next_frame <= end && next_frame < r.time {
+            state.write_xyz(out.writer(), next_frame, &radii, scene.periodic.as_ref())?;
+            k += 1;
+            next_frame = k as f64 * a.every;
+        }
+        state
+            .apply(&r)
+            .with_context(|| format!("{}: inconsistent record", show(&a.trace)))?;
+    }
+    while next_frame <= end {
+        state.write_xyz(out.writer(), next_frame, &radii, scene.periodic.as_ref())?;
+        k += 1;
+        next_frame = k as f64 * a.every;
+    }
+    out.commit()?;
+    Ok(ExitCode::SUCCESS)
 }
 
 pub fn diff(a: DiffArgs) -> Result<ExitCode> {

@@ -32,6 +32,8 @@ enum Command {
     Generate(GenerateCommand),
     /// Export a trace's events or final state as CSV.
     Export(inspect::ExportArgs),
+    /// Write extended-XYZ frames of a trace at a fixed interval (for OVITO and ASE).
+    Frames(inspect::FramesArgs),
     /// Compare the event sequences of two traces (exit 0 when identical, 1 otherwise).
     Diff(inspect::DiffArgs),
     /// Scenario benchmarks that print markdown tables.
@@ -118,6 +120,7 @@ fn main() -> ExitCode {
         Command::Generate(GenerateCommand::Billiard(a)) => run::generate_billiard(a),
         Command::Generate(GenerateCommand::Gas(a)) => run::generate_gas(a),
         Command::Export(a) => inspect::export(a),
+        Command::Frames(a) => inspect::frames(a),
         Command::Diff(a) => inspect::diff(a),
         Command::Bench(BenchCommand::Thesis(a)) => bench::thesis(a),
         Command::Bench(BenchCommand::Scale(a)) => scale::scale(a),

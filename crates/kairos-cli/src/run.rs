@@ -36,6 +36,13 @@ pub struct RunArgs {
     /// Also write the summary as JSON to this file.
     #[arg(long)]
     pub summary_json: Option<PathBuf>,
+    /// Sample observables (pressure, collision rate, kinetic energy, maximum overlap) every DT
+    /// of simulated time (periodic boxes).
+    #[arg(long, value_name = "DT")]
+    pub observe: Option<f64>,
+    /// Where the observables go (default: the scene's name with extension .obs.csv).
+    #[arg(long, requires = "observe")]
+    pub observables: Option<PathBuf>,
     #[command(flatten)]
     pub broad: BroadPhaseArgs,
 }
@@ -65,6 +72,9 @@ pub struct DemoArgs {
 /// Parameters of the billiard scene, shared by `generate billiard` and `bench thesis`.
 #[derive(Args, Clone, Copy, Debug)]
 pub struct TableArgs {
+    /// Dimension: 2 (a table of four walls) or 3 (a cube room).
+    #[arg(long, default_value_t = 2)]
+    pub dim: usize,
     /// Fraction of the table covered by balls.
     #[arg(long, default_value_t = BilliardParams::default().packing)]
     pub packing: f64,
@@ -86,6 +96,7 @@ impl TableArgs {
     /// The generator's parameters for `n` balls and `seed`.
     pub fn params(&self, n: usize, seed: u64) -> BilliardParams {
         BilliardParams {
+            dim: self.dim,
             n,
             seed,
             packing: self.packing,
@@ -209,6 +220,8 @@ pub struct RunSpec<'a> {
     pub opts: BroadPhaseOptions,
     pub trace: Option<&'a Path>,
     pub progress: bool,
+    /// Sampling interval and output of the observables.
+    pub observe: Option<(f64, PathBuf)>,
 }
 
 /// Simulates a scene of either dimension.
@@ -252,9 +265,17 @@ fn simulate_dim<V: Vector>(spec: &RunSpec) -> Result<Summary> {
     } else {
         None
     };
+    let mut observer = spec.observe.as_ref().map(|(dt, _)| {
+        let volume: f64 = scene.periodic.as_ref().map_or(0.0, |l| l.iter().product());
+        kairos::observe::Observer::new(&sim, *dt, volume)
+    });
+    let mut samples = Vec::new();
     let start = Instant::now();
     let mut io_error = None;
     while let Some(event) = sim.step() {
+        if let Some(o) = observer.as_mut() {
+            o.after_step(&sim, Some(&event), &mut samples);
+        }
         if let Some(w) = writer.as_mut() {
             if let Err(e) = w.write(&Record::from_event(&event, sim.world(), sim.lookahead())) {
                 io_error = Some(e);
@@ -273,8 +294,28 @@ fn simulate_dim<V: Vector>(spec: &RunSpec) -> Result<Summary> {
         let p = spec.trace.map(show).unwrap_or_default();
         return Err(e).with_context(|| format!("{p}: writing the trace failed"));
     }
+    if let Some(o) = observer.as_mut() {
+        o.after_step(&sim, None, &mut samples);
+    }
     sim.finish();
     let wall_seconds = start.elapsed().as_secs_f64();
+    if let Some((_, path)) = &spec.observe {
+        let mut csv = String::from(
+            "time,pressure,compressibility,collision_rate,kinetic_energy,max_overlap\n",
+        );
+        for s in &samples {
+            csv += &format!(
+                "{:?},{:?},{:?},{:?},{:?},{:?}\n",
+                s.time,
+                s.pressure,
+                s.compressibility,
+                s.collision_rate,
+                s.kinetic_energy,
+                s.max_overlap
+            );
+        }
+        write_text(path, &csv)?;
+    }
     if let Some(bar) = bar {
         bar.finish_and_clear();
     }
@@ -339,6 +380,31 @@ pub fn run(a: RunArgs) -> Result<ExitCode> {
                 .unwrap_or_else(|| crate::default_trace_path(&a.scene)),
         )
     };
+    let observe = match a.observe {
+        None => None,
+        Some(dt) => {
+            anyhow::ensure!(
+                dt > 0.0 && dt.is_finite(),
+                "--observe must be a positive interval, got {dt}"
+            );
+            anyhow::ensure!(
+                scene.periodic.is_some(),
+                "{}: --observe needs a periodic box (the pressure is the bulk virial pressure)",
+                show(&a.scene)
+            );
+            let stem = a
+                .scene
+                .file_stem()
+                .map(|s| s.to_string_lossy().into_owned())
+                .unwrap_or("run".into());
+            Some((
+                dt,
+                a.observables
+                    .clone()
+                    .unwrap_or_else(|| PathBuf::from(format!("{stem}.obs.csv"))),
+            ))
+        }
+    };
     let spec = RunSpec {
         scene: &scene,
         scene_name: show(&a.scene),
@@ -346,6 +412,7 @@ pub fn run(a: RunArgs) -> Result<ExitCode> {
         opts,
         trace: trace.as_deref(),
         progress: !a.quiet,
+        observe,
     };
     let summary = simulate(&spec)?;
     report(&summary, a.quiet, a.summary_json.as_deref())?;
@@ -367,6 +434,7 @@ pub fn demo(a: DemoArgs) -> Result<ExitCode> {
         opts,
         trace: Some(&a.output),
         progress: !a.quiet,
+        observe: None,
     };
     let summary = simulate(&spec)?;
     report(&summary, a.quiet, a.summary_json.as_deref())?;

@@ -453,3 +453,73 @@ fn periodic_box_too_small_is_rejected() {
         "{err}"
     );
 }
+
+#[test]
+fn observables_and_frames() {
+    let dir = tempdir("observe");
+    ok(&kairos(
+        &[
+            "generate",
+            "gas",
+            "--dim",
+            "3",
+            "--n",
+            "256",
+            "--packing",
+            "0.3",
+            "--duration",
+            "2",
+            "-o",
+            "g.toml",
+        ],
+        &dir,
+    ));
+    ok(&kairos(&["run", "g.toml", "-q", "--observe", "0.5"], &dir));
+    let obs = std::fs::read_to_string(dir.join("g.obs.csv")).unwrap();
+    let mut lines = obs.lines();
+    assert_eq!(
+        lines.next(),
+        Some("time,pressure,compressibility,collision_rate,kinetic_energy,max_overlap")
+    );
+    let rows: Vec<Vec<f64>> = lines
+        .map(|l| l.split(',').map(|x| x.parse().unwrap()).collect())
+        .collect();
+    assert_eq!(rows.len(), 4);
+    for r in &rows {
+        assert!(
+            r[1] > 0.0 && r[2] > 1.5 && r[3] > 0.0 && r[5] < 1e-12,
+            "{r:?}"
+        );
+    }
+    // A walled scene has no bulk pressure: a clear error.
+    ok(&kairos(
+        &["generate", "billiard", "--n", "20", "-o", "b.toml"],
+        &dir,
+    ));
+    let o = kairos(&["run", "b.toml", "--observe", "0.5"], &dir);
+    assert_eq!(o.status.code(), Some(2));
+    assert!(text(&o.stderr).contains("periodic"));
+
+    ok(&kairos(
+        &["frames", "g.ktrace", "--every", "0.5", "-o", "f.xyz"],
+        &dir,
+    ));
+    let xyz = std::fs::read_to_string(dir.join("f.xyz")).unwrap();
+    let lines: Vec<&str> = xyz.lines().collect();
+    assert_eq!(lines.len(), 5 * 258, "five frames of 256 atoms");
+    assert_eq!(lines[0], "256");
+    assert!(
+        lines[1].starts_with("Lattice=\"")
+            && lines[1].contains("Properties=species:S:1:pos:R:3:radius:R:1:vel:R:3")
+    );
+    assert!(lines[1].contains("Time=0.0"));
+    let atom: Vec<&str> = lines[2].split_whitespace().collect();
+    assert_eq!(atom.len(), 8);
+    assert_eq!(atom[0], "A");
+    assert_eq!(atom[4].parse::<f64>().unwrap(), 0.5);
+    // The first frame is the scene's initial state.
+    let scene =
+        Scene::from_toml_str(&std::fs::read_to_string(dir.join("g.toml")).unwrap()).unwrap();
+    let x: f64 = atom[1].parse().unwrap();
+    assert_eq!(x, scene.bodies[0].position[0]);
+}

@@ -13,6 +13,8 @@ use crate::scene::{BodySpec, Scene, WallSpec};
 /// the thesis's Table 5.1 (see `docs/benchmarks.md`).
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct BilliardParams {
+    /// 2 (a table of four walls) or 3 (a box room of six walls).
+    pub dim: usize,
     /// Number of balls.
     pub n: usize,
     /// Seed of the random generator (PCG64).
@@ -32,6 +34,7 @@ pub struct BilliardParams {
 impl Default for BilliardParams {
     fn default() -> Self {
         Self {
+            dim: 2,
             n: 256,
             seed: 0,
             packing: 0.13,
@@ -48,7 +51,8 @@ impl Default for BilliardParams {
 #[error("{0}")]
 pub struct GenerateError(pub String);
 
-/// The thesis's billiard scene; deterministic for given parameters.
+/// The thesis's billiard scene (or its 3D analogue, a cube room); deterministic for given
+/// parameters. In 3D, the same construction with volumes instead of areas.
 ///
 /// Radii are uniform in `[radius_min, radius_max]`; the table's area is the balls' total area
 /// over `packing`; ball centres are uniform over the table with rejection of overlaps (a
@@ -84,56 +88,78 @@ pub fn billiard(p: &BilliardParams) -> Result<Scene, GenerateError> {
             "aspect and duration must be positive and finite".into(),
         ));
     }
+    if p.dim != 2 && p.dim != 3 {
+        return Err(GenerateError(format!(
+            "dimension must be 2 or 3, got {}",
+            p.dim
+        )));
+    }
+    let dim = p.dim;
     let mut rng = Pcg64::seed_from_u64(p.seed);
     let radii: Vec<f64> = (0..p.n)
         .map(|_| rng.gen_range(p.radius_min..=p.radius_max))
         .collect();
-    let area: f64 = radii
-        .iter()
-        .map(|r| std::f64::consts::PI * r * r)
-        .sum::<f64>()
-        / p.packing;
-    let w = (area * p.aspect).sqrt().max(2.0 * p.radius_max * 1.01);
-    let h = (area / w).max(2.0 * p.radius_max * 1.01);
+    let ball = |r: f64| {
+        if dim == 3 {
+            4.0 / 3.0 * std::f64::consts::PI * r * r * r
+        } else {
+            std::f64::consts::PI * r * r
+        }
+    };
+    let volume: f64 = radii.iter().map(|&r| ball(r)).sum::<f64>() / p.packing;
+    // Width over height is `aspect` in 2D; the 3D room is a cube.
+    let lengths: [f64; 3] = if dim == 2 {
+        let w = (volume * p.aspect).sqrt().max(2.0 * p.radius_max * 1.01);
+        [w, (volume / w).max(2.0 * p.radius_max * 1.01), 0.0]
+    } else {
+        [volume.cbrt().max(2.0 * p.radius_max * 1.01); 3]
+    };
 
     // Rejection sampling on a uniform grid with cells of one diameter.
     let cell = 2.0 * p.radius_max;
-    let (gx, gy) = (
-        (w / cell).ceil().max(1.0) as usize,
-        (h / cell).ceil().max(1.0) as usize,
-    );
-    let mut grid: Vec<Vec<u32>> = vec![Vec::new(); gx * gy];
-    let cell_of = |x: f64, y: f64| -> (usize, usize) {
-        (
-            ((x / cell) as usize).min(gx - 1),
-            ((y / cell) as usize).min(gy - 1),
-        )
+    let mut g = [1usize; 3];
+    for a in 0..dim {
+        g[a] = (lengths[a] / cell).ceil().max(1.0) as usize;
+    }
+    let mut grid: Vec<Vec<u32>> = vec![Vec::new(); g[0] * g[1] * g[2]];
+    let cell_of = |x: &[f64; 3]| -> [usize; 3] {
+        let mut c = [0usize; 3];
+        for a in 0..dim {
+            c[a] = ((x[a] / cell) as usize).min(g[a] - 1);
+        }
+        c
     };
-    let mut pos: Vec<[f64; 2]> = Vec::with_capacity(p.n);
+    let mut pos: Vec<[f64; 3]> = Vec::with_capacity(p.n);
     const MAX_TRIES: usize = 10_000;
     for (i, &r) in radii.iter().enumerate() {
         let margin = r * (1.0 + 1e-9);
         let mut placed = false;
         for _ in 0..MAX_TRIES {
-            let x = rng.gen_range(margin..=w - margin);
-            let y = rng.gen_range(margin..=h - margin);
-            let (cx, cy) = cell_of(x, y);
+            let mut x = [0.0; 3];
+            for a in 0..dim {
+                x[a] = rng.gen_range(margin..=lengths[a] - margin);
+            }
+            let c = cell_of(&x);
+            let range = |a: usize| c[a].saturating_sub(1)..=(c[a] + 1).min(g[a] - 1);
             let mut free = true;
-            'scan: for ny in cy.saturating_sub(1)..=(cy + 1).min(gy - 1) {
-                for nx in cx.saturating_sub(1)..=(cx + 1).min(gx - 1) {
-                    for &j in &grid[ny * gx + nx] {
-                        let [xj, yj] = pos[j as usize];
-                        let s = (r + radii[j as usize]) * (1.0 + 1e-9);
-                        if (x - xj).powi(2) + (y - yj).powi(2) < s * s {
-                            free = false;
-                            break 'scan;
+            'scan: for nz in range(2) {
+                for ny in range(1) {
+                    for nx in range(0) {
+                        for &j in &grid[(nz * g[1] + ny) * g[0] + nx] {
+                            let xj = pos[j as usize];
+                            let s = (r + radii[j as usize]) * (1.0 + 1e-9);
+                            let d2: f64 = (0..dim).map(|a| (x[a] - xj[a]).powi(2)).sum();
+                            if d2 < s * s {
+                                free = false;
+                                break 'scan;
+                            }
                         }
                     }
                 }
             }
             if free {
-                grid[cy * gx + cx].push(i as u32);
-                pos.push([x, y]);
+                grid[(c[2] * g[1] + c[1]) * g[0] + c[0]].push(i as u32);
+                pos.push(x);
                 placed = true;
                 break;
             }
@@ -147,22 +173,32 @@ pub fn billiard(p: &BilliardParams) -> Result<Scene, GenerateError> {
     let bodies = pos
         .iter()
         .zip(&radii)
-        .map(|(&[x, y], &r)| BodySpec {
-            position: vec![x, y],
-            velocity: vec![rng.gen_range(-w..=w), rng.gen_range(-h..=h)],
+        .map(|(x, &r)| BodySpec {
+            position: x[..dim].to_vec(),
+            velocity: (0..dim)
+                .map(|a| rng.gen_range(-lengths[a]..=lengths[a]))
+                .collect(),
             radius: r,
             mass: 1.0,
         })
         .collect();
-    let corners = [[0.0, 0.0], [w, 0.0], [w, h], [0.0, h]];
-    let walls = (0..4)
-        .map(|k| WallSpec {
-            a: corners[k].to_vec(),
-            b: corners[(k + 1) % 4].to_vec(),
-        })
-        .collect();
+    let walls = if dim == 2 {
+        let (w, h) = (lengths[0], lengths[1]);
+        let corners = [[0.0, 0.0], [w, 0.0], [w, h], [0.0, h]];
+        (0..4)
+            .map(|k| WallSpec::Segment {
+                a: corners[k].to_vec(),
+                b: corners[(k + 1) % 4].to_vec(),
+            })
+            .collect()
+    } else {
+        vec![WallSpec::Box {
+            min: vec![0.0; 3],
+            max: lengths.to_vec(),
+        }]
+    };
     let scene = Scene {
-        dim: 2,
+        dim,
         duration: p.duration,
         restitution: 1.0,
         walls,

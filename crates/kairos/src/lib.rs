@@ -32,6 +32,7 @@ pub mod broad_phase;
 pub mod event;
 pub mod generate;
 pub mod math;
+pub mod observe;
 pub mod scene;
 pub mod sim;
 pub mod toi;

@@ -9,7 +9,7 @@ use toml::{Table, Value};
 
 use crate::body::Body;
 use crate::math::Vector;
-use crate::wall::{Segment, Wall};
+use crate::wall::{Plane, Polygon, Segment, Wall};
 use crate::world::World;
 
 /// Largest coordinate, velocity or size magnitude accepted, so that squared distances and
@@ -19,13 +19,117 @@ pub const MAX_MAGNITUDE: f64 = 1e100;
 /// overlap by at most this fraction of the contact distance (round-off in generated files).
 pub const OVERLAP_TOLERANCE: f64 = 1e-12;
 
-/// A wall as written in a scene: a segment from `a` to `b`.
+/// A wall as written in a scene (see `docs/scene-format.md`).
 #[derive(Clone, Debug, PartialEq)]
-pub struct WallSpec {
-    /// First endpoint.
-    pub a: Vec<f64>,
-    /// Second endpoint.
-    pub b: Vec<f64>,
+pub enum WallSpec {
+    /// `a = [...]`, `b = [...]`: a segment (2D) or a thin rod (3D).
+    Segment {
+        /// First endpoint.
+        a: Vec<f64>,
+        /// Second endpoint.
+        b: Vec<f64>,
+    },
+    /// `plane = { point = [...], normal = [...] }`: an infinite plane (a line in 2D); bodies
+    /// must start on the side the normal points to.
+    Plane {
+        /// A point of the plane.
+        point: Vec<f64>,
+        /// Its normal (any length).
+        normal: Vec<f64>,
+    },
+    /// `polygon = [[...], ...]`: a convex planar polygon (3D).
+    Polygon {
+        /// Vertices in order.
+        vertices: Vec<Vec<f64>>,
+    },
+    /// `box = { min = [...], max = [...] }`: an axis-aligned room of `2 dim` walls (faces
+    /// -x, +x, -y, +y, -z, +z, with consecutive ids); bodies must start inside it.
+    Box {
+        /// Lower corner.
+        min: Vec<f64>,
+        /// Upper corner.
+        max: Vec<f64>,
+    },
+}
+
+impl WallSpec {
+    /// How many walls (wall ids) this item stands for in a scene of dimension `dim`.
+    pub fn wall_count(&self, dim: usize) -> usize {
+        match self {
+            WallSpec::Box { .. } => 2 * dim,
+            _ => 1,
+        }
+    }
+
+    /// The walls of this item.
+    fn build<V: Vector>(&self) -> Result<Vec<Wall<V>>, String> {
+        let v = |s: &[f64]| {
+            V::try_from_slice(s).ok_or_else(|| format!("expected {} components", V::DIM))
+        };
+        Ok(match self {
+            WallSpec::Segment { a, b } => {
+                vec![Wall::Segment(
+                    Segment::new(v(a)?, v(b)?).ok_or("endpoints `a` and `b` coincide")?,
+                )]
+            }
+            WallSpec::Plane { point, normal } => {
+                vec![Wall::Plane(
+                    Plane::new(v(point)?, v(normal)?).ok_or("`normal` must be non-zero")?,
+                )]
+            }
+            WallSpec::Polygon { vertices } => {
+                let vs = vertices
+                    .iter()
+                    .map(|p| v(p))
+                    .collect::<Result<Vec<_>, _>>()?;
+                vec![Wall::Polygon(Polygon::new(vs)?)]
+            }
+            WallSpec::Box { min, max } => {
+                if min.iter().zip(max).any(|(lo, hi)| !(lo < hi)) {
+                    return Err("`min` must be below `max` on every axis".into());
+                }
+                let mut walls = Vec::new();
+                for axis in 0..V::DIM {
+                    for (side, x) in [min[axis], max[axis]].into_iter().enumerate() {
+                        if V::DIM == 2 {
+                            let o = 1 - axis;
+                            let mut a = [0.0; 2];
+                            let mut b = [0.0; 2];
+                            a[axis] = x;
+                            b[axis] = x;
+                            a[o] = min[o];
+                            b[o] = max[o];
+                            walls.push(Wall::Segment(
+                                Segment::new(v(&a)?, v(&b)?).ok_or("degenerate box")?,
+                            ));
+                        } else {
+                            let (u, w) = ((axis + 1) % 3, (axis + 2) % 3);
+                            let corner = |cu: f64, cw: f64| {
+                                let mut p = [0.0; 3];
+                                p[axis] = x;
+                                p[u] = cu;
+                                p[w] = cw;
+                                p
+                            };
+                            let mut quad = vec![
+                                corner(min[u], min[w]),
+                                corner(max[u], min[w]),
+                                corner(max[u], max[w]),
+                                corner(min[u], max[w]),
+                            ];
+                            // Normals point into the room.
+                            if side == 1 {
+                                quad.reverse();
+                            }
+                            let vs = quad.iter().map(|p| v(p)).collect::<Result<Vec<_>, _>>()?;
+                            walls.push(Wall::Polygon(Polygon::new(vs)?));
+                        }
+                    }
+                }
+                walls
+            }
+        })
+    }
 }
 
 /// A body as written in a scene.
@@ -266,11 +370,53 @@ impl Scene {
         let mut walls = Vec::new();
         for (i, t) in tables(&root, "walls")?.into_iter().enumerate() {
             let item = Item::Wall(i);
-            check_keys(t, &["a", "b"], item)?;
-            walls.push(WallSpec {
-                a: vector(t, "a", dim, item)?,
-                b: vector(t, "b", dim, item)?,
-            });
+            check_keys(t, &["a", "b", "plane", "polygon", "box"], item)?;
+            let spec = if let Some(p) = t.get("plane") {
+                let p = p
+                    .as_table()
+                    .ok_or_else(|| invalid(item, "`plane` must be a table { point, normal }"))?;
+                check_keys(p, &["point", "normal"], item)?;
+                WallSpec::Plane {
+                    point: vector(p, "point", dim, item)?,
+                    normal: vector(p, "normal", dim, item)?,
+                }
+            } else if let Some(poly) = t.get("polygon") {
+                let arr = poly
+                    .as_array()
+                    .ok_or_else(|| invalid(item, "`polygon` must be an array of vertices"))?;
+                let mut vertices = Vec::new();
+                for (k, vtx) in arr.iter().enumerate() {
+                    let mut holder = Table::new();
+                    holder.insert(format!("polygon vertex {k}"), vtx.clone());
+                    vertices.push(vector(&holder, &format!("polygon vertex {k}"), dim, item)?);
+                }
+                WallSpec::Polygon { vertices }
+            } else if let Some(b) = t.get("box") {
+                let b = b
+                    .as_table()
+                    .ok_or_else(|| invalid(item, "`box` must be a table { min, max }"))?;
+                check_keys(b, &["min", "max"], item)?;
+                WallSpec::Box {
+                    min: vector(b, "min", dim, item)?,
+                    max: vector(b, "max", dim, item)?,
+                }
+            } else {
+                WallSpec::Segment {
+                    a: vector(t, "a", dim, item)?,
+                    b: vector(t, "b", dim, item)?,
+                }
+            };
+            let kinds = ["plane", "polygon", "box", "a"]
+                .iter()
+                .filter(|k| t.contains_key(**k))
+                .count();
+            if kinds > 1 {
+                return Err(invalid(
+                    item,
+                    "give exactly one of `a`/`b`, `plane`, `polygon` or `box`",
+                ));
+            }
+            walls.push(spec);
         }
         let mut bodies = Vec::new();
         for (i, t) in tables(&root, "bodies")?.into_iter().enumerate() {
@@ -322,11 +468,32 @@ impl Scene {
                 .try_for_each(|x| finite(*x, what, item).map(|_| ()))
         };
         for (i, w) in self.walls.iter().enumerate() {
-            check_vec(&w.a, "a", Item::Wall(i))?;
-            check_vec(&w.b, "b", Item::Wall(i))?;
-            if w.a == w.b {
-                return Err(invalid(Item::Wall(i), "endpoints `a` and `b` coincide"));
+            let item = Item::Wall(i);
+            match w {
+                WallSpec::Segment { a, b } => {
+                    check_vec(a, "a", item)?;
+                    check_vec(b, "b", item)?;
+                }
+                WallSpec::Plane { point, normal } => {
+                    check_vec(point, "point", item)?;
+                    check_vec(normal, "normal", item)?;
+                }
+                WallSpec::Polygon { vertices } => {
+                    for v in vertices {
+                        check_vec(v, "polygon", item)?;
+                    }
+                }
+                WallSpec::Box { min, max } => {
+                    check_vec(min, "min", item)?;
+                    check_vec(max, "max", item)?;
+                }
             }
+            let built = if self.dim == 2 {
+                w.build::<glam::DVec2>().map(|_| ())
+            } else {
+                w.build::<glam::DVec3>().map(|_| ())
+            };
+            built.map_err(|e| invalid(item, e))?;
         }
         for (i, b) in self.bodies.iter().enumerate() {
             let item = Item::Body(i);
@@ -389,17 +556,50 @@ impl Scene {
                 format!("overlaps body {j} (centre distance {dist}, radii sum {sigma})"),
             ));
         }
+        // Which scene item each runtime wall comes from (a box stands for several walls).
+        let owner: Vec<usize> = self
+            .walls
+            .iter()
+            .enumerate()
+            .flat_map(|(i, w)| std::iter::repeat_n(i, w.wall_count(self.dim)))
+            .collect();
         let bodies = &world.bodies;
         for (i, b) in bodies.iter().enumerate() {
             for (w, wall) in world.walls.iter().enumerate() {
                 let dist = wall.distance(b.pos);
                 if b.radius - dist > OVERLAP_TOLERANCE * b.radius {
+                    let id = if owner[w] == w {
+                        format!("wall {w}")
+                    } else {
+                        format!("wall {w} (of item {})", owner[w])
+                    };
                     return Err(invalid(
                         Item::Body(i),
                         format!(
-                            "crosses wall {w} (centre at distance {dist} from it, radius {})",
+                            "crosses {id} (centre at distance {dist} from it, radius {})",
                             b.radius
                         ),
+                    ));
+                }
+            }
+            for (k, spec) in self.walls.iter().enumerate() {
+                let p = &self.bodies[i].position;
+                let outside = match spec {
+                    WallSpec::Plane { point, normal } => {
+                        (0..self.dim)
+                            .map(|a| (p[a] - point[a]) * normal[a])
+                            .sum::<f64>()
+                            < 0.0
+                    }
+                    WallSpec::Box { min, max } => {
+                        (0..self.dim).any(|a| p[a] < min[a] || p[a] > max[a])
+                    }
+                    _ => false,
+                };
+                if outside {
+                    return Err(invalid(
+                        Item::Body(i),
+                        format!("lies outside the walls (the wrong side of wall item {k})"),
                     ));
                 }
             }
@@ -417,13 +617,20 @@ impl Scene {
     /// True when the walls form closed polygons: every endpoint is shared by an even number of
     /// wall ends. Only then does "inside" mean something.
     fn walls_closed(&self) -> bool {
-        if self.walls.is_empty() {
-            return false;
-        }
-        let mut ends: Vec<[u64; 2]> = self
+        let segments: Option<Vec<(&Vec<f64>, &Vec<f64>)>> = self
             .walls
             .iter()
-            .flat_map(|w| [&w.a, &w.b])
+            .map(|w| match w {
+                WallSpec::Segment { a, b } => Some((a, b)),
+                _ => None,
+            })
+            .collect();
+        let Some(segments) = segments.filter(|s| !s.is_empty()) else {
+            return false;
+        };
+        let mut ends: Vec<[u64; 2]> = segments
+            .iter()
+            .flat_map(|(a, b)| [*a, *b])
             .map(|p| [p[0].to_bits(), p[1].to_bits()])
             .collect();
         ends.sort_unstable();
@@ -434,7 +641,10 @@ impl Scene {
     fn inside_walls(&self, x: f64, y: f64) -> bool {
         let mut inside = false;
         for w in &self.walls {
-            let (ax, ay, bx, by) = (w.a[0], w.a[1], w.b[0], w.b[1]);
+            let WallSpec::Segment { a, b } = w else {
+                continue;
+            };
+            let (ax, ay, bx, by) = (a[0], a[1], b[0], b[1]);
             if (ay > y) != (by > y) {
                 let xi = ax + (y - ay) / (by - ay) * (bx - ax);
                 if xi > x {
@@ -464,7 +674,7 @@ impl Scene {
         let walls = self
             .walls
             .iter()
-            .map(|w| Wall::Segment(Segment::new(v(&w.a), v(&w.b)).expect("validated wall")))
+            .flat_map(|w| w.build::<V>().expect("validated wall"))
             .collect();
         let world = World {
             restitution: self.restitution,
@@ -494,7 +704,31 @@ impl Scene {
             let _ = writeln!(s, "\n[boundary]\nperiodic = {}", vec(l));
         }
         for w in &self.walls {
-            let _ = writeln!(s, "\n[[walls]]\na = {}\nb = {}", vec(&w.a), vec(&w.b));
+            let _ = match w {
+                WallSpec::Segment { a, b } => {
+                    writeln!(s, "\n[[walls]]\na = {}\nb = {}", vec(a), vec(b))
+                }
+                WallSpec::Plane { point, normal } => {
+                    writeln!(
+                        s,
+                        "\n[[walls]]\nplane = {{ point = {}, normal = {} }}",
+                        vec(point),
+                        vec(normal)
+                    )
+                }
+                WallSpec::Polygon { vertices } => {
+                    let vs: Vec<String> = vertices.iter().map(|v| vec(v)).collect();
+                    writeln!(s, "\n[[walls]]\npolygon = [{}]", vs.join(", "))
+                }
+                WallSpec::Box { min, max } => {
+                    writeln!(
+                        s,
+                        "\n[[walls]]\nbox = {{ min = {}, max = {} }}",
+                        vec(min),
+                        vec(max)
+                    )
+                }
+            };
         }
         for b in &self.bodies {
             let _ = writeln!(

@@ -35,12 +35,16 @@ pub struct Simulation<V: Vector> {
     end_time: f64,
     counts: EventCounts,
     initial_energy: f64,
+    kinetic_energy: f64,
+    virial: f64,
+    last_overlap: f64,
 }
 
 impl<V: Vector> Simulation<V> {
     /// A simulation of `world` from time 0 to `end_time` with the given broad phase.
     pub fn new(world: World<V>, broad: Box<dyn BroadPhase<V>>, end_time: f64) -> Self {
         let initial_energy = world.kinetic_energy();
+        let kinetic_energy = initial_energy;
         Self {
             world,
             broad,
@@ -48,6 +52,9 @@ impl<V: Vector> Simulation<V> {
             end_time,
             counts: EventCounts::default(),
             initial_energy,
+            kinetic_energy,
+            virial: 0.0,
+            last_overlap: 0.0,
         }
     }
 
@@ -65,7 +72,35 @@ impl<V: Vector> Simulation<V> {
                 self.now
             );
             self.now = event.time;
-            self.world.resolve(&event);
+            let ids = [event.a, event.b];
+            let involved = if event.kind == EventKind::BallBall {
+                &ids[..]
+            } else {
+                &ids[..1]
+            };
+            let ke = |w: &World<V>| {
+                involved
+                    .iter()
+                    .map(|&i| w.bodies[i as usize].kinetic_energy())
+                    .sum::<f64>()
+            };
+            let before = if event.kind == EventKind::BoxCrossing {
+                0.0
+            } else {
+                ke(&self.world)
+            };
+            let response = self.world.resolve(&event);
+            if event.kind != EventKind::BoxCrossing {
+                self.kinetic_energy += ke(&self.world) - before;
+            }
+            if event.kind == EventKind::BallBall {
+                if let Some(j) = response.impulse {
+                    self.virial += response.separation.dot(j);
+                }
+                let sigma = self.world.bodies[event.a as usize].radius
+                    + self.world.bodies[event.b as usize].radius;
+                self.last_overlap = (sigma - response.separation.length()) / sigma;
+            }
             self.broad.event_processed(&self.world, &event);
             match event.kind {
                 EventKind::BallBall => self.counts.ball_ball += 1,
@@ -113,6 +148,22 @@ impl<V: Vector> Simulation<V> {
     /// The broad phase's look-ahead for the last event.
     pub fn lookahead(&self) -> f64 {
         self.broad.lookahead()
+    }
+    /// Kinetic energy, tracked event by event (`O(1)` per event; equal to
+    /// `World::kinetic_energy` up to round-off).
+    pub fn kinetic_energy(&self) -> f64 {
+        self.kinetic_energy
+    }
+    /// Sum over the ball-ball collisions processed so far of `r_ab . J_a` (centre line at
+    /// contact dotted with the impulse on `a`): the collisional virial, from which the pressure
+    /// follows (see [`crate::observe`]).
+    pub fn virial(&self) -> f64 {
+        self.virial
+    }
+    /// Relative overlap `(sigma - distance) / sigma` of the last ball-ball collision at contact
+    /// (round-off level; negative means a gap).
+    pub fn last_overlap(&self) -> f64 {
+        self.last_overlap
     }
     /// Relative kinetic energy change since the start, `(E - E0) / E0` (0 when `E0 = 0`).
     pub fn energy_drift(&self) -> f64 {

@@ -55,30 +55,208 @@ impl<V: Vector> Segment<V> {
     }
 }
 
-/// A static wall of any supported shape.
+/// An infinite plane (a line in 2D) through `point` with unit `normal`. Balls collide with it
+/// from either side; in scenes the normal points to the side where bodies must be.
 #[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Plane<V: Vector> {
+    /// A point of the plane.
+    pub point: V,
+    /// Unit normal.
+    pub normal: V,
+}
+
+impl<V: Vector> Plane<V> {
+    /// The plane through `point` with normal direction `normal` (normalised); `None` for a zero
+    /// or non-finite normal.
+    pub fn new(point: V, normal: V) -> Option<Self> {
+        let len = normal.length();
+        if !(len > 0.0) || !len.is_finite() || !point.is_finite() {
+            return None;
+        }
+        Some(Self {
+            point,
+            normal: normal * (1.0 / len),
+        })
+    }
+    /// Signed distance of `p` (positive on the normal's side).
+    #[inline]
+    pub fn signed_distance(&self, p: V) -> f64 {
+        (p - self.point).dot(self.normal)
+    }
+    /// Closest point of the plane to `p`.
+    #[inline]
+    pub fn closest_point(&self, p: V) -> V {
+        p - self.normal * self.signed_distance(p)
+    }
+    /// Bounding box: infinite except along an axis the plane is perpendicular to.
+    pub fn aabb(&self) -> Aabb<V> {
+        let mut lo = [f64::NEG_INFINITY; 3];
+        let mut hi = [f64::INFINITY; 3];
+        for axis in 0..V::DIM {
+            let others_zero = (0..V::DIM).all(|k| k == axis || self.normal.comp(k) == 0.0);
+            if others_zero {
+                lo[axis] = self.point.comp(axis);
+                hi[axis] = self.point.comp(axis);
+            }
+        }
+        let v = |a: [f64; 3]| V::try_from_slice(&a[..V::DIM]).expect("dimension");
+        Aabb::new(v(lo), v(hi))
+    }
+}
+
+/// A convex planar polygon (3D), with its edges as segments.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Polygon<V: Vector> {
+    /// Vertices in order around the polygon.
+    pub vertices: Vec<V>,
+    /// The supporting plane (normal by the right-hand rule of the vertex order).
+    pub plane: Plane<V>,
+    /// Edge `k` runs from vertex `k` to vertex `k + 1` (cyclically).
+    pub edges: Vec<Segment<V>>,
+}
+
+fn cross3(a: [f64; 3], b: [f64; 3]) -> [f64; 3] {
+    [
+        a[1] * b[2] - a[2] * b[1],
+        a[2] * b[0] - a[0] * b[2],
+        a[0] * b[1] - a[1] * b[0],
+    ]
+}
+
+impl<V: Vector> Polygon<V> {
+    /// A polygon (3D only) from at least three vertices, checked to be planar (to a relative
+    /// `1e-9`), strictly convex, and free of repeated vertices.
+    pub fn new(vertices: Vec<V>) -> Result<Self, String> {
+        let n = vertices.len();
+        if V::DIM != 3 {
+            return Err("polygons need dim = 3".into());
+        }
+        if n < 3 {
+            return Err(format!("a polygon needs at least 3 vertices, got {n}"));
+        }
+        if vertices.iter().any(|v| !v.is_finite()) {
+            return Err("vertices must be finite".into());
+        }
+        // Newell's normal: robust for any planar polygon.
+        let mut nrm = [0.0; 3];
+        for k in 0..n {
+            let (a, b) = (vertices[k].to_array3(), vertices[(k + 1) % n].to_array3());
+            nrm[0] += (a[1] - b[1]) * (a[2] + b[2]);
+            nrm[1] += (a[2] - b[2]) * (a[0] + b[0]);
+            nrm[2] += (a[0] - b[0]) * (a[1] + b[1]);
+        }
+        let normal = V::try_from_slice(&nrm).expect("dimension");
+        let plane = Plane::new(vertices[0], normal).ok_or("the vertices are collinear")?;
+        let scale = vertices
+            .iter()
+            .map(|v| (*v - vertices[0]).length())
+            .fold(0.0, f64::max);
+        if vertices
+            .iter()
+            .any(|v| plane.signed_distance(*v).abs() > 1e-9 * scale)
+        {
+            return Err("the vertices are not coplanar".into());
+        }
+        let mut edges = Vec::with_capacity(n);
+        for k in 0..n {
+            let (a, b) = (vertices[k], vertices[(k + 1) % n]);
+            edges.push(
+                Segment::new(a, b).ok_or(format!("vertices {k} and {} coincide", (k + 1) % n))?,
+            );
+            let c = vertices[(k + 2) % n];
+            let turn = cross3((b - a).to_array3(), (c - b).to_array3());
+            let along = V::try_from_slice(&turn)
+                .expect("dimension")
+                .dot(plane.normal);
+            if along <= 0.0 {
+                return Err(format!(
+                    "the polygon is not convex at vertex {}",
+                    (k + 1) % n
+                ));
+            }
+        }
+        Ok(Self {
+            vertices,
+            plane,
+            edges,
+        })
+    }
+
+    /// True when the projection of `p` on the plane lies inside the polygon (edges included).
+    #[inline]
+    pub fn contains_projection(&self, p: V) -> bool {
+        self.edges.iter().all(|e| {
+            // Inside when p is on the inner side of every edge: the component of (p - a) along
+            // the in-plane inward direction n x dir is non-negative.
+            let d = p - e.a;
+            let along = d.dot(e.dir);
+            let perp = d - e.dir * along - self.plane.normal * d.dot(self.plane.normal);
+            let inward = self.inward(e);
+            perp.dot(inward) >= 0.0
+        })
+    }
+    #[inline]
+    fn inward(&self, e: &Segment<V>) -> V {
+        // The polygon's centroid lies inward of every edge of a convex polygon.
+        let c = self.vertices.iter().fold(V::ZERO, |acc, v| acc + *v)
+            * (1.0 / self.vertices.len() as f64);
+        let d = c - e.a;
+        d - e.dir * d.dot(e.dir) - self.plane.normal * d.dot(self.plane.normal)
+    }
+    /// Closest point of the polygon to `p`.
+    pub fn closest_point(&self, p: V) -> V {
+        if self.contains_projection(p) {
+            return self.plane.closest_point(p);
+        }
+        let mut best = self.edges[0].closest_point(p);
+        for e in &self.edges[1..] {
+            let q = e.closest_point(p);
+            if (p - q).length_squared() < (p - best).length_squared() {
+                best = q;
+            }
+        }
+        best
+    }
+    /// Bounding box of the vertices.
+    pub fn aabb(&self) -> Aabb<V> {
+        self.vertices[1..]
+            .iter()
+            .fold(Aabb::new(self.vertices[0], self.vertices[0]), |b, v| {
+                b.union(&Aabb::new(*v, *v))
+            })
+    }
+}
+
+/// A static wall of any supported shape.
+#[derive(Clone, Debug, PartialEq)]
 pub enum Wall<V: Vector> {
     /// A line segment (2D) or rod (3D).
     Segment(Segment<V>),
+    /// An infinite plane (a line in 2D).
+    Plane(Plane<V>),
+    /// A convex planar polygon (3D).
+    Polygon(Polygon<V>),
 }
 
 impl<V: Vector> Wall<V> {
-    /// Bounding box of the wall.
+    /// Bounding box of the wall (infinite for most planes).
     pub fn aabb(&self) -> Aabb<V> {
         match self {
             Wall::Segment(s) => s.aabb(),
+            Wall::Plane(p) => p.aabb(),
+            Wall::Polygon(p) => p.aabb(),
         }
     }
     /// Distance from `p` to the wall.
     pub fn distance(&self, p: V) -> f64 {
-        match self {
-            Wall::Segment(s) => s.distance(p),
-        }
+        (p - self.closest_point(p)).length()
     }
     /// The point of the wall closest to `p`.
     pub fn closest_point(&self, p: V) -> V {
         match self {
             Wall::Segment(s) => s.closest_point(p),
+            Wall::Plane(pl) => pl.closest_point(p),
+            Wall::Polygon(pg) => pg.closest_point(p),
         }
     }
 }

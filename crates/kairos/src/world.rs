@@ -3,8 +3,20 @@
 use crate::body::{Body, BodyId};
 use crate::event::{Event, EventKind};
 use crate::math::Vector;
-use crate::toi::{ball_ball, ball_ball_periodic, ball_segment, box_exit, Toi};
+use crate::toi::{
+    ball_ball, ball_ball_periodic, ball_plane, ball_polygon, ball_segment, box_exit, Toi,
+};
 use crate::wall::{Wall, WallId};
+
+/// What [`World::resolve`] did to the first body of an event.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Response<V: Vector> {
+    /// Impulse applied to body `a` (`None` when nothing was applied).
+    pub impulse: Option<V>,
+    /// Centre line at contact: body `a` minus body `b` (nearest image), or body `a` minus the
+    /// wall's closest point; zero for a box crossing.
+    pub separation: V,
+}
 
 /// Bodies and static walls, with the response law.
 #[derive(Clone, Debug)]
@@ -123,6 +135,8 @@ impl<V: Vector> World<V> {
         let b = &self.bodies[i as usize];
         match &self.walls[w as usize] {
             Wall::Segment(s) => ball_segment(b, s),
+            Wall::Plane(p) => ball_plane(b, p),
+            Wall::Polygon(p) => ball_polygon(b, p),
         }
     }
 
@@ -151,11 +165,15 @@ impl<V: Vector> World<V> {
     }
 
     /// Processes `event`: moves its bodies to the event time and applies the impulse along the
-    /// contact normal with the world's restitution. Returns false when the bodies were not
-    /// approaching along the normal at contact (round-off at a graze), in which case the
-    /// velocities are left unchanged.
-    pub fn resolve(&mut self, event: &Event) -> bool {
+    /// contact normal with the world's restitution (a box crossing wraps the body instead).
+    /// The impulse is not applied when the bodies were not approaching along the normal at
+    /// contact (round-off at a graze); the velocities are then left unchanged.
+    pub fn resolve(&mut self, event: &Event) -> Response<V> {
         let e = self.restitution;
+        let none = |separation| Response {
+            impulse: None,
+            separation,
+        };
         match event.kind {
             EventKind::BallBall => {
                 let (ia, ib) = (event.a as usize, event.b as usize);
@@ -165,18 +183,21 @@ impl<V: Vector> World<V> {
                 let d = self.separation(ba.pos, bb.pos);
                 let dist2 = d.length_squared();
                 if !(dist2 > 0.0) {
-                    return false;
+                    return none(d);
                 }
                 let n = d * (1.0 / dist2.sqrt());
                 let vn = (ba.vel - bb.vel).dot(n);
                 if !(vn < 0.0) {
-                    return false;
+                    return none(d);
                 }
                 let j = -(1.0 + e) * vn / (ba.inv_mass + bb.inv_mass);
                 let (ima, imb) = (ba.inv_mass, bb.inv_mass);
                 self.bodies[ia].vel += n * (j * ima);
                 self.bodies[ib].vel -= n * (j * imb);
-                true
+                Response {
+                    impulse: Some(n * j),
+                    separation: d,
+                }
             }
             EventKind::BallWall => {
                 let ia = event.a as usize;
@@ -185,18 +206,24 @@ impl<V: Vector> World<V> {
                 let d = b.pos - self.walls[event.b as usize].closest_point(b.pos);
                 let dist2 = d.length_squared();
                 if !(dist2 > 0.0) {
-                    return false;
+                    return none(d);
                 }
                 let n = d * (1.0 / dist2.sqrt());
                 let vn = b.vel.dot(n);
                 if !(vn < 0.0) {
-                    return false;
+                    return none(d);
                 }
+                let m = b.mass();
                 self.bodies[ia].vel -= n * ((1.0 + e) * vn);
-                true
+                Response {
+                    impulse: Some(n * (-(1.0 + e) * vn * m)),
+                    separation: d,
+                }
             }
             EventKind::BoxCrossing => {
-                let Some(l) = self.period else { return false };
+                let Some(l) = self.period else {
+                    return none(V::ZERO);
+                };
                 let ia = event.a as usize;
                 let axis = (event.b / 2) as usize;
                 let upper = event.b % 2 == 1;
@@ -207,7 +234,7 @@ impl<V: Vector> World<V> {
                 p[axis] = if upper { 0.0 } else { l.comp(axis) };
                 b.pos = V::try_from_slice(&p[..V::DIM]).expect("dimension");
                 self.images[ia][axis] += if upper { 1 } else { -1 };
-                false
+                none(V::ZERO)
             }
         }
     }

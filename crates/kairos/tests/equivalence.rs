@@ -115,7 +115,7 @@ fn simultaneous_events_on_a_lattice() {
     let (w, h) = (25.0, 25.0);
     let c = [[0.0, 0.0], [w, 0.0], [w, h], [0.0, h]];
     let walls = (0..4)
-        .map(|k| WallSpec {
+        .map(|k| WallSpec::Segment {
             a: c[k].to_vec(),
             b: c[(k + 1) % 4].to_vec(),
         })
@@ -172,7 +172,7 @@ fn touching_starts_and_3d() {
     ];
     let c = [[0.0, 0.0], [10.0, 0.0], [10.0, 10.0], [0.0, 10.0]];
     let walls = (0..4)
-        .map(|k| WallSpec {
+        .map(|k| WallSpec::Segment {
             a: c[k].to_vec(),
             b: c[(k + 1) % 4].to_vec(),
         })
@@ -306,7 +306,7 @@ fn grid_stress_scenes() {
                 [-6.0, 20.0],
             ];
             (0..5)
-                .map(|k| WallSpec {
+                .map(|k| WallSpec::Segment {
                     a: c[k].to_vec(),
                     b: c[(k + 1) % 5].to_vec(),
                 })
@@ -366,4 +366,102 @@ fn periodic_gases_are_identical() {
         }
         assert!(logs[0].len() > 200, "{what}: {} events", logs[0].len());
     }
+}
+
+/// 3D rooms: the billiard cube (a `box` item: six polygons), and a room with an infinite
+/// slanted plane and free-standing triangle and hexagon obstacles (faces, edges and vertices).
+#[test]
+fn walls_in_3d_are_identical() {
+    for (n, seed) in [(20, 1), (120, 2)] {
+        let scene = billiard(&BilliardParams {
+            dim: 3,
+            n,
+            seed,
+            duration: 3.0,
+            ..Default::default()
+        })
+        .unwrap();
+        assert_eq!(scene.world::<DVec3>().walls.len(), 6);
+        let n_events = compare3(&scene, &format!("3D billiard n={n}"));
+        assert!(n_events > 100, "{n_events}");
+    }
+    let hexagon: Vec<Vec<f64>> = (0..6)
+        .map(|k| {
+            let a = k as f64 * std::f64::consts::PI / 3.0;
+            vec![10.0 + 2.5 * a.cos(), 6.0, 10.0 + 2.5 * a.sin()]
+        })
+        .collect();
+    let walls = vec![
+        WallSpec::Box {
+            min: vec![0.0; 3],
+            max: vec![20.0; 3],
+        },
+        WallSpec::Plane {
+            point: vec![0.0, 0.0, 17.0],
+            normal: vec![0.2, -0.3, -1.0],
+        },
+        WallSpec::Polygon {
+            vertices: vec![
+                vec![4.0, 4.0, 8.0],
+                vec![12.0, 5.0, 8.5],
+                vec![6.0, 13.0, 9.0],
+            ],
+        },
+        WallSpec::Polygon { vertices: hexagon },
+    ];
+    let mut bodies = Vec::new();
+    for i in 0..60 {
+        let f = i as f64;
+        bodies.push(BodySpec {
+            position: vec![
+                2.0 + (f * 3.7) % 16.0,
+                2.0 + (f * 5.3) % 16.0,
+                1.5 + (f * 0.9) % 5.0,
+            ],
+            velocity: vec![
+                (f * 0.7).sin() * 6.0,
+                (f * 1.3).cos() * 6.0,
+                4.0 + (f * 0.3).sin() * 4.0,
+            ],
+            radius: 0.3 + 0.2 * (f * 0.37).sin().abs(),
+            mass: 1.0,
+        });
+    }
+    let scene = Scene {
+        dim: 3,
+        duration: 6.0,
+        restitution: 1.0,
+        walls,
+        bodies,
+        periodic: None,
+    };
+    scene.validate().unwrap();
+    let log = records::<DVec3>(
+        &scene,
+        BroadPhaseKind::AllPairs,
+        &BroadPhaseOptions::default(),
+    );
+    let walls_hit: std::collections::BTreeSet<u32> = log
+        .iter()
+        .filter(|r| r.kind == kairos::event::EventKind::BallWall)
+        .map(|r| r.b)
+        .collect();
+    assert!(
+        walls_hit.contains(&6) && walls_hit.contains(&7) && walls_hit.contains(&8),
+        "{walls_hit:?}"
+    );
+    compare3(&scene, "3D obstacles");
+}
+
+fn compare3(scene: &Scene, what: &str) -> usize {
+    let reference = records::<DVec3>(
+        scene,
+        BroadPhaseKind::AllPairs,
+        &BroadPhaseOptions::default(),
+    );
+    for kind in BroadPhaseKind::ALL {
+        let log = records::<DVec3>(scene, kind, &BroadPhaseOptions::default());
+        assert_same_log(&reference, &log, &format!("{what}, {kind}"));
+    }
+    reference.len()
 }

@@ -214,16 +214,34 @@ impl<V: Vector> Calendar<V> {
     fn init(&mut self, world: &World<V>) {
         let n = world.bodies.len();
         let bodies = &world.bodies;
-        // Bounds of the bodies (at their local times) and the walls.
-        let mut bounds: Option<Aabb<V>> = None;
-        let mut grow = |b: Aabb<V>| bounds = Some(bounds.map_or(b, |x| x.union(&b)));
+        // Bounds of the bodies (at their local times) and of the finite extents of the walls
+        // (a plane's box is infinite along its length; the clamped edge cells cover that).
+        let mut lo = [f64::INFINITY; 3];
+        let mut hi = [f64::NEG_INFINITY; 3];
         for b in bodies {
-            grow(Aabb::new(b.pos, b.pos));
+            for a in 0..V::DIM {
+                lo[a] = lo[a].min(b.pos.comp(a));
+                hi[a] = hi[a].max(b.pos.comp(a));
+            }
         }
         for w in &world.walls {
-            grow(w.aabb());
+            let bx = w.aabb();
+            for a in 0..V::DIM {
+                for x in [bx.min.comp(a), bx.max.comp(a)] {
+                    if x.is_finite() {
+                        lo[a] = lo[a].min(x);
+                        hi[a] = hi[a].max(x);
+                    }
+                }
+            }
         }
-        let bounds = bounds.unwrap_or(Aabb::new(V::ZERO, V::ZERO));
+        for a in 0..V::DIM {
+            if !(lo[a] <= hi[a]) {
+                (lo[a], hi[a]) = (0.0, 0.0);
+            }
+        }
+        let v = |x: [f64; 3]| V::try_from_slice(&x[..V::DIM]).expect("dimension");
+        let bounds = Aabb::new(v(lo), v(hi));
         let r_max = bodies.iter().map(|b| b.radius).fold(0.0, f64::max);
         let min_width = 2.0 * r_max * (1.0 + CELL_MARGIN);
         let max_cells = (self.opts.max_cells_per_body * n as f64).max(1.0);
@@ -248,7 +266,7 @@ impl<V: Vector> Calendar<V> {
                 dims[a] = ((extent[a] / width).floor() as u64).clamp(1, 1 << 20) as u32;
                 widths[a] = extent[a] / dims[a] as f64;
             } else {
-                dims[a] = ((extent[a] / width).floor() as u64 + 1).min(1 << 20) as u32;
+                dims[a] = ((extent[a] / width).floor().min((1u64 << 20) as f64) as u64 + 1) as u32;
             }
         }
         // Keep the total well inside u32 whatever the shape.

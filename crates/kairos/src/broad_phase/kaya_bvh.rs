@@ -315,8 +315,15 @@ impl<V: Vector> BroadPhase<V> for KayaBvh<V> {
             .walls
             .iter()
             .map(|w| {
+                // Planes have infinite boxes: pad by the finite coordinates only.
                 let b = w.aabb();
-                b.expanded(PAD_REL * (b.min.max_abs() + b.max.max_abs()))
+                let (lo, hi) = (b.min.to_array3(), b.max.to_array3());
+                let scale = lo
+                    .iter()
+                    .chain(&hi)
+                    .filter(|x| x.is_finite())
+                    .fold(0.0f64, |m, x| m.max(x.abs()));
+                b.expanded(PAD_REL * scale)
             })
             .collect();
         // Box crossings (periodic boundary) are per body: the earliest one, found in O(n).

@@ -16,10 +16,12 @@
 //! simulation's current time, so every broad phase computes bit-identical contact times.
 
 mod ball_ball;
+mod ball_plane;
 mod ball_segment;
 mod periodic;
 
 pub use ball_ball::ball_ball;
+pub use ball_plane::{ball_plane, ball_polygon};
 pub use ball_segment::ball_segment;
 pub use periodic::{ball_ball_periodic, ball_ball_periodic_until, box_exit};
 
