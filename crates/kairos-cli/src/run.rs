@@ -22,8 +22,20 @@ use crate::{show, BroadPhaseArgs};
 /// Arguments of `kairos run`.
 #[derive(Args)]
 pub struct RunArgs {
-    /// Scene file (TOML, see docs/scene-format.md).
-    pub scene: PathBuf,
+    /// Scene file (TOML, see docs/scene-format.md); not with --resume.
+    #[arg(required_unless_present = "resume", conflicts_with = "resume")]
+    pub scene: Option<PathBuf>,
+    /// Write a restartable checkpoint to this file (atomically, replacing the previous one)
+    /// every --every of simulated time.
+    #[arg(long, requires = "every")]
+    pub checkpoint: Option<PathBuf>,
+    /// Checkpoint interval of simulated time.
+    #[arg(long, value_name = "DT", requires = "checkpoint")]
+    pub every: Option<f64>,
+    /// Continue the run saved in this checkpoint: the events are bit-identical to those of the
+    /// uninterrupted run. The trace holds the events after the checkpoint.
+    #[arg(long, value_name = "CHECKPOINT")]
+    pub resume: Option<PathBuf>,
     /// Trace to write (default: the scene's name with extension .ktrace, in this directory).
     #[arg(short, long)]
     pub output: Option<PathBuf>,
@@ -222,6 +234,10 @@ pub struct RunSpec<'a> {
     pub progress: bool,
     /// Sampling interval and output of the observables.
     pub observe: Option<(f64, PathBuf)>,
+    /// Checkpoint file and interval.
+    pub checkpoint: Option<(PathBuf, f64)>,
+    /// A checkpoint to continue from.
+    pub resume: Option<&'a kairos::checkpoint::Checkpoint>,
 }
 
 /// Simulates a scene of either dimension.
@@ -235,8 +251,14 @@ pub fn simulate(spec: &RunSpec) -> Result<Summary> {
 
 fn simulate_dim<V: Vector>(spec: &RunSpec) -> Result<Summary> {
     let scene = spec.scene;
-    let world = scene.world::<V>();
-    let mut sim = Simulation::new(world, spec.broad.build::<V>(&spec.opts), scene.duration);
+    let broad = spec.broad.build::<V>(&spec.opts);
+    let mut sim = match spec.resume {
+        Some(ck) => Simulation::restore(ck.world::<V>(), broad, ck.state),
+        None => Simulation::new(scene.world::<V>(), broad, scene.duration),
+    };
+    let counts_at_start = sim.counts();
+    let every = spec.checkpoint.as_ref().map_or(f64::INFINITY, |c| c.1);
+    let mut next_checkpoint = ((sim.now() / every).floor() + 1.0) * every;
     let mut writer = match spec.trace {
         Some(p) => {
             let header = TraceHeader {
@@ -275,6 +297,13 @@ fn simulate_dim<V: Vector>(spec: &RunSpec) -> Result<Summary> {
     while let Some(event) = sim.step() {
         if let Some(o) = observer.as_mut() {
             o.after_step(&sim, Some(&event), &mut samples);
+        }
+        if event.time >= next_checkpoint {
+            if let Some((path, _)) = &spec.checkpoint {
+                kairos::checkpoint::write(path, scene, &sim)
+                    .with_context(|| format!("{}: writing the checkpoint failed", show(path)))?;
+            }
+            next_checkpoint = ((event.time / every).floor() + 1.0) * every;
         }
         if let Some(w) = writer.as_mut() {
             if let Err(e) = w.write(&Record::from_event(&event, sim.world(), sim.lookahead())) {
@@ -328,7 +357,12 @@ fn simulate_dim<V: Vector>(spec: &RunSpec) -> Result<Summary> {
         }
         _ => None,
     };
-    let c = sim.counts();
+    let total = sim.counts();
+    let c = kairos::sim::EventCounts {
+        ball_ball: total.ball_ball - counts_at_start.ball_ball,
+        ball_wall: total.ball_wall - counts_at_start.ball_wall,
+        box_crossings: total.box_crossings - counts_at_start.box_crossings,
+    };
     Ok(Summary {
         scene: spec.scene_name.clone(),
         dim: scene.dim,
@@ -370,14 +404,39 @@ fn report(summary: &Summary, quiet: bool, json: Option<&Path>) -> Result<()> {
 
 pub fn run(a: RunArgs) -> Result<ExitCode> {
     let opts = a.broad.options()?;
-    let scene = load_scene(&a.scene)?;
+    let resume = match &a.resume {
+        Some(p) => {
+            Some(kairos::checkpoint::read(p).map_err(|e| anyhow::anyhow!("{}: {e}", show(p)))?)
+        }
+        None => None,
+    };
+    // The file named in messages and default output names: the scene, or the checkpoint.
+    let source = a
+        .scene
+        .clone()
+        .or(a.resume.clone())
+        .expect("clap requires one");
+    let scene = match &resume {
+        Some(ck) => ck.scene.clone(),
+        None => load_scene(&source)?,
+    };
+    if let Some(dt) = a.every {
+        anyhow::ensure!(
+            dt > 0.0 && dt.is_finite(),
+            "--every must be a positive interval, got {dt}"
+        );
+    }
+    anyhow::ensure!(
+        resume.is_none() || a.observe.is_none(),
+        "--observe cannot be combined with --resume"
+    );
     let trace = if a.no_trace {
         None
     } else {
         Some(
             a.output
                 .clone()
-                .unwrap_or_else(|| crate::default_trace_path(&a.scene)),
+                .unwrap_or_else(|| crate::default_trace_path(&source)),
         )
     };
     let observe = match a.observe {
@@ -390,10 +449,9 @@ pub fn run(a: RunArgs) -> Result<ExitCode> {
             anyhow::ensure!(
                 scene.periodic.is_some(),
                 "{}: --observe needs a periodic box (the pressure is the bulk virial pressure)",
-                show(&a.scene)
+                show(&source)
             );
-            let stem = a
-                .scene
+            let stem = source
                 .file_stem()
                 .map(|s| s.to_string_lossy().into_owned())
                 .unwrap_or("run".into());
@@ -407,12 +465,14 @@ pub fn run(a: RunArgs) -> Result<ExitCode> {
     };
     let spec = RunSpec {
         scene: &scene,
-        scene_name: show(&a.scene),
+        scene_name: show(&source),
         broad: a.broad.broad_phase,
         opts,
         trace: trace.as_deref(),
         progress: !a.quiet,
         observe,
+        checkpoint: a.checkpoint.clone().zip(a.every),
+        resume: resume.as_ref(),
     };
     let summary = simulate(&spec)?;
     report(&summary, a.quiet, a.summary_json.as_deref())?;
@@ -435,6 +495,8 @@ pub fn demo(a: DemoArgs) -> Result<ExitCode> {
         trace: Some(&a.output),
         progress: !a.quiet,
         observe: None,
+        checkpoint: None,
+        resume: None,
     };
     let summary = simulate(&spec)?;
     report(&summary, a.quiet, a.summary_json.as_deref())?;

@@ -523,3 +523,140 @@ fn observables_and_frames() {
     let x: f64 = atom[1].parse().unwrap();
     assert_eq!(x, scene.bodies[0].position[0]);
 }
+
+#[test]
+fn checkpoint_and_resume_are_bit_identical() {
+    use kairos::trace::TraceReader;
+    let dir = tempdir("checkpoint");
+    ok(&kairos(
+        &[
+            "generate",
+            "gas",
+            "--dim",
+            "2",
+            "--n",
+            "100",
+            "--packing",
+            "0.4",
+            "--duration",
+            "150",
+            "-o",
+            "g.toml",
+        ],
+        &dir,
+    ));
+    ok(&kairos(
+        &[
+            "run",
+            "g.toml",
+            "-q",
+            "-o",
+            "full.ktrace",
+            "--checkpoint",
+            "ck.bin",
+            "--every",
+            "100",
+        ],
+        &dir,
+    ));
+    // Calendar for the first run, all-pairs for the rest: any broad phase continues the same.
+    ok(&kairos(
+        &[
+            "run",
+            "--resume",
+            "ck.bin",
+            "-q",
+            "-o",
+            "rest.ktrace",
+            "--broad-phase",
+            "kaya-bvh",
+        ],
+        &dir,
+    ));
+    let (_, full) = TraceReader::open(&dir.join("full.ktrace"))
+        .unwrap()
+        .read_all()
+        .unwrap();
+    let (_, rest) = TraceReader::open(&dir.join("rest.ktrace"))
+        .unwrap()
+        .read_all()
+        .unwrap();
+    let ck = kairos::checkpoint::read(&dir.join("ck.bin")).unwrap();
+    let done = ck.state.counts.ball_ball as usize;
+    assert!(done > 1000 && !rest.is_empty(), "{done} / {}", rest.len());
+    assert!(full[done - 1].time >= 100.0 && full[done - 2].time < 100.0 + 1.0);
+    assert_eq!(full.len(), done + rest.len());
+    for (k, (x, y)) in full[done..].iter().zip(&rest).enumerate() {
+        assert!(x.same_event(y), "event {k} after the checkpoint differs");
+    }
+    // Corrupted or truncated checkpoints are refused.
+    let bytes = std::fs::read(dir.join("ck.bin")).unwrap();
+    std::fs::write(dir.join("cut.bin"), &bytes[..bytes.len() / 2]).unwrap();
+    let mut flipped = bytes.clone();
+    flipped[100] ^= 4;
+    std::fs::write(dir.join("flip.bin"), &flipped).unwrap();
+    for name in ["cut.bin", "flip.bin", "g.toml"] {
+        let o = kairos(&["run", "--resume", name, "--no-trace"], &dir);
+        assert_eq!(o.status.code(), Some(2), "{name}");
+        assert!(
+            text(&o.stderr).contains(name) && text(&o.stderr).contains("checkpoint"),
+            "{}",
+            text(&o.stderr)
+        );
+    }
+}
+
+#[test]
+fn killed_run_leaves_a_valid_checkpoint() {
+    let dir = tempdir("kill");
+    ok(&kairos(
+        &[
+            "generate",
+            "gas",
+            "--dim",
+            "3",
+            "--n",
+            "4000",
+            "--packing",
+            "0.45",
+            "--duration",
+            "1000",
+            "-o",
+            "big.toml",
+        ],
+        &dir,
+    ));
+    let mut child = Command::new(env!("CARGO_BIN_EXE_kairos"))
+        .args([
+            "run",
+            "big.toml",
+            "--no-trace",
+            "-q",
+            "--checkpoint",
+            "ck.bin",
+            "--every",
+            "0.05",
+        ])
+        .current_dir(&dir)
+        .spawn()
+        .unwrap();
+    // Let it write many checkpoints, then kill it without warning.
+    let start = std::time::Instant::now();
+    while !dir.join("ck.bin").exists() && start.elapsed().as_secs() < 60 {
+        std::thread::sleep(std::time::Duration::from_millis(20));
+    }
+    std::thread::sleep(std::time::Duration::from_millis(700));
+    child.kill().unwrap();
+    let _ = child.wait();
+    let ck =
+        kairos::checkpoint::read(&dir.join("ck.bin")).expect("the checkpoint survives the kill");
+    assert!(ck.state.counts.ball_ball > 0);
+    assert_eq!(ck.bodies.len(), 4000);
+    // Its world is valid: every body inside the box, at or before the saved time.
+    let world = ck.world::<DVec3>();
+    let l = world.period.unwrap();
+    for b in &world.bodies {
+        assert!(b.time <= ck.state.now);
+        assert!((0..3).all(|a| (0.0..=l[a]).contains(&b.pos[a])));
+    }
+}

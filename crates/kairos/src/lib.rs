@@ -29,6 +29,7 @@
 
 pub mod body;
 pub mod broad_phase;
+pub mod checkpoint;
 pub mod event;
 pub mod generate;
 pub mod math;

@@ -38,7 +38,33 @@ pub struct Simulation<V: Vector> {
     kinetic_energy: f64,
     virial: f64,
     last_overlap: f64,
+    /// Absolute time of local time 0 (see [`Simulation::rebase`]).
+    origin: f64,
 }
+
+/// The simulation's own state beyond its world (for checkpoints).
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct SimState {
+    /// Local time of the last processed event.
+    pub now: f64,
+    /// Absolute time of local time 0.
+    pub origin: f64,
+    /// Absolute end time.
+    pub end_time: f64,
+    /// Events processed so far.
+    pub counts: EventCounts,
+    /// Kinetic energy at the start of the run.
+    pub initial_energy: f64,
+    /// Kinetic energy tracked event by event.
+    pub kinetic_energy: f64,
+    /// Collisional virial so far.
+    pub virial: f64,
+    /// Relative overlap of the last ball-ball collision.
+    pub last_overlap: f64,
+}
+
+/// Local time at which the time origin moves (see [`Simulation::rebase`]).
+pub const EPOCH: f64 = 64.0;
 
 impl<V: Vector> Simulation<V> {
     /// A simulation of `world` from time 0 to `end_time` with the given broad phase.
@@ -55,6 +81,39 @@ impl<V: Vector> Simulation<V> {
             kinetic_energy,
             virial: 0.0,
             last_overlap: 0.0,
+            origin: 0.0,
+        }
+    }
+
+    /// Continues a simulation from a saved state: `world` must hold the bodies exactly as they
+    /// were saved (see [`crate::checkpoint`]). The events that follow are bit-identical to those
+    /// of the uninterrupted run, whatever the broad phase.
+    pub fn restore(world: World<V>, broad: Box<dyn BroadPhase<V>>, state: SimState) -> Self {
+        Self {
+            world,
+            broad,
+            now: state.now,
+            end_time: state.end_time,
+            counts: state.counts,
+            initial_energy: state.initial_energy,
+            kinetic_energy: state.kinetic_energy,
+            virial: state.virial,
+            last_overlap: state.last_overlap,
+            origin: state.origin,
+        }
+    }
+
+    /// The simulation's own state (with [`Simulation::world`], everything a checkpoint needs).
+    pub fn state(&self) -> SimState {
+        SimState {
+            now: self.now,
+            origin: self.origin,
+            end_time: self.end_time,
+            counts: self.counts,
+            initial_energy: self.initial_energy,
+            kinetic_energy: self.kinetic_energy,
+            virial: self.virial,
+            last_overlap: self.last_overlap,
         }
     }
 
@@ -63,9 +122,8 @@ impl<V: Vector> Simulation<V> {
     /// on the way (they are events of the simulation, but not collisions).
     pub fn step(&mut self) -> Option<Event> {
         loop {
-            let event = self
-                .broad
-                .next_event(&self.world, self.now, self.end_time)?;
+            let end_local = self.end_time - self.origin;
+            let event = self.broad.next_event(&self.world, self.now, end_local)?;
             debug_assert!(
                 event.time >= self.now,
                 "event {event:?} before now {}",
@@ -102,6 +160,13 @@ impl<V: Vector> Simulation<V> {
                 self.last_overlap = (sigma - response.separation.length()) / sigma;
             }
             self.broad.event_processed(&self.world, &event);
+            let absolute = Event {
+                time: self.origin + event.time,
+                ..event
+            };
+            if self.now >= EPOCH {
+                self.rebase();
+            }
             match event.kind {
                 EventKind::BallBall => self.counts.ball_ball += 1,
                 EventKind::BallWall => self.counts.ball_wall += 1,
@@ -110,8 +175,24 @@ impl<V: Vector> Simulation<V> {
                     continue;
                 }
             }
-            return Some(event);
+            return Some(absolute);
         }
+    }
+
+    /// Moves the time origin to the current time: every body is advanced to it and its local
+    /// time set to 0. A core mechanism, at the same deterministic moments (the first event at
+    /// or after local time [`EPOCH`]) whatever the broad phase, so event logs stay identical;
+    /// it keeps every time the predictions work with below `EPOCH`, where the spacing of `f64`
+    /// values is about `1.4e-14`, however long the run.
+    fn rebase(&mut self) {
+        let t = self.now;
+        self.world.advance_all_to(t);
+        for b in &mut self.world.bodies {
+            b.time = 0.0;
+        }
+        self.origin += t;
+        self.now = 0.0;
+        self.broad.rebased(&self.world);
     }
 
     /// Runs to the end time, calling `on_event` after each event with the updated world, then
@@ -125,17 +206,23 @@ impl<V: Vector> Simulation<V> {
 
     /// Moves every body's state to the end time (no event may be processed afterwards).
     pub fn finish(&mut self) {
-        self.world.advance_all_to(self.end_time);
-        self.now = self.end_time;
+        let end_local = self.end_time - self.origin;
+        self.world.advance_all_to(end_local);
+        self.now = end_local;
     }
 
     /// The world in its current state.
     pub fn world(&self) -> &World<V> {
         &self.world
     }
-    /// Time of the last processed event (or the end time after [`Simulation::finish`]).
+    /// Absolute time of the last processed event (or the end time after
+    /// [`Simulation::finish`]).
     pub fn now(&self) -> f64 {
-        self.now
+        self.origin + self.now
+    }
+    /// Absolute time of the current time origin (bodies' local times count from it).
+    pub fn origin(&self) -> f64 {
+        self.origin
     }
     /// The end time.
     pub fn end_time(&self) -> f64 {

@@ -592,6 +592,10 @@ impl<V: Vector> BroadPhase<V> for Calendar<V> {
         }
     }
 
+    fn rebased(&mut self, _world: &World<V>) {
+        self.ready = false;
+    }
+
     fn event_processed(&mut self, world: &World<V>, event: &Event) {
         if !self.ready {
             return;

@@ -29,6 +29,9 @@ pub trait BroadPhase<V: Vector> {
     fn next_event(&mut self, world: &World<V>, now: f64, horizon: f64) -> Option<Event>;
     /// Tells the broad phase that `event` was processed and its bodies' states changed.
     fn event_processed(&mut self, _world: &World<V>, _event: &Event) {}
+    /// Every body's state was rewritten by a move of the time origin
+    /// ([`crate::sim::Simulation`]): cached predictions must be dropped.
+    fn rebased(&mut self, _world: &World<V>) {}
     /// The look-ahead interval with which the last event was found (0 when not applicable).
     fn lookahead(&self) -> f64 {
         0.0
