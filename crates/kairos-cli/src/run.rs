@@ -502,7 +502,7 @@ pub fn demo(a: DemoArgs) -> Result<ExitCode> {
     report(&summary, a.quiet, a.summary_json.as_deref())?;
     if !a.quiet {
         println!(
-            "\nnext: kairos export {} --events events.csv   (or: kairos run SCENE.toml)",
+            "\nnext: kairos export {} --events events.csv, kairos run SCENE.toml, kairos --help\n      (kairos is target/release/kairos after `cargo build --release`)",
             show(&a.output)
         );
     }
