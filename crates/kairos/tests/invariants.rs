@@ -242,7 +242,10 @@ fn long_run_keeps_round_off_accuracy() {
     assert!(n > 1_000_000, "{n}");
     assert!(max_overlap < 1e-12, "overlap {max_overlap:e}");
     // Round-off accumulates at most linearly: one unit of 1e-16 per collision.
-    assert!(drift.abs() < 1e-16 * n as f64, "energy drift {drift:e} over {n} collisions");
+    assert!(
+        drift.abs() < 1e-16 * n as f64,
+        "energy drift {drift:e} over {n} collisions"
+    );
 }
 
 /// Moves of the time origin happen at the same events whatever the broad phase.
