@@ -20,7 +20,7 @@ assert RECORD.itemsize == 128
 def main(kairos):
     with tempfile.TemporaryDirectory() as d:
         trace = os.path.join(d, "demo.ktrace")
-        subprocess.run([kairos, "demo", "--n", "80", "-q", "-o", trace], check=True)
+        subprocess.run([kairos, "demo", "--n", "80", "-q", "-o", trace, "--broad-phase", "kaya-bvh"], check=True)
         subprocess.run([kairos, "export", trace, "--events", os.path.join(d, "e.csv"),
                         "--final", os.path.join(d, "f.csv")], check=True)
         raw = open(trace, "rb").read()

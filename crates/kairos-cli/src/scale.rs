@@ -92,6 +92,33 @@ pub struct Measurement {
     pub complete: bool,
 }
 
+impl Measurement {
+    /// A measurement of this process, with its peak resident memory.
+    fn of_this_process(
+        scene: &str,
+        dim: usize,
+        n: usize,
+        broad: BroadPhaseKind,
+        collisions: u64,
+        seconds: f64,
+        complete: bool,
+    ) -> Self {
+        let rss = peak_rss();
+        Measurement {
+            scene: scene.into(),
+            dim,
+            n,
+            broad_phase: broad.name().into(),
+            collisions,
+            seconds,
+            collisions_per_second: collisions as f64 / seconds,
+            peak_rss_bytes: rss,
+            bytes_per_body: rss as f64 / n as f64,
+            complete,
+        }
+    }
+}
+
 /// Peak resident set size of this process (Linux `VmHWM`), 0 where unknown.
 pub fn peak_rss() -> u64 {
     std::fs::read_to_string("/proc/self/status")
@@ -133,19 +160,15 @@ fn gas_run<V: Vector>(a: &ScaleOneArgs) -> Result<Measurement> {
     }
     let seconds = start.elapsed().as_secs_f64();
     let collisions = sim.counts().total() - before;
-    let rss = peak_rss();
-    Ok(Measurement {
-        scene: "gas".into(),
-        dim: a.dim,
-        n: a.n,
-        broad_phase: a.broad_phase.name().into(),
+    Ok(Measurement::of_this_process(
+        "gas",
+        a.dim,
+        a.n,
+        a.broad_phase,
         collisions,
         seconds,
-        collisions_per_second: collisions as f64 / seconds,
-        peak_rss_bytes: rss,
-        bytes_per_body: rss as f64 / a.n as f64,
-        complete: true,
-    })
+        true,
+    ))
 }
 
 fn thesis_run(a: &ScaleOneArgs) -> Result<Measurement> {
@@ -172,19 +195,15 @@ fn thesis_run(a: &ScaleOneArgs) -> Result<Measurement> {
     }
     let seconds = start.elapsed().as_secs_f64();
     let collisions = sim.counts().total();
-    let rss = peak_rss();
-    Ok(Measurement {
-        scene: "thesis".into(),
-        dim: 2,
-        n: a.n,
-        broad_phase: a.broad_phase.name().into(),
+    Ok(Measurement::of_this_process(
+        "thesis",
+        2,
+        a.n,
+        a.broad_phase,
         collisions,
         seconds,
-        collisions_per_second: collisions as f64 / seconds,
-        peak_rss_bytes: rss,
-        bytes_per_body: rss as f64 / a.n as f64,
         complete,
-    })
+    ))
 }
 
 pub fn scale_one(a: ScaleOneArgs) -> Result<ExitCode> {

@@ -4,7 +4,7 @@
 //! UTF-8 scene TOML (walls, boundary, radii, masses, end time), the [`SimState`] (local time,
 //! origin, end time, three event counts, four `f64` accumulators), `u64` body count, then per
 //! body position and velocity (`3 x f64` each, z = 0 in 2D), local time (`f64`) and periodic
-//! image counts (`3 x i32`); last, magic `KAIROEND` and the FNV-1a hash of everything before
+//! image counts (`3 x i64`); last, magic `KAIROEND` and the FNV-1a hash of everything before
 //! it. Floats are stored bit for bit, so a resumed run's events are bit-identical to the
 //! uninterrupted run's. The file is written under a temporary name, synced and renamed into
 //! place: a kill leaves the previous checkpoint intact.
@@ -41,7 +41,7 @@ pub struct Checkpoint {
     /// The simulation's state.
     pub state: SimState,
     /// Per body: position, velocity, local time, periodic images.
-    pub bodies: Vec<([f64; 3], [f64; 3], f64, [i32; 3])>,
+    pub bodies: Vec<([f64; 3], [f64; 3], f64, [i64; 3])>,
 }
 
 /// Writes the state of `sim` (simulating `scene`) to `path` atomically.
@@ -134,8 +134,8 @@ impl Cursor<'_> {
     fn f64(&mut self) -> Result<f64, CheckpointError> {
         Ok(f64::from_le_bytes(self.take(8)?.try_into().unwrap()))
     }
-    fn i32(&mut self) -> Result<i32, CheckpointError> {
-        Ok(i32::from_le_bytes(self.take(4)?.try_into().unwrap()))
+    fn i64(&mut self) -> Result<i64, CheckpointError> {
+        Ok(i64::from_le_bytes(self.take(8)?.try_into().unwrap()))
     }
 }
 
@@ -193,7 +193,7 @@ pub fn read(path: &Path) -> Result<Checkpoint, CheckpointError> {
         let p = [c.f64()?, c.f64()?, c.f64()?];
         let v = [c.f64()?, c.f64()?, c.f64()?];
         let t = c.f64()?;
-        let img = [c.i32()?, c.i32()?, c.i32()?];
+        let img = [c.i64()?, c.i64()?, c.i64()?];
         if !p.iter().chain(&v).chain([&t]).all(|x| x.is_finite()) {
             return Err(CheckpointError::Invalid("non-finite body state".into()));
         }

@@ -5,7 +5,6 @@ mod common;
 use kairos::event::EventKind;
 use kairos::generate::{billiard, BilliardParams};
 use kairos::prelude::*;
-use kairos::trace::Fnv1a;
 
 #[test]
 fn conservation_and_no_overlap_over_1e5_events() {
@@ -104,18 +103,13 @@ fn determinism_hash() {
     .unwrap();
     for kind in BroadPhaseKind::ALL {
         let log = common::records::<DVec2>(&scene, kind, &BroadPhaseOptions::default());
-        let mut h = Fnv1a::default();
-        for r in &log {
-            let mut bytes = r.to_bytes();
-            bytes[8..16].fill(0); // the look-ahead dt is the broad phase's own
-            h.update(&bytes);
-        }
+        let h = common::log_hash(&log);
         assert_eq!(
-            h.value(),
+            h,
             EXPECTED,
             "{kind}: {} events, hash {:#018x}",
             log.len(),
-            h.value()
+            h
         );
     }
 }
@@ -187,18 +181,13 @@ fn determinism_hash_3d() {
     .unwrap();
     for kind in BroadPhaseKind::ALL {
         let log = common::records::<DVec3>(&scene, kind, &BroadPhaseOptions::default());
-        let mut h = Fnv1a::default();
-        for r in &log {
-            let mut bytes = r.to_bytes();
-            bytes[8..16].fill(0);
-            h.update(&bytes);
-        }
+        let h = common::log_hash(&log);
         assert_eq!(
-            h.value(),
+            h,
             EXPECTED,
             "{kind}: {} events, hash {:#018x}",
             log.len(),
-            h.value()
+            h
         );
     }
 }

@@ -243,7 +243,13 @@ impl<V: Vector> Calendar<V> {
         let v = |x: [f64; 3]| V::try_from_slice(&x[..V::DIM]).expect("dimension");
         let bounds = Aabb::new(v(lo), v(hi));
         let r_max = bodies.iter().map(|b| b.radius).fold(0.0, f64::max);
-        let min_width = 2.0 * r_max * (1.0 + CELL_MARGIN);
+        // At least one contact distance, plus the round-off of cell boundaries and crossing
+        // positions far from the origin.
+        let coord_scale = (0..V::DIM).fold(0.0f64, |m, a| {
+            m.max(bounds.min.comp(a).abs())
+                .max(bounds.max.comp(a).abs())
+        });
+        let min_width = 2.0 * r_max * (1.0 + CELL_MARGIN) + 64.0 * f64::EPSILON * coord_scale;
         let max_cells = (self.opts.max_cells_per_body * n as f64).max(1.0);
         let (origin, extent): ([f64; 3], [f64; 3]) = match world.period {
             Some(l) => ([0.0; 3], l.to_array3()),

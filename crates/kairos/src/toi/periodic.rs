@@ -57,13 +57,15 @@ pub fn ball_ball_periodic_until<V: Vector>(
     let w = bi.vel - bj.vel;
     let sigma = bi.radius + bj.radius;
     let span = (window_end - t_ref).max(0.0);
-    let slab = sigma * (1.0 + 1e-9);
+    // Padded for round-off both in sigma and in the coordinates (up to 2L in magnitude).
+    let slab_base = sigma * (1.0 + 1e-9);
     // Per axis: the surviving shifts and the time interval of each within the window.
     let mut shifts = [[0.0f64; 3]; 3];
     let mut intervals = [[(0.0f64, 0.0f64); 3]; 3];
     let mut counts = [1usize; 3];
     for axis in 0..V::DIM {
         let (x, v, l) = (d.comp(axis), w.comp(axis), period.comp(axis));
+        let slab = slab_base + 4.0 * f64::EPSILON * (x.abs() + l);
         let mut n = 0;
         for k in [-1.0, 0.0, 1.0] {
             let s = k * l;
