@@ -113,6 +113,9 @@ pub struct Polygon<V: Vector> {
     pub plane: Plane<V>,
     /// Edge `k` runs from vertex `k` to vertex `k + 1` (cyclically).
     pub edges: Vec<Segment<V>>,
+    /// Per edge, the in-plane direction pointing into the polygon (towards the centroid, which
+    /// lies inward of every edge of a convex polygon); computed once.
+    inward: Vec<V>,
 }
 
 fn cross3(a: [f64; 3], b: [f64; 3]) -> [f64; 3] {
@@ -175,33 +178,33 @@ impl<V: Vector> Polygon<V> {
                 ));
             }
         }
+        let c = vertices.iter().fold(V::ZERO, |acc, v| acc + *v) * (1.0 / n as f64);
+        let inward = edges
+            .iter()
+            .map(|e| {
+                let d = c - e.a;
+                d - e.dir * d.dot(e.dir) - plane.normal * d.dot(plane.normal)
+            })
+            .collect();
         Ok(Self {
             vertices,
             plane,
             edges,
+            inward,
         })
     }
 
     /// True when the projection of `p` on the plane lies inside the polygon (edges included).
     #[inline]
     pub fn contains_projection(&self, p: V) -> bool {
-        self.edges.iter().all(|e| {
+        self.edges.iter().zip(&self.inward).all(|(e, inward)| {
             // Inside when p is on the inner side of every edge: the component of (p - a) along
             // the in-plane inward direction n x dir is non-negative.
             let d = p - e.a;
             let along = d.dot(e.dir);
             let perp = d - e.dir * along - self.plane.normal * d.dot(self.plane.normal);
-            let inward = self.inward(e);
-            perp.dot(inward) >= 0.0
+            perp.dot(*inward) >= 0.0
         })
-    }
-    #[inline]
-    fn inward(&self, e: &Segment<V>) -> V {
-        // The polygon's centroid lies inward of every edge of a convex polygon.
-        let c = self.vertices.iter().fold(V::ZERO, |acc, v| acc + *v)
-            * (1.0 / self.vertices.len() as f64);
-        let d = c - e.a;
-        d - e.dir * d.dot(e.dir) - self.plane.normal * d.dot(self.plane.normal)
     }
     /// Closest point of the polygon to `p`.
     pub fn closest_point(&self, p: V) -> V {

@@ -86,6 +86,8 @@ pub struct KayaBvh<V: Vector> {
     found_dt: f64,
     nodes: Vec<Node<V>>,
     items: Vec<Item>,
+    /// The walls' padded boxes (walls never move), built on first use.
+    wall_boxes: Vec<Aabb<V>>,
 }
 
 /// A body as seen by the median split: its position at `now` (the split key) and its id.
@@ -111,6 +113,7 @@ impl<V: Vector> KayaBvh<V> {
             found_dt: 0.0,
             nodes: Vec::new(),
             items: Vec::new(),
+            wall_boxes: Vec::new(),
         }
     }
 
@@ -311,21 +314,24 @@ impl<V: Vector> BroadPhase<V> for KayaBvh<V> {
             return None;
         }
         self.build(&world.bodies, now);
-        let wall_boxes: Vec<Aabb<V>> = world
-            .walls
-            .iter()
-            .map(|w| {
-                // Planes have infinite boxes: pad by the finite coordinates only.
-                let b = w.aabb();
-                let (lo, hi) = (b.min.to_array3(), b.max.to_array3());
-                let scale = lo
-                    .iter()
-                    .chain(&hi)
-                    .filter(|x| x.is_finite())
-                    .fold(0.0f64, |m, x| m.max(x.abs()));
-                b.expanded(PAD_REL * scale)
-            })
-            .collect();
+        if self.wall_boxes.len() != world.walls.len() {
+            self.wall_boxes = world
+                .walls
+                .iter()
+                .map(|w| {
+                    // Planes have infinite boxes: pad by the finite coordinates only.
+                    let b = w.aabb();
+                    let (lo, hi) = (b.min.to_array3(), b.max.to_array3());
+                    let scale = lo
+                        .iter()
+                        .chain(&hi)
+                        .filter(|x| x.is_finite())
+                        .fold(0.0f64, |m, x| m.max(x.abs()));
+                    b.expanded(PAD_REL * scale)
+                })
+                .collect();
+        }
+        let wall_boxes = std::mem::take(&mut self.wall_boxes);
         // Box crossings (periodic boundary) are per body: the earliest one, found in O(n).
         let mut box_crossing: Option<Event> = None;
         if world.period.is_some() {
@@ -337,7 +343,7 @@ impl<V: Vector> BroadPhase<V> for KayaBvh<V> {
                 }
             }
         }
-        loop {
+        let found = loop {
             let limit = (now + self.dt).min(horizon);
             let mut search = Search {
                 nodes: &self.nodes,
@@ -353,14 +359,16 @@ impl<V: Vector> BroadPhase<V> for KayaBvh<V> {
             if let Some(e) = search.best.get() {
                 self.found_dt = self.dt;
                 self.dt = (self.dt * self.opts.shrink).max(MIN_DT);
-                return Some(e);
+                break Some(e);
             }
             if now + self.dt >= horizon {
-                return None;
+                break None;
             }
             self.dt *= self.opts.grow;
             self.refit(&world.bodies, now);
-        }
+        };
+        self.wall_boxes = wall_boxes;
+        found
     }
 
     fn lookahead(&self) -> f64 {
