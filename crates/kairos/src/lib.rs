@@ -34,6 +34,7 @@ pub mod event;
 pub mod generate;
 pub mod math;
 pub mod observe;
+pub mod overlap;
 pub mod scene;
 pub mod sim;
 pub mod toi;

@@ -1,0 +1,92 @@
+//! Discrete broad phases: which boxes overlap *now*?
+//!
+//! A discrete-time stepper moves every body by `dt` and then asks for the pairs whose bounding
+//! boxes overlap; those pairs go to the exact overlap test. Every finder here returns exactly
+//! the brute-force set (the tests check it on random and adversarial scenes), so they differ
+//! only in speed. Persistent finders (`sap`, `dbvt`) keep state between calls and are fastest
+//! when the boxes move little from one step to the next.
+//!
+//! The contract of [`OverlapFinder::find_pairs`]:
+//! * `boxes[i]` is the box of item `i`; the slice may grow or shrink between calls (items
+//!   past the new length have left, new indices have entered);
+//! * a box with `min > max` on some axis is empty and overlaps nothing (an item that is
+//!   temporarily absent);
+//! * two boxes overlap when the closed boxes share a point ([`Aabb::overlaps`]);
+//! * `out` is cleared and receives every overlapping pair `[i, j]` with `i < j`, sorted
+//!   ascending, each once.
+
+mod brute;
+
+pub use brute::BruteForce;
+
+use std::fmt;
+use std::str::FromStr;
+
+use crate::math::{Aabb, Vector};
+
+/// A discrete broad phase: the overlapping pairs of a set of boxes.
+pub trait OverlapFinder<V: Vector> {
+    /// The name used on the command line.
+    fn name(&self) -> &'static str;
+    /// Every overlapping pair of `boxes`, as `[i, j]` with `i < j`, sorted, into `out`.
+    fn find_pairs(&mut self, boxes: &[Aabb<V>], out: &mut Vec<[u32; 2]>);
+}
+
+/// The discrete broad phases available by name.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum OverlapKind {
+    /// [`BruteForce`]: every pair (the reference).
+    BruteForce,
+}
+
+impl OverlapKind {
+    /// Every discrete broad phase, in the order the benchmarks list them.
+    pub const ALL: [OverlapKind; 1] = [OverlapKind::BruteForce];
+
+    /// The command-line name.
+    pub fn name(self) -> &'static str {
+        match self {
+            OverlapKind::BruteForce => "brute-force",
+        }
+    }
+
+    /// A new finder of this kind.
+    pub fn build<V: Vector>(self) -> Box<dyn OverlapFinder<V>> {
+        match self {
+            OverlapKind::BruteForce => Box::new(BruteForce),
+        }
+    }
+}
+
+impl fmt::Display for OverlapKind {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.name())
+    }
+}
+
+impl FromStr for OverlapKind {
+    type Err = String;
+    fn from_str(s: &str) -> Result<Self, String> {
+        Self::ALL
+            .into_iter()
+            .find(|k| k.name() == s)
+            .ok_or_else(|| {
+                let names: Vec<_> = Self::ALL.iter().map(|k| k.name()).collect();
+                format!(
+                    "unknown discrete broad phase `{s}` (expected one of: {})",
+                    names.join(", ")
+                )
+            })
+    }
+}
+
+/// True when the box is empty (some `min > max`, or NaN) and so overlaps nothing.
+#[inline]
+pub fn is_empty<V: Vector>(b: &Aabb<V>) -> bool {
+    !b.min.all_le(b.max)
+}
+
+/// The box that overlaps nothing: the marker of an absent item.
+pub fn empty_box<V: Vector>() -> Aabb<V> {
+    Aabb::new(V::splat(f64::INFINITY), V::splat(f64::NEG_INFINITY))
+}
