@@ -23,7 +23,7 @@ pub struct ThesisArgs {
     )]
     pub n: Vec<usize>,
     /// Broad phases to time.
-    #[arg(long, value_delimiter = ',', default_value = "all-pairs,kaya-bvh,calendar", value_parser = crate::parse_broad_phase)]
+    #[arg(long, value_delimiter = ',', default_value = "all-pairs,kaya-bvh,calendar,sap,grid", value_parser = crate::parse_broad_phase)]
     pub broad_phases: Vec<BroadPhaseKind>,
     /// Runs (scenes with seeds 0..R) per size; times are medians, collisions means.
     #[arg(long, default_value_t = 3)]
@@ -45,6 +45,8 @@ fn growth_exponent(k: BroadPhaseKind) -> f64 {
         BroadPhaseKind::AllPairs => 3.5,
         BroadPhaseKind::KayaBvh => 2.6,
         BroadPhaseKind::Calendar => 1.7,
+        // O(n) swept boxes per search.
+        BroadPhaseKind::Sap | BroadPhaseKind::Grid => 2.5,
     }
 }
 

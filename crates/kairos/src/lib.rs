@@ -30,6 +30,7 @@
 pub mod body;
 pub mod broad_phase;
 pub mod checkpoint;
+pub mod discrete;
 pub mod event;
 pub mod generate;
 pub mod math;

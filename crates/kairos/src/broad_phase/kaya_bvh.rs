@@ -23,9 +23,9 @@ use crate::world::World;
 
 /// Relative padding of every box, far above round-off, so that a pair whose computed contact
 /// time lies within the look-ahead can never be pruned by a box test rounded the other way.
-const PAD_REL: f64 = 1e-9;
+pub(crate) const PAD_REL: f64 = 1e-9;
 /// Smallest look-ahead; keeps `dt` from underflowing to zero after many simultaneous events.
-const MIN_DT: f64 = 1e-300;
+pub(crate) const MIN_DT: f64 = 1e-300;
 
 /// Parameters of [`KayaBvh`].
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -164,7 +164,7 @@ impl<V: Vector> KayaBvh<V> {
 
 /// The box of a ball swept from `now` to `now + dt`, padded against round-off.
 #[inline]
-fn leaf_box<V: Vector>(b: &Body<V>, now: f64, dt: f64) -> Aabb<V> {
+pub(crate) fn leaf_box<V: Vector>(b: &Body<V>, now: f64, dt: f64) -> Aabb<V> {
     let p0 = b.position_at(now);
     let p1 = p0 + b.vel * dt;
     if !p1.is_finite() {
@@ -172,6 +172,19 @@ fn leaf_box<V: Vector>(b: &Body<V>, now: f64, dt: f64) -> Aabb<V> {
     }
     let pad = b.radius + PAD_REL * (b.radius + p0.max_abs() + p1.max_abs());
     Aabb::from_points(p0, p1).expanded(pad)
+}
+
+/// A wall's static box, padded against round-off like the leaves. Planes have infinite
+/// boxes: the padding comes from the finite coordinates only.
+pub(crate) fn padded_wall_box<V: Vector>(w: &crate::wall::Wall<V>) -> Aabb<V> {
+    let b = w.aabb();
+    let (lo, hi) = (b.min.to_array3(), b.max.to_array3());
+    let scale = lo
+        .iter()
+        .chain(&hi)
+        .filter(|x| x.is_finite())
+        .fold(0.0f64, |m, x| m.max(x.abs()));
+    b.expanded(PAD_REL * scale)
 }
 
 /// Builds the subtree of `items` (a sub-slice) rooted at node `idx`: split at the median of
@@ -315,21 +328,7 @@ impl<V: Vector> BroadPhase<V> for KayaBvh<V> {
         }
         self.build(&world.bodies, now);
         if self.wall_boxes.len() != world.walls.len() {
-            self.wall_boxes = world
-                .walls
-                .iter()
-                .map(|w| {
-                    // Planes have infinite boxes: pad by the finite coordinates only.
-                    let b = w.aabb();
-                    let (lo, hi) = (b.min.to_array3(), b.max.to_array3());
-                    let scale = lo
-                        .iter()
-                        .chain(&hi)
-                        .filter(|x| x.is_finite())
-                        .fold(0.0f64, |m, x| m.max(x.abs()));
-                    b.expanded(PAD_REL * scale)
-                })
-                .collect();
+            self.wall_boxes = world.walls.iter().map(padded_wall_box).collect();
         }
         let wall_boxes = std::mem::take(&mut self.wall_boxes);
         // Box crossings (periodic boundary) are per body: the earliest one, found in O(n).

@@ -8,16 +8,19 @@
 mod all_pairs;
 mod calendar;
 mod kaya_bvh;
+mod swept;
 
 pub use all_pairs::AllPairs;
 pub use calendar::{Calendar, CalendarOptions};
 pub use kaya_bvh::{KayaBvh, KayaBvhOptions};
+pub use swept::SweptBoxes;
 
 use std::fmt;
 use std::str::FromStr;
 
 use crate::event::Event;
 use crate::math::Vector;
+use crate::overlap::OverlapKind;
 use crate::world::World;
 
 /// A next-event search strategy.
@@ -47,14 +50,20 @@ pub enum BroadPhaseKind {
     KayaBvh,
     /// [`Calendar`].
     Calendar,
+    /// Continuous sweep and prune: [`SweptBoxes`] over the incremental sweep and prune.
+    Sap,
+    /// Continuous uniform grid: [`SweptBoxes`] over the spatial hash.
+    Grid,
 }
 
 impl BroadPhaseKind {
     /// Every broad phase, in the order the benchmarks list them.
-    pub const ALL: [BroadPhaseKind; 3] = [
+    pub const ALL: [BroadPhaseKind; 5] = [
         BroadPhaseKind::AllPairs,
         BroadPhaseKind::KayaBvh,
         BroadPhaseKind::Calendar,
+        BroadPhaseKind::Sap,
+        BroadPhaseKind::Grid,
     ];
 
     /// The command-line name.
@@ -63,6 +72,8 @@ impl BroadPhaseKind {
             BroadPhaseKind::AllPairs => "all-pairs",
             BroadPhaseKind::KayaBvh => "kaya-bvh",
             BroadPhaseKind::Calendar => "calendar",
+            BroadPhaseKind::Sap => "sap",
+            BroadPhaseKind::Grid => "grid",
         }
     }
 
@@ -72,6 +83,12 @@ impl BroadPhaseKind {
             BroadPhaseKind::AllPairs => Box::new(AllPairs),
             BroadPhaseKind::KayaBvh => Box::new(KayaBvh::new(opts.kaya)),
             BroadPhaseKind::Calendar => Box::new(Calendar::new(opts.calendar)),
+            BroadPhaseKind::Sap => {
+                Box::new(SweptBoxes::new("sap", OverlapKind::BruteForce, opts.kaya))
+            }
+            BroadPhaseKind::Grid => {
+                Box::new(SweptBoxes::new("grid", OverlapKind::BruteForce, opts.kaya))
+            }
         }
     }
 }

@@ -1,0 +1,208 @@
+//! Continuous-time sweep and prune and uniform grid: the thesis's future work (chapter 6).
+//!
+//! The thesis adapted bounding volume hierarchies to continuous time with one idea: cover each
+//! body by the box it sweeps from `now` to `now + dt`, and adapt `dt` (doubled while a search
+//! finds nothing, halved after an event). The same idea turns *any* discrete broad phase into a
+//! continuous one, and this module does exactly that: the swept boxes are handed to a
+//! discrete [`OverlapFinder`], and every pair it reports goes to the exact narrow phase with
+//! the time limit `now + dt`.
+//!
+//! * `sap`: the incremental sweep and prune of [`crate::overlap`]. Its sorted endpoint lists
+//!   persist from one search to the next, and between two events the swept boxes change
+//!   little (only the bodies of the last event jump), so insertion sort does almost no work.
+//! * `grid`: the spatial hash of [`crate::overlap`], cells sized from the swept boxes.
+//!
+//! In a periodic box, the look-ahead never passes the earliest box crossing (that crossing
+//! would be the next event anyway), so every swept box stays within one contact distance of
+//! the box; a box that sticks out of a face gets an image shifted by the box length, and pairs
+//! found through images are mapped back to their bodies. Walls are few and static: each
+//! wall's box is tested against every swept box.
+//!
+//! Only pruning differs from `all-pairs`: contact times come from the same pure functions and
+//! the earliest event is chosen by the same total order, so event logs are bit-identical.
+
+use super::kaya_bvh::{leaf_box, padded_wall_box, MIN_DT};
+use super::{BroadPhase, KayaBvhOptions};
+use crate::event::{EarliestEvent, Event};
+use crate::math::{Aabb, Vector};
+use crate::overlap::{OverlapFinder, OverlapKind};
+use crate::world::World;
+
+/// A continuous broad phase built from a discrete [`OverlapFinder`] over swept boxes with an
+/// adaptive look-ahead; see the [module documentation](self).
+pub struct SweptBoxes<V: Vector> {
+    name: &'static str,
+    finder: Box<dyn OverlapFinder<V>>,
+    opts: KayaBvhOptions,
+    dt: f64,
+    found_dt: f64,
+    boxes: Vec<Aabb<V>>,
+    /// The body of each box (bodies first, then periodic images).
+    owners: Vec<u32>,
+    pairs: Vec<[u32; 2]>,
+    wall_boxes: Vec<Aabb<V>>,
+}
+
+impl<V: Vector> SweptBoxes<V> {
+    /// A continuous broad phase over the discrete finder `kind`, with the look-ahead
+    /// parameters of the thesis (`opts`: first `dt`, growth and shrink factors), named `name`.
+    ///
+    /// # Panics
+    /// When `opts` is out of range ([`KayaBvhOptions::validate`]).
+    pub fn new(name: &'static str, kind: OverlapKind, opts: KayaBvhOptions) -> Self {
+        if let Err(e) = opts.validate() {
+            panic!("invalid look-ahead options: {e}");
+        }
+        Self {
+            name,
+            finder: kind.build(),
+            opts,
+            dt: opts.initial_dt,
+            found_dt: 0.0,
+            boxes: Vec::new(),
+            owners: Vec::new(),
+            pairs: Vec::new(),
+            wall_boxes: Vec::new(),
+        }
+    }
+
+    /// The current look-ahead `dt`.
+    pub fn dt(&self) -> f64 {
+        self.dt
+    }
+
+    /// Swept boxes of every body over `[now, now + span]`, plus periodic images.
+    fn fill_boxes(&mut self, world: &World<V>, now: f64, span: f64) {
+        let n = world.bodies.len();
+        self.boxes.clear();
+        self.boxes
+            .extend(world.bodies.iter().map(|b| leaf_box(b, now, span)));
+        self.owners.clear();
+        self.owners.extend(0..n as u32);
+        let Some(l) = world.period else {
+            return;
+        };
+        for i in 0..n {
+            let b = self.boxes[i];
+            // Per axis, the shifts that bring the parts sticking out of the box inside.
+            let mut shifts = [[0.0f64; 3]; 3];
+            let mut counts = [1usize; 3];
+            for axis in 0..V::DIM {
+                let len = l.comp(axis);
+                if b.min.comp(axis) < 0.0 {
+                    shifts[axis][counts[axis]] = len;
+                    counts[axis] += 1;
+                }
+                if b.max.comp(axis) > len {
+                    shifts[axis][counts[axis]] = -len;
+                    counts[axis] += 1;
+                }
+            }
+            if counts.iter().take(V::DIM).all(|&c| c == 1) {
+                continue;
+            }
+            let (cx, cy, cz) = (
+                counts[0],
+                counts[1],
+                if V::DIM == 3 { counts[2] } else { 1 },
+            );
+            for ix in 0..cx {
+                for iy in 0..cy {
+                    for iz in 0..cz {
+                        if ix == 0 && iy == 0 && iz == 0 {
+                            continue;
+                        }
+                        let s = [shifts[0][ix], shifts[1][iy], shifts[2][iz]];
+                        let s = V::try_from_slice(&s[..V::DIM]).expect("dimension");
+                        self.boxes.push(Aabb::new(b.min + s, b.max + s));
+                        self.owners.push(i as u32);
+                    }
+                }
+            }
+        }
+    }
+
+    /// One search with the time limit `limit`: every pair and wall whose swept boxes overlap
+    /// goes to the narrow phase.
+    fn search(&mut self, world: &World<V>, limit: f64, best: &mut EarliestEvent) {
+        let mut offer = |e: Option<Event>| {
+            if let Some(e) = e {
+                if e.time <= limit {
+                    best.offer(e);
+                }
+            }
+        };
+        self.finder.find_pairs(&self.boxes, &mut self.pairs);
+        let n = world.bodies.len();
+        if self.boxes.len() > n {
+            // Pairs through periodic images: map to bodies, drop self pairs and duplicates.
+            for p in &mut self.pairs {
+                let (i, j) = (self.owners[p[0] as usize], self.owners[p[1] as usize]);
+                *p = [i.min(j), i.max(j)];
+            }
+            self.pairs.retain(|p| p[0] != p[1]);
+            self.pairs.sort_unstable();
+            self.pairs.dedup();
+        }
+        for &[i, j] in &self.pairs {
+            offer(world.pair_event(i, j));
+        }
+        for (w, wbox) in self.wall_boxes.iter().enumerate() {
+            for (i, b) in self.boxes[..n].iter().enumerate() {
+                if b.overlaps(wbox) {
+                    offer(world.wall_event(i as u32, w as u32));
+                }
+            }
+        }
+    }
+}
+
+impl<V: Vector> BroadPhase<V> for SweptBoxes<V> {
+    fn name(&self) -> &'static str {
+        self.name
+    }
+
+    fn next_event(&mut self, world: &World<V>, now: f64, horizon: f64) -> Option<Event> {
+        if world.bodies.is_empty() {
+            return None;
+        }
+        if self.wall_boxes.len() != world.walls.len() {
+            self.wall_boxes = world.walls.iter().map(padded_wall_box).collect();
+        }
+        let mut box_crossing: Option<Event> = None;
+        if world.period.is_some() {
+            for i in 0..world.bodies.len() as u32 {
+                if let Some(e) = world.box_event(i) {
+                    if box_crossing.is_none_or(|b| e.precedes(&b)) {
+                        box_crossing = Some(e);
+                    }
+                }
+            }
+        }
+        let cap = box_crossing.map_or(horizon, |e| e.time.min(horizon));
+        loop {
+            let limit = (now + self.dt).min(cap);
+            self.fill_boxes(world, now, limit - now);
+            let mut best = EarliestEvent::new();
+            self.search(world, limit, &mut best);
+            if let Some(e) = box_crossing {
+                if e.time <= limit && e.time <= horizon {
+                    best.offer(e);
+                }
+            }
+            if let Some(e) = best.get() {
+                self.found_dt = self.dt;
+                self.dt = (self.dt * self.opts.shrink).max(MIN_DT);
+                return Some(e);
+            }
+            if limit >= cap {
+                return None;
+            }
+            self.dt *= self.opts.grow;
+        }
+    }
+
+    fn lookahead(&self) -> f64 {
+        self.found_dt
+    }
+}
