@@ -1,6 +1,7 @@
 //! `kairos`: the command-line front end of the Kairos event-driven collision simulator.
 
 mod bench;
+mod bench_discrete;
 mod inspect;
 mod output;
 mod run;
@@ -12,6 +13,8 @@ use std::process::ExitCode;
 use anyhow::Result;
 use clap::{Args, Parser, Subcommand};
 use kairos::broad_phase::{BroadPhaseKind, BroadPhaseOptions, KayaBvhOptions};
+use kairos::discrete::DiscreteOptions;
+use kairos::overlap::OverlapKind;
 
 /// Exact continuous-time collision detection and event-driven simulation.
 #[derive(Parser)]
@@ -56,26 +59,55 @@ enum BenchCommand {
     /// Collisions per second and memory per body up to a million bodies, and every broad
     /// phase on the thesis scene.
     Scale(scale::ScaleArgs),
+    /// Table 5.2 of the thesis: continuous time against discrete time steps, in seconds and
+    /// missed collisions.
+    Discrete(bench_discrete::DiscreteArgs),
     /// One measurement of `bench scale` (run in a child process).
     #[command(hide = true)]
     ScaleOne(scale::ScaleOneArgs),
 }
 
-/// Broad-phase selection and tuning, shared by the commands that simulate.
+/// Stepper and broad-phase selection and tuning, shared by the commands that simulate.
 #[derive(Args, Clone, Debug)]
 pub struct BroadPhaseArgs {
-    /// Next-event search: calendar (fastest), kaya-bvh (the thesis's) or all-pairs (the reference).
-    #[arg(long, default_value = "calendar", value_parser = parse_broad_phase)]
-    pub broad_phase: BroadPhaseKind,
-    /// kaya-bvh: look-ahead dt of the first search.
+    /// How time advances: `event` (exact, event-driven) or `discrete` (fixed steps of --dt, the
+    /// thesis's comparison method).
+    #[arg(long, default_value = "event", value_parser = ["event", "discrete"])]
+    pub stepper: String,
+    /// Broad phase. Event stepper: calendar (default, fastest), kaya-bvh (the thesis's), sap,
+    /// grid or all-pairs (the reference). Discrete stepper: sap (default), bvh, sort-sweep,
+    /// dbvt, grid or brute-force.
+    #[arg(long)]
+    pub broad_phase: Option<String>,
+    /// Discrete stepper: the time step.
+    #[arg(long)]
+    pub dt: Option<f64>,
+    /// Discrete stepper: internal sub-steps per --dt.
+    #[arg(long, default_value_t = 1)]
+    pub substeps: u32,
+    /// Discrete stepper: move overlapping pairs back to their first contact within the step
+    /// (bisection) before resolving them.
+    #[arg(long)]
+    pub toi_rewind: bool,
+    /// Look-ahead dt of the first search (kaya-bvh, sap and grid).
     #[arg(long, default_value_t = KayaBvhOptions::default().initial_dt)]
     pub bvh_dt: f64,
-    /// kaya-bvh: factor applied to dt when a search finds nothing (> 1).
+    /// Factor applied to the look-ahead when a search finds nothing (> 1; kaya-bvh, sap, grid).
     #[arg(long, default_value_t = KayaBvhOptions::default().grow)]
     pub bvh_grow: f64,
-    /// kaya-bvh: factor applied to dt after an event is found (in (0, 1]).
+    /// Factor applied to the look-ahead after an event is found (in (0, 1]; kaya-bvh, sap,
+    /// grid).
     #[arg(long, default_value_t = KayaBvhOptions::default().shrink)]
     pub bvh_shrink: f64,
+}
+
+/// What advances time in a run.
+#[derive(Clone, Copy, Debug)]
+pub enum Stepper {
+    /// Exact, event-driven, with this broad phase.
+    Event(BroadPhaseKind),
+    /// Fixed time steps with this discrete broad phase.
+    Discrete(OverlapKind, DiscreteOptions),
 }
 
 impl BroadPhaseArgs {
@@ -91,6 +123,41 @@ impl BroadPhaseArgs {
             kaya,
             ..Default::default()
         })
+    }
+
+    /// The validated stepper.
+    pub fn stepper(&self) -> Result<Stepper> {
+        if self.stepper == "discrete" {
+            let kind: OverlapKind = self
+                .broad_phase
+                .as_deref()
+                .unwrap_or("sap")
+                .parse()
+                .map_err(|e: String| anyhow::anyhow!("--broad-phase: {e}"))?;
+            let dt = self
+                .dt
+                .ok_or_else(|| anyhow::anyhow!("--stepper discrete needs --dt"))?;
+            let opts = DiscreteOptions {
+                dt,
+                substeps: self.substeps,
+                toi_rewind: self.toi_rewind,
+                count_misses: true,
+            };
+            opts.validate().map_err(anyhow::Error::msg)?;
+            Ok(Stepper::Discrete(kind, opts))
+        } else {
+            anyhow::ensure!(
+                self.dt.is_none() && self.substeps == 1 && !self.toi_rewind,
+                "--dt, --substeps and --toi-rewind need --stepper discrete"
+            );
+            let kind: BroadPhaseKind = self
+                .broad_phase
+                .as_deref()
+                .unwrap_or("calendar")
+                .parse()
+                .map_err(|e: String| anyhow::anyhow!("--broad-phase: {e}"))?;
+            Ok(Stepper::Event(kind))
+        }
     }
 }
 
@@ -124,6 +191,7 @@ fn main() -> ExitCode {
         Command::Diff(a) => inspect::diff(a),
         Command::Bench(BenchCommand::Thesis(a)) => bench::thesis(a),
         Command::Bench(BenchCommand::Scale(a)) => scale::scale(a),
+        Command::Bench(BenchCommand::Discrete(a)) => bench_discrete::discrete(a),
         Command::Bench(BenchCommand::ScaleOne(a)) => scale::scale_one(a),
     };
     match result {

@@ -8,16 +8,18 @@ use std::time::{Duration, Instant};
 use anyhow::{Context, Result};
 use clap::Args;
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
-use kairos::broad_phase::{BroadPhaseKind, BroadPhaseOptions};
+use kairos::broad_phase::BroadPhaseOptions;
+use kairos::discrete::{DiscreteOptions, DiscreteSim};
 use kairos::generate::{billiard, gas, BilliardParams, GasParams};
 use kairos::math::{DVec2, DVec3, Vector};
+use kairos::overlap::OverlapKind;
 use kairos::scene::Scene;
 use kairos::sim::Simulation;
 use kairos::trace::{Record, TraceHeader, TraceWriter};
 use serde::Serialize;
 
 use crate::output::write_text;
-use crate::{show, BroadPhaseArgs};
+use crate::{show, BroadPhaseArgs, Stepper};
 
 /// Arguments of `kairos run`.
 #[derive(Args)]
@@ -188,13 +190,21 @@ pub struct Summary {
     pub bodies: usize,
     pub walls: usize,
     pub duration: f64,
+    /// `event` or `discrete`.
+    pub stepper: String,
     pub broad_phase: String,
+    /// The time step of a discrete run.
+    pub dt: Option<f64>,
     pub events: u64,
     pub ball_ball: u64,
     pub ball_wall: u64,
     pub wall_seconds: f64,
     pub events_per_second: f64,
     pub energy_drift: f64,
+    /// Contacts the exact motion makes that the run did not see (0 for the event stepper).
+    pub missed_collisions: u64,
+    pub missed_ball_ball: u64,
+    pub missed_ball_wall: u64,
     pub trace: Option<String>,
     pub trace_hash: Option<String>,
 }
@@ -205,7 +215,13 @@ impl Summary {
             "scene          {} ({}D, {} bodies, {} walls, {} s)",
             self.scene, self.dim, self.bodies, self.walls, self.duration
         );
-        println!("broad phase    {}", self.broad_phase);
+        match self.dt {
+            None => println!("broad phase    {} (event-driven)", self.broad_phase),
+            Some(dt) => println!(
+                "stepper        discrete, dt = {dt}, broad phase {}",
+                self.broad_phase
+            ),
+        }
         println!(
             "events         {} (ball-ball {}, ball-wall {})",
             self.events, self.ball_ball, self.ball_wall
@@ -215,6 +231,10 @@ impl Summary {
             self.wall_seconds, self.events_per_second
         );
         println!("energy drift   {:.3e} (relative)", self.energy_drift);
+        println!(
+            "missed         {} collisions (ball-ball {}, ball-wall {})",
+            self.missed_collisions, self.missed_ball_ball, self.missed_ball_wall
+        );
         match (&self.trace, &self.trace_hash) {
             (Some(t), Some(h)) => {
                 println!("trace          {t} ({} records, hash {h})", self.events)
@@ -228,7 +248,7 @@ impl Summary {
 pub struct RunSpec<'a> {
     pub scene: &'a Scene,
     pub scene_name: String,
-    pub broad: BroadPhaseKind,
+    pub stepper: Stepper,
     pub opts: BroadPhaseOptions,
     pub trace: Option<&'a Path>,
     pub progress: bool,
@@ -250,8 +270,12 @@ pub fn simulate(spec: &RunSpec) -> Result<Summary> {
 }
 
 fn simulate_dim<V: Vector>(spec: &RunSpec) -> Result<Summary> {
+    let kind = match spec.stepper {
+        Stepper::Event(kind) => kind,
+        Stepper::Discrete(kind, opts) => return simulate_discrete::<V>(spec, kind, opts),
+    };
     let scene = spec.scene;
-    let broad = spec.broad.build::<V>(&spec.opts);
+    let broad = kind.build::<V>(&spec.opts);
     let mut sim = match spec.resume {
         Some(ck) => Simulation::restore(ck.world::<V>(), broad, ck.state),
         None => Simulation::new(scene.world::<V>(), broad, scene.duration),
@@ -263,7 +287,7 @@ fn simulate_dim<V: Vector>(spec: &RunSpec) -> Result<Summary> {
         Some(p) => {
             let header = TraceHeader {
                 dim: scene.dim as u32,
-                broad_phase: spec.broad.name().to_string(),
+                broad_phase: kind.name().to_string(),
                 scene_toml: scene.to_toml(),
             };
             Some(
@@ -273,20 +297,7 @@ fn simulate_dim<V: Vector>(spec: &RunSpec) -> Result<Summary> {
         }
         None => None,
     };
-    let bar = if spec.progress && std::io::stderr().is_terminal() {
-        let bar = ProgressBar::with_draw_target(Some(1000), ProgressDrawTarget::stderr_with_hz(4));
-        bar.set_style(
-            ProgressStyle::with_template(
-                "{spinner} simulated {percent:>3}% [{bar:30}] {msg} ({elapsed})",
-            )
-            .unwrap()
-            .progress_chars("=> "),
-        );
-        bar.enable_steady_tick(Duration::from_millis(250));
-        Some(bar)
-    } else {
-        None
-    };
+    let bar = progress_bar(spec.progress);
     let mut observer = spec.observe.as_ref().map(|(dt, _)| {
         let volume: f64 = scene.periodic.as_ref().map_or(0.0, |l| l.iter().product());
         kairos::observe::Observer::new(&sim, *dt, volume)
@@ -369,7 +380,9 @@ fn simulate_dim<V: Vector>(spec: &RunSpec) -> Result<Summary> {
         bodies: scene.bodies.len(),
         walls: scene.walls.len(),
         duration: scene.duration,
-        broad_phase: spec.broad.name().to_string(),
+        stepper: "event".into(),
+        broad_phase: kind.name().to_string(),
+        dt: None,
         events: c.total(),
         ball_ball: c.ball_ball,
         ball_wall: c.ball_wall,
@@ -380,9 +393,134 @@ fn simulate_dim<V: Vector>(spec: &RunSpec) -> Result<Summary> {
             0.0
         },
         energy_drift: sim.energy_drift(),
+        missed_collisions: 0,
+        missed_ball_ball: 0,
+        missed_ball_wall: 0,
         trace: spec.trace.map(show),
         trace_hash,
     })
+}
+
+/// The progress bar of a run, on a terminal only.
+fn progress_bar(enabled: bool) -> Option<ProgressBar> {
+    if !(enabled && std::io::stderr().is_terminal()) {
+        return None;
+    }
+    let bar = ProgressBar::with_draw_target(Some(1000), ProgressDrawTarget::stderr_with_hz(4));
+    bar.set_style(
+        ProgressStyle::with_template(
+            "{spinner} simulated {percent:>3}% [{bar:30}] {msg} ({elapsed})",
+        )
+        .unwrap()
+        .progress_chars("=> "),
+    );
+    bar.enable_steady_tick(Duration::from_millis(250));
+    Some(bar)
+}
+
+/// A discrete-time run: the same outputs, with the contacts resolved at each step as events.
+fn simulate_discrete<V: Vector>(
+    spec: &RunSpec,
+    kind: OverlapKind,
+    opts: DiscreteOptions,
+) -> Result<Summary> {
+    let scene = spec.scene;
+    let mut sim = DiscreteSim::new(scene.world::<V>(), kind, opts, scene.duration)
+        .map_err(|e| anyhow::anyhow!("{}: {e}", spec.scene_name))?;
+    let mut writer = match spec.trace {
+        Some(p) => {
+            let header = TraceHeader {
+                dim: scene.dim as u32,
+                broad_phase: discrete_label(kind, &opts),
+                scene_toml: scene.to_toml(),
+            };
+            Some(
+                TraceWriter::create(p, &header)
+                    .with_context(|| format!("{}: cannot create trace", show(p)))?,
+            )
+        }
+        None => None,
+    };
+    let bar = progress_bar(spec.progress);
+    let start = Instant::now();
+    let mut io_error = None;
+    let mut last_tick = 0;
+    loop {
+        let more = sim.step(|e, w| {
+            if io_error.is_none() {
+                if let Some(writer) = writer.as_mut() {
+                    if let Err(err) = writer.write(&Record::from_event(e, w, 0.0)) {
+                        io_error = Some(err);
+                    }
+                }
+            }
+        });
+        if io_error.is_some() || !more {
+            break;
+        }
+        if let Some(bar) = &bar {
+            if sim.steps() - last_tick >= 64 {
+                last_tick = sim.steps();
+                bar.set_position((1000.0 * sim.now() / scene.duration) as u64);
+                bar.set_message(format!("{} contacts", sim.counts().total()));
+            }
+        }
+    }
+    if let Some(e) = io_error {
+        let p = spec.trace.map(show).unwrap_or_default();
+        return Err(e).with_context(|| format!("{p}: writing the trace failed"));
+    }
+    let wall_seconds = start.elapsed().as_secs_f64();
+    if let Some(bar) = bar {
+        bar.finish_and_clear();
+    }
+    let trace_hash = match (writer, spec.trace) {
+        (Some(w), Some(p)) => {
+            let h = w
+                .finish(scene.duration)
+                .with_context(|| format!("{}: writing the trace failed", show(p)))?;
+            Some(format!("{h:016x}"))
+        }
+        _ => None,
+    };
+    let c = sim.counts();
+    let m = sim.misses();
+    Ok(Summary {
+        scene: spec.scene_name.clone(),
+        dim: scene.dim,
+        bodies: scene.bodies.len(),
+        walls: scene.walls.len(),
+        duration: scene.duration,
+        stepper: "discrete".into(),
+        broad_phase: kind.name().to_string(),
+        dt: Some(opts.dt),
+        events: c.total(),
+        ball_ball: c.ball_ball,
+        ball_wall: c.ball_wall,
+        wall_seconds,
+        events_per_second: if wall_seconds > 0.0 {
+            c.total() as f64 / wall_seconds
+        } else {
+            0.0
+        },
+        energy_drift: sim.energy_drift(),
+        missed_collisions: m.total(),
+        missed_ball_ball: m.ball_ball,
+        missed_ball_wall: m.ball_wall,
+        trace: spec.trace.map(show),
+        trace_hash,
+    })
+}
+
+/// The broad-phase name a discrete run writes to its trace header.
+pub fn discrete_label(kind: OverlapKind, opts: &DiscreteOptions) -> String {
+    format!(
+        "discrete {} dt={} substeps={}{}",
+        kind.name(),
+        opts.dt,
+        opts.substeps,
+        if opts.toi_rewind { " toi-rewind" } else { "" }
+    )
 }
 
 /// Reads and validates a scene file.
@@ -404,6 +542,13 @@ fn report(summary: &Summary, quiet: bool, json: Option<&Path>) -> Result<()> {
 
 pub fn run(a: RunArgs) -> Result<ExitCode> {
     let opts = a.broad.options()?;
+    let stepper = a.broad.stepper()?;
+    if matches!(stepper, Stepper::Discrete(..)) {
+        anyhow::ensure!(
+            a.resume.is_none() && a.checkpoint.is_none() && a.observe.is_none(),
+            "--stepper discrete does not support --resume, --checkpoint or --observe"
+        );
+    }
     let resume = match &a.resume {
         Some(p) => {
             Some(kairos::checkpoint::read(p).map_err(|e| anyhow::anyhow!("{}: {e}", show(p)))?)
@@ -466,7 +611,7 @@ pub fn run(a: RunArgs) -> Result<ExitCode> {
     let spec = RunSpec {
         scene: &scene,
         scene_name: show(&source),
-        broad: a.broad.broad_phase,
+        stepper,
         opts,
         trace: trace.as_deref(),
         progress: !a.quiet,
@@ -481,6 +626,7 @@ pub fn run(a: RunArgs) -> Result<ExitCode> {
 
 pub fn demo(a: DemoArgs) -> Result<ExitCode> {
     let opts = a.broad.options()?;
+    let stepper = a.broad.stepper()?;
     let params = BilliardParams {
         n: a.n,
         seed: a.seed,
@@ -490,7 +636,7 @@ pub fn demo(a: DemoArgs) -> Result<ExitCode> {
     let spec = RunSpec {
         scene: &scene,
         scene_name: format!("built-in billiard (n = {}, seed = {})", a.n, a.seed),
-        broad: a.broad.broad_phase,
+        stepper,
         opts,
         trace: Some(&a.output),
         progress: !a.quiet,

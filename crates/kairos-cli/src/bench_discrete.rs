@@ -1,0 +1,285 @@
+//! `kairos bench discrete`: Table 5.2 of the thesis, measured here. Continuous time (every
+//! event-driven broad phase) against discrete time steps, in seconds and missed collisions.
+
+use std::process::ExitCode;
+use std::time::Instant;
+
+use anyhow::Result;
+use clap::Args;
+use kairos::broad_phase::{BroadPhaseKind, BroadPhaseOptions};
+use kairos::discrete::{DiscreteOptions, DiscreteSim};
+use kairos::generate::billiard;
+use kairos::math::DVec2;
+use kairos::overlap::OverlapKind;
+use kairos::scene::Scene;
+use kairos::sim::Simulation;
+
+use crate::output::write_text;
+
+/// Arguments of `kairos bench discrete`.
+#[derive(Args)]
+pub struct DiscreteArgs {
+    /// Number of balls (the thesis: 1024).
+    #[arg(long, default_value_t = 1024)]
+    pub n: usize,
+    /// Runs (scenes with seeds 0..R); times are medians, counts means.
+    #[arg(long, default_value_t = 3)]
+    pub runs: usize,
+    /// Event-driven broad phases to time.
+    #[arg(long, value_delimiter = ',', default_value = "calendar,sap,grid,kaya-bvh,all-pairs", value_parser = crate::parse_broad_phase)]
+    pub broad_phases: Vec<BroadPhaseKind>,
+    /// Time steps of the discrete rows.
+    #[arg(
+        long,
+        value_delimiter = ',',
+        default_value = "0.001,0.005,0.01,0.03,0.1,1"
+    )]
+    pub dts: Vec<f64>,
+    /// Discrete broad phase of the discrete rows (the thesis compared a BVH).
+    #[arg(long, default_value = "bvh", value_parser = parse_overlap)]
+    pub discrete_broad_phase: OverlapKind,
+    /// Extra rows with sub-steps, as DT:K (K sub-steps per DT).
+    #[arg(long, value_delimiter = ',', default_value = "0.1:10,0.03:3")]
+    pub substeps: Vec<String>,
+    /// Extra rows with the contact-time rewind, at these time steps.
+    #[arg(long, value_delimiter = ',', default_value = "0.01,0.1")]
+    pub rewind: Vec<f64>,
+    /// Stop a run after this many seconds and report it as incomplete.
+    #[arg(long, default_value_t = 300.0)]
+    pub budget: f64,
+    /// Also write the measurements as CSV.
+    #[arg(long)]
+    pub csv: Option<std::path::PathBuf>,
+    #[command(flatten)]
+    pub table: crate::run::TableArgs,
+}
+
+fn parse_overlap(s: &str) -> Result<OverlapKind, String> {
+    s.parse()
+}
+
+/// One row of the table.
+#[derive(Clone, Debug)]
+pub struct Row {
+    pub label: String,
+    pub dt: Option<f64>,
+    pub seconds: f64,
+    pub contacts: f64,
+    pub misses: f64,
+    /// Fraction of the simulated time reached within the budget (1 when complete).
+    pub reached: f64,
+}
+
+fn median(v: &mut [f64]) -> f64 {
+    v.sort_by(f64::total_cmp);
+    let m = v.len() / 2;
+    if v.len() % 2 == 1 {
+        v[m]
+    } else {
+        0.5 * (v[m - 1] + v[m])
+    }
+}
+
+/// Times one event-driven run: (seconds, collisions, fraction of the time reached).
+fn time_event(scene: &Scene, kind: BroadPhaseKind, budget: f64) -> (f64, u64, f64) {
+    let mut sim = Simulation::new(
+        scene.world::<DVec2>(),
+        kind.build::<DVec2>(&BroadPhaseOptions::default()),
+        scene.duration,
+    );
+    let start = Instant::now();
+    let mut k = 0u64;
+    while let Some(e) = sim.step() {
+        k += 1;
+        if k % 1024 == 0 && start.elapsed().as_secs_f64() > budget {
+            return (
+                start.elapsed().as_secs_f64(),
+                sim.counts().total(),
+                e.time / scene.duration,
+            );
+        }
+    }
+    (start.elapsed().as_secs_f64(), sim.counts().total(), 1.0)
+}
+
+/// Times one discrete run without the miss counter, then counts the misses of the identical
+/// trajectory (the counter never changes the run): (seconds, contacts, misses, reached).
+fn time_discrete(
+    scene: &Scene,
+    kind: OverlapKind,
+    opts: DiscreteOptions,
+    budget: f64,
+) -> Result<(f64, u64, u64, f64)> {
+    let run = |count: bool| -> Result<(f64, u64, u64, f64)> {
+        let opts = DiscreteOptions {
+            count_misses: count,
+            ..opts
+        };
+        let mut sim = DiscreteSim::new(scene.world::<DVec2>(), kind, opts, scene.duration)
+            .map_err(anyhow::Error::msg)?;
+        let start = Instant::now();
+        while sim.step(|_, _| {}) {
+            if sim.steps() % 64 == 0 && start.elapsed().as_secs_f64() > budget {
+                break;
+            }
+        }
+        Ok((
+            start.elapsed().as_secs_f64(),
+            sim.counts().total(),
+            sim.misses().total(),
+            sim.now() / scene.duration,
+        ))
+    };
+    let (seconds, contacts, _, reached) = run(false)?;
+    let (_, counted, misses, _) = run(true)?;
+    anyhow::ensure!(
+        counted == contacts || reached < 1.0,
+        "the miss counter changed the run ({contacts} vs {counted} contacts)"
+    );
+    Ok((seconds, contacts, misses, reached))
+}
+
+/// Measures every row.
+pub fn measure(a: &DiscreteArgs) -> Result<Vec<Row>> {
+    anyhow::ensure!(a.runs >= 1, "--runs must be at least 1");
+    anyhow::ensure!(
+        a.table.dim == 2,
+        "bench discrete uses the 2D thesis scene (--dim 2)"
+    );
+    let scenes: Vec<Scene> = (0..a.runs)
+        .map(|seed| billiard(&a.table.params(a.n, seed as u64)).map_err(anyhow::Error::msg))
+        .collect::<Result<_>>()?;
+    let mut rows = Vec::new();
+    for &kind in &a.broad_phases {
+        let (mut secs, mut contacts, mut reached) = (Vec::new(), 0u64, 1.0f64);
+        for s in &scenes {
+            let (t, c, r) = time_event(s, kind, a.budget);
+            secs.push(t);
+            contacts += c;
+            reached = reached.min(r);
+        }
+        let row = Row {
+            label: format!("continuous ({kind})"),
+            dt: None,
+            seconds: median(&mut secs),
+            contacts: contacts as f64 / scenes.len() as f64,
+            misses: 0.0,
+            reached,
+        };
+        eprintln!("{:32} {:10.3} s", row.label, row.seconds);
+        rows.push(row);
+    }
+    let mut configs: Vec<(String, DiscreteOptions)> = Vec::new();
+    let base = DiscreteOptions::default();
+    for &dt in &a.dts {
+        configs.push((
+            format!("discrete dt = {dt}"),
+            DiscreteOptions {
+                dt,
+                substeps: 1,
+                toi_rewind: false,
+                ..base
+            },
+        ));
+    }
+    for spec in &a.substeps {
+        let (dt, k) = spec
+            .split_once(':')
+            .and_then(|(d, k)| Some((d.parse::<f64>().ok()?, k.parse::<u32>().ok()?)))
+            .ok_or_else(|| anyhow::anyhow!("--substeps: expected DT:K, got `{spec}`"))?;
+        configs.push((
+            format!("discrete dt = {dt}, {k} sub-steps"),
+            DiscreteOptions {
+                dt,
+                substeps: k,
+                toi_rewind: false,
+                ..base
+            },
+        ));
+    }
+    for &dt in &a.rewind {
+        configs.push((
+            format!("discrete dt = {dt}, rewind"),
+            DiscreteOptions {
+                dt,
+                substeps: 1,
+                toi_rewind: true,
+                ..base
+            },
+        ));
+    }
+    for (label, opts) in configs {
+        opts.validate().map_err(anyhow::Error::msg)?;
+        let (mut secs, mut contacts, mut misses, mut reached) = (Vec::new(), 0u64, 0u64, 1.0f64);
+        for s in &scenes {
+            let (t, c, m, r) = time_discrete(s, a.discrete_broad_phase, opts, a.budget)?;
+            secs.push(t);
+            contacts += c;
+            misses += m;
+            reached = reached.min(r);
+        }
+        let row = Row {
+            label,
+            dt: Some(opts.dt),
+            seconds: median(&mut secs),
+            contacts: contacts as f64 / scenes.len() as f64,
+            misses: misses as f64 / scenes.len() as f64,
+            reached,
+        };
+        eprintln!(
+            "{:32} {:10.3} s  {:10.1} misses",
+            row.label, row.seconds, row.misses
+        );
+        rows.push(row);
+    }
+    Ok(rows)
+}
+
+/// The markdown table.
+pub fn table(rows: &[Row], discrete: OverlapKind) -> String {
+    let mut out = format!(
+        "| algorithm | seconds | contacts resolved | missed collisions |\n|---|---:|---:|---:|\n"
+    );
+    for r in rows {
+        let secs = if r.reached < 1.0 {
+            format!(
+                "> {:.1} (stopped at {:.0}% of the run)",
+                r.seconds,
+                100.0 * r.reached
+            )
+        } else {
+            format!("{:.3}", r.seconds)
+        };
+        let label = if r.dt.is_some() {
+            format!("{} ({discrete})", r.label)
+        } else {
+            r.label.clone()
+        };
+        out += &format!(
+            "| {label} | {secs} | {:.1} | {:.2} |\n",
+            r.contacts, r.misses
+        );
+    }
+    out
+}
+
+pub fn discrete(a: DiscreteArgs) -> Result<ExitCode> {
+    let rows = measure(&a)?;
+    print!("{}", table(&rows, a.discrete_broad_phase));
+    if let Some(p) = &a.csv {
+        let mut csv = String::from("label,dt,seconds,contacts,missed,reached\n");
+        for r in &rows {
+            csv += &format!(
+                "\"{}\",{},{},{},{},{}\n",
+                r.label,
+                r.dt.map_or(String::new(), |d| d.to_string()),
+                r.seconds,
+                r.contacts,
+                r.misses,
+                r.reached
+            );
+        }
+        write_text(p, &csv)?;
+    }
+    Ok(ExitCode::SUCCESS)
+}
