@@ -128,15 +128,15 @@ impl BroadPhaseArgs {
     /// The validated stepper.
     pub fn stepper(&self) -> Result<Stepper> {
         if self.stepper == "discrete" {
+            let dt = self
+                .dt
+                .ok_or_else(|| anyhow::anyhow!("--stepper discrete needs --dt"))?;
             let kind: OverlapKind = self
                 .broad_phase
                 .as_deref()
                 .unwrap_or("sap")
                 .parse()
                 .map_err(|e: String| anyhow::anyhow!("--broad-phase: {e}"))?;
-            let dt = self
-                .dt
-                .ok_or_else(|| anyhow::anyhow!("--stepper discrete needs --dt"))?;
             let opts = DiscreteOptions {
                 dt,
                 substeps: self.substeps,

@@ -1,0 +1,227 @@
+//! `kairos run --stepper discrete` and `kairos bench discrete`.
+
+use std::path::{Path, PathBuf};
+use std::process::{Command, Output};
+
+fn kairos(args: &[&str], dir: &Path) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_kairos"))
+        .args(args)
+        .current_dir(dir)
+        .output()
+        .expect("run kairos")
+}
+
+fn tempdir(name: &str) -> PathBuf {
+    let d = std::env::temp_dir().join(format!("kairos-discrete-{name}-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&d);
+    std::fs::create_dir_all(&d).unwrap();
+    d
+}
+
+fn text(b: &[u8]) -> String {
+    String::from_utf8_lossy(b).into_owned()
+}
+
+fn ok(o: &Output) {
+    assert!(
+        o.status.success(),
+        "exit {:?}\nstdout: {}\nstderr: {}",
+        o.status,
+        text(&o.stdout),
+        text(&o.stderr)
+    );
+}
+
+fn json(path: &Path) -> serde_json::Value {
+    serde_json::from_str(&std::fs::read_to_string(path).unwrap()).unwrap()
+}
+
+fn scene(name: &str) -> String {
+    Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("../../scenes")
+        .join(name)
+        .display()
+        .to_string()
+}
+
+#[test]
+fn the_bullet_tunnels_in_discrete_time_and_not_in_event_time() {
+    let dir = tempdir("bullet");
+    let bullet = scene("bullet-through-gap.toml");
+    let o = kairos(
+        &[
+            "run",
+            &bullet,
+            "--stepper",
+            "discrete",
+            "--dt",
+            "0.1",
+            "--summary-json",
+            "d.json",
+            "-o",
+            "d.ktrace",
+        ],
+        &dir,
+    );
+    ok(&o);
+    assert!(text(&o.stdout).contains("missed"), "{}", text(&o.stdout));
+    let d = json(&dir.join("d.json"));
+    assert_eq!(d["stepper"], "discrete");
+    assert!(d["missed_collisions"].as_u64().unwrap() >= 1, "{d}");
+    assert!(d["missed_ball_wall"].as_u64().unwrap() >= 1, "{d}");
+    let o = kairos(
+        &["run", &bullet, "--summary-json", "e.json", "--no-trace"],
+        &dir,
+    );
+    ok(&o);
+    let e = json(&dir.join("e.json"));
+    assert_eq!(e["missed_collisions"], 0);
+    assert!(e["ball_wall"].as_u64().unwrap() > 10, "{e}");
+}
+
+#[test]
+fn a_discrete_trace_reads_back_in_time_order() {
+    let dir = tempdir("trace");
+    let o = kairos(
+        &[
+            "generate",
+            "billiard",
+            "--n",
+            "200",
+            "--seed",
+            "4",
+            "--duration",
+            "1",
+            "-o",
+            "b.toml",
+        ],
+        &dir,
+    );
+    ok(&o);
+    for extra in [&[][..], &["--toi-rewind"][..], &["--substeps", "4"][..]] {
+        let mut args = vec![
+            "run",
+            "b.toml",
+            "--stepper",
+            "discrete",
+            "--dt",
+            "0.01",
+            "--broad-phase",
+            "brute-force",
+            "-o",
+            "d.ktrace",
+            "--summary-json",
+            "s.json",
+        ];
+        args.extend_from_slice(extra);
+        ok(&kairos(&args, &dir));
+        let s = json(&dir.join("s.json"));
+        let events = s["events"].as_u64().unwrap();
+        assert!(events > 100, "{s}");
+        assert!(s["energy_drift"].as_f64().unwrap().abs() < 1e-12, "{s}");
+        ok(&kairos(&["export", "d.ktrace", "--events", "e.csv"], &dir));
+        let csv = std::fs::read_to_string(dir.join("e.csv")).unwrap();
+        let times: Vec<f64> = csv
+            .lines()
+            .skip(1)
+            .map(|l| l.split(',').next().unwrap().parse().unwrap())
+            .collect();
+        assert_eq!(times.len() as u64, events, "{extra:?}");
+        assert!(times.windows(2).all(|w| w[0] <= w[1]), "{extra:?}");
+        ok(&kairos(&["export", "d.ktrace", "--final", "f.csv"], &dir));
+    }
+}
+
+#[test]
+fn bad_stepper_options_are_refused_before_any_output() {
+    let dir = tempdir("bad");
+    let bullet = scene("bullet-through-gap.toml");
+    for (args, needle) in [
+        (vec!["--stepper", "discrete"], "needs --dt"),
+        (vec!["--dt", "0.1"], "need --stepper discrete"),
+        (
+            vec![
+                "--stepper",
+                "discrete",
+                "--dt",
+                "0.1",
+                "--broad-phase",
+                "kaya-bvh",
+            ],
+            "unknown discrete broad phase",
+        ),
+        (vec!["--broad-phase", "bvh"], "unknown broad phase"),
+        (
+            vec!["--stepper", "discrete", "--dt", "-1"],
+            "dt must be positive",
+        ),
+        (
+            vec!["--stepper", "discrete", "--dt", "0.1", "--substeps", "0"],
+            "substeps",
+        ),
+        (
+            vec!["--stepper", "discrete", "--dt", "0.1", "--observe", "1"],
+            "does not support",
+        ),
+    ] {
+        let mut full = vec!["run", bullet.as_str(), "-o", "x.ktrace"];
+        full.extend(args.iter().copied());
+        let o = kairos(&full, &dir);
+        assert_eq!(o.status.code(), Some(2), "{args:?}: {}", text(&o.stderr));
+        assert!(
+            text(&o.stderr).contains(needle),
+            "{args:?}: {}",
+            text(&o.stderr)
+        );
+        assert!(!dir.join("x.ktrace").exists(), "{args:?} left a trace");
+    }
+}
+
+#[test]
+fn bench_discrete_prints_table_5_2() {
+    let dir = tempdir("bench");
+    let o = kairos(
+        &[
+            "bench",
+            "discrete",
+            "--n",
+            "48",
+            "--runs",
+            "1",
+            "--broad-phases",
+            "calendar,kaya-bvh",
+            "--dts",
+            "0.01,1",
+            "--substeps",
+            "0.1:10",
+            "--rewind",
+            "0.1",
+            "--discrete-broad-phase",
+            "brute-force",
+            "--duration",
+            "1",
+            "--csv",
+            "t.csv",
+        ],
+        &dir,
+    );
+    ok(&o);
+    let out = text(&o.stdout);
+    for row in [
+        "continuous (calendar)",
+        "continuous (kaya-bvh)",
+        "discrete dt = 0.01 (brute-force)",
+        "discrete dt = 1 (brute-force)",
+        "discrete dt = 0.1, 10 sub-steps",
+        "discrete dt = 0.1, rewind",
+    ] {
+        assert!(out.contains(row), "{row} missing:\n{out}");
+    }
+    let csv = std::fs::read_to_string(dir.join("t.csv")).unwrap();
+    assert_eq!(csv.lines().count(), 7, "{csv}");
+    // Continuous rows miss nothing.
+    for line in csv.lines().filter(|l| l.contains("continuous")) {
+        let fields: Vec<&str> = line.rsplit(',').collect();
+        assert_eq!(fields[1].parse::<f64>().unwrap(), 0.0, "{line}");
+    }
+}
