@@ -16,8 +16,19 @@
 //!   ascending, each once.
 
 mod brute;
+mod bvh;
+mod dbvt;
+mod grid;
+mod pairs;
+mod sap;
+mod sort_sweep;
 
 pub use brute::BruteForce;
+pub use bvh::{Bvh, LEAF_SIZE};
+pub use dbvt::{Dbvt, DbvtOptions};
+pub use grid::{Grid, GridOptions};
+pub use sap::Sap;
+pub use sort_sweep::SortSweep;
 
 use std::fmt;
 use std::str::FromStr;
@@ -37,23 +48,50 @@ pub trait OverlapFinder<V: Vector> {
 pub enum OverlapKind {
     /// [`BruteForce`]: every pair (the reference).
     BruteForce,
+    /// [`Bvh`]: a median-split hierarchy rebuilt per call, self-traversed (thesis Algorithm 3).
+    Bvh,
+    /// [`Sap`]: incremental sweep and prune on every axis, by insertion sort.
+    Sap,
+    /// [`SortSweep`]: sort and sweep along the axis of largest variance (Ericson).
+    SortSweep,
+    /// [`Dbvt`]: a dynamic AABB tree of fat boxes with a persistent candidate set (Box2D).
+    Dbvt,
+    /// [`Grid`]: a uniform grid of hashed cells.
+    Grid,
 }
 
 impl OverlapKind {
     /// Every discrete broad phase, in the order the benchmarks list them.
-    pub const ALL: [OverlapKind; 1] = [OverlapKind::BruteForce];
+    pub const ALL: [OverlapKind; 6] = [
+        OverlapKind::BruteForce,
+        OverlapKind::Bvh,
+        OverlapKind::Sap,
+        OverlapKind::SortSweep,
+        OverlapKind::Dbvt,
+        OverlapKind::Grid,
+    ];
 
     /// The command-line name.
     pub fn name(self) -> &'static str {
         match self {
             OverlapKind::BruteForce => "brute-force",
+            OverlapKind::Bvh => "bvh",
+            OverlapKind::Sap => "sap",
+            OverlapKind::SortSweep => "sort-sweep",
+            OverlapKind::Dbvt => "dbvt",
+            OverlapKind::Grid => "grid",
         }
     }
 
-    /// A new finder of this kind.
+    /// A new finder of this kind, with default options.
     pub fn build<V: Vector>(self) -> Box<dyn OverlapFinder<V>> {
         match self {
             OverlapKind::BruteForce => Box::new(BruteForce),
+            OverlapKind::Bvh => Box::new(Bvh::new()),
+            OverlapKind::Sap => Box::new(Sap::new()),
+            OverlapKind::SortSweep => Box::new(SortSweep::new()),
+            OverlapKind::Dbvt => Box::new(Dbvt::new()),
+            OverlapKind::Grid => Box::new(Grid::new()),
         }
     }
 }

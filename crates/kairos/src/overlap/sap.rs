@@ -1,0 +1,270 @@
+//! Incremental sweep and prune on every axis (the seed slides on sweep and prune; Baraff's
+//! thesis; Bullet's `btAxisSweep3`).
+//!
+//! Per axis, a persistent list of the boxes' endpoints (each box's minimum and maximum)
+//! sorted by coordinate, and one set `W` of the overlapping pairs. Each call writes the new
+//! coordinates into the lists and re-sorts them by insertion sort, which exchanges exactly the
+//! pairs of endpoints whose order changed, each once. Only an exchange of a minimum with
+//! another box's maximum can change whether two boxes overlap:
+//!
+//! * a minimum of `a` moving below a maximum of `b`: `a` and `b` now overlap on this axis;
+//!   if their new boxes overlap on every axis, `{a, b}` joins `W`;
+//! * a maximum of `a` moving below a minimum of `b`: they no longer overlap on this axis, so
+//!   `{a, b}` leaves `W` (a hash set lookup only if their previous boxes overlapped).
+//!
+//! A pair whose status did not change has no such exchange, so after all axes `W` is exactly
+//! the set of overlapping pairs (the argument is spelled out in `find_pairs`). Ties order a
+//! minimum before a maximum, so touching boxes overlap, as closed boxes do.
+//!
+//! Items entering are appended to the lists and sorted into place like moved ones; items
+//! leaving or empty get endpoints that sort after every real one, a maximum before a minimum,
+//! so that each of their pairs is removed by an exchange; endpoints of items that left are
+//! then dropped.
+//!
+//! Cost per call: `O(n d + e)` for `e` exchanges, plus the output. With small motion `e` is
+//! about linear in `n`. Large motion (teleports, the first call, many items entering) or
+//! bodies aligned along an axis can make it quadratic: past a budget of exchanges the lists
+//! are rebuilt by a full sort and `W` recomputed by a sort and sweep, `O(n log n + s)`.
+
+use super::pairs::{key_pair, pair_key, PairSet, PairSorter};
+use super::sort_sweep::SortSweep;
+use super::{empty_box, is_empty, OverlapFinder};
+use crate::math::{Aabb, Vector};
+
+/// Endpoint kinds, in the order they sort at equal coordinates (the low two bits of a tag).
+const MIN: u32 = 0;
+const MAX: u32 = 1;
+/// The maximum of an empty or departed item, at `+inf`.
+const GONE_MAX: u32 = 2;
+/// The minimum of an empty or departed item, at `+inf` after everything else.
+const GONE_MIN: u32 = 3;
+
+/// Exchanges allowed per item and axis before the lists are rebuilt from scratch.
+const SWAPS_PER_ITEM_AXIS: usize = 8;
+
+#[inline]
+fn is_min_kind(tag: u32) -> bool {
+    let k = tag & 3;
+    k == MIN || k == GONE_MIN
+}
+
+/// The sorted endpoints of one axis, as parallel arrays (the sort touches only these).
+#[derive(Clone, Debug, Default)]
+struct Axis {
+    value: Vec<f64>,
+    /// `id << 2 | kind`.
+    tag: Vec<u32>,
+}
+
+/// Incremental sweep and prune: sorted endpoint lists on every axis and the set of
+/// overlapping pairs, updated by insertion sort.
+#[derive(Clone, Debug, Default)]
+pub struct Sap<V: Vector> {
+    axes: Vec<Axis>,
+    /// The boxes of the last call (`W` is exactly their overlapping pairs).
+    old: Vec<Aabb<V>>,
+    pairs: PairSet,
+    /// Exchanges of the last call, and whether it rebuilt.
+    last_swaps: usize,
+    last_rebuilt: bool,
+    rebuild: SortSweep<V>,
+    scratch: Vec<[u32; 2]>,
+    sorter: PairSorter,
+}
+
+impl<V: Vector> Sap<V> {
+    /// A finder with no items.
+    pub fn new() -> Self {
+        Self {
+            axes: vec![Axis::default(); V::DIM],
+            old: Vec::new(),
+            pairs: PairSet::default(),
+            last_swaps: 0,
+            last_rebuilt: false,
+            rebuild: SortSweep::new(),
+            scratch: Vec::new(),
+            sorter: PairSorter::default(),
+        }
+    }
+
+    /// Endpoint exchanges made by the last call (for diagnostics and benchmarks).
+    pub fn last_swaps(&self) -> usize {
+        self.last_swaps
+    }
+
+    /// Whether the last call rebuilt the lists from scratch instead of updating them.
+    pub fn last_rebuilt(&self) -> bool {
+        self.last_rebuilt
+    }
+
+    /// The new value and tag of the endpoint `tag` for the boxes `boxes`.
+    #[inline]
+    fn refresh(boxes: &[Aabb<V>], axis: usize, tag: u32) -> (f64, u32) {
+        let id = tag >> 2;
+        let min = is_min_kind(tag);
+        match boxes.get(id as usize) {
+            Some(b) if !is_empty(b) => {
+                if min {
+                    (b.min.comp(axis), id << 2 | MIN)
+                } else {
+                    (b.max.comp(axis), id << 2 | MAX)
+                }
+            }
+            _ => (
+                f64::INFINITY,
+                id << 2 | if min { GONE_MIN } else { GONE_MAX },
+            ),
+        }
+    }
+
+    /// Re-sorts one axis by insertion, updating `pairs` at each exchange of a minimum and a
+    /// maximum. False when more than `budget` exchanges were needed (the lists and the set are
+    /// then inconsistent and must be rebuilt).
+    fn sort_axis(
+        axis: &mut Axis,
+        boxes: &[Aabb<V>],
+        old: &[Aabb<V>],
+        pairs: &mut PairSet,
+        budget: &mut usize,
+    ) -> bool {
+        let (value, tag) = (&mut axis.value, &mut axis.tag);
+        for i in 1..value.len() {
+            let (v, t) = (value[i], tag[i]);
+            let mut j = i;
+            // `(value, kind)` order: lexicographic, the kind in the tag's low bits.
+            while j > 0 && (value[j - 1] > v || (value[j - 1] == v && (tag[j - 1] & 3) > (t & 3))) {
+                let u = tag[j - 1];
+                let (a, b) = (t >> 2, u >> 2);
+                if a != b {
+                    match (is_min_kind(t), is_min_kind(u)) {
+                        // min of `a` passes below max of `b`: they may start to overlap.
+                        (true, false) => {
+                            let (ba, bb) = (boxes.get(a as usize), boxes.get(b as usize));
+                            if let (Some(ba), Some(bb)) = (ba, bb) {
+                                if !is_empty(ba) && !is_empty(bb) && ba.overlaps(bb) {
+                                    pairs.insert(pair_key(a, b));
+                                }
+                            }
+                        }
+                        // max of `a` passes below min of `b`: they stop overlapping.
+                        (false, true) => {
+                            let (oa, ob) = (old.get(a as usize), old.get(b as usize));
+                            if let (Some(oa), Some(ob)) = (oa, ob) {
+                                if !is_empty(oa) && !is_empty(ob) && oa.overlaps(ob) {
+                                    pairs.remove(&pair_key(a, b));
+                                }
+                            }
+                        }
+                        _ => {}
+                    }
+                }
+                value[j] = value[j - 1];
+                tag[j] = u;
+                j -= 1;
+            }
+            if j != i {
+                value[j] = v;
+                tag[j] = t;
+                let moved = i - j;
+                if moved > *budget {
+                    return false;
+                }
+                *budget -= moved;
+            }
+        }
+        true
+    }
+
+    /// Sorted lists and the exact pair set from scratch.
+    fn rebuild_all(&mut self, boxes: &[Aabb<V>]) {
+        let n = boxes.len();
+        for (a, axis) in self.axes.iter_mut().enumerate() {
+            let mut ends: Vec<(f64, u32)> = Vec::with_capacity(2 * n);
+            for id in 0..n as u32 {
+                ends.push(Self::refresh(boxes, a, id << 2 | MIN));
+                ends.push(Self::refresh(boxes, a, id << 2 | MAX));
+            }
+            ends.sort_unstable_by(|x, y| x.0.total_cmp(&y.0).then((x.1 & 3).cmp(&(y.1 & 3))));
+            axis.value.clear();
+            axis.tag.clear();
+            axis.value.extend(ends.iter().map(|e| e.0));
+            axis.tag.extend(ends.iter().map(|e| e.1));
+        }
+        self.rebuild.find_pairs(boxes, &mut self.scratch);
+        self.pairs.clear();
+        self.pairs
+            .extend(self.scratch.iter().map(|&[i, j]| pair_key(i, j)));
+    }
+}
+
+impl<V: Vector> OverlapFinder<V> for Sap<V> {
+    fn name(&self) -> &'static str {
+        "sap"
+    }
+
+    /// Invariant between calls: the lists are sorted for `old`, and `pairs` is exactly the set
+    /// of overlapping pairs of `old`; so a pair is in `pairs` iff on every axis each of its
+    /// minima sorts before the other's maximum. Each exchange flips one such relation, and
+    /// insertion sort flips a relation only if the final order differs, once. A pair
+    /// overlapping at the end has all relations true at the end: either it was in `pairs`
+    /// and none flipped (no removal), or some relation flipped to true and the insertion test
+    /// on the new boxes succeeded. A pair not overlapping at the end has some relation false
+    /// at the end: either one flipped from true (removed; no insertion test can succeed on
+    /// the new boxes afterwards) or it was false from the start (not in `pairs`, insertion
+    /// tests fail). Appended endpoints of entering items start after everything, so their
+    /// relations start false, consistent with their absence from `pairs`.
+    fn find_pairs(&mut self, boxes: &[Aabb<V>], out: &mut Vec<[u32; 2]>) {
+        out.clear();
+        let n = boxes.len();
+        let old_n = self.old.len();
+        let entering = n.saturating_sub(old_n);
+        self.last_swaps = 0;
+        // Many items entering at once (the first call): a fresh sort is cheaper.
+        self.last_rebuilt = entering > 64 && entering * 4 > n;
+        if !self.last_rebuilt {
+            let mut budget = SWAPS_PER_ITEM_AXIS * V::DIM * n.max(old_n) + 1024;
+            let start = budget;
+            for (a, axis) in self.axes.iter_mut().enumerate() {
+                for t in axis.tag.iter_mut().zip(axis.value.iter_mut()) {
+                    (*t.1, *t.0) = Self::refresh(boxes, a, *t.0);
+                }
+                for id in old_n as u32..n as u32 {
+                    for kind in [MIN, MAX] {
+                        let (v, t) = Self::refresh(boxes, a, id << 2 | kind);
+                        axis.value.push(v);
+                        axis.tag.push(t);
+                    }
+                }
+                if !Self::sort_axis(axis, boxes, &self.old, &mut self.pairs, &mut budget) {
+                    self.last_rebuilt = true;
+                    break;
+                }
+                if n < old_n {
+                    // Departed items now sort last (among the empty ones); drop them.
+                    let mut w = 0;
+                    for r in 0..axis.tag.len() {
+                        if ((axis.tag[r] >> 2) as usize) < n {
+                            axis.tag[w] = axis.tag[r];
+                            axis.value[w] = axis.value[r];
+                            w += 1;
+                        }
+                    }
+                    axis.tag.truncate(w);
+                    axis.value.truncate(w);
+                }
+            }
+            self.last_swaps = start - budget;
+        }
+        if self.last_rebuilt {
+            self.rebuild_all(boxes);
+        }
+        self.old.clear();
+        self.old.extend(
+            boxes
+                .iter()
+                .map(|b| if is_empty(b) { empty_box() } else { *b }),
+        );
+        out.extend(self.pairs.iter().map(|&k| key_pair(k)));
+        self.sorter.sort(out, n);
+    }
+}
