@@ -83,12 +83,8 @@ impl BroadPhaseKind {
             BroadPhaseKind::AllPairs => Box::new(AllPairs),
             BroadPhaseKind::KayaBvh => Box::new(KayaBvh::new(opts.kaya)),
             BroadPhaseKind::Calendar => Box::new(Calendar::new(opts.calendar)),
-            BroadPhaseKind::Sap => {
-                Box::new(SweptBoxes::new("sap", OverlapKind::BruteForce, opts.kaya))
-            }
-            BroadPhaseKind::Grid => {
-                Box::new(SweptBoxes::new("grid", OverlapKind::BruteForce, opts.kaya))
-            }
+            BroadPhaseKind::Sap => Box::new(SweptBoxes::new("sap", OverlapKind::Sap, opts.kaya)),
+            BroadPhaseKind::Grid => Box::new(SweptBoxes::new("grid", OverlapKind::Grid, opts.kaya)),
         }
     }
 }
