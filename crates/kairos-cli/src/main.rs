@@ -1,8 +1,10 @@
 //! `kairos`: the command-line front end of the Kairos event-driven collision simulator.
 
 mod bench;
+mod csv_in;
 mod inspect;
 mod output;
+mod plot;
 mod run;
 mod scale;
 
