@@ -4,7 +4,7 @@
 //! `plotters` SVG backend into a string and [`write_chart`] writes that string atomically.
 //!
 //! Logarithmic axes are drawn as linear axes over `log10` of the values, with ticks chosen
-//! here: decades, or 1-2-5 steps when the data span less than two decades, or the values the
+//! here: decades, or 1-2-5 steps when fewer than three decades are in range, or the values the
 //! chart asks for ([`Chart::x_ticks`]). Points that cannot be placed (not finite, or not
 //! positive on a logarithmic axis) are left out and reported in [`Svg::notes`], never a panic.
 //! The legend is drawn in a column of its own to the right of the plot, so it never covers data.
@@ -216,9 +216,10 @@ fn log_ticks(lo: f64, hi: f64) -> (Vec<f64>, Vec<f64>) {
             .collect()
     };
     let all: Vec<f64> = (1..=9).map(f64::from).collect();
-    for major in [vec![1.0], vec![1.0, 2.0, 5.0], all.clone()] {
+    // Decades when there are at least three, else 1-2-5, else every integer mantissa.
+    for (major, enough) in [(vec![1.0], 3), (vec![1.0, 2.0, 5.0], 2), (all.clone(), 2)] {
         let ticks = at(&major);
-        if ticks.len() >= 2 {
+        if ticks.len() >= enough {
             let minor_m: Vec<f64> = all.iter().copied().filter(|m| !major.contains(m)).collect();
             return (ticks, at(&minor_m));
         }
@@ -753,6 +754,9 @@ mod tests {
         assert_eq!(power_of_ten(2e-3), "2×10⁻³");
         assert_eq!(power_of_ten(9.9999e4), "10⁵");
         assert_eq!(power_of_ten(2.5e12), "2.5×10¹²");
+        let (major, _) = log_ticks(0.2, 2.4); // two decades are too few labels
+        let want = [2.0f64, 5.0, 10.0, 20.0, 50.0, 100.0, 200.0];
+        assert_eq!(major, want.map(f64::log10));
         let (major, _) = log_ticks(0.1, 0.9);
         assert_eq!(major.len(), 2); // 2 and 5
         assert_eq!(linear_ticks(0.0, 10.0), vec![0.0, 2.0, 4.0, 6.0, 8.0, 10.0]);
