@@ -107,24 +107,24 @@ pub struct Measurement {
 }
 
 impl Measurement {
-    /// A measurement of this process, with its peak resident memory.
+    /// A measurement of this process (the run `a` asked for, on a scene of dimension `dim`
+    /// and packing fraction `packing`), with its peak resident memory.
     fn of_this_process(
-        scene: &str,
+        a: &ScaleOneArgs,
         dim: usize,
-        n: usize,
         packing: f64,
-        broad: BroadPhaseKind,
         collisions: u64,
         seconds: f64,
         complete: bool,
     ) -> Self {
         let rss = peak_rss();
+        let n = a.n;
         Measurement {
-            scene: scene.into(),
+            scene: a.scene.clone(),
             dim,
             n,
             packing,
-            broad_phase: broad.name().into(),
+            broad_phase: a.broad_phase.name().into(),
             collisions,
             seconds,
             collisions_per_second: collisions as f64 / seconds,
@@ -177,14 +177,7 @@ fn gas_run<V: Vector>(a: &ScaleOneArgs) -> Result<Measurement> {
     let seconds = start.elapsed().as_secs_f64();
     let collisions = sim.counts().total() - before;
     Ok(Measurement::of_this_process(
-        "gas",
-        a.dim,
-        a.n,
-        a.packing,
-        a.broad_phase,
-        collisions,
-        seconds,
-        true,
+        a, a.dim, a.packing, collisions, seconds, true,
     ))
 }
 
@@ -213,11 +206,9 @@ fn thesis_run(a: &ScaleOneArgs) -> Result<Measurement> {
     let seconds = start.elapsed().as_secs_f64();
     let collisions = sim.counts().total();
     Ok(Measurement::of_this_process(
-        "thesis",
+        a,
         2,
-        a.n,
         BilliardParams::default().packing,
-        a.broad_phase,
         collisions,
         seconds,
         complete,
