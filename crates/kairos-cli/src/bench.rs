@@ -10,7 +10,9 @@ use kairos::generate::billiard;
 use kairos::math::DVec2;
 use kairos::sim::Simulation;
 
+use crate::csv_in::CsvFile;
 use crate::output::write_text;
+use crate::plot::{write_chart, Chart, Series, SeriesStyle};
 
 /// Arguments of `kairos bench thesis`.
 #[derive(Args)]
@@ -34,6 +36,15 @@ pub struct ThesisArgs {
     /// Also write the measurements as CSV.
     #[arg(long)]
     pub csv: Option<std::path::PathBuf>,
+    /// Also draw running time against N (log-log, with O(n^2) and O(n log n) references) as SVG.
+    #[arg(long)]
+    pub plot: Option<std::path::PathBuf>,
+    /// Measure nothing: print the table (and write --plot, --csv) from a CSV written by --csv.
+    #[arg(long, value_name = "FILE", conflicts_with_all = [
+        "n", "broad_phases", "runs", "budget",
+        "dim", "packing", "radius_min", "radius_max", "aspect", "duration",
+    ])]
+    pub from_csv: Option<std::path::PathBuf>,
     #[command(flatten)]
     pub table: crate::run::TableArgs,
 }
@@ -50,10 +61,6 @@ fn growth_exponent(k: BroadPhaseKind) -> f64 {
     }
 }
 
-struct Cell {
-    seconds: Vec<f64>,
-}
-
 fn median(v: &[f64]) -> f64 {
     let mut s = v.to_vec();
     s.sort_by(f64::total_cmp);
@@ -65,17 +72,239 @@ fn median(v: &[f64]) -> f64 {
     }
 }
 
+/// One line of the CSV: one broad phase at one size.
+#[derive(Clone, Debug, PartialEq)]
+pub struct ThesisRow {
+    pub n: usize,
+    pub broad_phase: BroadPhaseKind,
+    pub runs: usize,
+    /// Mean over the seeds of the collisions (ball-ball and ball-wall).
+    pub collisions_mean: f64,
+    pub seconds_median: f64,
+    pub seconds_min: f64,
+    pub events_per_second: f64,
+}
+
+/// The CSV header written by `--csv` and required by `--from-csv`.
+const CSV_COLUMNS: [&str; 7] = [
+    "n",
+    "broad_phase",
+    "runs",
+    "collisions_mean",
+    "seconds_median",
+    "seconds_min",
+    "events_per_second",
+];
+
+/// The rows as CSV (full precision: reading them back gives the same numbers).
+fn to_csv(rows: &[ThesisRow]) -> String {
+    let mut csv = CSV_COLUMNS.join(",") + "\n";
+    for r in rows {
+        csv += &format!(
+            "{},{},{},{},{},{},{}\n",
+            r.n,
+            r.broad_phase,
+            r.runs,
+            r.collisions_mean,
+            r.seconds_median,
+            r.seconds_min,
+            r.events_per_second
+        );
+    }
+    csv
+}
+
+/// Reads a CSV written by `bench thesis --csv`.
+pub fn read_csv(path: &std::path::Path) -> Result<Vec<ThesisRow>> {
+    let file = CsvFile::read(path)?;
+    file.require(&CSV_COLUMNS)?;
+    let mut rows: Vec<ThesisRow> = Vec::new();
+    for r in file.records() {
+        let row = ThesisRow {
+            n: r.parse("n")?,
+            broad_phase: r.parse("broad_phase")?,
+            runs: r.parse("runs")?,
+            collisions_mean: r.amount("collisions_mean")?,
+            seconds_median: r.amount("seconds_median")?,
+            seconds_min: r.amount("seconds_min")?,
+            events_per_second: r.amount("events_per_second")?,
+        };
+        if rows
+            .iter()
+            .any(|o| o.n == row.n && o.broad_phase == row.broad_phase)
+        {
+            return Err(r.error(format!(
+                "a second row for {} at N = {}",
+                row.broad_phase, row.n
+            )));
+        }
+        rows.push(row);
+    }
+    anyhow::ensure!(
+        !rows.is_empty(),
+        "{}: no measurements",
+        file.path().display()
+    );
+    Ok(rows)
+}
+
+/// Prints the markdown table: a row per size, a column per broad phase (`skipped` where `rows`
+/// has no measurement), then the speedups over all-pairs when it is one of the columns.
+fn print_table(sizes: &[usize], broad_phases: &[BroadPhaseKind], rows: &[ThesisRow]) {
+    let mut head = String::from("| N | collisions |");
+    let mut rule = String::from("|---:|---:|");
+    for bp in broad_phases {
+        head += &format!(" {bp} (s) |");
+        rule += "---:|";
+    }
+    // Speedup of every other broad phase over all-pairs, when all-pairs was timed.
+    let reference = broad_phases
+        .iter()
+        .position(|&k| k == BroadPhaseKind::AllPairs);
+    let others: Vec<usize> = match reference {
+        Some(r) => (0..broad_phases.len()).filter(|&k| k != r).collect(),
+        None => Vec::new(),
+    };
+    for &k in &others {
+        head += &format!(" speedup {} |", broad_phases[k]);
+        rule += "---:|";
+    }
+    println!("{head}\n{rule}");
+    for &n in sizes {
+        let at_n: Vec<&ThesisRow> = rows.iter().filter(|r| r.n == n).collect();
+        let collisions = at_n
+            .first()
+            .map_or("-".to_string(), |r| format!("{:.1}", r.collisions_mean));
+        let mut line = format!("| {n} | {collisions} |");
+        let meds: Vec<Option<f64>> = broad_phases
+            .iter()
+            .map(|&bp| {
+                at_n.iter()
+                    .find(|r| r.broad_phase == bp)
+                    .map(|r| r.seconds_median)
+            })
+            .collect();
+        for m in &meds {
+            line += &match m {
+                Some(s) => format!(" {s:.6} |"),
+                None => " skipped |".to_string(),
+            };
+        }
+        for &k in &others {
+            line += &match (reference.and_then(|r| meds[r]), meds[k]) {
+                (Some(x), Some(y)) if y > 0.0 => format!(" {:.1}x |", x / y),
+                _ => " - |".to_string(),
+            };
+        }
+        println!("{line}");
+    }
+}
+
+/// Distinct values in order of first appearance.
+fn distinct<T: PartialEq + Copy>(it: impl Iterator<Item = T>) -> Vec<T> {
+    let mut out = Vec::new();
+    for v in it {
+        if !out.contains(&v) {
+            out.push(v);
+        }
+    }
+    out
+}
+
+/// Running time against N on log-log axes, a line per broad phase, with `O(n^2)` and
+/// `O(n log n)` reference curves (the thesis's Figure 5.1).
+///
+/// Both reference curves start at the smallest N (at least 2) at the geometric mean of the
+/// broad phases' times there, so their slopes can be compared with every broad phase's.
+pub fn thesis_chart(rows: &[ThesisRow]) -> Chart {
+    let mut series: Vec<Series> = distinct(rows.iter().map(|r| r.broad_phase))
+        .into_iter()
+        .map(|bp| {
+            let mut pts: Vec<(f64, f64)> = rows
+                .iter()
+                .filter(|r| r.broad_phase == bp)
+                .map(|r| (r.n as f64, r.seconds_median))
+                .collect();
+            pts.sort_by(|a, b| a.0.total_cmp(&b.0));
+            Series::new(bp.name(), SeriesStyle::Measured, pts)
+        })
+        .collect();
+    let mut sizes = distinct(rows.iter().map(|r| r.n));
+    sizes.sort_unstable();
+    let n0 = sizes.iter().copied().find(|&n| n >= 2);
+    let n1 = sizes.last().copied();
+    if let (Some(n0), Some(n1)) = (n0, n1) {
+        let at_n0: Vec<f64> = rows
+            .iter()
+            .filter(|r| r.n == n0 && r.seconds_median > 0.0)
+            .map(|r| r.seconds_median.ln())
+            .collect();
+        if n1 > n0 && !at_n0.is_empty() {
+            let y0 = (at_n0.iter().sum::<f64>() / at_n0.len() as f64).exp();
+            let (a, b) = (n0 as f64, n1 as f64);
+            let xs: Vec<f64> = (0..=40)
+                .map(|i| a * (b / a).powf(i as f64 / 40.0))
+                .collect();
+            let curve = |name: &str, f: &dyn Fn(f64) -> f64| {
+                Series::new(
+                    name,
+                    SeriesStyle::Reference,
+                    xs.iter().map(|&x| (x, y0 * f(x) / f(a))).collect(),
+                )
+            };
+            series.push(curve("O(n²) reference", &|x| x * x));
+            series.push(curve("O(n log n) reference", &|x| x * x.ln()));
+        }
+    }
+    let runs = distinct(rows.iter().map(|r| r.runs));
+    let y_label = match runs.as_slice() {
+        [1] => "running time (s), one run".to_string(),
+        [r] => format!("running time (s), median of {r} runs"),
+        _ => "running time (s), median over the runs".to_string(),
+    };
+    Chart {
+        title: "Billiard scene (thesis Figure 5.1): running time against N".into(),
+        x_label: "number of balls N".into(),
+        y_label,
+        log_x: true,
+        log_y: true,
+        x_ticks: if sizes.len() <= 12 {
+            sizes.iter().map(|&n| n as f64).collect()
+        } else {
+            Vec::new()
+        },
+        series,
+    }
+}
+
 pub fn thesis(a: ThesisArgs) -> Result<ExitCode> {
+    let (sizes, broad_phases, rows) = match &a.from_csv {
+        Some(path) => {
+            let rows = read_csv(path)?;
+            let sizes = distinct(rows.iter().map(|r| r.n));
+            let broad_phases = distinct(rows.iter().map(|r| r.broad_phase));
+            (sizes, broad_phases, rows)
+        }
+        None => (a.n.clone(), a.broad_phases.clone(), measure(&a)?),
+    };
+    print_table(&sizes, &broad_phases, &rows);
+    if let Some(p) = &a.csv {
+        write_text(p, &to_csv(&rows))?;
+    }
+    if let Some(p) = &a.plot {
+        write_chart(p, &thesis_chart(&rows))?;
+    }
+    Ok(ExitCode::SUCCESS)
+}
+
+/// Times every broad phase at every size (progress on stderr).
+fn measure(a: &ThesisArgs) -> Result<Vec<ThesisRow>> {
     anyhow::ensure!(a.runs >= 1, "--runs must be at least 1");
     anyhow::ensure!(!a.broad_phases.is_empty(), "--broad-phases is empty");
     let opts = BroadPhaseOptions::default();
     let mut last: Vec<Option<(usize, f64)>> = vec![None; a.broad_phases.len()];
     let mut rows = Vec::new();
-    let mut csv = String::from(
-        "n,broad_phase,runs,collisions_mean,seconds_median,seconds_min,events_per_second\n",
-    );
     for &n in &a.n {
-        let mut cells: Vec<Option<Cell>> = Vec::new();
         let mut counts: Vec<u64> = Vec::new();
         for (k, &bp) in a.broad_phases.iter().enumerate() {
             if let Some((n0, t0)) = last[k] {
@@ -85,7 +314,6 @@ pub fn thesis(a: ThesisArgs) -> Result<ExitCode> {
                         "skipping {bp} at N = {n}: projected {projected:.0} s per run exceeds the budget of {} s",
                         a.budget
                     );
-                    cells.push(None);
                     last[k] = Some((n, projected));
                     continue;
                 }
@@ -114,66 +342,17 @@ pub fn thesis(a: ThesisArgs) -> Result<ExitCode> {
             last[k] = Some((n, med));
             let mean_events = counts.iter().sum::<u64>() as f64 / counts.len() as f64;
             let min = seconds.iter().cloned().fold(f64::INFINITY, f64::min);
-            csv += &format!(
-                "{n},{bp},{},{mean_events},{med},{min},{}\n",
-                a.runs,
-                mean_events / med
-            );
             eprintln!("N = {n:5} {bp:10} {med:10.4} s  ({mean_events:.0} collisions)");
-            cells.push(Some(Cell { seconds }));
+            rows.push(ThesisRow {
+                n,
+                broad_phase: bp,
+                runs: a.runs,
+                collisions_mean: mean_events,
+                seconds_median: med,
+                seconds_min: min,
+                events_per_second: mean_events / med,
+            });
         }
-        let collisions = if counts.is_empty() {
-            "-".to_string()
-        } else {
-            format!(
-                "{:.1}",
-                counts.iter().sum::<u64>() as f64 / counts.len() as f64
-            )
-        };
-        rows.push((n, collisions, cells));
     }
-    let mut head = String::from("| N | collisions |");
-    let mut rule = String::from("|---:|---:|");
-    for bp in &a.broad_phases {
-        head += &format!(" {bp} (s) |");
-        rule += "---:|";
-    }
-    // Speedup of every other broad phase over all-pairs, when all-pairs was timed.
-    let reference = a
-        .broad_phases
-        .iter()
-        .position(|&k| k == BroadPhaseKind::AllPairs);
-    let others: Vec<usize> = match reference {
-        Some(r) => (0..a.broad_phases.len()).filter(|&k| k != r).collect(),
-        None => Vec::new(),
-    };
-    for &k in &others {
-        head += &format!(" speedup {} |", a.broad_phases[k]);
-        rule += "---:|";
-    }
-    println!("{head}\n{rule}");
-    for (n, collisions, cells) in &rows {
-        let mut line = format!("| {n} | {collisions} |");
-        let meds: Vec<Option<f64>> = cells
-            .iter()
-            .map(|c| c.as_ref().map(|c| median(&c.seconds)))
-            .collect();
-        for m in &meds {
-            line += &match m {
-                Some(s) => format!(" {s:.6} |"),
-                None => " skipped |".to_string(),
-            };
-        }
-        for &k in &others {
-            line += &match (meds[reference.unwrap()], meds[k]) {
-                (Some(x), Some(y)) if y > 0.0 => format!(" {:.1}x |", x / y),
-                _ => " - |".to_string(),
-            };
-        }
-        println!("{line}");
-    }
-    if let Some(p) = &a.csv {
-        write_text(p, &csv)?;
-    }
-    Ok(ExitCode::SUCCESS)
+    Ok(rows)
 }

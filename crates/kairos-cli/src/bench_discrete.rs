@@ -15,6 +15,7 @@ use kairos::scene::Scene;
 use kairos::sim::Simulation;
 
 use crate::output::write_text;
+use crate::plot::{discrete_chart, write_chart, DiscreteRow};
 
 /// Arguments of `kairos bench discrete`.
 #[derive(Args)]
@@ -50,6 +51,9 @@ pub struct DiscreteArgs {
     /// Also write the measurements as CSV.
     #[arg(long)]
     pub csv: Option<std::path::PathBuf>,
+    /// Also draw running time against missed collisions (SVG).
+    #[arg(long)]
+    pub plot: Option<std::path::PathBuf>,
     #[command(flatten)]
     pub table: crate::run::TableArgs,
 }
@@ -63,6 +67,8 @@ fn parse_overlap(s: &str) -> Result<OverlapKind, String> {
 pub struct Row {
     pub label: String,
     pub dt: Option<f64>,
+    /// A plain fixed-step row (no sub-steps, no rewind).
+    pub plain: bool,
     pub seconds: f64,
     pub contacts: f64,
     pub misses: f64,
@@ -161,6 +167,7 @@ pub fn measure(a: &DiscreteArgs) -> Result<Vec<Row>> {
         let row = Row {
             label: format!("continuous ({kind})"),
             dt: None,
+            plain: false,
             seconds: median(&mut secs),
             contacts: contacts as f64 / scenes.len() as f64,
             misses: 0.0,
@@ -221,6 +228,7 @@ pub fn measure(a: &DiscreteArgs) -> Result<Vec<Row>> {
         let row = Row {
             label,
             dt: Some(opts.dt),
+            plain: opts.substeps == 1 && !opts.toi_rewind,
             seconds: median(&mut secs),
             contacts: contacts as f64 / scenes.len() as f64,
             misses: misses as f64 / scenes.len() as f64,
@@ -280,6 +288,18 @@ pub fn discrete(a: DiscreteArgs) -> Result<ExitCode> {
             );
         }
         write_text(p, &csv)?;
+    }
+    if let Some(p) = &a.plot {
+        let chart_rows: Vec<DiscreteRow> = rows
+            .iter()
+            .map(|r| DiscreteRow {
+                label: r.label.clone(),
+                seconds: r.seconds,
+                missed: r.misses,
+                dt: r.dt.filter(|_| r.plain),
+            })
+            .collect();
+        write_chart(p, &discrete_chart(&chart_rows))?;
     }
     Ok(ExitCode::SUCCESS)
 }

@@ -2,8 +2,10 @@
 
 mod bench;
 mod bench_discrete;
+mod csv_in;
 mod inspect;
 mod output;
+mod plot;
 mod run;
 mod scale;
 

@@ -16,7 +16,9 @@ use kairos::sim::Simulation;
 use kairos::world::World;
 use serde::{Deserialize, Serialize};
 
+use crate::csv_in::CsvFile;
 use crate::output::write_text;
+use crate::plot::{write_chart, Chart, Series, SeriesStyle};
 
 /// Arguments of `kairos bench scale`.
 #[derive(Args)]
@@ -55,6 +57,16 @@ pub struct ScaleArgs {
     /// Also write the measurements as CSV.
     #[arg(long)]
     pub csv: Option<std::path::PathBuf>,
+    /// Also draw collisions per second against N (log-log) as SVG.
+    #[arg(long)]
+    pub plot: Option<std::path::PathBuf>,
+    /// Measure nothing: print the tables (and write --plot, --csv) from a CSV written by --csv.
+    /// For a CSV without a `packing` column, the gases' packing is taken from --packing-2d and
+    /// --packing-3d.
+    #[arg(long, value_name = "FILE", conflicts_with_all = [
+        "n", "dims", "collisions_per_body", "thesis_n", "thesis_budget",
+    ])]
+    pub from_csv: Option<std::path::PathBuf>,
 }
 
 /// Arguments of the hidden `bench scale-one` (one measurement in this process).
@@ -83,6 +95,8 @@ pub struct Measurement {
     pub scene: String,
     pub dim: usize,
     pub n: usize,
+    /// Packing fraction of the scene.
+    pub packing: f64,
     pub broad_phase: String,
     pub collisions: u64,
     pub seconds: f64,
@@ -93,22 +107,24 @@ pub struct Measurement {
 }
 
 impl Measurement {
-    /// A measurement of this process, with its peak resident memory.
+    /// A measurement of this process (the run `a` asked for, on a scene of dimension `dim`
+    /// and packing fraction `packing`), with its peak resident memory.
     fn of_this_process(
-        scene: &str,
+        a: &ScaleOneArgs,
         dim: usize,
-        n: usize,
-        broad: BroadPhaseKind,
+        packing: f64,
         collisions: u64,
         seconds: f64,
         complete: bool,
     ) -> Self {
         let rss = peak_rss();
+        let n = a.n;
         Measurement {
-            scene: scene.into(),
+            scene: a.scene.clone(),
             dim,
             n,
-            broad_phase: broad.name().into(),
+            packing,
+            broad_phase: a.broad_phase.name().into(),
             collisions,
             seconds,
             collisions_per_second: collisions as f64 / seconds,
@@ -161,13 +177,7 @@ fn gas_run<V: Vector>(a: &ScaleOneArgs) -> Result<Measurement> {
     let seconds = start.elapsed().as_secs_f64();
     let collisions = sim.counts().total() - before;
     Ok(Measurement::of_this_process(
-        "gas",
-        a.dim,
-        a.n,
-        a.broad_phase,
-        collisions,
-        seconds,
-        true,
+        a, a.dim, a.packing, collisions, seconds, true,
     ))
 }
 
@@ -196,10 +206,9 @@ fn thesis_run(a: &ScaleOneArgs) -> Result<Measurement> {
     let seconds = start.elapsed().as_secs_f64();
     let collisions = sim.counts().total();
     Ok(Measurement::of_this_process(
-        "thesis",
+        a,
         2,
-        a.n,
-        a.broad_phase,
+        BilliardParams::default().packing,
         collisions,
         seconds,
         complete,
@@ -233,12 +242,239 @@ fn child(args: &[String]) -> Result<Measurement> {
     Ok(serde_json::from_str(text.trim())?)
 }
 
+const GAS_HEAD: &str = "## Periodic gases, calendar broad phase, one core\n\n\
+| dim | N | packing | collisions timed | seconds | collisions/s | peak RSS / body (bytes) |\n\
+|---:|---:|---:|---:|---:|---:|---:|";
+
+const THESIS_HEAD: &str = "\n## Thesis scene (5 s), every broad phase\n\n\
+| N | broad phase | collisions | seconds | events/s | complete | vs kaya-bvh |\n\
+|---:|---|---:|---:|---:|---|---:|";
+
+fn gas_line(m: &Measurement) -> String {
+    format!(
+        "| {} | {} | {} | {} | {:.3} | {:.0} | {:.0} |",
+        m.dim, m.n, m.packing, m.collisions, m.seconds, m.collisions_per_second, m.bytes_per_body
+    )
+}
+
+/// The table lines of one size of the thesis-scene comparison.
+fn thesis_lines(rows: &[Measurement]) -> Vec<String> {
+    let kaya = rows
+        .iter()
+        .find(|m| m.broad_phase == "kaya-bvh")
+        .map(|m| m.collisions_per_second);
+    rows.iter()
+        .map(|m| {
+            let ratio = kaya.map_or("-".to_string(), |k| {
+                format!("{:.1}x", m.collisions_per_second / k)
+            });
+            format!(
+                "| {} | {} | {} | {:.3} | {:.0} | {} | {ratio} |",
+                m.n,
+                m.broad_phase,
+                m.collisions,
+                m.seconds,
+                m.collisions_per_second,
+                if m.complete { "yes" } else { "prefix" }
+            )
+        })
+        .collect()
+}
+
+/// The CSV columns, in the order `--csv` writes them (`packing` came last, later).
+const CSV_COLUMNS: [&str; 11] = [
+    "scene",
+    "dim",
+    "n",
+    "broad_phase",
+    "collisions",
+    "seconds",
+    "collisions_per_second",
+    "peak_rss_bytes",
+    "bytes_per_body",
+    "complete",
+    "packing",
+];
+
+fn to_csv(all: &[Measurement]) -> String {
+    let mut csv = CSV_COLUMNS.join(",") + "\n";
+    for m in all {
+        csv += &format!(
+            "{},{},{},{},{},{},{},{},{},{},{}\n",
+            m.scene,
+            m.dim,
+            m.n,
+            m.broad_phase,
+            m.collisions,
+            m.seconds,
+            m.collisions_per_second,
+            m.peak_rss_bytes,
+            m.bytes_per_body,
+            m.complete,
+            m.packing
+        );
+    }
+    csv
+}
+
+/// Reads a CSV written by `bench scale --csv`; `packing` (absent from older files) is then
+/// `packing_2d`/`packing_3d` for gases and the billiard's default for the thesis scene.
+pub fn read_csv(
+    path: &std::path::Path,
+    packing_2d: f64,
+    packing_3d: f64,
+) -> Result<Vec<Measurement>> {
+    let file = CsvFile::read(path)?;
+    file.require(&CSV_COLUMNS[..10])?;
+    let has_packing = file.has("packing");
+    if !has_packing {
+        eprintln!(
+            "note: {}: no packing column; gases are shown with --packing-2d {packing_2d} and --packing-3d {packing_3d}",
+            path.display()
+        );
+    }
+    let mut all = Vec::new();
+    for r in file.records() {
+        let scene = r.text("scene")?.to_string();
+        let dim: usize = r.parse("dim")?;
+        if !matches!((scene.as_str(), dim), ("gas", 2 | 3) | ("thesis", 2)) {
+            return Err(r.error(format!("unknown scale scene `{scene}` in {dim}D")));
+        }
+        let broad: BroadPhaseKind = r.parse("broad_phase")?;
+        let packing = if has_packing {
+            r.amount("packing")?
+        } else if scene == "thesis" {
+            BilliardParams::default().packing
+        } else if dim == 2 {
+            packing_2d
+        } else {
+            packing_3d
+        };
+        all.push(Measurement {
+            scene,
+            dim,
+            n: r.parse("n")?,
+            packing,
+            broad_phase: broad.name().into(),
+            collisions: r.parse("collisions")?,
+            seconds: r.amount("seconds")?,
+            collisions_per_second: r.amount("collisions_per_second")?,
+            peak_rss_bytes: r.parse("peak_rss_bytes")?,
+            bytes_per_body: r.amount("bytes_per_body")?,
+            complete: r.parse("complete")?,
+        });
+    }
+    anyhow::ensure!(
+        !all.is_empty(),
+        "{}: no measurements",
+        file.path().display()
+    );
+    Ok(all)
+}
+
+/// Collisions per second against N on log-log axes, a line per scene, dimension, packing and
+/// broad phase.
+pub fn scale_chart(all: &[Measurement]) -> Chart {
+    let key = |m: &Measurement| {
+        (
+            m.scene.clone(),
+            m.dim,
+            m.packing.to_bits(),
+            m.broad_phase.clone(),
+        )
+    };
+    let mut keys = Vec::new();
+    for m in all {
+        if !keys.contains(&key(m)) {
+            keys.push(key(m));
+        }
+    }
+    let series = keys
+        .iter()
+        .map(|k| {
+            let of: Vec<&Measurement> = all.iter().filter(|m| key(m) == *k).collect();
+            let mut pts: Vec<(f64, f64)> = of
+                .iter()
+                .map(|m| (m.n as f64, m.collisions_per_second))
+                .collect();
+            pts.sort_by(|a, b| a.0.total_cmp(&b.0));
+            let (scene, dim, _, bp) = k;
+            let mut name = match scene.as_str() {
+                "gas" => format!("{dim}D gas, packing {}, {bp}", of[0].packing),
+                _ => format!("thesis scene, {bp}"),
+            };
+            if of.iter().any(|m| !m.complete) {
+                name += " (stopped early)";
+            }
+            Series::new(name, SeriesStyle::Measured, pts)
+        })
+        .collect();
+    Chart {
+        title: "Collisions per second against N, one core".into(),
+        x_label: "number of bodies N".into(),
+        y_label: "collisions per second".into(),
+        log_x: true,
+        log_y: true,
+        x_ticks: Vec::new(),
+        series,
+    }
+}
+
 pub fn scale(a: ScaleArgs) -> Result<ExitCode> {
+    let all = match &a.from_csv {
+        Some(path) => {
+            let mut all = read_csv(path, a.packing_2d, a.packing_3d)?;
+            all.retain(|m| !(a.no_gas && m.scene == "gas" || a.no_thesis && m.scene == "thesis"));
+            print_tables(&all);
+            all
+        }
+        None => measure(&a)?,
+    };
+    if let Some(p) = &a.csv {
+        write_text(p, &to_csv(&all))?;
+    }
+    if let Some(p) = &a.plot {
+        write_chart(p, &scale_chart(&all))?;
+    }
+    Ok(ExitCode::SUCCESS)
+}
+
+/// The tables of measurements read back, as `measure` printed them.
+fn print_tables(all: &[Measurement]) {
+    let gas: Vec<&Measurement> = all.iter().filter(|m| m.scene == "gas").collect();
+    if !gas.is_empty() {
+        println!("{GAS_HEAD}");
+        for m in gas {
+            println!("{}", gas_line(m));
+        }
+    }
+    let thesis: Vec<Measurement> = all
+        .iter()
+        .filter(|m| m.scene == "thesis")
+        .cloned()
+        .collect();
+    if !thesis.is_empty() {
+        println!("{THESIS_HEAD}");
+        let mut sizes: Vec<usize> = Vec::new();
+        for m in &thesis {
+            if !sizes.contains(&m.n) {
+                sizes.push(m.n);
+            }
+        }
+        for n in sizes {
+            let rows: Vec<Measurement> = thesis.iter().filter(|m| m.n == n).cloned().collect();
+            for line in thesis_lines(&rows) {
+                println!("{line}");
+            }
+        }
+    }
+}
+
+/// Runs every measurement in a child process, printing the tables as they fill.
+fn measure(a: &ScaleArgs) -> Result<Vec<Measurement>> {
     let mut all = Vec::new();
     if !a.no_gas {
-        println!("## Periodic gases, calendar broad phase, one core\n");
-        println!("| dim | N | packing | collisions timed | seconds | collisions/s | peak RSS / body (bytes) |");
-        println!("|---:|---:|---:|---:|---:|---:|---:|");
+        println!("{GAS_HEAD}");
         for &dim in &a.dims {
             let packing = if dim == 2 { a.packing_2d } else { a.packing_3d };
             for &n in &a.n {
@@ -258,18 +494,13 @@ pub fn scale(a: ScaleArgs) -> Result<ExitCode> {
                 .map(|s| s.to_string())
                 .collect();
                 let m = child(&args)?;
-                println!(
-                    "| {dim} | {n} | {packing} | {} | {:.3} | {:.0} | {:.0} |",
-                    m.collisions, m.seconds, m.collisions_per_second, m.bytes_per_body
-                );
+                println!("{}", gas_line(&m));
                 all.push(m);
             }
         }
     }
     if !a.no_thesis {
-        println!("\n## Thesis scene (5 s), every broad phase\n");
-        println!("| N | broad phase | collisions | seconds | events/s | complete | vs kaya-bvh |");
-        println!("|---:|---|---:|---:|---:|---|---:|");
+        println!("{THESIS_HEAD}");
         for &n in &a.thesis_n {
             let mut rows = Vec::new();
             for bp in BroadPhaseKind::ALL {
@@ -290,44 +521,11 @@ pub fn scale(a: ScaleArgs) -> Result<ExitCode> {
                 .collect();
                 rows.push(child(&args)?);
             }
-            let kaya = rows
-                .iter()
-                .find(|m| m.broad_phase == "kaya-bvh")
-                .map(|m| m.collisions_per_second);
-            for m in &rows {
-                let ratio = kaya.map_or("-".to_string(), |k| {
-                    format!("{:.1}x", m.collisions_per_second / k)
-                });
-                println!(
-                    "| {n} | {} | {} | {:.3} | {:.0} | {} | {ratio} |",
-                    m.broad_phase,
-                    m.collisions,
-                    m.seconds,
-                    m.collisions_per_second,
-                    if m.complete { "yes" } else { "prefix" }
-                );
+            for line in thesis_lines(&rows) {
+                println!("{line}");
             }
             all.extend(rows);
         }
     }
-    if let Some(p) = &a.csv {
-        let mut csv = String::from("scene,dim,n,broad_phase,collisions,seconds,collisions_per_second,peak_rss_bytes,bytes_per_body,complete\n");
-        for m in &all {
-            csv += &format!(
-                "{},{},{},{},{},{},{},{},{},{}\n",
-                m.scene,
-                m.dim,
-                m.n,
-                m.broad_phase,
-                m.collisions,
-                m.seconds,
-                m.collisions_per_second,
-                m.peak_rss_bytes,
-                m.bytes_per_body,
-                m.complete
-            );
-        }
-        write_text(p, &csv)?;
-    }
-    Ok(ExitCode::SUCCESS)
+    Ok(all)
 }
