@@ -152,7 +152,7 @@ fn bad_stepper_options_are_refused_before_any_output() {
         ),
         (vec!["--broad-phase", "bvh"], "unknown broad phase"),
         (
-            vec!["--stepper", "discrete", "--dt", "-1"],
+            vec!["--stepper", "discrete", "--dt=-1"],
             "dt must be positive",
         ),
         (
