@@ -446,7 +446,7 @@
     const v = vel.subarray(i * D, i * D + D);
     return (
       `body ${i * STRIDE}\nposition ${vec(p)}\nvelocity ${vec(v)}\n` +
-      `radius ${num(RADIUS[i])}\nmoving so since t = ${num(since[i])}`
+      `radius ${num(RADIUS[i])}\nvelocity since t = ${num(since[i])}`
     );
   }
 
@@ -650,7 +650,13 @@
         selected: selected >= 0 ? selected * STRIDE : null,
         empty: data.empty,
         notices: data.notices.slice(),
+        bvh: search(),
       };
+    },
+    /** Internal nodes of the hierarchy of the current search (see `search`), root first. */
+    hierarchy() {
+      const s = search();
+      return s ? hierarchy(s).map((n) => ({ min: n.min, max: n.max, level: n.level })) : [];
     },
     setTime(t) {
       seek(t);

@@ -292,8 +292,9 @@ fn page_data(p: &PageInput) -> Value {
     }
     if stride > 1 {
         notices.push(format!(
-            "Thinned to fit a page: every {stride}th body is shown ({} of {n} bodies); the \
-             others and their collisions are not drawn, and the whole hierarchy is not rebuilt.",
+            "Thinned to fit a page: every {} body is shown ({} of {n} bodies); the others and \
+             their collisions are not drawn, and the whole hierarchy is not rebuilt.",
+            ordinal(stride),
             shown_ids.len()
         ));
     }
@@ -360,6 +361,18 @@ fn page_data(p: &PageInput) -> Value {
             "state": state.base64(),
         },
     })
+}
+
+/// `1st`, `2nd`, `3rd`, `4th`, ..., `11th`, ..., `21st`, ...
+fn ordinal(n: usize) -> String {
+    let suffix = match (n % 10, n % 100) {
+        (_, 11..=13) => "th",
+        (1, _) => "st",
+        (2, _) => "nd",
+        (3, _) => "rd",
+        _ => "th",
+    };
+    format!("{n}{suffix}")
 }
 
 fn escape_html(s: &str) -> String {
@@ -489,6 +502,20 @@ mod tests {
         assert_eq!(base64(b"foo"), "Zm9v");
         assert_eq!(base64(b"foobar"), "Zm9vYmFy");
         assert_eq!(base64(&[0xff, 0xfe, 0x00, 0x01]), "//4AAQ==");
+    }
+
+    #[test]
+    fn ordinals() {
+        let got: Vec<String> = [1, 2, 3, 4, 11, 12, 13, 21, 22, 102, 111]
+            .map(ordinal)
+            .into();
+        assert_eq!(
+            got,
+            [
+                "1st", "2nd", "3rd", "4th", "11th", "12th", "13th", "21st", "22nd", "102nd",
+                "111th"
+            ]
+        );
     }
 
     #[test]
