@@ -370,6 +370,67 @@
     }
   }
 
+  /** Adds the disc of body `i` now (and its periodic images) to `path`. */
+  function addDisc(path, i, p) {
+    const r = RADIUS[i];
+    const rpx = Math.max(scale * r, dpr);
+    for (const [dx, dy] of images(p[H], p[V], r)) {
+      const x = px(p[H] + dx);
+      const y = py(p[V] + dy);
+      path.moveTo(x + rpx, y);
+      path.arc(x, y, rpx, 0, 2 * Math.PI);
+    }
+  }
+
+  function paint(path, fill, stroke) {
+    ctx.fillStyle = fill;
+    ctx.fill(path);
+    if (stroke) {
+      ctx.strokeStyle = stroke;
+      ctx.lineWidth = dpr;
+      ctx.stroke(path);
+    }
+  }
+
+  function drawBodies(hits) {
+    const p = new Float64Array(D);
+    const outlined = (i) => scale * RADIUS[i] >= 3 * dpr;
+    if (DEPTH < 0) {
+      // 2D discs never overlap: one path for all the plain ones (outlined or too small to be).
+      const big = new Path2D();
+      const small = new Path2D();
+      for (let i = 0; i < N; i++) {
+        if (!hits.includes(i)) addDisc(outlined(i) ? big : small, i, positionAt(i, now, p));
+      }
+      paint(big, COLORS.body, COLORS.bodyStroke);
+      paint(small, COLORS.body, null);
+    } else {
+      // Projected spheres overlap: far to near, one at a time.
+      for (const i of drawOrder(now)) {
+        if (hits.includes(i)) continue;
+        const path = new Path2D();
+        addDisc(path, i, positionAt(i, now, p));
+        paint(path, COLORS.body, outlined(i) ? COLORS.bodyStroke : null);
+      }
+    }
+    for (const i of hits) {
+      const path = new Path2D();
+      addDisc(path, i, positionAt(i, now, p));
+      paint(path, COLORS.hit, outlined(i) ? COLORS.hitStroke : null);
+    }
+    if (selected >= 0) {
+      positionAt(selected, now, p);
+      const rpx = Math.max(scale * RADIUS[selected], dpr) + 3 * dpr;
+      ctx.strokeStyle = COLORS.selected;
+      ctx.lineWidth = 2 * dpr;
+      for (const [dx, dy] of images(p[H], p[V], RADIUS[selected])) {
+        ctx.beginPath();
+        ctx.arc(px(p[H] + dx), py(p[V] + dy), rpx, 0, 2 * Math.PI);
+        ctx.stroke();
+      }
+    }
+  }
+
   function draw() {
     ctx.setTransform(1, 0, 0, 1, 0, 0);
     ctx.fillStyle = COLORS.background;
@@ -389,31 +450,7 @@
       ctx.rect(px(0), py(PERIOD[V]), scale * PERIOD[H], scale * PERIOD[V]);
       ctx.clip();
     }
-    const p = new Float64Array(D);
-    for (const i of drawOrder(now)) {
-      positionAt(i, now, p);
-      const isHit = hit.bodies.includes(i);
-      const r = RADIUS[i];
-      const rpx = Math.max(scale * r, dpr);
-      for (const [dx, dy] of images(p[H], p[V], r)) {
-        ctx.beginPath();
-        ctx.arc(px(p[H] + dx), py(p[V] + dy), rpx, 0, 2 * Math.PI);
-        ctx.fillStyle = isHit ? COLORS.hit : COLORS.body;
-        ctx.fill();
-        if (rpx >= 3 * dpr) {
-          ctx.strokeStyle = isHit ? COLORS.hitStroke : COLORS.bodyStroke;
-          ctx.lineWidth = dpr;
-          ctx.stroke();
-        }
-        if (i === selected) {
-          ctx.beginPath();
-          ctx.arc(px(p[H] + dx), py(p[V] + dy), rpx + 3 * dpr, 0, 2 * Math.PI);
-          ctx.strokeStyle = COLORS.selected;
-          ctx.lineWidth = 2 * dpr;
-          ctx.stroke();
-        }
-      }
-    }
+    drawBodies(hit.bodies);
     const s = search();
     if (s && ui.tree.checked && !ui.tree.disabled) {
       const deepest = Number(ui.depth.value);

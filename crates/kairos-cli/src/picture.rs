@@ -206,15 +206,15 @@ impl Bounds {
         if !(p[0].is_finite() && p[1].is_finite()) {
             return;
         }
-        for k in 0..2 {
-            self.min[k] = self.min[k].min(p[k] - r);
-            self.max[k] = self.max[k].max(p[k] + r);
+        for ((lo, hi), x) in self.min.iter_mut().zip(&mut self.max).zip(p) {
+            *lo = lo.min(x - r);
+            *hi = hi.max(x + r);
         }
     }
 
-    /// True when nothing was added.
+    /// True when nothing was added (only finite points are).
     pub fn is_empty(&self) -> bool {
-        !(self.min[0] <= self.max[0])
+        self.min[0] > self.max[0]
     }
 
     /// Adds the finite walls (segments and polygons) and the periodic box.

@@ -28,7 +28,7 @@ use crate::show;
 
 /// Default largest number of bodies drawn.
 pub const MAX_BODIES: usize = 10_000;
-/// Default largest number of events embedded (about 7 MB of page in 2D, 12 MB in 3D).
+/// Default largest number of events embedded (about 7 MB of page in 2D, 9 MB in 3D).
 pub const MAX_EVENTS: usize = 100_000;
 
 const TEMPLATE: &str = include_str!("../assets/viewer.html");
