@@ -559,6 +559,7 @@
   if (STRIDE > 1) ui.tree.disabled = true;
 
   document.addEventListener("keydown", (e) => {
+    if (data.empty) return;
     if (e.target instanceof HTMLInputElement && e.target.type === "number") return;
     if (e.key === " ") setPlaying(!playing);
     else if (e.key === "ArrowRight") stepNext();
@@ -614,9 +615,10 @@
 
   // ---- page -------------------------------------------------------------------------------
 
+  const count = (n, one, many) => `${n} ${n === 1 ? one : many}`;
   el("source").textContent =
-    `${data.title}: ${data.dim}D, ${data.bodies.total} bodies, ` +
-    `${data.events.total} events, broad phase ${data.broadPhase}`;
+    `${data.title}: ${data.dim}D, ${count(data.bodies.total, "body", "bodies")}, ` +
+    `${count(data.events.total, "event", "events")}, broad phase ${data.broadPhase}`;
   const notices = el("notices");
   for (const text of data.notices) {
     const p = document.createElement("p");
@@ -626,8 +628,8 @@
   }
   {
     const lines = [
-      `${data.bodies.count} of ${data.bodies.total} bodies shown`,
-      `${M} of ${data.events.total} events shown`,
+      `${data.bodies.count} of ${count(data.bodies.total, "body", "bodies")} shown`,
+      `${M} of ${count(data.events.total, "event", "events")} shown`,
       `replay from t = 0 to ${num(END)} (trace ends at ${num(data.traceEndTime)})`,
     ];
     if (D === 3) {

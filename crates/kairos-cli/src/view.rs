@@ -116,10 +116,13 @@ pub fn view(a: ViewArgs) -> Result<ExitCode> {
     let notices = data["notices"].as_array().cloned().unwrap_or_default();
     let page = render(&data, &display_name(&a.trace));
     write_text(&a.output, &page)?;
+    let size = match page.len() {
+        b if b < 1_000_000 => format!("{:.0} kB", b as f64 / 1e3),
+        b => format!("{:.1} MB", b as f64 / 1e6),
+    };
     println!(
-        "wrote {} ({:.1} MB: {} of {} bodies, {} of {} events)",
+        "wrote {} ({size}: {} of {} bodies, {} of {} events)",
         show(&a.output),
-        page.len() as f64 / 1e6,
         n.div_ceil(stride),
         n,
         events.len(),
