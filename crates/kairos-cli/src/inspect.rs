@@ -1,4 +1,5 @@
-//! `kairos export` and `kairos diff`.
+//! `kairos export`, `kairos frames` and `kairos diff`, and the replay of a trace to the state
+//! of every body at any time ([`FinalState`]), shared with `kairos view` and `kairos snapshot`.
 
 use std::io::Write;
 use std::path::{Path, PathBuf};
@@ -50,22 +51,30 @@ pub struct DiffArgs {
     pub b: PathBuf,
 }
 
-fn open(path: &Path) -> Result<TraceReader> {
+/// Opens a trace; errors name the file.
+pub(crate) fn open(path: &Path) -> Result<TraceReader> {
     TraceReader::open(path).map_err(|e| anyhow::anyhow!("{}: {e}", show(path)))
 }
 
-fn next(reader: &mut TraceReader, path: &Path) -> Result<Option<Record>> {
+/// The next record of a trace; errors name the file.
+pub(crate) fn next(reader: &mut TraceReader, path: &Path) -> Result<Option<Record>> {
     reader
         .next_record()
         .map_err(|e| anyhow::anyhow!("{}: {e}", show(path)))
 }
 
-pub fn export(a: ExportArgs) -> Result<ExitCode> {
-    let mut reader = open(&a.trace)?;
+/// Opens a trace and parses the scene in its header; errors name the file.
+pub(crate) fn open_with_scene(path: &Path) -> Result<(TraceReader, Scene)> {
+    let reader = open(path)?;
     let scene = reader
         .header()
         .scene()
-        .map_err(|e| anyhow::anyhow!("{}: {e}", show(&a.trace)))?;
+        .map_err(|e| anyhow::anyhow!("{}: {e}", show(path)))?;
+    Ok((reader, scene))
+}
+
+pub fn export(a: ExportArgs) -> Result<ExitCode> {
+    let (mut reader, scene) = open_with_scene(&a.trace)?;
     let mut events = a.events.as_deref().map(AtomicFile::create).transpose()?;
     if let Some(f) = events.as_mut() {
         writeln!(f.writer(), "time,kind,a,b")?;
@@ -91,14 +100,17 @@ pub fn export(a: ExportArgs) -> Result<ExitCode> {
 }
 
 /// Body states rebuilt from a trace: the scene's initial states, overwritten by each record.
-struct FinalState {
+pub(crate) struct FinalState {
     dim: usize,
+    /// Number of walls (wall ids), to check ball-wall records.
+    walls: usize,
     /// position, velocity, local time per body.
     bodies: Vec<([f64; 3], [f64; 3], f64)>,
 }
 
 impl FinalState {
-    fn new(scene: &Scene) -> Self {
+    /// The scene's initial state (every body at time 0).
+    pub(crate) fn new(scene: &Scene) -> Self {
         let pad = |v: &[f64]| [v[0], v[1], v.get(2).copied().unwrap_or(0.0)];
         let bodies = scene
             .bodies
@@ -107,12 +119,25 @@ impl FinalState {
             .collect();
         Self {
             dim: scene.dim,
+            walls: scene.walls.iter().map(|w| w.wall_count(scene.dim)).sum(),
             bodies,
         }
     }
 
-    fn apply(&mut self, r: &Record) -> Result<()> {
+    /// Position of body `i` at time `t` under its motion since its last applied record: the
+    /// same arithmetic as `Body::position_at`, so the result matches the simulator's.
+    pub(crate) fn position(&self, i: usize, t: f64) -> [f64; 3] {
+        let (p, v, t0) = &self.bodies[i];
+        let dt = t - t0;
+        [p[0] + v[0] * dt, p[1] + v[1] * dt, p[2] + v[2] * dt]
+    }
+
+    /// Applies one record; an error when it names a body or wall the scene does not have.
+    pub(crate) fn apply(&mut self, r: &Record) -> Result<()> {
         let n = self.bodies.len();
+        if r.kind == EventKind::BallWall && r.b as usize >= self.walls {
+            anyhow::bail!("wall {} of {}", r.b, self.walls);
+        }
         let mut set = |id: u32, p: [f64; 3], v: [f64; 3]| -> Result<()> {
             let slot = self
                 .bodies
@@ -155,9 +180,8 @@ impl FinalState {
             out,
             "{lattice}Properties=species:S:1:pos:R:3:radius:R:1:vel:R:3 Time={t:?}"
         )?;
-        for (i, (p, v, t0)) in self.bodies.iter().enumerate() {
-            let dt = t - t0;
-            let x = [p[0] + v[0] * dt, p[1] + v[1] * dt, p[2] + v[2] * dt];
+        for (i, (_, v, _)) in self.bodies.iter().enumerate() {
+            let x = self.position(i, t);
             writeln!(
                 out,
                 "A {:?} {:?} {:?} {:?} {:?} {:?} {:?}",
@@ -210,11 +234,7 @@ pub fn frames(a: FramesArgs) -> Result<ExitCode> {
         "--every must be a positive interval, got {}",
         a.every
     );
-    let mut reader = open(&a.trace)?;
-    let scene = reader
-        .header()
-        .scene()
-        .map_err(|e| anyhow::anyhow!("{}: {e}", show(&a.trace)))?;
+    let (mut reader, scene) = open_with_scene(&a.trace)?;
     let end = reader.end_time();
     anyhow::ensure!(
         end / a.every <= 1e6,

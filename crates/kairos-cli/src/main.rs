@@ -5,9 +5,12 @@ mod bench_discrete;
 mod csv_in;
 mod inspect;
 mod output;
+mod picture;
 mod plot;
 mod run;
 mod scale;
+mod snapshot;
+mod view;
 
 use std::path::PathBuf;
 use std::process::ExitCode;
@@ -39,6 +42,11 @@ enum Command {
     Export(inspect::ExportArgs),
     /// Write extended-XYZ frames of a trace at a fixed interval (for OVITO and ASE).
     Frames(inspect::FramesArgs),
+    /// Write a self-contained HTML page that replays a trace (speed of time, stepping, the
+    /// kaya-bvh boxes).
+    View(view::ViewArgs),
+    /// Draw the scene of a trace at one time as an SVG picture.
+    Snapshot(snapshot::SnapshotArgs),
     /// Compare the event sequences of two traces (exit 0 when identical, 1 otherwise).
     Diff(inspect::DiffArgs),
     /// Scenario benchmarks that print markdown tables.
@@ -190,6 +198,8 @@ fn main() -> ExitCode {
         Command::Generate(GenerateCommand::Gas(a)) => run::generate_gas(a),
         Command::Export(a) => inspect::export(a),
         Command::Frames(a) => inspect::frames(a),
+        Command::View(a) => view::view(a),
+        Command::Snapshot(a) => snapshot::snapshot(a),
         Command::Diff(a) => inspect::diff(a),
         Command::Bench(BenchCommand::Thesis(a)) => bench::thesis(a),
         Command::Bench(BenchCommand::Scale(a)) => scale::scale(a),

@@ -1,0 +1,741 @@
+// The Kairos replay page (`kairos view`): replays an embedded trace on a canvas.
+//
+// Every body moves in a straight line from its last event, as in the simulator: the page keeps
+// each body's state after its last applied event (position, velocity, time) and a cursor over
+// the events. Moving forward applies events; moving back undoes them through each update's link
+// to the same body's previous update, so seeking costs one step per event crossed.
+//
+// The kaya-bvh overlay shows the search that found the next event: it was built at the last
+// event's time `now` with the look-ahead `dt` recorded in the next event, each leaf covering a
+// body from now to now + dt; the whole hierarchy is rebuilt here by the same median split as
+// crates/kairos/src/broad_phase/kaya_bvh.rs (the axis cycles with the level; the left child
+// holds the lower half).
+//
+// `window.kairosViewer` is a small hook for tests and for the console.
+"use strict";
+(function () {
+  const COLORS = {
+    background: "#ffffff",
+    wall: "#222222",
+    wallHit: "#e4572e",
+    period: "#8a8a8a",
+    body: "#3b7dd8",
+    bodyStroke: "#1f4e8c",
+    hit: "#e4572e",
+    hitStroke: "#9c2f12",
+    selected: "#111111",
+    leaf: "#1a9850",
+  };
+
+  const data = JSON.parse(document.getElementById("kairos-data").textContent);
+
+  // ---- data -------------------------------------------------------------------------------
+
+  const LITTLE_ENDIAN = new Uint8Array(new Uint32Array([1]).buffer)[0] === 1;
+
+  /** Base64 of little-endian numbers as a typed array of `Type` (null stays null). */
+  function numbers(b64, Type) {
+    if (b64 === null || b64 === undefined) return null;
+    const s = atob(b64);
+    const u8 = new Uint8Array(s.length);
+    for (let i = 0; i < s.length; i++) u8[i] = s.charCodeAt(i);
+    const w = Type.BYTES_PER_ELEMENT;
+    if (!LITTLE_ENDIAN && w > 1) {
+      for (let i = 0; i < u8.length; i += w) u8.subarray(i, i + w).reverse();
+    }
+    return new Type(u8.buffer, 0, u8.length / w);
+  }
+
+  const D = data.dim;
+  const H = data.axes[0];
+  const V = data.axes[1];
+  const DEPTH = D === 3 ? 3 - H - V : -1;
+  const N = data.bodies.count;
+  const STRIDE = data.bodies.stride;
+  const RADIUS = numbers(data.bodies.radius, Float32Array);
+  const STATE0 = numbers(data.bodies.state, Float32Array);
+  const M = data.events.count;
+  const TIME = numbers(data.events.time, Float64Array);
+  const DT = numbers(data.events.dt, Float32Array);
+  const CODE = numbers(data.events.code, Uint8Array);
+  const EV_A = numbers(data.events.a, Uint32Array);
+  const EV_B = numbers(data.events.b, Uint32Array);
+  const EV_STATE = numbers(data.events.state, Float32Array);
+  const END = data.endTime;
+  const PERIOD = data.periodFull; // every axis, or null
+  const W = 2 * D; // numbers per stored state: position, then velocity
+  const BALL_BALL = 0;
+  const SHOWS_A = 4;
+  const SHOWS_B = 8;
+
+  // Updates ("slots"): one per shown body of each event, in order.
+  const slotStart = new Uint32Array(M + 1);
+  let slots = 0;
+  for (let k = 0; k < M; k++) {
+    slotStart[k] = slots;
+    slots += (CODE[k] & SHOWS_A ? 1 : 0) + (CODE[k] & SHOWS_B ? 1 : 0);
+  }
+  slotStart[M] = slots;
+  const slotBody = new Uint32Array(slots);
+  const slotEvent = new Uint32Array(slots);
+  const prevSlot = new Int32Array(slots);
+  {
+    const last = new Int32Array(N).fill(-1);
+    let s = 0;
+    for (let k = 0; k < M; k++) {
+      const ids = [];
+      if (CODE[k] & SHOWS_A) ids.push(EV_A[k]);
+      if (CODE[k] & SHOWS_B) ids.push(EV_B[k]);
+      for (const id of ids) {
+        const i = id / STRIDE;
+        slotBody[s] = i;
+        slotEvent[s] = k;
+        prevSlot[s] = last[i];
+        last[i] = s;
+        s++;
+      }
+    }
+  }
+
+  // ---- the state at the cursor ------------------------------------------------------------
+
+  const pos = new Float64Array(N * D);
+  const vel = new Float64Array(N * D);
+  const since = new Float64Array(N); // time of each body's stored state
+  let cursor = 0; // events applied
+  let now = 0;
+
+  function load(i, slot) {
+    const src = slot < 0 ? STATE0 : EV_STATE;
+    const o = (slot < 0 ? i : slot) * W;
+    for (let c = 0; c < D; c++) {
+      pos[i * D + c] = src[o + c];
+      vel[i * D + c] = src[o + D + c];
+    }
+    since[i] = slot < 0 ? 0 : TIME[slotEvent[slot]];
+  }
+  for (let i = 0; i < N; i++) load(i, -1);
+
+  function apply(k) {
+    for (let s = slotStart[k]; s < slotStart[k + 1]; s++) load(slotBody[s], s);
+  }
+  function undo(k) {
+    for (let s = slotStart[k + 1]; s-- > slotStart[k]; ) load(slotBody[s], prevSlot[s]);
+  }
+
+  /** Moves to time `t`: every event at or before it applied, none after. */
+  function seek(t) {
+    t = Math.min(Math.max(Number(t) || 0, 0), END);
+    while (cursor < M && TIME[cursor] <= t) apply(cursor++);
+    while (cursor > 0 && TIME[cursor - 1] > t) undo(--cursor);
+    now = t;
+  }
+  function stepNext() {
+    if (cursor < M) {
+      apply(cursor);
+      now = TIME[cursor];
+      cursor++;
+    }
+  }
+  function stepPrev() {
+    if (cursor === 0) {
+      now = 0;
+    } else if (now > TIME[cursor - 1]) {
+      now = TIME[cursor - 1];
+    } else {
+      undo(--cursor);
+      now = cursor > 0 ? TIME[cursor - 1] : 0;
+    }
+  }
+
+  function wrap(x, l) {
+    const w = x - l * Math.floor(x / l);
+    return w >= l ? 0 : w;
+  }
+
+  /** Position of shown body `i` at time `t` (wrapped into a periodic box), into `out`. */
+  function positionAt(i, t, out) {
+    const dt = t - since[i];
+    for (let c = 0; c < D; c++) {
+      const x = pos[i * D + c] + vel[i * D + c] * dt;
+      out[c] = PERIOD ? wrap(x, PERIOD[c]) : x;
+    }
+    return out;
+  }
+
+  function currentEvent() {
+    if (cursor === 0) return null;
+    const k = cursor - 1;
+    const ballBall = (CODE[k] & 3) === BALL_BALL;
+    return {
+      index: k,
+      time: TIME[k],
+      kind: ballBall ? "ball-ball" : "ball-wall",
+      a: EV_A[k],
+      b: EV_B[k],
+      dt: DT ? DT[k] : 0,
+    };
+  }
+
+  /** Shown bodies of the current event (local indices), and the wall it hit, if any. */
+  function highlighted() {
+    const bodies = [];
+    let wall = -1;
+    if (cursor > 0) {
+      const k = cursor - 1;
+      if (CODE[k] & SHOWS_A) bodies.push(EV_A[k] / STRIDE);
+      if (CODE[k] & SHOWS_B) bodies.push(EV_B[k] / STRIDE);
+      if ((CODE[k] & 3) !== BALL_BALL) wall = EV_B[k];
+    }
+    return { bodies, wall };
+  }
+
+  // ---- kaya-bvh ---------------------------------------------------------------------------
+
+  /** The search that found the next event, or null (no look-ahead recorded, or none left). */
+  function search() {
+    if (!DT || cursor >= M) return null;
+    return { at: cursor > 0 ? TIME[cursor - 1] : 0, dt: DT[cursor], finds: cursor };
+  }
+
+  /** Leaf boxes at the search: [min..., max...] of each body swept from `at` to `at + dt`. */
+  function leafBoxes(s) {
+    const boxes = new Float64Array(N * 2 * D);
+    const p = new Float64Array(D);
+    for (let i = 0; i < N; i++) {
+      positionAt(i, s.at, p);
+      for (let c = 0; c < D; c++) {
+        const q = p[c] + vel[i * D + c] * s.dt;
+        boxes[i * 2 * D + c] = Math.min(p[c], q) - RADIUS[i];
+        boxes[i * 2 * D + D + c] = Math.max(p[c], q) + RADIUS[i];
+      }
+    }
+    return boxes;
+  }
+
+  let treeCache = { key: -1, nodes: [] };
+
+  /** Internal nodes of the median-split hierarchy at the search: {min, max, level}. */
+  function hierarchy(s) {
+    if (treeCache.key === s.finds) return treeCache.nodes;
+    const leaves = leafBoxes(s);
+    const keys = new Float64Array(N * D);
+    const p = new Float64Array(D);
+    for (let i = 0; i < N; i++) {
+      positionAt(i, s.at, p);
+      keys.set(p, i * D);
+    }
+    const nodes = [];
+    function build(items, level) {
+      if (items.length === 1) {
+        const o = items[0] * 2 * D;
+        return [leaves.slice(o, o + D), leaves.slice(o + D, o + 2 * D)];
+      }
+      const axis = level % D;
+      items.sort((x, y) => keys[x * D + axis] - keys[y * D + axis] || x - y);
+      const mid = items.length >> 1;
+      const l = build(items.slice(0, mid), level + 1);
+      const r = build(items.slice(mid), level + 1);
+      const min = l[0].map((x, c) => Math.min(x, r[0][c]));
+      const max = l[1].map((x, c) => Math.max(x, r[1][c]));
+      nodes.push({ min, max, level });
+      return [min, max];
+    }
+    if (N > 0) build(Array.from({ length: N }, (_, i) => i), 0);
+    nodes.sort((x, y) => x.level - y.level);
+    treeCache = { key: s.finds, nodes };
+    return nodes;
+  }
+
+  // ---- drawing ----------------------------------------------------------------------------
+
+  const canvas = document.getElementById("view");
+  const ctx = canvas.getContext("2d");
+  const el = (id) => document.getElementById(id);
+  const ui = {
+    play: el("play"),
+    prev: el("prev"),
+    next: el("next"),
+    timeline: el("timeline"),
+    speed: el("speed"),
+    speedValue: el("speed-value"),
+    time: el("time"),
+    event: el("event"),
+    bodyInfo: el("body-info"),
+    leaves: el("bvh-leaves"),
+    tree: el("bvh-tree"),
+    depth: el("bvh-depth"),
+    bvhInfo: el("bvh-info"),
+    tooltip: el("tooltip"),
+  };
+
+  let dpr = 1;
+  let scale = 1;
+  let ox = 0;
+  let oy = 0;
+  let playing = false;
+  let speed = 1;
+  let selected = -1;
+  let hover = -1;
+  let dirty = true;
+
+  function fit() {
+    const r = canvas.getBoundingClientRect();
+    dpr = window.devicePixelRatio || 1;
+    canvas.width = Math.max(1, Math.round(r.width * dpr));
+    canvas.height = Math.max(1, Math.round(r.height * dpr));
+    const [x0, y0, x1, y1] = data.bounds;
+    const margin = 12 * dpr;
+    scale = Math.min(
+      (canvas.width - 2 * margin) / (x1 - x0),
+      (canvas.height - 2 * margin) / (y1 - y0)
+    );
+    ox = (canvas.width - scale * (x1 - x0)) / 2 - scale * x0;
+    oy = (canvas.height + scale * (y1 - y0)) / 2 + scale * y0;
+    dirty = true;
+  }
+  const px = (x) => ox + scale * x;
+  const py = (y) => oy - scale * y;
+
+  /** Shown bodies in drawing order (3D: far to near along the dropped axis). */
+  function drawOrder(at) {
+    const order = Array.from({ length: N }, (_, i) => i);
+    if (DEPTH >= 0) {
+      const depth = new Float64Array(N);
+      const p = new Float64Array(D);
+      for (let i = 0; i < N; i++) depth[i] = positionAt(i, at, p)[DEPTH];
+      order.sort((a, b) => depth[a] - depth[b] || a - b);
+    }
+    const hit = highlighted().bodies;
+    return order.filter((i) => !hit.includes(i)).concat(hit);
+  }
+
+  /** Offsets of a disc's periodic images that show inside the box. */
+  function images(x, y, r) {
+    if (!PERIOD) return [[0, 0]];
+    const lh = PERIOD[H];
+    const lv = PERIOD[V];
+    const sx = [0];
+    const sy = [0];
+    if (x - r < 0) sx.push(lh);
+    if (x + r > lh) sx.push(-lh);
+    if (y - r < 0) sy.push(lv);
+    if (y + r > lv) sy.push(-lv);
+    const out = [];
+    for (const dx of sx) for (const dy of sy) out.push([dx, dy]);
+    return out;
+  }
+
+  function strokeBox(min, max) {
+    if (!PERIOD) {
+      ctx.strokeRect(px(min[H]), py(max[V]), scale * (max[H] - min[H]), scale * (max[V] - min[V]));
+      return;
+    }
+    for (const [dx, dy] of images(
+      0.5 * (min[H] + max[H]),
+      0.5 * (min[V] + max[V]),
+      Math.max(max[H] - min[H], max[V] - min[V])
+    )) {
+      ctx.strokeRect(
+        px(min[H] + dx),
+        py(max[V] + dy),
+        scale * (max[H] - min[H]),
+        scale * (max[V] - min[V])
+      );
+    }
+  }
+
+  function drawWalls(hitWall) {
+    const [x0, y0, x1, y1] = data.bounds;
+    const reach = 2 * Math.hypot(x1 - x0, y1 - y0) + Math.hypot(x0, y0) + Math.hypot(x1, y1);
+    ctx.lineCap = "round";
+    ctx.lineJoin = "round";
+    for (const w of data.walls) {
+      ctx.strokeStyle = w.id === hitWall ? COLORS.wallHit : COLORS.wall;
+      ctx.lineWidth = (w.id === hitWall ? 3 : 2) * dpr;
+      ctx.beginPath();
+      if (w.type === "segment") {
+        ctx.moveTo(px(w.a[0]), py(w.a[1]));
+        ctx.lineTo(px(w.b[0]), py(w.b[1]));
+      } else if (w.type === "line") {
+        const [x, y] = w.point;
+        const [dx, dy] = w.dir;
+        ctx.moveTo(px(x - dx * reach), py(y - dy * reach));
+        ctx.lineTo(px(x + dx * reach), py(y + dy * reach));
+      } else {
+        w.points.forEach(([x, y], k) => (k ? ctx.lineTo(px(x), py(y)) : ctx.moveTo(px(x), py(y))));
+        ctx.closePath();
+      }
+      ctx.stroke();
+    }
+  }
+
+  /** Adds the disc of body `i` now (and its periodic images) to `path`. */
+  function addDisc(path, i, p) {
+    const r = RADIUS[i];
+    const rpx = Math.max(scale * r, dpr);
+    for (const [dx, dy] of images(p[H], p[V], r)) {
+      const x = px(p[H] + dx);
+      const y = py(p[V] + dy);
+      path.moveTo(x + rpx, y);
+      path.arc(x, y, rpx, 0, 2 * Math.PI);
+    }
+  }
+
+  function paint(path, fill, stroke) {
+    ctx.fillStyle = fill;
+    ctx.fill(path);
+    if (stroke) {
+      ctx.strokeStyle = stroke;
+      ctx.lineWidth = dpr;
+      ctx.stroke(path);
+    }
+  }
+
+  function drawBodies(hits) {
+    const p = new Float64Array(D);
+    const outlined = (i) => scale * RADIUS[i] >= 3 * dpr;
+    if (DEPTH < 0) {
+      // 2D discs never overlap: one path for all the plain ones (outlined or too small to be).
+      const big = new Path2D();
+      const small = new Path2D();
+      for (let i = 0; i < N; i++) {
+        if (!hits.includes(i)) addDisc(outlined(i) ? big : small, i, positionAt(i, now, p));
+      }
+      paint(big, COLORS.body, COLORS.bodyStroke);
+      paint(small, COLORS.body, null);
+    } else {
+      // Projected spheres overlap: far to near, one at a time.
+      for (const i of drawOrder(now)) {
+        if (hits.includes(i)) continue;
+        const path = new Path2D();
+        addDisc(path, i, positionAt(i, now, p));
+        paint(path, COLORS.body, outlined(i) ? COLORS.bodyStroke : null);
+      }
+    }
+    for (const i of hits) {
+      const path = new Path2D();
+      addDisc(path, i, positionAt(i, now, p));
+      paint(path, COLORS.hit, outlined(i) ? COLORS.hitStroke : null);
+    }
+    if (selected >= 0) {
+      positionAt(selected, now, p);
+      const rpx = Math.max(scale * RADIUS[selected], dpr) + 3 * dpr;
+      ctx.strokeStyle = COLORS.selected;
+      ctx.lineWidth = 2 * dpr;
+      for (const [dx, dy] of images(p[H], p[V], RADIUS[selected])) {
+        ctx.beginPath();
+        ctx.arc(px(p[H] + dx), py(p[V] + dy), rpx, 0, 2 * Math.PI);
+        ctx.stroke();
+      }
+    }
+  }
+
+  function draw() {
+    ctx.setTransform(1, 0, 0, 1, 0, 0);
+    ctx.fillStyle = COLORS.background;
+    ctx.fillRect(0, 0, canvas.width, canvas.height);
+    const hit = highlighted();
+    if (PERIOD) {
+      ctx.strokeStyle = COLORS.period;
+      ctx.lineWidth = dpr;
+      ctx.setLineDash([6 * dpr, 4 * dpr]);
+      ctx.strokeRect(px(0), py(PERIOD[V]), scale * PERIOD[H], scale * PERIOD[V]);
+      ctx.setLineDash([]);
+    }
+    drawWalls(hit.wall);
+    ctx.save();
+    if (PERIOD) {
+      ctx.beginPath();
+      ctx.rect(px(0), py(PERIOD[V]), scale * PERIOD[H], scale * PERIOD[V]);
+      ctx.clip();
+    }
+    drawBodies(hit.bodies);
+    const s = search();
+    if (s && ui.tree.checked && !ui.tree.disabled) {
+      const deepest = Number(ui.depth.value);
+      ctx.lineWidth = dpr;
+      for (const node of hierarchy(s)) {
+        if (node.level > deepest) continue;
+        ctx.strokeStyle = `hsla(${(node.level * 47) % 360}, 70%, 40%, 0.8)`;
+        strokeBox(node.min, node.max);
+      }
+    }
+    if (s && ui.leaves.checked) {
+      const boxes = leafBoxes(s);
+      ctx.strokeStyle = COLORS.leaf;
+      ctx.lineWidth = dpr;
+      for (let i = 0; i < N; i++) {
+        const o = i * 2 * D;
+        strokeBox(boxes.subarray(o, o + D), boxes.subarray(o + D, o + 2 * D));
+      }
+    }
+    ctx.restore();
+  }
+
+  // ---- text -------------------------------------------------------------------------------
+
+  const num = (x) => (Number.isFinite(x) ? String(Number(x.toPrecision(7))) : String(x));
+  const vec = (a) => "(" + Array.from(a, num).join(", ") + ")";
+
+  function bodyText(i) {
+    const p = positionAt(i, now, new Float64Array(D));
+    const v = vel.subarray(i * D, i * D + D);
+    return (
+      `body ${i * STRIDE}\nposition ${vec(p)}\nvelocity ${vec(v)}\n` +
+      `radius ${num(RADIUS[i])}\nvelocity since t = ${num(since[i])}`
+    );
+  }
+
+  function updateText() {
+    ui.time.textContent = `t = ${num(now)} of ${num(END)}`;
+    const e = currentEvent();
+    if (!e) {
+      ui.event.textContent = M ? `no event yet (the first is at t = ${num(TIME[0])})` : "no events";
+    } else {
+      const what = e.kind === "ball-ball" ? `bodies ${e.a} and ${e.b}` : `body ${e.a} and wall ${e.b}`;
+      ui.event.textContent = `event ${e.index + 1} of ${M} at t = ${num(e.time)}\n${e.kind}: ${what}`;
+    }
+    const shown = hover >= 0 ? hover : selected;
+    ui.bodyInfo.textContent =
+      shown >= 0 ? bodyText(shown) : "hover over a body, or click to keep it";
+    if (document.activeElement !== ui.timeline) ui.timeline.value = String(now);
+    if (!DT) {
+      ui.bvhInfo.textContent =
+        `This trace was made by ${data.broadPhase}, which records no look-ahead: ` +
+        "make one with --broad-phase kaya-bvh to see the boxes.";
+    } else {
+      const s = search();
+      ui.bvhInfo.textContent = s
+        ? `The search at t = ${num(s.at)} with dt = ${num(s.dt)} found event ${s.finds + 1} ` +
+          `at t = ${num(TIME[s.finds])}.`
+        : "No search after the last event is recorded.";
+      if (STRIDE > 1) ui.bvhInfo.textContent += " Bodies are thinned: no whole hierarchy.";
+    }
+  }
+
+  function render() {
+    draw();
+    updateText();
+    dirty = false;
+  }
+
+  // ---- controls ---------------------------------------------------------------------------
+
+  function setPlaying(on) {
+    if (on && now >= END) seek(0);
+    playing = on && END > 0;
+    ui.play.textContent = playing ? "Pause" : "Play";
+    dirty = true;
+  }
+  function setSpeed(x) {
+    speed = Math.min(Math.max(x, 0.01), 100);
+    ui.speed.value = String(Math.log10(speed));
+    ui.speedValue.textContent = `${Number(speed.toPrecision(2))}x`;
+  }
+
+  ui.play.addEventListener("click", () => setPlaying(!playing));
+  ui.next.addEventListener("click", () => {
+    stepNext();
+    dirty = true;
+  });
+  ui.prev.addEventListener("click", () => {
+    stepPrev();
+    dirty = true;
+  });
+  ui.timeline.max = String(END);
+  ui.timeline.addEventListener("input", () => {
+    seek(Number(ui.timeline.value));
+    dirty = true;
+  });
+  ui.speed.addEventListener("input", () => setSpeed(10 ** Number(ui.speed.value)));
+  for (const box of [ui.leaves, ui.tree, ui.depth]) {
+    box.addEventListener("input", () => (dirty = true));
+  }
+  if (!DT) {
+    ui.leaves.disabled = true;
+    ui.tree.disabled = true;
+  }
+  if (STRIDE > 1) ui.tree.disabled = true;
+
+  document.addEventListener("keydown", (e) => {
+    if (data.empty) return;
+    if (e.target instanceof HTMLInputElement && e.target.type === "number") return;
+    if (e.key === " ") setPlaying(!playing);
+    else if (e.key === "ArrowRight") stepNext();
+    else if (e.key === "ArrowLeft") stepPrev();
+    else if (e.key === "+" || e.key === "=") setSpeed(speed * 2);
+    else if (e.key === "-") setSpeed(speed / 2);
+    else return;
+    e.preventDefault();
+    dirty = true;
+  });
+
+  /** The shown body under a point of the canvas (device pixels), nearest on top; or -1. */
+  function pick(x, y) {
+    const order = drawOrder(now);
+    const p = new Float64Array(D);
+    for (let k = order.length - 1; k >= 0; k--) {
+      const i = order[k];
+      positionAt(i, now, p);
+      const reach = Math.max(scale * RADIUS[i], 4 * dpr);
+      for (const [dx, dy] of images(p[H], p[V], RADIUS[i])) {
+        if (Math.hypot(px(p[H] + dx) - x, py(p[V] + dy) - y) <= reach) return i;
+      }
+    }
+    return -1;
+  }
+  function pointer(e) {
+    const r = canvas.getBoundingClientRect();
+    return [(e.clientX - r.left) * dpr, (e.clientY - r.top) * dpr, e.clientX - r.left, e.clientY - r.top];
+  }
+  canvas.addEventListener("mousemove", (e) => {
+    const [x, y, cx, cy] = pointer(e);
+    hover = pick(x, y);
+    if (hover >= 0) {
+      ui.tooltip.hidden = false;
+      ui.tooltip.textContent = bodyText(hover);
+      ui.tooltip.style.left = `${cx + 14}px`;
+      ui.tooltip.style.top = `${cy + 14}px`;
+    } else {
+      ui.tooltip.hidden = true;
+    }
+    dirty = true;
+  });
+  canvas.addEventListener("mouseleave", () => {
+    hover = -1;
+    ui.tooltip.hidden = true;
+    dirty = true;
+  });
+  canvas.addEventListener("click", (e) => {
+    const [x, y] = pointer(e);
+    selected = pick(x, y);
+    dirty = true;
+  });
+
+  // ---- page -------------------------------------------------------------------------------
+
+  const count = (n, one, many) => `${n} ${n === 1 ? one : many}`;
+  el("source").textContent =
+    `${data.title}: ${data.dim}D, ${count(data.bodies.total, "body", "bodies")}, ` +
+    `${count(data.events.total, "event", "events")}, broad phase ${data.broadPhase}`;
+  const notices = el("notices");
+  for (const text of data.notices) {
+    const p = document.createElement("p");
+    p.textContent = text;
+    if (data.empty) p.className = "empty";
+    notices.appendChild(p);
+  }
+  {
+    const lines = [
+      `${data.bodies.count} of ${count(data.bodies.total, "body", "bodies")} shown`,
+      `${M} of ${count(data.events.total, "event", "events")} shown`,
+      `replay from t = 0 to ${num(END)} (trace ends at ${num(data.traceEndTime)})`,
+    ];
+    if (D === 3) {
+      lines.push(
+        `a 3D trace seen along ${"xyz"[DEPTH]}: the ${data.axisNames.join(" and ")} axes ` +
+          "(kairos view --axes to choose)"
+      );
+    }
+    if (data.hiddenWalls > 0) {
+      lines.push(`${data.hiddenWalls} plane(s) facing the viewer are not drawn`);
+    }
+    el("trace-info").textContent = lines.join("; ");
+  }
+  if (data.empty) {
+    for (const b of [ui.play, ui.prev, ui.next, ui.timeline, ui.speed]) b.disabled = true;
+  }
+
+  let lastFrame = null;
+  function frame(ts) {
+    if (playing) {
+      if (lastFrame !== null) {
+        let t = now + (speed * (ts - lastFrame)) / 1000;
+        if (t >= END) {
+          t = END;
+          setPlaying(false);
+        }
+        seek(t);
+        dirty = true;
+      }
+      lastFrame = ts;
+    } else {
+      lastFrame = null;
+    }
+    if (dirty) render();
+    requestAnimationFrame(frame);
+  }
+  window.addEventListener("resize", fit);
+  fit();
+  setSpeed(1);
+  render();
+  requestAnimationFrame(frame);
+
+  window.kairosViewer = {
+    colors: COLORS,
+    state() {
+      const hit = highlighted();
+      return {
+        time: now,
+        endTime: END,
+        playing,
+        speed,
+        cursor,
+        events: M,
+        current: currentEvent(),
+        highlighted: hit.bodies.map((i) => i * STRIDE),
+        highlightedWall: hit.wall,
+        selected: selected >= 0 ? selected * STRIDE : null,
+        empty: data.empty,
+        notices: data.notices.slice(),
+        bvh: search(),
+      };
+    },
+    /** Internal nodes of the hierarchy of the current search (see `search`), root first. */
+    hierarchy() {
+      const s = search();
+      return s ? hierarchy(s).map((n) => ({ min: n.min, max: n.max, level: n.level })) : [];
+    },
+    setTime(t) {
+      seek(t);
+      render();
+      return now;
+    },
+    play: () => setPlaying(true),
+    pause: () => setPlaying(false),
+    setSpeed,
+    stepNext() {
+      stepNext();
+      render();
+    },
+    stepPrev() {
+      stepPrev();
+      render();
+    },
+    /** Position of body `id` now (wrapped into a periodic box), or null when not shown. */
+    bodyPosition(id) {
+      if (id % STRIDE !== 0 || id / STRIDE >= N) return null;
+      return Array.from(positionAt(id / STRIDE, now, new Float64Array(D)));
+    },
+    /** Where body `id` is drawn: canvas pixels (x, y, r) and page coordinates (clientX, clientY). */
+    bodyPixel(id) {
+      const p = this.bodyPosition(id);
+      if (!p) return null;
+      const r = canvas.getBoundingClientRect();
+      const x = px(p[H]);
+      const y = py(p[V]);
+      return {
+        x,
+        y,
+        r: Math.max(scale * RADIUS[id / STRIDE], dpr),
+        clientX: r.left + x / dpr,
+        clientY: r.top + y / dpr,
+      };
+    },
+    /** Canvas pixel of a point of the picture (the two shown coordinates). */
+    worldToPixel: (x, y) => ({ x: px(x), y: py(y) }),
+    render,
+  };
+  document.body.dataset.ready = "true";
+})();

@@ -1,0 +1,285 @@
+//! What `kairos view` and `kairos snapshot` draw: the scene's walls projected on two axes, the
+//! periodic box, and the extent of a picture.
+//!
+//! Pictures are flat: a 2D scene is drawn as it is, a 3D scene as its projection on two chosen
+//! axes (`--axes xy`, `xz`, ...), the dropped axis ordering the bodies (nearest drawn last).
+
+use std::fmt;
+use std::str::FromStr;
+
+use kairos::math::{DVec2, DVec3, Vector};
+use kairos::scene::Scene;
+use kairos::wall::Wall;
+
+/// The two scene axes a picture shows: `h` across, `v` up.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Axes {
+    /// Horizontal axis (0 = x, 1 = y, 2 = z).
+    pub h: usize,
+    /// Vertical axis.
+    pub v: usize,
+}
+
+impl Default for Axes {
+    fn default() -> Self {
+        Axes { h: 0, v: 1 }
+    }
+}
+
+const AXIS_NAMES: [char; 3] = ['x', 'y', 'z'];
+
+impl FromStr for Axes {
+    type Err = String;
+    fn from_str(s: &str) -> Result<Self, String> {
+        let idx: Vec<usize> = s
+            .chars()
+            .map(|c| AXIS_NAMES.iter().position(|&n| n == c.to_ascii_lowercase()))
+            .collect::<Option<_>>()
+            .ok_or_else(|| format!("axes are two of x, y, z (like `xz`), got `{s}`"))?;
+        match idx[..] {
+            [h, v] if h != v => Ok(Axes { h, v }),
+            _ => Err(format!(
+                "axes are two different letters of x, y, z, got `{s}`"
+            )),
+        }
+    }
+}
+
+impl fmt::Display for Axes {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{}{}", AXIS_NAMES[self.h], AXIS_NAMES[self.v])
+    }
+}
+
+impl Axes {
+    /// Checks the axes against the scene's dimension.
+    pub fn check(&self, dim: usize) -> anyhow::Result<()> {
+        anyhow::ensure!(
+            self.h < dim && self.v < dim,
+            "--axes {self}: a {dim}D scene has no {} axis",
+            AXIS_NAMES[self.h.max(self.v)]
+        );
+        Ok(())
+    }
+    /// The axis not shown (3D), which orders bodies front to back.
+    pub fn depth(&self) -> usize {
+        3 - self.h - self.v
+    }
+    /// Names of the shown axes.
+    pub fn names(&self) -> [String; 2] {
+        [
+            AXIS_NAMES[self.h].to_string(),
+            AXIS_NAMES[self.v].to_string(),
+        ]
+    }
+    /// The shown components of a point.
+    pub fn project(&self, p: &[f64]) -> [f64; 2] {
+        [p[self.h], p[self.v]]
+    }
+}
+
+/// A wall as drawn, in picture coordinates.
+#[derive(Clone, Debug, PartialEq)]
+pub enum Shape {
+    /// A segment from `a` to `b`.
+    Segment([f64; 2], [f64; 2]),
+    /// An infinite line through `point` along `dir` (a 2D plane, or a 3D plane seen edge-on).
+    Line {
+        /// A point of the line.
+        point: [f64; 2],
+        /// Its direction (unit length).
+        dir: [f64; 2],
+    },
+    /// A closed polygon outline.
+    Polygon(Vec<[f64; 2]>),
+}
+
+/// A wall with its id (the wall ids of events), as drawn.
+#[derive(Clone, Debug, PartialEq)]
+pub struct DrawnWall {
+    /// Wall id.
+    pub id: u32,
+    /// Its projection.
+    pub shape: Shape,
+}
+
+/// The scene's walls as the simulator builds them (a `box` item is `2 dim` walls), each with its
+/// 3-component geometry: segment ends, plane point and normal, or polygon vertices.
+enum Geometry {
+    Segment([f64; 3], [f64; 3]),
+    Plane([f64; 3], [f64; 3]),
+    Polygon(Vec<[f64; 3]>),
+}
+
+fn geometry<V: Vector>(scene: &Scene) -> Vec<Geometry> {
+    scene
+        .world::<V>()
+        .walls
+        .iter()
+        .map(|w| match w {
+            Wall::Segment(s) => Geometry::Segment(s.a.to_array3(), s.b.to_array3()),
+            Wall::Plane(p) => Geometry::Plane(p.point.to_array3(), p.normal.to_array3()),
+            Wall::Polygon(p) => {
+                Geometry::Polygon(p.vertices.iter().map(|v| v.to_array3()).collect())
+            }
+        })
+        .collect()
+}
+
+/// The walls as drawn, and how many were left out (3D planes that face the viewer cover the
+/// whole picture and are not drawn).
+pub fn walls(scene: &Scene, axes: Axes) -> (Vec<DrawnWall>, usize) {
+    let geo = match scene.dim {
+        2 => geometry::<DVec2>(scene),
+        _ => geometry::<DVec3>(scene),
+    };
+    let mut out = Vec::new();
+    let mut hidden = 0;
+    for (id, g) in geo.into_iter().enumerate() {
+        let shape = match g {
+            Geometry::Segment(a, b) => Some(Shape::Segment(axes.project(&a), axes.project(&b))),
+            Geometry::Plane(p, n) => {
+                let (nh, nv) = (n[axes.h], n[axes.v]);
+                let len = n.iter().map(|x| x * x).sum::<f64>().sqrt();
+                let seen = (nh * nh + nv * nv).sqrt();
+                // A plane is a line in the picture only when the dropped axis lies in it.
+                if scene.dim == 3 && n[axes.depth()].abs() > 1e-12 * len {
+                    None
+                } else {
+                    Some(Shape::Line {
+                        point: axes.project(&p),
+                        dir: [-nv / seen, nh / seen],
+                    })
+                }
+            }
+            Geometry::Polygon(vs) => {
+                Some(Shape::Polygon(vs.iter().map(|v| axes.project(v)).collect()))
+            }
+        };
+        match shape {
+            Some(shape) => out.push(DrawnWall {
+                id: id as u32,
+                shape,
+            }),
+            None => hidden += 1,
+        }
+    }
+    (out, hidden)
+}
+
+/// The periodic box's lengths on the shown axes, if the scene has one.
+pub fn period(scene: &Scene, axes: Axes) -> Option<[f64; 2]> {
+    scene.periodic.as_ref().map(|l| axes.project(l))
+}
+
+/// `x` wrapped into `[0, l)`.
+pub fn wrap(x: f64, l: f64) -> f64 {
+    let w = x - l * (x / l).floor();
+    if w >= l {
+        0.0
+    } else {
+        w
+    }
+}
+
+/// A rectangle of picture coordinates that grows to hold what is added to it.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Bounds {
+    /// Lower corner.
+    pub min: [f64; 2],
+    /// Upper corner.
+    pub max: [f64; 2],
+}
+
+impl Default for Bounds {
+    fn default() -> Self {
+        Bounds {
+            min: [f64::INFINITY; 2],
+            max: [f64::NEG_INFINITY; 2],
+        }
+    }
+}
+
+impl Bounds {
+    /// Adds a disc (or a point when `r` is 0).
+    pub fn add(&mut self, p: [f64; 2], r: f64) {
+        if !(p[0].is_finite() && p[1].is_finite()) {
+            return;
+        }
+        for ((lo, hi), x) in self.min.iter_mut().zip(&mut self.max).zip(p) {
+            *lo = lo.min(x - r);
+            *hi = hi.max(x + r);
+        }
+    }
+
+    /// True when nothing was added (only finite points are).
+    pub fn is_empty(&self) -> bool {
+        self.min[0] > self.max[0]
+    }
+
+    /// Adds the finite walls (segments and polygons) and the periodic box.
+    pub fn add_scene(&mut self, walls: &[DrawnWall], period: Option<[f64; 2]>) {
+        for w in walls {
+            match &w.shape {
+                Shape::Segment(a, b) => {
+                    self.add(*a, 0.0);
+                    self.add(*b, 0.0);
+                }
+                Shape::Polygon(vs) => vs.iter().for_each(|v| self.add(*v, 0.0)),
+                Shape::Line { .. } => {}
+            }
+        }
+        if let Some(l) = period {
+            self.add([0.0, 0.0], 0.0);
+            self.add(l, 0.0);
+        }
+    }
+
+    /// The rectangle to draw: a unit square around the origin when empty, and never thinner
+    /// than a small fraction of its largest side.
+    pub fn finished(&self) -> Bounds {
+        if self.is_empty() {
+            return Bounds {
+                min: [-1.0, -1.0],
+                max: [1.0, 1.0],
+            };
+        }
+        let mut b = *self;
+        let size = (b.max[0] - b.min[0]).max(b.max[1] - b.min[1]);
+        let least = if size > 0.0 {
+            size * 1e-3
+        } else {
+            b.min[0].abs().max(b.min[1].abs()).max(1.0) * 1e-3
+        };
+        for k in 0..2 {
+            if b.max[k] - b.min[k] < least {
+                let c = 0.5 * (b.max[k] + b.min[k]);
+                b.min[k] = c - 0.5 * least;
+                b.max[k] = c + 0.5 * least;
+            }
+        }
+        b
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn axes_parse_and_check() {
+        assert_eq!("xz".parse::<Axes>().unwrap(), Axes { h: 0, v: 2 });
+        assert!("xx".parse::<Axes>().is_err());
+        assert!("xyz".parse::<Axes>().is_err());
+        assert!("ab".parse::<Axes>().is_err());
+        assert!(Axes { h: 0, v: 2 }.check(2).is_err());
+        assert_eq!(Axes { h: 2, v: 0 }.depth(), 1);
+    }
+
+    #[test]
+    fn wrap_stays_in_the_box() {
+        assert_eq!(wrap(-0.5, 10.0), 9.5);
+        assert_eq!(wrap(23.0, 10.0), 3.0);
+        assert!(wrap(-1e-300, 10.0) < 10.0);
+    }
+}

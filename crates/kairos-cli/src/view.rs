@@ -1,0 +1,532 @@
+//! `kairos view`: a trace as one self-contained HTML page that replays it (thesis chapter 5:
+//! the simulator writes a file, a separate viewer replays it, changes the speed of time and
+//! draws the broad phase's AABBs).
+//!
+//! The page is `assets/viewer.html` with `assets/viewer.css` and `assets/viewer.js` inlined and
+//! the trace embedded as one JSON object whose arrays are base64 little-endian numbers: event
+//! times as `f64` (exact order and time), look-aheads, positions and velocities as `f32` (far
+//! below a pixel; positions in a periodic box are wrapped into it first, so they stay small),
+//! ids as `u32`. The page rebuilds every body's position at any time as the CLI does: a straight
+//! line from its last event. Traces above the budget (`--max-bodies`, `--max-events`) are
+//! thinned, and the page says how.
+
+use std::path::{Path, PathBuf};
+use std::process::{Command, ExitCode, Stdio};
+use std::time::{Duration, Instant};
+
+use anyhow::{Context, Result};
+use clap::Args;
+use kairos::event::EventKind;
+use kairos::scene::Scene;
+use kairos::trace::Record;
+use serde_json::{json, Value};
+
+use crate::inspect::{next, open_with_scene, FinalState};
+use crate::output::write_text;
+use crate::picture::{self, Axes, Bounds, Shape};
+use crate::show;
+
+/// Default largest number of bodies drawn.
+pub const MAX_BODIES: usize = 10_000;
+/// Default largest number of events embedded (about 7 MB of page in 2D, 9 MB in 3D).
+pub const MAX_EVENTS: usize = 100_000;
+
+const TEMPLATE: &str = include_str!("../assets/viewer.html");
+const STYLE: &str = include_str!("../assets/viewer.css");
+const SCRIPT: &str = include_str!("../assets/viewer.js");
+
+/// Arguments of `kairos view`.
+#[derive(Args)]
+pub struct ViewArgs {
+    /// Trace to replay.
+    pub trace: PathBuf,
+    /// HTML page to write.
+    #[arg(short, long)]
+    pub output: PathBuf,
+    /// Open the page in the system's browser when there is one (else say where it is).
+    #[arg(long)]
+    pub open: bool,
+    /// The two axes shown for a 3D trace (`xy`, `xz`, `yz`, ...).
+    #[arg(long, default_value = "xy")]
+    pub axes: Axes,
+    /// Most bodies drawn; above it every k-th body is kept (and the page says so).
+    #[arg(long, default_value_t = MAX_BODIES)]
+    pub max_bodies: usize,
+    /// Most events embedded; above it the replay stops at the last event that fits (and the
+    /// page says so).
+    #[arg(long, default_value_t = MAX_EVENTS)]
+    pub max_events: usize,
+}
+
+pub fn view(a: ViewArgs) -> Result<ExitCode> {
+    anyhow::ensure!(a.max_bodies >= 1, "--max-bodies must be at least 1");
+    anyhow::ensure!(a.max_events >= 1, "--max-events must be at least 1");
+    let (mut reader, scene) = open_with_scene(&a.trace)?;
+    a.axes.check(scene.dim)?;
+    let end_time = reader.end_time();
+    let total_events = reader.len();
+    let broad_phase = reader.header().broad_phase.clone();
+
+    let n = scene.bodies.len();
+    let stride = if n > a.max_bodies {
+        n.div_ceil(a.max_bodies)
+    } else {
+        1
+    };
+    let kept = |id: u32| id as usize % stride == 0;
+
+    // Every record is read and checked (ids, and the footer's hash at the end) even past the
+    // cut, so a damaged trace never becomes a page.
+    let mut all = FinalState::new(&scene);
+    let mut events: Vec<Record> = Vec::new();
+    let mut cut_at: Option<f64> = None;
+    while let Some(r) = next(&mut reader, &a.trace)? {
+        all.apply(&r)
+            .with_context(|| format!("{}: inconsistent record", show(&a.trace)))?;
+        if cut_at.is_some() {
+            continue;
+        }
+        let shows_b = r.kind == EventKind::BallBall && kept(r.b);
+        if !kept(r.a) && !shows_b {
+            continue;
+        }
+        if events.len() == a.max_events {
+            // Every event shown happens before the replay's end.
+            while events.last().is_some_and(|e| e.time >= r.time) {
+                events.pop();
+            }
+            cut_at = Some(r.time);
+            continue;
+        }
+        events.push(r);
+    }
+    let shown_end = cut_at.unwrap_or(end_time);
+
+    let data = page_data(&PageInput {
+        scene: &scene,
+        axes: a.axes,
+        title: &display_name(&a.trace),
+        broad_phase: &broad_phase,
+        end_time,
+        shown_end,
+        total_events,
+        stride,
+        events: &events,
+    });
+    let notices = data["notices"].as_array().cloned().unwrap_or_default();
+    let page = render(&data, &display_name(&a.trace));
+    write_text(&a.output, &page)?;
+    let size = match page.len() {
+        b if b < 1_000_000 => format!("{:.0} kB", b as f64 / 1e3),
+        b => format!("{:.1} MB", b as f64 / 1e6),
+    };
+    println!(
+        "wrote {} ({size}: {} of {} bodies, {} of {} events)",
+        show(&a.output),
+        n.div_ceil(stride),
+        n,
+        events.len(),
+        total_events
+    );
+    for note in notices {
+        if let Some(s) = note.as_str() {
+            println!("note: {s}");
+        }
+    }
+    if a.open {
+        open_in_browser(&a.output);
+    }
+    Ok(ExitCode::SUCCESS)
+}
+
+fn display_name(p: &Path) -> String {
+    p.file_name()
+        .map(|n| n.to_string_lossy().into_owned())
+        .unwrap_or_else(|| show(p))
+}
+
+/// Little-endian numbers, base64-encoded for the page.
+#[derive(Default)]
+struct Packed(Vec<u8>);
+
+impl Packed {
+    fn f64(&mut self, x: f64) {
+        self.0.extend_from_slice(&x.to_le_bytes());
+    }
+    fn f32(&mut self, x: f64) {
+        self.0.extend_from_slice(&(x as f32).to_le_bytes());
+    }
+    fn u32(&mut self, x: u32) {
+        self.0.extend_from_slice(&x.to_le_bytes());
+    }
+    fn u8(&mut self, x: u8) {
+        self.0.push(x);
+    }
+    fn base64(&self) -> String {
+        base64(&self.0)
+    }
+}
+
+/// Standard base64 with padding (what the page's `atob` reads).
+fn base64(bytes: &[u8]) -> String {
+    const ALPHABET: &[u8; 64] = b"ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
+    let mut out = String::with_capacity(bytes.len().div_ceil(3) * 4);
+    for chunk in bytes.chunks(3) {
+        let b = [
+            chunk[0],
+            chunk.get(1).copied().unwrap_or(0),
+            chunk.get(2).copied().unwrap_or(0),
+        ];
+        let v = (u32::from(b[0]) << 16) | (u32::from(b[1]) << 8) | u32::from(b[2]);
+        for k in 0..4 {
+            if k <= chunk.len() {
+                out.push(ALPHABET[((v >> (18 - 6 * k)) & 63) as usize] as char);
+            } else {
+                out.push('=');
+            }
+        }
+    }
+    out
+}
+
+/// What the page is made from.
+struct PageInput<'a> {
+    scene: &'a Scene,
+    axes: Axes,
+    title: &'a str,
+    broad_phase: &'a str,
+    /// The trace's end time.
+    end_time: f64,
+    /// The end of the replay (earlier when events were cut).
+    shown_end: f64,
+    total_events: u64,
+    /// Every `stride`-th body is shown.
+    stride: usize,
+    /// The events shown: those of shown bodies before `shown_end`.
+    events: &'a [Record],
+}
+
+/// Event codes in the page: the kind in the low bits, then which bodies are shown.
+const SHOWS_A: u8 = 4;
+const SHOWS_B: u8 = 8;
+
+fn page_data(p: &PageInput) -> Value {
+    let scene = p.scene;
+    let d = scene.dim;
+    let n = scene.bodies.len();
+    let stride = p.stride;
+    let shown_ids: Vec<usize> = (0..n).step_by(stride).collect();
+    let kept = |id: u32| id as usize % stride == 0;
+    let (walls, hidden_walls) = picture::walls(scene, p.axes);
+    let period = picture::period(scene, p.axes);
+    let wrapped = |pos: &[f64; 3]| -> [f64; 3] {
+        let mut q = *pos;
+        if let Some(l) = &scene.periodic {
+            for (x, l) in q.iter_mut().zip(l) {
+                *x = picture::wrap(*x, *l);
+            }
+        }
+        q
+    };
+
+    let mut bounds = Bounds::default();
+    bounds.add_scene(&walls, period);
+    let mut state0 = Packed::default();
+    let mut radius = Packed::default();
+    let mut shown = FinalState::new(scene);
+    for &i in &shown_ids {
+        let b = &scene.bodies[i];
+        let mut pos = [0.0; 3];
+        pos[..d].copy_from_slice(&b.position);
+        let pos = wrapped(&pos);
+        pos[..d].iter().for_each(|&x| state0.f32(x));
+        b.velocity.iter().for_each(|&x| state0.f32(x));
+        radius.f32(b.radius);
+        if period.is_none() {
+            bounds.add(p.axes.project(&pos), b.radius);
+        }
+    }
+
+    let mut time = Packed::default();
+    let mut dt = Packed::default();
+    let mut code = Packed::default();
+    let (mut ea, mut eb) = (Packed::default(), Packed::default());
+    let mut state = Packed::default();
+    let mut has_dt = false;
+    for r in p.events {
+        let _ = shown.apply(r);
+        time.f64(r.time);
+        dt.f32(r.dt);
+        has_dt |= r.dt != 0.0;
+        let mut c = r.kind.code() as u8;
+        let mut update = |pos: &[f64; 3], vel: &[f64; 3], id: u32| {
+            let pos = wrapped(pos);
+            pos[..d].iter().for_each(|&x| state.f32(x));
+            vel[..d].iter().for_each(|&x| state.f32(x));
+            if period.is_none() {
+                bounds.add(p.axes.project(&pos), scene.bodies[id as usize].radius);
+            }
+        };
+        if kept(r.a) {
+            c |= SHOWS_A;
+            update(&r.pos_a, &r.vel_a, r.a);
+        }
+        if r.kind == EventKind::BallBall && kept(r.b) {
+            c |= SHOWS_B;
+            update(&r.pos_b, &r.vel_b, r.b);
+        }
+        code.u8(c);
+        ea.u32(r.a);
+        eb.u32(r.b);
+    }
+    if period.is_none() {
+        for &i in &shown_ids {
+            bounds.add(
+                p.axes.project(&shown.position(i, p.shown_end)),
+                scene.bodies[i].radius,
+            );
+        }
+    }
+    let bounds = bounds.finished();
+
+    let mut notices = Vec::new();
+    if p.total_events == 0 {
+        notices.push("This trace holds no events: nothing to show.".to_string());
+    }
+    if stride > 1 {
+        notices.push(format!(
+            "Thinned to fit a page: every {} body is shown ({} of {n} bodies); the others and \
+             their collisions are not drawn, and the whole hierarchy is not rebuilt.",
+            ordinal(stride),
+            shown_ids.len()
+        ));
+    }
+    if p.shown_end < p.end_time {
+        notices.push(format!(
+            "Thinned to fit a page: the replay stops at t = {} of {} ({} of the trace's {} \
+             events are shown).",
+            p.shown_end,
+            p.end_time,
+            p.events.len(),
+            p.total_events
+        ));
+    }
+    if stride > 1 || p.shown_end < p.end_time {
+        notices.push(
+            "Raise --max-bodies or --max-events to show more, or use kairos snapshot or \
+             kairos frames for the whole trace."
+                .to_string(),
+        );
+    }
+
+    let walls_json: Vec<Value> = walls
+        .iter()
+        .map(|w| match &w.shape {
+            Shape::Segment(a, b) => json!({"id": w.id, "type": "segment", "a": a, "b": b}),
+            Shape::Line { point, dir } => {
+                json!({"id": w.id, "type": "line", "point": point, "dir": dir})
+            }
+            Shape::Polygon(vs) => json!({"id": w.id, "type": "polygon", "points": vs}),
+        })
+        .collect();
+
+    json!({
+        "format": 1,
+        "title": p.title,
+        "broadPhase": p.broad_phase,
+        "dim": d,
+        "axes": [p.axes.h, p.axes.v],
+        "axisNames": p.axes.names(),
+        "endTime": p.shown_end,
+        "traceEndTime": p.end_time,
+        "periodic": period,
+        "periodFull": scene.periodic,
+        "walls": walls_json,
+        "hiddenWalls": hidden_walls,
+        "bounds": [bounds.min[0], bounds.min[1], bounds.max[0], bounds.max[1]],
+        "empty": p.total_events == 0,
+        "notices": notices,
+        "bodies": {
+            "count": shown_ids.len(),
+            "total": n,
+            "stride": stride,
+            "radius": radius.base64(),
+            "state": state0.base64(),
+        },
+        "events": {
+            "count": p.events.len(),
+            "total": p.total_events,
+            "time": time.base64(),
+            "dt": if has_dt { Value::from(dt.base64()) } else { Value::Null },
+            "code": code.base64(),
+            "a": ea.base64(),
+            "b": eb.base64(),
+            "state": state.base64(),
+        },
+    })
+}
+
+/// `1st`, `2nd`, `3rd`, `4th`, ..., `11th`, ..., `21st`, ...
+fn ordinal(n: usize) -> String {
+    let suffix = match (n % 10, n % 100) {
+        (_, 11..=13) => "th",
+        (1, _) => "st",
+        (2, _) => "nd",
+        (3, _) => "rd",
+        _ => "th",
+    };
+    format!("{n}{suffix}")
+}
+
+fn escape_html(s: &str) -> String {
+    s.replace('&', "&amp;")
+        .replace('<', "&lt;")
+        .replace('>', "&gt;")
+        .replace('"', "&quot;")
+}
+
+/// The page: the template with the style, the script and the data put in.
+fn render(data: &Value, title: &str) -> String {
+    // `<` only occurs inside JSON strings, where `\u003c` means the same: the data can never
+    // close its script element.
+    let json = data.to_string().replace('<', "\\u003c");
+    let mut page = String::with_capacity(TEMPLATE.len() + STYLE.len() + SCRIPT.len() + json.len());
+    for (k, part) in TEMPLATE.split("@@").enumerate() {
+        if k % 2 == 0 {
+            page.push_str(part);
+            continue;
+        }
+        match part {
+            "STYLE" => page.push_str(STYLE),
+            "SCRIPT" => page.push_str(SCRIPT),
+            "DATA" => page.push_str(&json),
+            "TITLE" => page.push_str(&escape_html(title)),
+            other => unreachable!("unknown slot @@{other}@@ in viewer.html"),
+        }
+    }
+    page
+}
+
+/// Opens `path` in the system's browser when there is one; otherwise says where the page is.
+/// Never fails: a missing browser is not an error of the command.
+fn open_in_browser(path: &Path) {
+    let abs = std::fs::canonicalize(path).unwrap_or_else(|_| path.to_path_buf());
+    match try_open(&abs) {
+        Ok(how) => println!("opened {} with {how}", abs.display()),
+        Err(why) => println!("{why}: open {} in a browser", abs.display()),
+    }
+}
+
+/// The browser commands to try: `$BROWSER` (a list separated by `:`, `%s` standing for the
+/// page), then the platform's opener (`xdg-open` only where there is a display).
+fn browser_commands(page: &str) -> Vec<Vec<String>> {
+    let mut cmds = Vec::new();
+    if let Ok(list) = std::env::var("BROWSER") {
+        for cmd in list.split(':').filter(|c| !c.trim().is_empty()) {
+            let mut words: Vec<String> = cmd.split_whitespace().map(String::from).collect();
+            if cmd.contains("%s") {
+                words.iter_mut().for_each(|w| *w = w.replace("%s", page));
+            } else {
+                words.push(page.to_string());
+            }
+            cmds.push(words);
+        }
+    }
+    if cfg!(target_os = "macos") {
+        cmds.push(vec!["open".into(), page.into()]);
+    } else if cfg!(windows) {
+        cmds.push(vec![
+            "cmd".into(),
+            "/C".into(),
+            "start".into(),
+            String::new(),
+            page.into(),
+        ]);
+    } else if std::env::var_os("DISPLAY").is_some() || std::env::var_os("WAYLAND_DISPLAY").is_some()
+    {
+        cmds.push(vec!["xdg-open".into(), page.into()]);
+    }
+    cmds
+}
+
+fn try_open(page: &Path) -> Result<String, String> {
+    let cmds = browser_commands(&page.display().to_string());
+    if cmds.is_empty() {
+        return Err("no browser found (no $BROWSER and no display)".into());
+    }
+    let mut tried = Vec::new();
+    for cmd in cmds {
+        let spawned = Command::new(&cmd[0])
+            .args(&cmd[1..])
+            .stdin(Stdio::null())
+            .stdout(Stdio::null())
+            .stderr(Stdio::null())
+            .spawn();
+        let mut child = match spawned {
+            Ok(c) => c,
+            Err(e) => {
+                tried.push(format!("{}: {e}", cmd[0]));
+                continue;
+            }
+        };
+        // Openers return at once; a browser started directly keeps running, which is success.
+        let start = Instant::now();
+        loop {
+            match child.try_wait() {
+                Ok(Some(status)) if status.success() => return Ok(cmd[0].clone()),
+                Ok(Some(status)) => {
+                    tried.push(format!("{} exited with {status}", cmd[0]));
+                    break;
+                }
+                Ok(None) if start.elapsed() > Duration::from_secs(3) => return Ok(cmd[0].clone()),
+                Ok(None) => std::thread::sleep(Duration::from_millis(20)),
+                Err(e) => {
+                    tried.push(format!("{}: {e}", cmd[0]));
+                    break;
+                }
+            }
+        }
+    }
+    Err(format!(
+        "no browser could be started ({})",
+        tried.join("; ")
+    ))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn base64_matches_the_standard() {
+        assert_eq!(base64(b""), "");
+        assert_eq!(base64(b"f"), "Zg==");
+        assert_eq!(base64(b"fo"), "Zm8=");
+        assert_eq!(base64(b"foo"), "Zm9v");
+        assert_eq!(base64(b"foobar"), "Zm9vYmFy");
+        assert_eq!(base64(&[0xff, 0xfe, 0x00, 0x01]), "//4AAQ==");
+    }
+
+    #[test]
+    fn ordinals() {
+        let got: Vec<String> = [1, 2, 3, 4, 11, 12, 13, 21, 22, 102, 111]
+            .map(ordinal)
+            .into();
+        assert_eq!(
+            got,
+            [
+                "1st", "2nd", "3rd", "4th", "11th", "12th", "13th", "21st", "22nd", "102nd",
+                "111th"
+            ]
+        );
+    }
+
+    #[test]
+    fn template_slots_are_known() {
+        let slots: Vec<&str> = TEMPLATE.split("@@").skip(1).step_by(2).collect();
+        assert_eq!(slots, ["TITLE", "STYLE", "DATA", "SCRIPT"]);
+        for part in [STYLE, SCRIPT] {
+            assert!(!part.contains("@@") && !part.contains("</script"));
+        }
+    }
+}

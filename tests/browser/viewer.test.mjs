@@ -1,0 +1,461 @@
+// The replay page of `kairos view`, loaded in a real headless Chromium (Debian's
+// /usr/bin/chromium, driven by playwright-core): bodies at the right pixels, play, pause, speed,
+// stepping and scrubbing change what is shown, hover and click name a body, the kaya-bvh boxes
+// appear, and no page logs an error or asks the network for anything.
+//
+// Run from the repository root after `cargo build --release`:
+//   (cd tests/browser && npm ci && npm test)
+// KAIROS_BIN and CHROMIUM override the binaries used.
+
+import { test, before, after } from "node:test";
+import assert from "node:assert/strict";
+import { execFileSync } from "node:child_process";
+import { mkdtempSync, writeFileSync, readFileSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { dirname, join, resolve } from "node:path";
+import { fileURLToPath, pathToFileURL } from "node:url";
+import { chromium } from "playwright-core";
+
+const here = dirname(fileURLToPath(import.meta.url));
+const KAIROS = resolve(process.env.KAIROS_BIN ?? join(here, "../../target/release/kairos"));
+const CHROMIUM = process.env.CHROMIUM ?? "/usr/bin/chromium";
+const work = mkdtempSync(join(tmpdir(), "kairos-browser-"));
+let context;
+
+function kairos(...args) {
+  return execFileSync(KAIROS, args, { cwd: work, encoding: "utf8" });
+}
+
+// Three balls in a 10 x 10 room (wall ids: 0 = x min, 1 = x max, 2 = y min, 3 = y max).
+// Events: t = 1.5 body 2 hits wall 3; t = 2.5 bodies 0 and 1 collide head-on and swap velocities;
+// t = 6.5 body 0 hits wall 0 and body 1 hits wall 1 (simultaneous).
+const ROOM = `dim = 2
+[simulation]
+duration = 7.0
+[[walls]]
+box = { min = [0.0, 0.0], max = [10.0, 10.0] }
+[[bodies]]
+position = [2.0, 5.0]
+velocity = [1.0, 0.0]
+radius = 0.5
+[[bodies]]
+position = [8.0, 5.0]
+velocity = [-1.0, 0.0]
+radius = 0.5
+[[bodies]]
+position = [5.0, 8.0]
+velocity = [0.0, 1.0]
+radius = 0.5
+`;
+
+// One ball that never reaches a wall: a trace with no events.
+const QUIET = `dim = 2
+[simulation]
+duration = 1.0
+[[walls]]
+box = { min = [0.0, 0.0], max = [10.0, 10.0] }
+[[bodies]]
+position = [5.0, 5.0]
+velocity = [0.1, 0.0]
+radius = 0.5
+`;
+
+before(async () => {
+  writeFileSync(join(work, "room.toml"), ROOM);
+  writeFileSync(join(work, "quiet.toml"), QUIET);
+  kairos("run", "room.toml", "--broad-phase", "kaya-bvh", "-q", "-o", "room.ktrace");
+  kairos("view", "room.ktrace", "-o", "room.html");
+  kairos("run", "quiet.toml", "-q", "-o", "quiet.ktrace");
+  kairos("view", "quiet.ktrace", "-o", "quiet.html");
+  kairos("demo", "-q", "--broad-phase", "kaya-bvh", "-o", "demo.ktrace");
+  kairos("view", "demo.ktrace", "-o", "demo.html");
+  kairos("export", "demo.ktrace", "--final", "final.csv");
+  kairos("view", "demo.ktrace", "-o", "thin.html", "--max-bodies", "100", "--max-events", "1000");
+  kairos("generate", "billiard", "--dim", "3", "--n", "40", "--duration", "1", "-o", "cube.toml");
+  kairos("run", "cube.toml", "-q", "--broad-phase", "kaya-bvh", "-o", "cube.ktrace");
+  kairos("view", "cube.ktrace", "-o", "cube.html", "--axes", "xz");
+  kairos(
+    "generate", "gas", "--dim", "2", "--n", "64", "--packing", "0.3", "--duration", "1",
+    "-o", "gas.toml"
+  );
+  kairos("run", "gas.toml", "-q", "-o", "gas.ktrace");
+  kairos("view", "gas.ktrace", "-o", "gas.html");
+
+  context = await chromium.launchPersistentContext(mkdtempSync(join(work, "profile-")), {
+    executablePath: CHROMIUM,
+    headless: true,
+    args: [
+      "--headless",
+      "--no-sandbox",
+      "--disable-gpu",
+      "--disable-quic",
+      "--no-first-run",
+      "--disable-background-networking",
+      "--disable-component-update",
+      "--disable-sync",
+    ],
+    viewport: { width: 1200, height: 800 },
+    deviceScaleFactor: 1,
+  });
+});
+
+after(async () => {
+  await context?.close();
+  rmSync(work, { recursive: true, force: true });
+});
+
+/** Opens a page and records its errors and its requests; `done()` asserts there were none. */
+async function open(name) {
+  const page = await context.newPage();
+  const errors = [];
+  const requests = [];
+  page.on("console", (m) => {
+    // The one warning allowed is Chromium's advice to this test, which reads the canvas back.
+    if (m.type() === "warning" && m.text().includes("willReadFrequently")) return;
+    if (m.type() === "error" || m.type() === "warning") errors.push(`${m.type()}: ${m.text()}`);
+  });
+  page.on("pageerror", (e) => errors.push(`page error: ${e.message}`));
+  page.on("request", (r) => requests.push(r.url()));
+  const url = pathToFileURL(join(work, name)).href;
+  await page.goto(url);
+  await page.waitForFunction(() => document.body.dataset.ready === "true");
+  page.done = async () => {
+    await page.close();
+    assert.deepEqual(errors, [], `console errors in ${name}`);
+    const outside = requests.filter((u) => u !== url && !u.startsWith("data:"));
+    assert.deepEqual(outside, [], `requests from ${name}`);
+  };
+  return page;
+}
+
+const hook = (page, body, arg) => page.evaluate(body, arg);
+const state = (page) => hook(page, () => window.kairosViewer.state());
+const setTime = (page, t) => hook(page, (t) => window.kairosViewer.setTime(t), t);
+const position = (page, id) => hook(page, (id) => window.kairosViewer.bodyPosition(id), id);
+const bodyPixel = (page, id) => hook(page, (id) => window.kairosViewer.bodyPixel(id), id);
+const toPixel = (page, x, y) =>
+  hook(page, ([x, y]) => window.kairosViewer.worldToPixel(x, y), [x, y]);
+
+/** Waits until the page has drawn what the controls asked for (its redraws run per frame). */
+const drawn = (page) =>
+  hook(page, () => new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(() => r()))));
+
+/** RGB of the canvas pixel that contains (x, y) (canvas pixels), once drawn. */
+async function pixel(page, x, y) {
+  await drawn(page);
+  return hook(
+    page,
+    ([x, y]) => {
+      const c = document.getElementById("view");
+      return Array.from(c.getContext("2d").getImageData(Math.floor(x), Math.floor(y), 1, 1).data.slice(0, 3));
+    },
+    [x, y]
+  );
+}
+
+const rgb = (hex) => [1, 3, 5].map((k) => parseInt(hex.slice(k, k + 2), 16));
+const close = (a, b, tol = 24) => a.every((x, k) => Math.abs(x - b[k]) <= tol);
+
+/** True when some pixel within `reach` of (x, y) matches `test`. */
+async function near(page, x, y, test, reach = 2) {
+  await drawn(page);
+  const block = await hook(
+    page,
+    ([x, y, reach]) => {
+      const c = document.getElementById("view");
+      const d = c.getContext("2d").getImageData(Math.floor(x) - reach, Math.floor(y) - reach, 2 * reach + 1, 2 * reach + 1).data;
+      const out = [];
+      for (let k = 0; k < d.length; k += 4) out.push([d[k], d[k + 1], d[k + 2]]);
+      return out;
+    },
+    [x, y, reach]
+  );
+  return block.some(test);
+}
+
+async function setInput(page, selector, value) {
+  await page.$eval(
+    selector,
+    (el, value) => {
+      el.value = value;
+      el.dispatchEvent(new Event("input", { bubbles: true }));
+    },
+    String(value)
+  );
+}
+
+const text = (page, selector) => page.$eval(selector, (el) => el.textContent);
+
+test("bodies are drawn at the right pixels at a given time", async () => {
+  const page = await open("room.html");
+  const colors = await hook(page, () => window.kairosViewer.colors);
+  assert.equal(await setTime(page, 1.0), 1.0);
+  const expected = { 0: [3, 5], 1: [7, 5], 2: [5, 9] };
+  for (const [id, p] of Object.entries(expected)) {
+    const got = await position(page, Number(id));
+    assert.ok(close(got, p, 1e-6), `body ${id} at ${got}, expected ${p}`);
+  }
+  // Find the room's side walls on the row through y = 5 from the pixels alone.
+  const row = await toPixel(page, 0, 5);
+  await drawn(page);
+  const line = await hook(
+    page,
+    (y) => {
+      const c = document.getElementById("view");
+      const d = c.getContext("2d").getImageData(0, Math.floor(y), c.width, 1).data;
+      const dark = [];
+      for (let x = 0; x < c.width; x++) if (d[4 * x] < 80 && d[4 * x + 1] < 80 && d[4 * x + 2] < 80) dark.push(x);
+      return dark;
+    },
+    row.y
+  );
+  assert.ok(line.length >= 2, "the side walls are drawn");
+  const left = (line[0] + line.filter((x) => x < line[0] + 6).at(-1)) / 2;
+  const last = line.at(-1);
+  const right = (last + line.filter((x) => x > last - 6)[0]) / 2;
+  assert.ok(Math.abs(left - row.x) < 2, `left wall at ${left}, hook says ${row.x}`);
+  // Bodies sit at their fraction of the room's width, on the wall's row, drawn in body colour.
+  for (const [id, [x, y]] of Object.entries(expected)) {
+    const want = left + (x / 10) * (right - left);
+    const got = await bodyPixel(page, Number(id));
+    assert.ok(Math.abs(got.x - want) < 2, `body ${id}: x pixel ${got.x}, expected ${want}`);
+    assert.ok(Math.abs(got.r - (0.5 / 10) * (right - left)) < 1.5, `body ${id}: radius ${got.r}`);
+    if (y === 5) assert.ok(Math.abs(got.y - row.y) < 1, `body ${id} on the row`);
+    assert.ok(close(await pixel(page, got.x, got.y), rgb(colors.body)), `body ${id} colour`);
+  }
+  const b2 = await bodyPixel(page, 2);
+  assert.ok(b2.y < row.y - 3 * (await bodyPixel(page, 0)).r, "y grows upwards");
+  // Where body 0 started (x = 2) is empty now.
+  const start = await toPixel(page, 2, 5);
+  assert.ok(close(await pixel(page, start.x, start.y), rgb(colors.background), 2));
+  await page.done();
+});
+
+test("stepping moves between events and highlights their bodies and walls", async () => {
+  const page = await open("room.html");
+  const colors = await hook(page, () => window.kairosViewer.colors);
+  await setTime(page, 0);
+  assert.equal((await state(page)).current, null);
+  await page.click("#next");
+  let s = await state(page);
+  assert.equal(s.time, 1.5);
+  assert.deepEqual([s.current.kind, s.current.a, s.current.b], ["ball-wall", 2, 3]);
+  assert.deepEqual(s.highlighted, [2]);
+  assert.equal(s.highlightedWall, 3);
+  assert.match(await text(page, "#event"), /event 1 of 4 at t = 1\.5\s+ball-wall: body 2 and wall 3/);
+  let p = await bodyPixel(page, 2);
+  assert.ok(close(await pixel(page, p.x, p.y), rgb(colors.hit)), "hit body in highlight colour");
+  const wall = await toPixel(page, 2, 10);
+  assert.ok(await near(page, wall.x, wall.y, (c) => close(c, rgb(colors.wallHit))), "hit wall");
+  p = await bodyPixel(page, 0);
+  assert.ok(close(await pixel(page, p.x, p.y), rgb(colors.body)), "others in body colour");
+
+  await page.click("#next");
+  s = await state(page);
+  assert.equal(s.time, 2.5);
+  assert.deepEqual([s.current.kind, s.current.a, s.current.b], ["ball-ball", 0, 1]);
+  assert.deepEqual(s.highlighted, [0, 1]);
+  assert.ok(close(await position(page, 0), [4.5, 5], 1e-6));
+  for (const id of [0, 1]) {
+    p = await bodyPixel(page, id);
+    assert.ok(close(await pixel(page, p.x, p.y), rgb(colors.hit)), `body ${id} highlighted`);
+  }
+  p = await bodyPixel(page, 2);
+  assert.ok(close(await pixel(page, p.x, p.y), rgb(colors.body)), "body 2 no longer highlighted");
+
+  // Two events at t = 6.5: one step each, the time staying put.
+  await page.keyboard.press("ArrowRight");
+  s = await state(page);
+  assert.deepEqual([s.time, s.current.a, s.current.b, s.cursor], [6.5, 0, 0, 3]);
+  await page.click("#next");
+  s = await state(page);
+  assert.deepEqual([s.time, s.current.a, s.current.b, s.cursor], [6.5, 1, 1, 4]);
+  await page.click("#next"); // no more events
+  assert.equal((await state(page)).cursor, 4);
+
+  await page.click("#prev");
+  s = await state(page);
+  assert.deepEqual([s.time, s.cursor], [6.5, 3]);
+  await page.click("#prev");
+  await page.click("#prev");
+  s = await state(page);
+  assert.deepEqual([s.time, s.cursor, s.current.a], [1.5, 1, 2]);
+  assert.ok(close(await position(page, 0), [3.5, 5], 1e-6), "undone: body 0 before the collision");
+  assert.ok(close(await position(page, 2), [5, 9.5], 1e-6));
+
+  // Between events, "previous" first goes back to the current event's time.
+  await setTime(page, 2.0);
+  await page.click("#prev");
+  s = await state(page);
+  assert.deepEqual([s.time, s.cursor], [1.5, 1]);
+  await page.done();
+});
+
+test("play, pause, speed of time and the timeline change what is shown", async () => {
+  const page = await open("room.html");
+  const colors = await hook(page, () => window.kairosViewer.colors);
+  await setTime(page, 0);
+  const p0 = await bodyPixel(page, 0);
+  assert.ok(close(await pixel(page, p0.x, p0.y), rgb(colors.body)));
+
+  await setInput(page, "#speed", -1);
+  assert.equal(await text(page, "#speed-value"), "0.1x");
+  assert.equal((await state(page)).speed, 0.1);
+  await page.click("#play");
+  assert.equal(await text(page, "#play"), "Pause");
+  await page.waitForTimeout(600);
+  await page.click("#play");
+  assert.equal(await text(page, "#play"), "Play");
+  const slow = (await state(page)).time;
+  assert.ok(slow > 0.01 && slow < 0.5, `0.1x for 0.6 s gave t = ${slow}`);
+  await page.waitForTimeout(300);
+  assert.equal((await state(page)).time, slow, "paused: time stands still");
+
+  await setInput(page, "#speed", 0);
+  await page.click("#play");
+  await page.waitForTimeout(600);
+  await page.click("#play");
+  const fast = (await state(page)).time - slow;
+  assert.ok(fast > 3 * slow, `1x advanced ${fast}, 0.1x advanced ${slow}`);
+  const shown = Number((await text(page, "#time")).match(/^t = (\S+) of 7$/)[1]);
+  assert.ok(Math.abs(shown - (slow + fast)) < 1e-6, `the time shown is ${shown}`);
+
+  // 100x runs to the end and stops there; body 0 has left its starting pixel.
+  await setInput(page, "#speed", 2);
+  assert.equal(await text(page, "#speed-value"), "100x");
+  await page.click("#play");
+  await page.waitForFunction(() => !window.kairosViewer.state().playing, null, { timeout: 5000 });
+  let s = await state(page);
+  assert.equal(s.time, 7);
+  assert.equal(s.cursor, 4);
+  assert.ok(close(await pixel(page, p0.x, p0.y), rgb(colors.background), 2), "moved away");
+
+  // Scrubbing the timeline.
+  await setInput(page, "#timeline", 2);
+  s = await state(page);
+  assert.equal(s.time, 2);
+  assert.equal(s.current.time, 1.5);
+  const p = await bodyPixel(page, 0);
+  const want = await toPixel(page, 4, 5);
+  assert.ok(Math.abs(p.x - want.x) < 0.01 && close(await pixel(page, p.x, p.y), rgb(colors.body)));
+  await page.done();
+});
+
+test("hovering names a body and clicking keeps it", async () => {
+  const page = await open("room.html");
+  await setTime(page, 1.0);
+  const p = await bodyPixel(page, 1);
+  await page.mouse.move(p.clientX, p.clientY);
+  await page.waitForFunction(() => !document.getElementById("tooltip").hidden);
+  const tip = await text(page, "#tooltip");
+  assert.match(tip, /body 1\nposition \(7, 5\)\nvelocity \(-1, 0\)/);
+  await page.mouse.click(p.clientX, p.clientY);
+  assert.equal((await state(page)).selected, 1);
+  await page.mouse.move(5, 5);
+  await page.waitForFunction(() => document.getElementById("tooltip").hidden);
+  assert.match(await text(page, "#body-info"), /body 1/);
+  await page.done();
+});
+
+test("the kaya-bvh leaves and hierarchy are drawn from the recorded dt", async () => {
+  const page = await open("room.html");
+  const colors = await hook(page, () => window.kairosViewer.colors);
+  await setTime(page, 0);
+  const { bvh } = await state(page);
+  assert.equal(bvh.at, 0);
+  assert.ok(bvh.dt >= 1.5, `the look-ahead that found t = 1.5 is ${bvh.dt}`);
+  // Body 1 sweeps left from x = 8: its leaf spans x in [7.5 - dt, 8.5], y in [4.5, 5.5].
+  const corner = await toPixel(page, 8.5, 5.5);
+  const isLeaf = (c) => close(c, rgb(colors.leaf), 40);
+  assert.ok(!(await near(page, corner.x, corner.y, isLeaf)));
+  await page.click("#bvh-leaves");
+  assert.ok(await near(page, corner.x, corner.y, isLeaf), "leaf corner drawn");
+  const swept = await toPixel(page, 7.5 - bvh.dt + 0.2, 5.5);
+  assert.ok(await near(page, swept.x, swept.y, isLeaf), "leaf swept over dt");
+
+  await page.click("#bvh-tree");
+  const nodes = await hook(page, () => window.kairosViewer.hierarchy());
+  assert.equal(nodes.length, 2, "three leaves, two internal nodes");
+  const root = nodes[0];
+  assert.equal(root.level, 0);
+  assert.ok(close(root.min, [1.5, 4.5], 1e-6), `root ${root.min}`);
+  assert.ok(close(root.max, [8.5, 8.5 + bvh.dt], 1e-6), `root ${root.max}`);
+  // The first split is on x at the median: body 0 alone on the left.
+  assert.ok(close(nodes[1].min, [4.5, 4.5], 1e-6) && nodes[1].level === 1);
+  // The root's left side (x = 1.5) between bodies 0 and 2, in the colour of level 0.
+  const side = await toPixel(page, 1.5, 7);
+  assert.ok(await near(page, side.x, side.y, ([r, g, b]) => r > g + 60 && r > b + 60), "root drawn");
+  await page.done();
+});
+
+test("the demo replays to the same final state as kairos export", async () => {
+  const started = Date.now();
+  const page = await open("demo.html");
+  const { endTime, events } = await state(page);
+  assert.ok(events > 1000, `${events} events`);
+  const rows = readFileSync(join(work, "final.csv"), "utf8").trim().split("\n").slice(1);
+  await setTime(page, endTime);
+  const got = await hook(page, (n) => Array.from({ length: n }, (_, i) => window.kairosViewer.bodyPosition(i)), rows.length);
+  rows.forEach((row, i) => {
+    const [, x, y] = row.split(",").map(Number);
+    assert.ok(Math.abs(got[i][0] - x) < 1e-3 && Math.abs(got[i][1] - y) < 1e-3, `body ${i}: ${got[i]} vs ${x},${y}`);
+  });
+  // Back and forth over every event gives the same state again.
+  const mid = await hook(page, () => (window.kairosViewer.setTime(2.5), window.kairosViewer.bodyPosition(7)));
+  await setTime(page, 0);
+  await setTime(page, endTime);
+  assert.deepEqual(await hook(page, () => (window.kairosViewer.setTime(2.5), window.kairosViewer.bodyPosition(7))), mid);
+  console.log(`# demo page: ${events} events replayed in ${Date.now() - started} ms`);
+  await page.done();
+});
+
+test("an empty trace says there is nothing to show", async () => {
+  const page = await open("quiet.html");
+  assert.match(await text(page, "#notices"), /nothing to show/);
+  assert.equal((await state(page)).empty, true);
+  assert.equal(await page.$eval("#play", (b) => b.disabled), true);
+  await page.done();
+});
+
+test("a thinned trace says so", async () => {
+  const page = await open("thin.html");
+  const notices = await text(page, "#notices");
+  assert.match(notices, /every 3rd body is shown \(100 of 300 bodies\)/);
+  assert.match(notices, /the replay stops at t = /);
+  assert.equal(await position(page, 1), null);
+  assert.equal((await position(page, 3)).length, 2);
+  await page.click("#next");
+  assert.ok((await state(page)).time > 0);
+  await page.done();
+});
+
+test("a 3D trace is shown as a projection on the chosen axes", async () => {
+  const page = await open("cube.html");
+  assert.match(await text(page, "#trace-info"), /3D trace seen along y: the x and z axes/);
+  await setTime(page, 0.5);
+  const canvas = await page.$eval("#view", (c) => [c.width, c.height]);
+  for (const id of [0, 1, 2]) {
+    const p = await bodyPixel(page, id);
+    const q = await position(page, id);
+    const want = await toPixel(page, q[0], q[2]);
+    assert.ok(Math.abs(p.x - want.x) < 1e-9 && Math.abs(p.y - want.y) < 1e-9);
+    assert.ok(p.x > 0 && p.x < canvas[0] && p.y > 0 && p.y < canvas[1]);
+  }
+  await page.done();
+});
+
+test("a periodic trace is drawn wrapped into its box", async () => {
+  const page = await open("gas.html");
+  const colors = await hook(page, () => window.kairosViewer.colors);
+  const { endTime } = await state(page);
+  await setTime(page, endTime);
+  const box = readFileSync(join(work, "gas.toml"), "utf8").match(/periodic = \[([^\]]+)\]/)[1].split(",").map(Number);
+  for (let id = 0; id < 64; id++) {
+    const p = await position(page, id);
+    assert.ok(p.every((x, k) => x >= 0 && x < box[k]), `body ${id} at ${p}`);
+    const px = await bodyPixel(page, id);
+    const c = await pixel(page, px.x, px.y);
+    assert.ok(close(c, rgb(colors.body)) || close(c, rgb(colors.hit)), `body ${id} drawn: ${c}`);
+  }
+  await page.done();
+});
