@@ -816,7 +816,7 @@ mod tests {
     fn discrete_chart_of_table_5_2() {
         // Thesis Table 5.2 (N = 1024).
         let mut rows = vec![DiscreteRow {
-            label: "kaya-bvh".into(),
+            label: "kaya-bvh (continuous)".into(),
             seconds: 46.34,
             missed: 0.0,
             dt: None,
