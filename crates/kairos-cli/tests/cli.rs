@@ -197,13 +197,13 @@ fn bench_thesis_prints_a_table() {
     let out = text(&o.stdout);
     assert!(
         out.contains(
-            "| N | collisions | all-pairs (s) | kaya-bvh (s) | calendar (s) | speedup kaya-bvh | speedup calendar |"
+            "| N | collisions | all-pairs (s) | kaya-bvh (s) | calendar (s) | sap (s) | grid (s) | speedup kaya-bvh | speedup calendar | speedup sap | speedup grid |"
         ),
         "{out}"
     );
     assert!(out.contains("| 8 |") && out.contains("| 16 |"), "{out}");
     let csv = std::fs::read_to_string(dir.join("t.csv")).unwrap();
-    assert_eq!(csv.lines().count(), 7, "{csv}");
+    assert_eq!(csv.lines().count(), 1 + 2 * 5, "{csv}");
     // A tiny budget skips the larger size with a message.
     let s = kairos(
         &[
@@ -436,7 +436,8 @@ fn gas_generation_and_scale_bench() {
             .unwrap()
             .lines()
             .count(),
-        1 + 2 + 3
+        1 + 2 + 5,
+        "header, two gas runs, and every broad phase on the thesis scene"
     );
 }
 
