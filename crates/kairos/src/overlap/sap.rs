@@ -68,7 +68,7 @@ struct Axis {
 
 /// Incremental sweep and prune: sorted endpoint lists on every axis and the set of
 /// overlapping pairs, updated by insertion sort.
-#[derive(Clone, Debug, Default)]
+#[derive(Clone, Debug)]
 pub struct Sap<V: Vector> {
     axes: Vec<Axis>,
     /// Length of the last call's slice (`pairs` is exactly the overlapping pairs of its boxes).
@@ -84,6 +84,12 @@ pub struct Sap<V: Vector> {
     rebuild: Bvh<V>,
     scratch: Vec<[u32; 2]>,
     sorter: PairSorter,
+}
+
+impl<V: Vector> Default for Sap<V> {
+    fn default() -> Self {
+        Self::new()
+    }
 }
 
 impl<V: Vector> Sap<V> {
