@@ -1,6 +1,7 @@
 //! `kairos`: the command-line front end of the Kairos event-driven collision simulator.
 
 mod bench;
+mod bench_overlap;
 mod inspect;
 mod output;
 mod run;
@@ -59,6 +60,8 @@ enum BenchCommand {
     /// One measurement of `bench scale` (run in a child process).
     #[command(hide = true)]
     ScaleOne(scale::ScaleOneArgs),
+    /// Time per step of every discrete broad phase (overlapping boxes) on moving scenes.
+    Overlap(bench_overlap::OverlapArgs),
 }
 
 /// Broad-phase selection and tuning, shared by the commands that simulate.
@@ -125,6 +128,7 @@ fn main() -> ExitCode {
         Command::Bench(BenchCommand::Thesis(a)) => bench::thesis(a),
         Command::Bench(BenchCommand::Scale(a)) => scale::scale(a),
         Command::Bench(BenchCommand::ScaleOne(a)) => scale::scale_one(a),
+        Command::Bench(BenchCommand::Overlap(a)) => bench_overlap::overlap(a),
     };
     match result {
         Ok(code) => code,
