@@ -2,6 +2,7 @@
 
 mod bench;
 mod bench_discrete;
+mod bench_overlap;
 mod csv_in;
 mod inspect;
 mod output;
@@ -75,6 +76,8 @@ enum BenchCommand {
     /// One measurement of `bench scale` (run in a child process).
     #[command(hide = true)]
     ScaleOne(scale::ScaleOneArgs),
+    /// Time per step of every discrete broad phase (overlapping boxes) on moving scenes.
+    Overlap(bench_overlap::OverlapArgs),
 }
 
 /// Stepper and broad-phase selection and tuning, shared by the commands that simulate.
@@ -205,6 +208,7 @@ fn main() -> ExitCode {
         Command::Bench(BenchCommand::Scale(a)) => scale::scale(a),
         Command::Bench(BenchCommand::Discrete(a)) => bench_discrete::discrete(a),
         Command::Bench(BenchCommand::ScaleOne(a)) => scale::scale_one(a),
+        Command::Bench(BenchCommand::Overlap(a)) => bench_overlap::overlap(a),
     };
     match result {
         Ok(code) => code,

@@ -217,6 +217,45 @@ fn bench_thesis_prints_a_table() {
 }
 
 #[test]
+fn bench_overlap_prints_a_table() {
+    let dir = tempdir("bench-overlap");
+    let o = kairos(
+        &[
+            "bench",
+            "overlap",
+            "--sizes",
+            "60,300",
+            "--steps",
+            "3",
+            "--brute-max",
+            "100",
+            "--csv",
+            "o.csv",
+        ],
+        &dir,
+    );
+    ok(&o);
+    let out = text(&o.stdout);
+    assert!(
+        out.contains(
+            "| d | scene | N | pairs/step | brute-force | bvh | sap | sort-sweep | dbvt | grid |"
+        ),
+        "{out}"
+    );
+    // Brute force is skipped above --brute-max, and said so.
+    assert!(
+        out.contains("| 2 | billiard | 300 |") && out.contains("skipped"),
+        "{out}"
+    );
+    assert!(out.contains("| 3 | aligned | 60 |"), "{out}");
+    // 2 dims x 2 scenes x (6 finders at N = 60 + 5 at N = 300), plus the header.
+    let csv = std::fs::read_to_string(dir.join("o.csv")).unwrap();
+    assert_eq!(csv.lines().count(), 1 + 2 * 2 * (6 + 5), "{csv}");
+    let bad = kairos(&["bench", "overlap", "--finders", "octree"], &dir);
+    assert_eq!(bad.status.code(), Some(2));
+}
+
+#[test]
 fn bad_scenes_exit_2_and_write_nothing() {
     let dir = tempdir("bad");
     let good = "dim = 2\n[simulation]\nduration = 1.0\n\n[[bodies]]\nposition = [0.0, 0.0]\nvelocity = [1.0, 0.0]\nradius = 1.0\n\n[[bodies]]\nposition = [5.0, 0.0]\nvelocity = [0.0, 0.0]\nradius = 1.0\n";

@@ -4,7 +4,8 @@
 
 use kairos::math::{Aabb, DVec2, DVec3, Vector};
 use kairos::overlap::{
-    empty_box, BruteForce, Dbvt, DbvtOptions, Grid, GridOptions, OverlapFinder, OverlapKind,
+    empty_box, BruteForce, Bvh, Dbvt, DbvtOptions, Grid, GridOptions, OverlapFinder, OverlapKind,
+    Sap, SortSweep,
 };
 use proptest::prelude::*;
 use rand::{Rng, SeedableRng};
@@ -16,6 +17,14 @@ fn finders<V: Vector>() -> Vec<(String, Box<dyn OverlapFinder<V>>)> {
         .iter()
         .map(|k| (k.name().to_string(), k.build::<V>()))
         .collect();
+    // Default-constructed finders must work like the named ones.
+    v.push(("sap(default)".into(), Box::new(Sap::<V>::default())));
+    v.push(("grid(default)".into(), Box::new(Grid::<V>::default())));
+    v.push(("bvh(default)".into(), Box::new(Bvh::<V>::default())));
+    v.push((
+        "sort-sweep(default)".into(),
+        Box::new(SortSweep::<V>::default()),
+    ));
     v.push((
         "dbvt(no margin, no prediction)".into(),
         Box::new(Dbvt::with_options(DbvtOptions {
@@ -483,7 +492,6 @@ fn dbvt_tree_stays_valid_and_balanced() {
 /// Sweep and prune updates incrementally when little moves, and rebuilds on teleports.
 #[test]
 fn sap_is_incremental_for_small_motion() {
-    use kairos::overlap::Sap;
     let mut rng = Pcg64::seed_from_u64(4);
     let mut scene = Scene::<DVec2>::new(&mut rng, 2000, 150.0, (0.5, 1.0), 0.01);
     let mut sap = Sap::<DVec2>::new();

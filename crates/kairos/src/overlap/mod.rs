@@ -6,6 +6,17 @@
 //! only in speed. Persistent finders (`sap`, `dbvt`) keep state between calls and are fastest
 //! when the boxes move little from one step to the next.
 //!
+//! | finder | idea | per call |
+//! |---|---|---|
+//! | [`BruteForce`] | every pair | `O(n^2)` |
+//! | [`Bvh`] | median-split hierarchy rebuilt, self-traversed (thesis Algorithm 3) | `O(n log n + k)` typical |
+//! | [`Sap`] | sorted endpoints on every axis, insertion sort, pair set updated by exchanges | `O(n + swaps)`, rebuilds past a budget |
+//! | [`SortSweep`] | one axis (largest variance), sort warm-started, sweep | `O(n log n + s)`, `s` overlaps on the axis |
+//! | [`Dbvt`] | dynamic tree of fat boxes, persistent candidate pairs | `O(n + c + m log n)` for `m` re-inserted |
+//! | [`Grid`] | uniform hashed grid, cell from the 90th-percentile box size | `O(n + e + t)`, big boxes `O(n)` each |
+//!
+//! Measured times are in `docs/benchmarks.md` (`kairos bench overlap`).
+//!
 //! The contract of [`OverlapFinder::find_pairs`]:
 //! * `boxes[i]` is the box of item `i`; the slice may grow or shrink between calls (items
 //!   past the new length have left, new indices have entered);
@@ -15,13 +26,15 @@
 //! * `out` is cleared and receives every overlapping pair `[i, j]` with `i < j`, sorted
 //!   ascending, each once.
 
-mod brute;
-mod bvh;
-mod dbvt;
-mod grid;
+// The finders' modules are public for their documentation (each explains its algorithm);
+// the types are re-exported here.
+pub mod brute;
+pub mod bvh;
+pub mod dbvt;
+pub mod grid;
 mod pairs;
-mod sap;
-mod sort_sweep;
+pub mod sap;
+pub mod sort_sweep;
 
 pub use brute::BruteForce;
 pub use bvh::{Bvh, LEAF_SIZE};

@@ -35,8 +35,12 @@ pub struct SortSweep<V: Vector> {
     /// `(min on the axis, id)` of the non-empty boxes, sorted.
     keys: Vec<(f64, u32)>,
     empties: Vec<u32>,
-    /// The boxes in `keys` order.
-    sorted: Vec<Aabb<V>>,
+    /// Maximum on the sweep axis, in `keys` order.
+    hi: Vec<f64>,
+    /// Bounds on the other axes, `[lo, hi, lo, hi]`, in `keys` order (the second pair is
+    /// `[-inf, inf]` in 2D).
+    others: Vec<[f64; 4]>,
+    _dim: std::marker::PhantomData<V>,
     sorter: PairSorter,
 }
 
@@ -49,7 +53,9 @@ impl<V: Vector> SortSweep<V> {
             axis: 0,
             keys: Vec::new(),
             empties: Vec::new(),
-            sorted: Vec::new(),
+            hi: Vec::new(),
+            others: Vec::new(),
+            _dim: std::marker::PhantomData,
             sorter: PairSorter::default(),
         }
     }
@@ -115,19 +121,40 @@ impl<V: Vector> OverlapFinder<V> for SortSweep<V> {
         self.order.extend(self.keys.iter().map(|k| k.1));
         self.order.extend_from_slice(&self.empties);
 
-        self.sorted.clear();
-        self.sorted
-            .extend(self.keys.iter().map(|&(_, id)| boxes[id as usize]));
-        let (keys, sorted) = (&self.keys, &self.sorted);
-        for (i, bi) in sorted.iter().enumerate() {
-            let hi = bi.max.comp(axis);
+        // Structure of arrays for the sweep: the minima (in `keys`), the maxima on the axis,
+        // and the other axes' bounds in one 32-byte record per box.
+        let (a1, a2) = ((axis + 1) % V::DIM, (axis + 2) % V::DIM);
+        self.hi.clear();
+        self.others.clear();
+        for &(_, id) in &self.keys {
+            let b = &boxes[id as usize];
+            self.hi.push(b.max.comp(axis));
+            self.others.push(if V::DIM == 3 {
+                [
+                    b.min.comp(a1),
+                    b.max.comp(a1),
+                    b.min.comp(a2),
+                    b.max.comp(a2),
+                ]
+            } else {
+                [
+                    b.min.comp(a1),
+                    b.max.comp(a1),
+                    f64::NEG_INFINITY,
+                    f64::INFINITY,
+                ]
+            });
+        }
+        let (keys, his, others) = (&self.keys, &self.hi, &self.others);
+        for (i, (&hi, o)) in his.iter().zip(others).enumerate() {
             let id = keys[i].1;
-            for (j, bj) in sorted.iter().enumerate().skip(i + 1) {
-                if keys[j].0 > hi {
+            for (k, p) in keys[i + 1..].iter().zip(&others[i + 1..]) {
+                if k.0 > hi {
                     break;
                 }
-                if bi.overlaps(bj) {
-                    let jd = keys[j].1;
+                // On the axis they overlap: k.0 is between this box's minimum and maximum.
+                if (p[0] <= o[1]) & (o[0] <= p[1]) & (p[2] <= o[3]) & (o[2] <= p[3]) {
+                    let jd = k.1;
                     out.push(if id < jd { [id, jd] } else { [jd, id] });
                 }
             }
