@@ -14,6 +14,7 @@ use kairos::overlap::OverlapKind;
 use kairos::scene::Scene;
 use kairos::sim::Simulation;
 
+use crate::csv_in::CsvFile;
 use crate::output::write_text;
 use crate::plot::{discrete_chart, write_chart, DiscreteRow};
 
@@ -51,9 +52,13 @@ pub struct DiscreteArgs {
     /// Also write the measurements as CSV.
     #[arg(long)]
     pub csv: Option<std::path::PathBuf>,
-    /// Also draw running time against missed collisions (SVG).
+    /// Also draw running time against missed collisions (SVG; runs stopped by the budget are
+    /// left out).
     #[arg(long)]
     pub plot: Option<std::path::PathBuf>,
+    /// Measure nothing: print the table (and --plot, --csv) again from a CSV written by --csv.
+    #[arg(long, value_name = "CSV")]
+    pub from_csv: Option<std::path::PathBuf>,
     #[command(flatten)]
     pub table: crate::run::TableArgs,
 }
@@ -66,7 +71,14 @@ fn parse_overlap(s: &str) -> Result<OverlapKind, String> {
 #[derive(Clone, Debug)]
 pub struct Row {
     pub label: String,
+    /// The broad phase (event-driven or discrete).
+    pub broad_phase: String,
+    /// The time step of a discrete row.
     pub dt: Option<f64>,
+    /// Sub-steps per step (1 for continuous rows).
+    pub substeps: u32,
+    /// The contact-time rewind was used.
+    pub rewind: bool,
     /// A plain fixed-step row (no sub-steps, no rewind).
     pub plain: bool,
     pub seconds: f64,
@@ -166,7 +178,10 @@ pub fn measure(a: &DiscreteArgs) -> Result<Vec<Row>> {
         }
         let row = Row {
             label: format!("continuous ({kind})"),
+            broad_phase: kind.name().into(),
             dt: None,
+            substeps: 1,
+            rewind: false,
             plain: false,
             seconds: median(&mut secs),
             contacts: contacts as f64 / scenes.len() as f64,
@@ -180,7 +195,7 @@ pub fn measure(a: &DiscreteArgs) -> Result<Vec<Row>> {
     let base = DiscreteOptions::default();
     for &dt in &a.dts {
         configs.push((
-            format!("discrete dt = {dt}"),
+            label(Some(dt), 1, false, ""),
             DiscreteOptions {
                 dt,
                 substeps: 1,
@@ -195,7 +210,7 @@ pub fn measure(a: &DiscreteArgs) -> Result<Vec<Row>> {
             .and_then(|(d, k)| Some((d.parse::<f64>().ok()?, k.parse::<u32>().ok()?)))
             .ok_or_else(|| anyhow::anyhow!("--substeps: expected DT:K, got `{spec}`"))?;
         configs.push((
-            format!("discrete dt = {dt}, {k} sub-steps"),
+            label(Some(dt), k, false, ""),
             DiscreteOptions {
                 dt,
                 substeps: k,
@@ -206,7 +221,7 @@ pub fn measure(a: &DiscreteArgs) -> Result<Vec<Row>> {
     }
     for &dt in &a.rewind {
         configs.push((
-            format!("discrete dt = {dt}, rewind"),
+            label(Some(dt), 1, true, ""),
             DiscreteOptions {
                 dt,
                 substeps: 1,
@@ -227,7 +242,10 @@ pub fn measure(a: &DiscreteArgs) -> Result<Vec<Row>> {
         }
         let row = Row {
             label,
+            broad_phase: a.discrete_broad_phase.name().into(),
             dt: Some(opts.dt),
+            substeps: opts.substeps,
+            rewind: opts.toi_rewind,
             plain: opts.substeps == 1 && !opts.toi_rewind,
             seconds: median(&mut secs),
             contacts: contacts as f64 / scenes.len() as f64,
@@ -244,7 +262,7 @@ pub fn measure(a: &DiscreteArgs) -> Result<Vec<Row>> {
 }
 
 /// The markdown table.
-pub fn table(rows: &[Row], discrete: OverlapKind) -> String {
+pub fn table(rows: &[Row]) -> String {
     let mut out = format!(
         "| algorithm | seconds | contacts resolved | missed collisions |\n|---|---:|---:|---:|\n"
     );
@@ -259,7 +277,7 @@ pub fn table(rows: &[Row], discrete: OverlapKind) -> String {
             format!("{:.3}", r.seconds)
         };
         let label = if r.dt.is_some() {
-            format!("{} ({discrete})", r.label)
+            format!("{} ({})", r.label, r.broad_phase)
         } else {
             r.label.clone()
         };
@@ -271,16 +289,75 @@ pub fn table(rows: &[Row], discrete: OverlapKind) -> String {
     out
 }
 
+const CSV_COLUMNS: [&str; 8] = [
+    "broad_phase",
+    "dt",
+    "substeps",
+    "rewind",
+    "seconds",
+    "contacts",
+    "missed",
+    "reached",
+];
+
+/// The label of a row from its parameters.
+fn label(dt: Option<f64>, substeps: u32, rewind: bool, broad_phase: &str) -> String {
+    match dt {
+        None => format!("continuous ({broad_phase})"),
+        Some(dt) if rewind => format!("discrete dt = {dt}, rewind"),
+        Some(dt) if substeps > 1 => format!("discrete dt = {dt}, {substeps} sub-steps"),
+        Some(dt) => format!("discrete dt = {dt}"),
+    }
+}
+
+/// Rows read back from a CSV written by `--csv`.
+fn read_csv(path: &std::path::Path) -> Result<Vec<Row>> {
+    let file = CsvFile::read(path)?;
+    file.require(&CSV_COLUMNS)?;
+    let mut rows = Vec::new();
+    for r in file.records() {
+        let dt_text = r.text("dt")?;
+        let dt = if dt_text.is_empty() {
+            None
+        } else {
+            Some(r.amount("dt")?)
+        };
+        let substeps: u32 = r.parse("substeps")?;
+        let rewind: bool = r.parse("rewind")?;
+        let broad_phase = r.text("broad_phase")?.to_string();
+        anyhow::ensure!(substeps >= 1, r.error("substeps must be at least 1"));
+        rows.push(Row {
+            label: label(dt, substeps, rewind, &broad_phase),
+            broad_phase,
+            dt,
+            substeps,
+            rewind,
+            plain: dt.is_some() && substeps == 1 && !rewind,
+            seconds: r.amount("seconds")?,
+            contacts: r.amount("contacts")?,
+            misses: r.amount("missed")?,
+            reached: r.amount("reached")?,
+        });
+    }
+    anyhow::ensure!(!rows.is_empty(), "{}: no rows", path.display());
+    Ok(rows)
+}
+
 pub fn discrete(a: DiscreteArgs) -> Result<ExitCode> {
-    let rows = measure(&a)?;
-    print!("{}", table(&rows, a.discrete_broad_phase));
+    let rows = match &a.from_csv {
+        Some(p) => read_csv(p)?,
+        None => measure(&a)?,
+    };
+    print!("{}", table(&rows));
     if let Some(p) = &a.csv {
-        let mut csv = String::from("label,dt,seconds,contacts,missed,reached\n");
+        let mut csv = CSV_COLUMNS.join(",") + "\n";
         for r in &rows {
             csv += &format!(
-                "\"{}\",{},{},{},{},{}\n",
-                r.label,
+                "{},{},{},{},{},{},{},{}\n",
+                r.broad_phase,
                 r.dt.map_or(String::new(), |d| d.to_string()),
+                r.substeps,
+                r.rewind,
                 r.seconds,
                 r.contacts,
                 r.misses,
@@ -290,8 +367,10 @@ pub fn discrete(a: DiscreteArgs) -> Result<ExitCode> {
         write_text(p, &csv)?;
     }
     if let Some(p) = &a.plot {
+        // A run stopped by the time budget has no total time: it is left out of the picture.
         let chart_rows: Vec<DiscreteRow> = rows
             .iter()
+            .filter(|r| r.reached >= 1.0)
             .map(|r| DiscreteRow {
                 label: r.label.clone(),
                 seconds: r.seconds,

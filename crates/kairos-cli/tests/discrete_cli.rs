@@ -219,6 +219,49 @@ fn bench_discrete_prints_table_5_2() {
     }
     let csv = std::fs::read_to_string(dir.join("t.csv")).unwrap();
     assert_eq!(csv.lines().count(), 7, "{csv}");
+    // The table and a plot again from the CSV, without measuring.
+    let again = kairos(
+        &[
+            "bench",
+            "discrete",
+            "--from-csv",
+            "t.csv",
+            "--plot",
+            "p.svg",
+        ],
+        &dir,
+    );
+    ok(&again);
+    assert_eq!(text(&again.stdout), out);
+    let svg = std::fs::read_to_string(dir.join("p.svg")).unwrap();
+    assert!(
+        svg.contains("<svg") && svg.contains("fixed time step"),
+        "{svg}"
+    );
+    // A damaged CSV names the file and the line, and writes no plot.
+    std::fs::write(
+        dir.join("bad.csv"),
+        csv.replace("calendar,,1,false,", "calendar,,x,false,"),
+    )
+    .unwrap();
+    let bad = kairos(
+        &[
+            "bench",
+            "discrete",
+            "--from-csv",
+            "bad.csv",
+            "--plot",
+            "q.svg",
+        ],
+        &dir,
+    );
+    assert_eq!(bad.status.code(), Some(2));
+    assert!(
+        text(&bad.stderr).contains("bad.csv:2"),
+        "{}",
+        text(&bad.stderr)
+    );
+    assert!(!dir.join("q.svg").exists());
     // Continuous rows miss nothing.
     for line in csv.lines().filter(|l| l.contains("continuous")) {
         let fields: Vec<&str> = line.rsplit(',').collect();
