@@ -283,20 +283,7 @@ fn simulate_dim<V: Vector>(spec: &RunSpec) -> Result<Summary> {
     let counts_at_start = sim.counts();
     let every = spec.checkpoint.as_ref().map_or(f64::INFINITY, |c| c.1);
     let mut next_checkpoint = ((sim.now() / every).floor() + 1.0) * every;
-    let mut writer = match spec.trace {
-        Some(p) => {
-            let header = TraceHeader {
-                dim: scene.dim as u32,
-                broad_phase: kind.name().to_string(),
-                scene_toml: scene.to_toml(),
-            };
-            Some(
-                TraceWriter::create(p, &header)
-                    .with_context(|| format!("{}: cannot create trace", show(p)))?,
-            )
-        }
-        None => None,
-    };
+    let mut writer = create_trace(spec, kind.name().to_string())?;
     let bar = progress_bar(spec.progress);
     let mut observer = spec.observe.as_ref().map(|(dt, _)| {
         let volume: f64 = scene.periodic.as_ref().map_or(0.0, |l| l.iter().product());
@@ -359,15 +346,7 @@ fn simulate_dim<V: Vector>(spec: &RunSpec) -> Result<Summary> {
     if let Some(bar) = bar {
         bar.finish_and_clear();
     }
-    let trace_hash = match (writer, spec.trace) {
-        (Some(w), Some(p)) => {
-            let h = w
-                .finish(scene.duration)
-                .with_context(|| format!("{}: writing the trace failed", show(p)))?;
-            Some(format!("{h:016x}"))
-        }
-        _ => None,
-    };
+    let trace_hash = finish_trace(spec, writer)?;
     let total = sim.counts();
     let c = kairos::sim::EventCounts {
         ball_ball: total.ball_ball - counts_at_start.ball_ball,
@@ -401,6 +380,34 @@ fn simulate_dim<V: Vector>(spec: &RunSpec) -> Result<Summary> {
     })
 }
 
+/// The trace of a run, if one is asked for, with `broad_phase` in its header.
+fn create_trace(spec: &RunSpec, broad_phase: String) -> Result<Option<TraceWriter>> {
+    let Some(p) = spec.trace else {
+        return Ok(None);
+    };
+    let header = TraceHeader {
+        dim: spec.scene.dim as u32,
+        broad_phase,
+        scene_toml: spec.scene.to_toml(),
+    };
+    let w = TraceWriter::create(p, &header)
+        .with_context(|| format!("{}: cannot create trace", show(p)))?;
+    Ok(Some(w))
+}
+
+/// Completes the trace (footer, rename into place) and returns its hash as hex.
+fn finish_trace(spec: &RunSpec, writer: Option<TraceWriter>) -> Result<Option<String>> {
+    match (writer, spec.trace) {
+        (Some(w), Some(p)) => {
+            let h = w
+                .finish(spec.scene.duration)
+                .with_context(|| format!("{}: writing the trace failed", show(p)))?;
+            Ok(Some(format!("{h:016x}")))
+        }
+        _ => Ok(None),
+    }
+}
+
 /// The progress bar of a run, on a terminal only.
 fn progress_bar(enabled: bool) -> Option<ProgressBar> {
     if !(enabled && std::io::stderr().is_terminal()) {
@@ -427,20 +434,7 @@ fn simulate_discrete<V: Vector>(
     let scene = spec.scene;
     let mut sim = DiscreteSim::new(scene.world::<V>(), kind, opts, scene.duration)
         .map_err(|e| anyhow::anyhow!("{}: {e}", spec.scene_name))?;
-    let mut writer = match spec.trace {
-        Some(p) => {
-            let header = TraceHeader {
-                dim: scene.dim as u32,
-                broad_phase: discrete_label(kind, &opts),
-                scene_toml: scene.to_toml(),
-            };
-            Some(
-                TraceWriter::create(p, &header)
-                    .with_context(|| format!("{}: cannot create trace", show(p)))?,
-            )
-        }
-        None => None,
-    };
+    let mut writer = create_trace(spec, discrete_label(kind, &opts))?;
     let bar = progress_bar(spec.progress);
     let start = Instant::now();
     let mut io_error = None;
@@ -474,15 +468,7 @@ fn simulate_discrete<V: Vector>(
     if let Some(bar) = bar {
         bar.finish_and_clear();
     }
-    let trace_hash = match (writer, spec.trace) {
-        (Some(w), Some(p)) => {
-            let h = w
-                .finish(scene.duration)
-                .with_context(|| format!("{}: writing the trace failed", show(p)))?;
-            Some(format!("{h:016x}"))
-        }
-        _ => None,
-    };
+    let trace_hash = finish_trace(spec, writer)?;
     let c = sim.counts();
     let m = sim.misses();
     Ok(Summary {

@@ -1,42 +1,12 @@
 //! The `kairos` binary, subcommand by subcommand.
 
-use std::path::{Path, PathBuf};
-use std::process::{Command, Output};
+mod common;
+
+use common::{json, kairos, ok, tempdir, text};
+
+use std::process::Command;
 
 use kairos::prelude::*;
-
-fn kairos(args: &[&str], dir: &Path) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_kairos"))
-        .args(args)
-        .current_dir(dir)
-        .output()
-        .expect("run kairos")
-}
-
-fn tempdir(name: &str) -> PathBuf {
-    let d = std::env::temp_dir().join(format!("kairos-cli-{name}-{}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&d);
-    std::fs::create_dir_all(&d).unwrap();
-    d
-}
-
-fn text(b: &[u8]) -> String {
-    String::from_utf8_lossy(b).into_owned()
-}
-
-fn ok(o: &Output) {
-    assert!(
-        o.status.success(),
-        "exit {:?}\nstdout: {}\nstderr: {}",
-        o.status,
-        text(&o.stdout),
-        text(&o.stderr)
-    );
-}
-
-fn json(path: &Path) -> serde_json::Value {
-    serde_json::from_str(&std::fs::read_to_string(path).unwrap()).unwrap()
-}
 
 #[test]
 fn demo_writes_trace_and_summary() {

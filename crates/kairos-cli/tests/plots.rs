@@ -1,36 +1,10 @@
 //! `--plot` and `--from-csv` of the `bench` commands.
 
-use std::path::{Path, PathBuf};
-use std::process::{Command, Output};
+mod common;
 
-fn kairos(args: &[&str], dir: &Path) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_kairos"))
-        .args(args)
-        .current_dir(dir)
-        .output()
-        .expect("run kairos")
-}
+use common::{kairos, ok, tempdir, text};
 
-fn tempdir(name: &str) -> PathBuf {
-    let d = std::env::temp_dir().join(format!("kairos-plots-{name}-{}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&d);
-    std::fs::create_dir_all(&d).unwrap();
-    d
-}
-
-fn text(b: &[u8]) -> String {
-    String::from_utf8_lossy(b).into_owned()
-}
-
-fn ok(o: &Output) {
-    assert!(
-        o.status.success(),
-        "exit {:?}\nstdout: {}\nstderr: {}",
-        o.status,
-        text(&o.stdout),
-        text(&o.stderr)
-    );
-}
+use std::path::Path;
 
 /// A file of the repository's `docs/`.
 fn docs(name: &str) -> String {

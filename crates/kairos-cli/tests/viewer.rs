@@ -1,7 +1,11 @@
 //! `kairos view` (the replay page) and `kairos snapshot` (SVG pictures), from the outside.
 //! The page's behaviour in a browser is tested by `tests/browser/` (headless Chromium).
 
-use std::path::{Path, PathBuf};
+mod common;
+
+use common::{ok, tempdir, text};
+
+use std::path::Path;
 use std::process::{Command, Output};
 
 use kairos::trace::TraceReader;
@@ -23,27 +27,6 @@ fn kairos_env(args: &[&str], dir: &Path, env: &[(&str, &str)]) -> Output {
         cmd.env(k, v);
     }
     cmd.output().expect("run kairos")
-}
-
-fn tempdir(name: &str) -> PathBuf {
-    let d = std::env::temp_dir().join(format!("kairos-viewer-{name}-{}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&d);
-    std::fs::create_dir_all(&d).unwrap();
-    d
-}
-
-fn text(b: &[u8]) -> String {
-    String::from_utf8_lossy(b).into_owned()
-}
-
-fn ok(o: &Output) {
-    assert!(
-        o.status.success(),
-        "exit {:?}\nstdout: {}\nstderr: {}",
-        o.status,
-        text(&o.stdout),
-        text(&o.stderr)
-    );
 }
 
 /// Nothing but `keep` in `dir`: no output and no temporary file left behind.

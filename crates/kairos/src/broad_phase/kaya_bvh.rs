@@ -15,7 +15,7 @@
 //! wall's static box is queried against the hierarchy from the root, and every leaf it
 //! overlaps gets a ball-wall narrow-phase test with the same `now + dt` limit.
 
-use super::BroadPhase;
+use super::{earliest_box_crossing, BroadPhase};
 use crate::body::Body;
 use crate::event::{EarliestEvent, Event};
 use crate::math::{Aabb, Vector};
@@ -332,16 +332,7 @@ impl<V: Vector> BroadPhase<V> for KayaBvh<V> {
         }
         let wall_boxes = std::mem::take(&mut self.wall_boxes);
         // Box crossings (periodic boundary) are per body: the earliest one, found in O(n).
-        let mut box_crossing: Option<Event> = None;
-        if world.period.is_some() {
-            for i in 0..world.bodies.len() as u32 {
-                if let Some(e) = world.box_event(i) {
-                    if box_crossing.is_none_or(|b| e.precedes(&b)) {
-                        box_crossing = Some(e);
-                    }
-                }
-            }
-        }
+        let box_crossing = earliest_box_crossing(world);
         let found = loop {
             let limit = (now + self.dt).min(horizon);
             let mut search = Search {

@@ -119,3 +119,18 @@ pub struct BroadPhaseOptions {
     /// Options of [`Calendar`].
     pub calendar: CalendarOptions,
 }
+
+/// The earliest box crossing of any body (periodic boundary only), by an `O(n)` scan: the
+/// broad phases that search from scratch for every event share it.
+pub(crate) fn earliest_box_crossing<V: Vector>(world: &World<V>) -> Option<Event> {
+    world.period?;
+    let mut best: Option<Event> = None;
+    for i in 0..world.bodies.len() as u32 {
+        if let Some(e) = world.box_event(i) {
+            if best.is_none_or(|b| e.precedes(&b)) {
+                best = Some(e);
+            }
+        }
+    }
+    best
+}

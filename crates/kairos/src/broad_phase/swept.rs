@@ -22,7 +22,7 @@
 //! the earliest event is chosen by the same total order, so event logs are bit-identical.
 
 use super::kaya_bvh::{leaf_box, padded_wall_box, MIN_DT};
-use super::{BroadPhase, KayaBvhOptions};
+use super::{earliest_box_crossing, BroadPhase, KayaBvhOptions};
 use crate::event::{EarliestEvent, Event};
 use crate::math::{Aabb, Vector};
 use crate::overlap::{OverlapFinder, OverlapKind};
@@ -169,16 +169,7 @@ impl<V: Vector> BroadPhase<V> for SweptBoxes<V> {
         if self.wall_boxes.len() != world.walls.len() {
             self.wall_boxes = world.walls.iter().map(padded_wall_box).collect();
         }
-        let mut box_crossing: Option<Event> = None;
-        if world.period.is_some() {
-            for i in 0..world.bodies.len() as u32 {
-                if let Some(e) = world.box_event(i) {
-                    if box_crossing.is_none_or(|b| e.precedes(&b)) {
-                        box_crossing = Some(e);
-                    }
-                }
-            }
-        }
+        let box_crossing = earliest_box_crossing(world);
         let cap = box_crossing.map_or(horizon, |e| e.time.min(horizon));
         loop {
             let limit = (now + self.dt).min(cap);

@@ -1,0 +1,47 @@
+//! Helpers shared by the command-line tests.
+#![allow(dead_code)]
+
+use std::path::{Path, PathBuf};
+use std::process::{Command, Output};
+
+/// Runs the `kairos` binary in `dir`.
+pub fn kairos(args: &[&str], dir: &Path) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_kairos"))
+        .args(args)
+        .current_dir(dir)
+        .output()
+        .expect("run kairos")
+}
+
+/// A fresh, empty directory for one test (unique per test binary, test name and process).
+pub fn tempdir(name: &str) -> PathBuf {
+    let d = std::env::temp_dir().join(format!(
+        "kairos-{}-{name}-{}",
+        env!("CARGO_CRATE_NAME"),
+        std::process::id()
+    ));
+    let _ = std::fs::remove_dir_all(&d);
+    std::fs::create_dir_all(&d).unwrap();
+    d
+}
+
+/// Lossy UTF-8 of a process output.
+pub fn text(b: &[u8]) -> String {
+    String::from_utf8_lossy(b).into_owned()
+}
+
+/// Asserts success, showing both output streams otherwise.
+pub fn ok(o: &Output) {
+    assert!(
+        o.status.success(),
+        "exit {:?}\nstdout: {}\nstderr: {}",
+        o.status,
+        text(&o.stdout),
+        text(&o.stderr)
+    );
+}
+
+/// A JSON file, parsed.
+pub fn json(path: &Path) -> serde_json::Value {
+    serde_json::from_str(&std::fs::read_to_string(path).unwrap()).unwrap()
+}
