@@ -52,7 +52,7 @@ fn thesis_plot_from_the_published_csv() {
     ok(&o);
     let out = text(&o.stdout);
     assert!(
-        out.contains("| 512 | 32798.0 | 64.264341 | 2.570250 | 0.053484 | 25.0x | 1201.6x |"),
+        out.contains("| 512 | 32798.0 | 64.264341 | 2.570250 | 0.053484 | 2.594040 | 13.979525 | 25.0x | 1201.6x |"),
         "{out}"
     );
     assert!(
@@ -105,7 +105,10 @@ fn malformed_csv_exits_2_naming_file_and_line() {
         ),
         (
             good.clone() + "8,calendar,1,1,1,1,1\n",
-            "bad.csv:27: a second row for calendar at N = 8",
+            &format!(
+                "bad.csv:{}: a second row for calendar at N = 8",
+                good.lines().count() + 1
+            ),
         ),
         (String::new(), "bad.csv: empty file"),
     ];
