@@ -439,8 +439,16 @@ impl<V: Vector> Calendar<V> {
                             let toi = match world.period {
                                 None => crate::toi::ball_ball(bi, bj),
                                 Some(l) => {
-                                    let end = self.exit[i as usize].min(self.exit[j as usize]);
                                     let (lo, hi) = if i < j { (bi, bj) } else { (bj, bi) };
+                                    // Only contacts no later than `best` are used below: a
+                                    // pair proved unable to report one is skipped (exact).
+                                    if crate::toi::ball_ball_periodic_cannot_hit_by(
+                                        lo, hi, l, best.time,
+                                    ) {
+                                        j = self.next[j as usize];
+                                        continue;
+                                    }
+                                    let end = self.exit[i as usize].min(self.exit[j as usize]);
                                     crate::toi::ball_ball_periodic_until(lo, hi, l, end)
                                 }
                             };
