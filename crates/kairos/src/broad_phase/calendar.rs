@@ -86,6 +86,36 @@ impl Entry {
     }
 }
 
+/// A body's pending entry without its time, which lives in the body's heap item.
+#[derive(Clone, Copy, Debug)]
+struct Tag {
+    a: u32,
+    b: u32,
+    /// As [`Entry::partner_counter`].
+    partner_counter: u32,
+    kind: u8,
+}
+
+impl Tag {
+    #[inline]
+    fn of(e: &Entry) -> Self {
+        Self {
+            a: e.a,
+            b: e.b,
+            partner_counter: e.partner_counter,
+            kind: e.kind,
+        }
+    }
+}
+
+/// An item of the heap: the owner's entry time next to its id, so that comparisons read the
+/// heap array alone except between equal times.
+#[derive(Clone, Copy, Debug)]
+struct Item {
+    time: f64,
+    id: u32,
+}
+
 /// The uniform grid.
 #[derive(Clone, Debug, Default)]
 struct Grid {
@@ -155,7 +185,8 @@ pub struct Calendar<V: Vector> {
     opts: CalendarOptions,
     ready: bool,
     grid: Grid,
-    entries: Vec<Entry>,
+    /// Per body: its entry, without the time (see [`Item`]).
+    entries: Vec<Tag>,
     counters: Vec<u32>,
     cell: Vec<u32>,
     next: Vec<u32>,
@@ -164,7 +195,7 @@ pub struct Calendar<V: Vector> {
     /// Walls near each cell, in compressed rows: `walls[wall_start[c]..wall_start[c + 1]]`.
     wall_start: Vec<u32>,
     walls: Vec<u32>,
-    heap: Vec<u32>,
+    heap: Vec<Item>,
     heap_pos: Vec<u32>,
     /// Periodic box: each body's next box exit time (`toi::box_exit`), refreshed whenever its
     /// state changes; it bounds the window of every pair prediction.
@@ -206,7 +237,10 @@ impl<V: Vector> Calendar<V> {
     /// Bytes of memory held per body (excluding the world's own bodies).
     pub fn bytes_per_body(&self) -> f64 {
         let n = self.entries.len().max(1) as f64;
-        let per_body = std::mem::size_of::<Entry>() + 6 * std::mem::size_of::<u32>();
+        let per_body = std::mem::size_of::<Tag>()
+            + std::mem::size_of::<Item>()
+            + 5 * std::mem::size_of::<u32>()
+            + if self.exit.is_empty() { 0 } else { 8 };
         let other = 4 * (self.head.capacity() + self.wall_start.capacity() + self.walls.capacity());
         (per_body as f64 * self.entries.capacity() as f64 + other as f64) / n
     }
@@ -334,11 +368,16 @@ impl<V: Vector> Calendar<V> {
             None => Vec::new(),
         };
         self.counters = vec![0; n];
-        self.entries = vec![Entry::NOTHING; n];
+        self.entries = vec![Tag::of(&Entry::NOTHING); n];
+        self.heap = Vec::with_capacity(n);
         for i in 0..n as u32 {
-            self.entries[i as usize] = self.predict(world, i);
+            let e = self.predict(world, i);
+            self.entries[i as usize] = Tag::of(&e);
+            self.heap.push(Item {
+                time: e.time,
+                id: i,
+            });
         }
-        self.heap = (0..n as u32).collect();
         self.heap_pos = (0..n as u32).collect();
         for k in (0..n / 2).rev() {
             self.sift_down(k);
@@ -488,9 +527,30 @@ impl<V: Vector> Calendar<V> {
         best
     }
 
+    /// Body `i`'s entry.
     #[inline]
-    fn less(&self, x: u32, y: u32) -> bool {
-        self.entries[x as usize].precedes(&self.entries[y as usize])
+    fn entry(&self, i: u32) -> Entry {
+        let t = self.entries[i as usize];
+        Entry {
+            time: self.heap[self.heap_pos[i as usize] as usize].time,
+            a: t.a,
+            b: t.b,
+            kind: t.kind,
+            partner_counter: t.partner_counter,
+        }
+    }
+
+    /// [`Entry::precedes`] of the items' entries: their times decide unless equal.
+    #[inline]
+    fn less(&self, x: Item, y: Item) -> bool {
+        match x.time.total_cmp(&y.time) {
+            std::cmp::Ordering::Less => true,
+            std::cmp::Ordering::Greater => false,
+            std::cmp::Ordering::Equal => {
+                let (p, q) = (self.entries[x.id as usize], self.entries[y.id as usize]);
+                (p.a, p.kind, p.b) < (q.a, q.kind, q.b)
+            }
+        }
     }
 
     fn sift_up(&mut self, mut k: usize) {
@@ -501,11 +561,11 @@ impl<V: Vector> Calendar<V> {
                 break;
             }
             self.heap[k] = self.heap[parent];
-            self.heap_pos[self.heap[k] as usize] = k as u32;
+            self.heap_pos[self.heap[k].id as usize] = k as u32;
             k = parent;
         }
         self.heap[k] = item;
-        self.heap_pos[item as usize] = k as u32;
+        self.heap_pos[item.id as usize] = k as u32;
     }
 
     fn sift_down(&mut self, mut k: usize) {
@@ -526,18 +586,19 @@ impl<V: Vector> Calendar<V> {
                 break;
             }
             self.heap[k] = self.heap[child];
-            self.heap_pos[self.heap[k] as usize] = k as u32;
+            self.heap_pos[self.heap[k].id as usize] = k as u32;
             k = child;
         }
         self.heap[k] = item;
-        self.heap_pos[item as usize] = k as u32;
+        self.heap_pos[item.id as usize] = k as u32;
     }
 
     /// Replaces body `i`'s entry and restores the heap order.
     fn set_entry(&mut self, i: u32, e: Entry) {
-        let old = self.entries[i as usize];
-        self.entries[i as usize] = e;
+        let old = self.entry(i);
+        self.entries[i as usize] = Tag::of(&e);
         let k = self.heap_pos[i as usize] as usize;
+        self.heap[k].time = e.time;
         if e.precedes(&old) {
             self.sift_up(k);
         } else {
@@ -561,8 +622,8 @@ impl<V: Vector> BroadPhase<V> for Calendar<V> {
             self.init(world);
         }
         loop {
-            let owner = *self.heap.first()?;
-            let e = self.entries[owner as usize];
+            let owner = self.heap.first()?.id;
+            let e = self.entry(owner);
             if !(e.time <= horizon) {
                 return None;
             }
