@@ -19,7 +19,7 @@
 //! * **Periodic boxes.** Cells tile the box exactly and neighbours wrap around; a body leaving
 //!   the box is a core box-crossing event (shared by every broad phase), after which it is
 //!   relinked to the cell of its wrapped position and re-predicted.
-//! * **The calendar** is an indexed binary heap with one slot per body, ordered by the event
+//! * **The calendar** is an indexed 4-ary heap with one slot per body, ordered by the event
 //!   order (crossings sort as kind 2), so memory stays `O(n)`.
 //!
 //! Why the first valid entry popped is exactly the global next event: for every pair, at least
@@ -37,6 +37,9 @@ const NONE: u32 = u32::MAX;
 /// Kind codes of an entry; 0 to 2 are [`EventKind`] codes.
 const KIND_CROSSING: u8 = 3;
 const KIND_NOTHING: u8 = 4;
+/// Children per node of the calendar's heap: a 4-ary heap is half as deep as a binary one, and a
+/// node's children share one or two cache lines (fewer misses at large N).
+const ARITY: usize = 4;
 /// Relative margin of the cell width over the largest contact distance.
 const CELL_MARGIN: f64 = 1e-9;
 
@@ -84,6 +87,36 @@ impl Entry {
             std::cmp::Ordering::Equal => (self.a, self.kind, self.b) < (o.a, o.kind, o.b),
         }
     }
+}
+
+/// A body's pending entry without its time, which lives in the body's heap item.
+#[derive(Clone, Copy, Debug)]
+struct Tag {
+    a: u32,
+    b: u32,
+    /// As [`Entry::partner_counter`].
+    partner_counter: u32,
+    kind: u8,
+}
+
+impl Tag {
+    #[inline]
+    fn of(e: &Entry) -> Self {
+        Self {
+            a: e.a,
+            b: e.b,
+            partner_counter: e.partner_counter,
+            kind: e.kind,
+        }
+    }
+}
+
+/// An item of the heap: the owner's entry time next to its id, so that comparisons read the
+/// heap array alone except between equal times.
+#[derive(Clone, Copy, Debug)]
+struct Item {
+    time: f64,
+    id: u32,
 }
 
 /// The uniform grid.
@@ -155,7 +188,8 @@ pub struct Calendar<V: Vector> {
     opts: CalendarOptions,
     ready: bool,
     grid: Grid,
-    entries: Vec<Entry>,
+    /// Per body: its entry, without the time (see [`Item`]).
+    entries: Vec<Tag>,
     counters: Vec<u32>,
     cell: Vec<u32>,
     next: Vec<u32>,
@@ -164,7 +198,7 @@ pub struct Calendar<V: Vector> {
     /// Walls near each cell, in compressed rows: `walls[wall_start[c]..wall_start[c + 1]]`.
     wall_start: Vec<u32>,
     walls: Vec<u32>,
-    heap: Vec<u32>,
+    heap: Vec<Item>,
     heap_pos: Vec<u32>,
     /// Periodic box: each body's next box exit time (`toi::box_exit`), refreshed whenever its
     /// state changes; it bounds the window of every pair prediction.
@@ -206,7 +240,10 @@ impl<V: Vector> Calendar<V> {
     /// Bytes of memory held per body (excluding the world's own bodies).
     pub fn bytes_per_body(&self) -> f64 {
         let n = self.entries.len().max(1) as f64;
-        let per_body = std::mem::size_of::<Entry>() + 6 * std::mem::size_of::<u32>();
+        let per_body = std::mem::size_of::<Tag>()
+            + std::mem::size_of::<Item>()
+            + 5 * std::mem::size_of::<u32>()
+            + if self.exit.is_empty() { 0 } else { 8 };
         let other = 4 * (self.head.capacity() + self.wall_start.capacity() + self.walls.capacity());
         (per_body as f64 * self.entries.capacity() as f64 + other as f64) / n
     }
@@ -334,13 +371,18 @@ impl<V: Vector> Calendar<V> {
             None => Vec::new(),
         };
         self.counters = vec![0; n];
-        self.entries = vec![Entry::NOTHING; n];
+        self.entries = vec![Tag::of(&Entry::NOTHING); n];
+        self.heap = Vec::with_capacity(n);
         for i in 0..n as u32 {
-            self.entries[i as usize] = self.predict(world, i);
+            let e = self.predict(world, i);
+            self.entries[i as usize] = Tag::of(&e);
+            self.heap.push(Item {
+                time: e.time,
+                id: i,
+            });
         }
-        self.heap = (0..n as u32).collect();
         self.heap_pos = (0..n as u32).collect();
-        for k in (0..n / 2).rev() {
+        for k in (0..n.div_ceil(ARITY)).rev() {
             self.sift_down(k);
         }
         self.ready = true;
@@ -439,8 +481,16 @@ impl<V: Vector> Calendar<V> {
                             let toi = match world.period {
                                 None => crate::toi::ball_ball(bi, bj),
                                 Some(l) => {
-                                    let end = self.exit[i as usize].min(self.exit[j as usize]);
                                     let (lo, hi) = if i < j { (bi, bj) } else { (bj, bi) };
+                                    // Only contacts no later than `best` are used below: a
+                                    // pair proved unable to report one is skipped (exact).
+                                    if crate::toi::ball_ball_periodic_cannot_hit_by(
+                                        lo, hi, l, best.time,
+                                    ) {
+                                        j = self.next[j as usize];
+                                        continue;
+                                    }
+                                    let end = self.exit[i as usize].min(self.exit[j as usize]);
                                     crate::toi::ball_ball_periodic_until(lo, hi, l, end)
                                 }
                             };
@@ -480,56 +530,78 @@ impl<V: Vector> Calendar<V> {
         best
     }
 
+    /// Body `i`'s entry.
     #[inline]
-    fn less(&self, x: u32, y: u32) -> bool {
-        self.entries[x as usize].precedes(&self.entries[y as usize])
+    fn entry(&self, i: u32) -> Entry {
+        let t = self.entries[i as usize];
+        Entry {
+            time: self.heap[self.heap_pos[i as usize] as usize].time,
+            a: t.a,
+            b: t.b,
+            kind: t.kind,
+            partner_counter: t.partner_counter,
+        }
+    }
+
+    /// [`Entry::precedes`] of the items' entries: their times decide unless equal.
+    #[inline]
+    fn less(&self, x: Item, y: Item) -> bool {
+        match x.time.total_cmp(&y.time) {
+            std::cmp::Ordering::Less => true,
+            std::cmp::Ordering::Greater => false,
+            std::cmp::Ordering::Equal => {
+                let (p, q) = (self.entries[x.id as usize], self.entries[y.id as usize]);
+                (p.a, p.kind, p.b) < (q.a, q.kind, q.b)
+            }
+        }
     }
 
     fn sift_up(&mut self, mut k: usize) {
         let item = self.heap[k];
         while k > 0 {
-            let parent = (k - 1) / 2;
+            let parent = (k - 1) / ARITY;
             if !self.less(item, self.heap[parent]) {
                 break;
             }
             self.heap[k] = self.heap[parent];
-            self.heap_pos[self.heap[k] as usize] = k as u32;
+            self.heap_pos[self.heap[k].id as usize] = k as u32;
             k = parent;
         }
         self.heap[k] = item;
-        self.heap_pos[item as usize] = k as u32;
+        self.heap_pos[item.id as usize] = k as u32;
     }
 
     fn sift_down(&mut self, mut k: usize) {
         let n = self.heap.len();
         let item = self.heap[k];
         loop {
-            let l = 2 * k + 1;
-            if l >= n {
+            let first = ARITY * k + 1;
+            if first >= n {
                 break;
             }
-            let r = l + 1;
-            let child = if r < n && self.less(self.heap[r], self.heap[l]) {
-                r
-            } else {
-                l
-            };
+            let mut child = first;
+            for c in first + 1..(first + ARITY).min(n) {
+                if self.less(self.heap[c], self.heap[child]) {
+                    child = c;
+                }
+            }
             if !self.less(self.heap[child], item) {
                 break;
             }
             self.heap[k] = self.heap[child];
-            self.heap_pos[self.heap[k] as usize] = k as u32;
+            self.heap_pos[self.heap[k].id as usize] = k as u32;
             k = child;
         }
         self.heap[k] = item;
-        self.heap_pos[item as usize] = k as u32;
+        self.heap_pos[item.id as usize] = k as u32;
     }
 
     /// Replaces body `i`'s entry and restores the heap order.
     fn set_entry(&mut self, i: u32, e: Entry) {
-        let old = self.entries[i as usize];
-        self.entries[i as usize] = e;
+        let old = self.entry(i);
+        self.entries[i as usize] = Tag::of(&e);
         let k = self.heap_pos[i as usize] as usize;
+        self.heap[k].time = e.time;
         if e.precedes(&old) {
             self.sift_up(k);
         } else {
@@ -553,8 +625,8 @@ impl<V: Vector> BroadPhase<V> for Calendar<V> {
             self.init(world);
         }
         loop {
-            let owner = *self.heap.first()?;
-            let e = self.entries[owner as usize];
+            let owner = self.heap.first()?.id;
+            let e = self.entry(owner);
             if !(e.time <= horizon) {
                 return None;
             }

@@ -23,7 +23,9 @@ mod periodic;
 pub use ball_ball::ball_ball;
 pub use ball_plane::{ball_plane, ball_polygon};
 pub use ball_segment::ball_segment;
-pub use periodic::{ball_ball_periodic, ball_ball_periodic_until, box_exit};
+pub use periodic::{
+    ball_ball_periodic, ball_ball_periodic_cannot_hit_by, ball_ball_periodic_until, box_exit,
+};
 
 use crate::math::Vector;
 

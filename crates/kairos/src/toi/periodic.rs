@@ -124,6 +124,85 @@ pub fn ball_ball_periodic_until<V: Vector>(
     best
 }
 
+/// True only when [`ball_ball_periodic_until`]`(bi, bj, period, end)` cannot report a contact at
+/// a time `<= t_max`, whatever `end`: a cheap, conservative rejection for callers that only use
+/// contacts no later than a known time (the calendar keeps a body's earliest event so far). A
+/// `false` says nothing; the caller then evaluates the prediction itself, so results stay
+/// bit-identical.
+///
+/// The proof works on the very numbers `first_contact` computes for each image `D = d + k L`
+/// (same `t_ref`, `d`, `w`, `sigma`, same expressions, so the same bits):
+///
+/// * The minimum image `k` (per axis `-1`, `0` or `1`, so that `|y| <= L/2` when `|x| <= L`)
+///   is the candidate; every other image `k'` of the nine (or 27) has `|y'| >= L/2` (up to a
+///   relative round-off) on some axis, hence `|D'| >= L/2 (1 - 1e-9)`.
+/// * Whenever `first_contact` returns a hit with `c > 0`, its time is
+///   `t = c / (sqrt(disc) - b)` with `disc = fl(b b - a c) <= fl(b b)` (rounding is monotone and
+///   `a c >= 0`), so the denominator is at most `2 |b| (1 + 4 eps)` and
+///   `t >= c / (2 |b|) (1 - 6 eps)`. For the other images, `|b| <= |D| |w| (1 + 3 eps)` and, when
+///   `|D| >= sigma (1 + 1e-6)`, `c >= (|D|^2 - sigma^2)(1 - 1e-9)` (the cancellation is at most
+///   `1e6`-fold), so `t >= (|D| - sigma) / (2 |w|) (1 - 1e-8)`.
+/// * With `S = max(t_max - t_ref, 0) (1 + 1e-6) + 1e-9 (|t_max| + |t_ref|) + 1e-300`, an image
+///   whose relative time `t` exceeds `S` reports `fl(t + t_ref) > t_max`: `t + t_ref` exceeds
+///   `t_max` by more than `1e-9 (|t_max| + |t_ref|)`, which is more than an ulp of `t_max` (and
+///   positive when both are 0), and rounding is monotone.
+///
+/// So the rejection holds when `L/2 (1 - 1e-9) > sigma (1 + 1e-6) + 2 |w|_1 (1 + 1e-6) S` (no
+/// other image can report before `t_max`) and the minimum image either separates
+/// (`!(b < 0)`: `first_contact` reports no contact) or has `c > 0` and
+/// `c > 2 |b| S (1 + 1e-6)` (its time exceeds `S`). Nothing else is needed: the function's
+/// result is the earliest of its images' reports, and its slab tests only drop images.
+#[inline]
+pub fn ball_ball_periodic_cannot_hit_by<V: Vector>(
+    bi: &Body<V>,
+    bj: &Body<V>,
+    period: V,
+    t_max: f64,
+) -> bool {
+    if !t_max.is_finite() {
+        return false;
+    }
+    let t_ref = bi.time.max(bj.time);
+    let d = bi.position_at(t_ref) - bj.position_at(t_ref);
+    let w = bi.vel - bj.vel;
+    let sigma = bi.radius + bj.radius;
+    let s = (t_max - t_ref).max(0.0) * (1.0 + 1e-6) + 1e-9 * (t_max.abs() + t_ref.abs()) + 1e-300;
+    let (d3, l3, w3) = (d.to_array3(), period.to_array3(), w.to_array3());
+    let mut y = [0.0f64; 3];
+    let mut inside = true;
+    let mut half = f64::INFINITY;
+    // `|w|_1 >= |w|`: a cheaper, larger reach (it only rejects less).
+    let mut w1 = 0.0f64;
+    for axis in 0..V::DIM {
+        let (x, l) = (d3[axis], l3[axis]);
+        // `!(<=)` also refuses NaN.
+        inside &= x.abs() <= l;
+        let h = 0.5 * l;
+        // The shift `k L` of `ball_ball_periodic_until` for `k = -1, 1, 0` (same bits).
+        let shift = if x > h {
+            -l
+        } else if x < -h {
+            l
+        } else {
+            0.0
+        };
+        y[axis] = x + shift;
+        half = half.min(h);
+        w1 += w3[axis].abs();
+    }
+    let reach = sigma * (1.0 + 1e-6) + 2.0 * w1 * (1.0 + 1e-6) * s;
+    if !(inside && half * (1.0 - 1e-9) > reach) {
+        return false;
+    }
+    let y = V::try_from_slice(&y[..V::DIM]).expect("dimension");
+    let b = y.dot(w);
+    if !(b < 0.0) {
+        return true;
+    }
+    let c = y.dot(y) - sigma * sigma;
+    c > 0.0 && c > 2.0 * (-b) * s * (1.0 + 1e-6)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

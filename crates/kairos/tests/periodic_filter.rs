@@ -1,0 +1,160 @@
+//! The calendar's rejection test `ball_ball_periodic_cannot_hit_by` only rejects pairs whose
+//! periodic prediction reports no contact at or before the given time, whatever the window end,
+//! so the calendar's entries (and event logs) are those it computed without the test.
+
+use kairos::prelude::*;
+use kairos::toi::{ball_ball_periodic, ball_ball_periodic_cannot_hit_by, ball_ball_periodic_until};
+use proptest::prelude::*;
+
+fn up(x: f64) -> f64 {
+    if x >= 0.0 {
+        f64::from_bits(x.to_bits() + 1)
+    } else {
+        f64::from_bits(x.to_bits() - 1)
+    }
+}
+fn down(x: f64) -> f64 {
+    -up(-x)
+}
+
+/// Checks the claim for `t_max` around the prediction's own time and at the given values.
+fn check<V: Vector>(bi: &Body<V>, bj: &Body<V>, l: V, extra: &[f64]) -> Result<u32, TestCaseError> {
+    let full = ball_ball_periodic(bi, bj, l);
+    let mut tmaxes = extra.to_vec();
+    if full.is_hit() {
+        let t = full.time;
+        tmaxes.extend([
+            t,
+            up(t),
+            down(t),
+            down(down(t)),
+            t * (1.0 - 1e-12),
+            t * (1.0 - 1e-7),
+        ]);
+    }
+    let t_ref = bi.time.max(bj.time);
+    tmaxes.extend([t_ref, up(t_ref), down(t_ref), 0.0]);
+    let mut rejected = 0;
+    for &t_max in &tmaxes {
+        if !ball_ball_periodic_cannot_hit_by(bi, bj, l, t_max) {
+            continue;
+        }
+        rejected += 1;
+        for end in [f64::INFINITY, full.time, 1e3, t_ref, t_max] {
+            let r = ball_ball_periodic_until(bi, bj, l, end);
+            prop_assert!(
+                !(r.is_hit() && r.time <= t_max),
+                "rejected for t_max {t_max} but hit at {} (end {end}): {bi:?} {bj:?} {l:?}",
+                r.time
+            );
+        }
+        prop_assert!(!(full.is_hit() && full.time <= t_max));
+    }
+    Ok(rejected)
+}
+
+fn v3(lo: f64, hi: f64) -> impl Strategy<Value = DVec3> {
+    (lo..hi, lo..hi, lo..hi).prop_map(|(x, y, z)| DVec3::new(x, y, z))
+}
+fn v2(lo: f64, hi: f64) -> impl Strategy<Value = DVec2> {
+    (lo..hi, lo..hi).prop_map(|(x, y)| DVec2::new(x, y))
+}
+
+fn body<V: Vector>(p: V, v: V, t: f64, r: f64) -> Body<V> {
+    let mut b = Body::new(p, v, r, 1.0);
+    b.time = t;
+    b
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(4000))]
+
+    /// Random states in a 3D box (positions inside it, local times apart).
+    #[test]
+    fn random_3d(
+        l in v3(4.0, 12.0),
+        fi in v3(0.0, 1.0), fj in v3(0.0, 1.0),
+        vi in v3(-3.0, 3.0), vj in v3(-3.0, 3.0),
+        ti in 0.0..2.0f64, tj in 0.0..2.0f64,
+        ri in 0.1..0.95f64, rj in 0.1..0.95f64,
+        extra in proptest::collection::vec(0.0..5.0f64, 4),
+    ) {
+        let p = |f: DVec3| f * l;
+        let bi = body(p(fi), vi, ti, ri);
+        let bj = body(p(fj), vj, tj, rj);
+        check(&bi, &bj, l, &extra)?;
+        check(&bj, &bi, l, &extra)?;
+    }
+
+    /// Near contact: j placed at distance `sigma (1 + gap)` from i, possibly across a face.
+    #[test]
+    fn near_contact_3d(
+        l in v3(4.0, 12.0),
+        fi in v3(0.0, 1.0),
+        dir in v3(-1.0, 1.0),
+        gap in prop_oneof![0.0..1e-12f64, 0.0..1e-6f64, 0.0..0.5f64],
+        vi in v3(-3.0, 3.0), vj in v3(-3.0, 3.0),
+        t in 0.0..2.0f64,
+        ri in 0.1..0.95f64, rj in 0.1..0.95f64,
+        extra in proptest::collection::vec(0.0..3.0f64, 4),
+    ) {
+        prop_assume!(dir.length() > 1e-3);
+        let pi = fi * l;
+        let mut pj = pi + dir.normalize() * ((ri + rj) * (1.0 + gap));
+        for a in 0..3 {
+            let la = l.comp(a);
+            let x = pj[a] - (pj[a] / la).floor() * la;
+            pj[a] = if x >= la { 0.0 } else { x };
+        }
+        let bi = body(pi, vi, t, ri);
+        let bj = body(pj, vj, t, rj);
+        check(&bi, &bj, l, &extra)?;
+        check(&bj, &bi, l, &extra)?;
+    }
+
+    /// 2D, random states.
+    #[test]
+    fn random_2d(
+        l in v2(4.0, 12.0),
+        fi in v2(0.0, 1.0), fj in v2(0.0, 1.0),
+        vi in v2(-3.0, 3.0), vj in v2(-3.0, 3.0),
+        ti in 0.0..2.0f64, tj in 0.0..2.0f64,
+        ri in 0.1..0.95f64, rj in 0.1..0.95f64,
+        extra in proptest::collection::vec(0.0..5.0f64, 4),
+    ) {
+        let bi = body(fi * l, vi, ti, ri);
+        let bj = body(fj * l, vj, tj, rj);
+        check(&bi, &bj, l, &extra)?;
+        check(&bj, &bi, l, &extra)?;
+    }
+}
+
+/// The test is not vacuous: on random dense-gas-like states it rejects most pairs.
+#[test]
+fn rejects_most_far_pairs() {
+    use rand::{Rng, SeedableRng};
+    let mut rng = rand_pcg::Pcg64::seed_from_u64(5);
+    let l = DVec3::splat(10.0);
+    let mut rejected = 0;
+    for _ in 0..10_000 {
+        let mut g = |s: f64| {
+            DVec3::new(
+                rng.gen::<f64>() * s,
+                rng.gen::<f64>() * s,
+                rng.gen::<f64>() * s,
+            )
+        };
+        let pi = g(10.0);
+        let pj = g(10.0);
+        let vi = g(2.0) - DVec3::splat(1.0);
+        let vj = g(2.0) - DVec3::splat(1.0);
+        let bi = body(pi, vi, 0.0, 0.5);
+        let bj = body(pj, vj, 0.0, 0.5);
+        if ball_ball_periodic_cannot_hit_by(&bi, &bj, l, 0.1) {
+            rejected += 1;
+            let r = ball_ball_periodic(&bi, &bj, l);
+            assert!(!(r.is_hit() && r.time <= 0.1));
+        }
+    }
+    assert!(rejected > 9_000, "{rejected}");
+}
