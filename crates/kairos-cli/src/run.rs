@@ -9,7 +9,7 @@ use anyhow::{Context, Result};
 use clap::Args;
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
 use kairos::broad_phase::BroadPhaseOptions;
-use kairos::discrete::{DiscreteOptions, DiscreteSim};
+use kairos::discrete::{DiscreteOptions, DiscreteSim, Misses};
 use kairos::generate::{billiard, gas, BilliardParams, GasParams};
 use kairos::math::{DVec2, DVec3, Vector};
 use kairos::overlap::OverlapKind;
@@ -353,31 +353,16 @@ fn simulate_dim<V: Vector>(spec: &RunSpec) -> Result<Summary> {
         ball_wall: total.ball_wall - counts_at_start.ball_wall,
         box_crossings: total.box_crossings - counts_at_start.box_crossings,
     };
-    Ok(Summary {
-        scene: spec.scene_name.clone(),
-        dim: scene.dim,
-        bodies: scene.bodies.len(),
-        walls: scene.walls.len(),
-        duration: scene.duration,
-        stepper: "event".into(),
-        broad_phase: kind.name().to_string(),
-        dt: None,
-        events: c.total(),
-        ball_ball: c.ball_ball,
-        ball_wall: c.ball_wall,
+    Ok(summary(
+        spec,
+        kind.name(),
+        None,
+        c,
+        Misses::default(),
         wall_seconds,
-        events_per_second: if wall_seconds > 0.0 {
-            c.total() as f64 / wall_seconds
-        } else {
-            0.0
-        },
-        energy_drift: sim.energy_drift(),
-        missed_collisions: 0,
-        missed_ball_ball: 0,
-        missed_ball_wall: 0,
-        trace: spec.trace.map(show),
+        sim.energy_drift(),
         trace_hash,
-    })
+    ))
 }
 
 /// The trace of a run, if one is asked for, with `broad_phase` in its header.
@@ -469,17 +454,40 @@ fn simulate_discrete<V: Vector>(
         bar.finish_and_clear();
     }
     let trace_hash = finish_trace(spec, writer)?;
-    let c = sim.counts();
-    let m = sim.misses();
-    Ok(Summary {
+    Ok(summary(
+        spec,
+        kind.name(),
+        Some(opts.dt),
+        sim.counts(),
+        sim.misses(),
+        wall_seconds,
+        sim.energy_drift(),
+        trace_hash,
+    ))
+}
+
+/// The summary of a run of either stepper (`dt` is the step of a discrete run).
+#[allow(clippy::too_many_arguments)]
+fn summary(
+    spec: &RunSpec,
+    broad_phase: &str,
+    dt: Option<f64>,
+    c: kairos::sim::EventCounts,
+    m: Misses,
+    wall_seconds: f64,
+    energy_drift: f64,
+    trace_hash: Option<String>,
+) -> Summary {
+    let scene = spec.scene;
+    Summary {
         scene: spec.scene_name.clone(),
         dim: scene.dim,
         bodies: scene.bodies.len(),
         walls: scene.walls.len(),
         duration: scene.duration,
-        stepper: "discrete".into(),
-        broad_phase: kind.name().to_string(),
-        dt: Some(opts.dt),
+        stepper: if dt.is_some() { "discrete" } else { "event" }.into(),
+        broad_phase: broad_phase.to_string(),
+        dt,
         events: c.total(),
         ball_ball: c.ball_ball,
         ball_wall: c.ball_wall,
@@ -489,13 +497,13 @@ fn simulate_discrete<V: Vector>(
         } else {
             0.0
         },
-        energy_drift: sim.energy_drift(),
+        energy_drift,
         missed_collisions: m.total(),
         missed_ball_ball: m.ball_ball,
         missed_ball_wall: m.ball_wall,
         trace: spec.trace.map(show),
         trace_hash,
-    })
+    }
 }
 
 /// The broad-phase name a discrete run writes to its trace header.

@@ -98,17 +98,25 @@ impl fmt::Display for BroadPhaseKind {
 impl FromStr for BroadPhaseKind {
     type Err = String;
     fn from_str(s: &str) -> Result<Self, String> {
-        Self::ALL
-            .into_iter()
-            .find(|k| k.name() == s)
-            .ok_or_else(|| {
-                let names: Vec<_> = Self::ALL.iter().map(|k| k.name()).collect();
-                format!(
-                    "unknown broad phase `{s}` (expected one of: {})",
-                    names.join(", ")
-                )
-            })
+        parse_by_name(s, &Self::ALL, Self::name, "broad phase")
     }
+}
+
+/// The item of `all` whose `name` is `s`, or an error listing the names (`what` says what kind
+/// of thing was asked for).
+pub(crate) fn parse_by_name<K: Copy>(
+    s: &str,
+    all: &[K],
+    name: fn(K) -> &'static str,
+    what: &str,
+) -> Result<K, String> {
+    all.iter().copied().find(|&k| name(k) == s).ok_or_else(|| {
+        let names: Vec<_> = all.iter().map(|&k| name(k)).collect();
+        format!(
+            "unknown {what} `{s}` (expected one of: {})",
+            names.join(", ")
+        )
+    })
 }
 
 /// Options of every broad phase.

@@ -118,16 +118,7 @@ impl fmt::Display for OverlapKind {
 impl FromStr for OverlapKind {
     type Err = String;
     fn from_str(s: &str) -> Result<Self, String> {
-        Self::ALL
-            .into_iter()
-            .find(|k| k.name() == s)
-            .ok_or_else(|| {
-                let names: Vec<_> = Self::ALL.iter().map(|k| k.name()).collect();
-                format!(
-                    "unknown discrete broad phase `{s}` (expected one of: {})",
-                    names.join(", ")
-                )
-            })
+        crate::broad_phase::parse_by_name(s, &Self::ALL, Self::name, "discrete broad phase")
     }
 }
 
