@@ -1,9 +1,13 @@
 //! The calendar's rejection test `ball_ball_periodic_cannot_hit_by` only rejects pairs whose
 //! periodic prediction reports no contact at or before the given time, whatever the window end,
-//! so the calendar's entries (and event logs) are those it computed without the test.
+//! so the calendar's entries (and event logs) are those it computed without the test; and when
+//! the screen (`PeriodicScreen`) hands a pair to its minimum image, that image alone decides
+//! every contact at or before the given time exactly as the full prediction does.
 
 use kairos::prelude::*;
-use kairos::toi::{ball_ball_periodic, ball_ball_periodic_cannot_hit_by, ball_ball_periodic_until};
+use kairos::toi::{
+    ball_ball_periodic, ball_ball_periodic_cannot_hit_by, ball_ball_periodic_until, PeriodicScreen,
+};
 use proptest::prelude::*;
 
 fn up(x: f64) -> f64 {
@@ -36,6 +40,33 @@ fn check<V: Vector>(bi: &Body<V>, bj: &Body<V>, l: V, extra: &[f64]) -> Result<u
     tmaxes.extend([t_ref, up(t_ref), down(t_ref), 0.0]);
     let mut rejected = 0;
     for &t_max in &tmaxes {
+        if let PeriodicScreen::MinImage(m) = PeriodicScreen::of(bi, bj, l, t_max) {
+            for end in [
+                f64::INFINITY,
+                full.time,
+                1e3,
+                t_ref,
+                t_max,
+                up(t_max),
+                down(t_max),
+            ] {
+                let r = ball_ball_periodic_until(bi, bj, l, end);
+                let fast = m.contact_until(end);
+                let used = |t: &kairos::toi::Toi| (t.is_hit() && t.time <= t_max).then_some(t.time);
+                prop_assert_eq!(
+                    used(&r).map(f64::to_bits),
+                    used(&fast).map(f64::to_bits),
+                    "minimum image {:?} against full {:?} (t_max {}, end {}): {:?} {:?} {:?}",
+                    fast,
+                    r,
+                    t_max,
+                    end,
+                    bi,
+                    bj,
+                    l
+                );
+            }
+        }
         if !ball_ball_periodic_cannot_hit_by(bi, bj, l, t_max) {
             continue;
         }
@@ -157,4 +188,45 @@ fn rejects_most_far_pairs() {
         }
     }
     assert!(rejected > 9_000, "{rejected}");
+}
+
+/// The minimum-image decision is not vacuous: on approaching pairs near contact, the screen
+/// at the pair's own contact time hands most of them to the minimum image, which reports that
+/// very time.
+#[test]
+fn minimum_image_decides_most_near_pairs() {
+    use rand::{Rng, SeedableRng};
+    let mut rng = rand_pcg::Pcg64::seed_from_u64(9);
+    let l = DVec3::splat(10.0);
+    let (mut hits, mut decided) = (0, 0);
+    for _ in 0..10_000 {
+        let mut g = |s: f64| {
+            DVec3::new(
+                rng.gen::<f64>() * s,
+                rng.gen::<f64>() * s,
+                rng.gen::<f64>() * s,
+            )
+        };
+        let pi = g(10.0);
+        let dir = g(2.0) - DVec3::splat(1.0);
+        let pj = (pi + dir.normalize() * 1.05).rem_euclid(l);
+        let bi = body(pi, g(2.0) - DVec3::splat(1.0), 0.0, 0.5);
+        let bj = body(pj, g(2.0) - DVec3::splat(1.0), 0.0, 0.5);
+        let full = ball_ball_periodic(&bi, &bj, l);
+        if !full.is_hit() {
+            continue;
+        }
+        hits += 1;
+        if let PeriodicScreen::MinImage(m) = PeriodicScreen::of(&bi, &bj, l, full.time) {
+            let end = kairos::toi::box_exit(&bi, l)
+                .0
+                .min(kairos::toi::box_exit(&bj, l).0);
+            assert_eq!(m.contact_until(end).time.to_bits(), full.time.to_bits());
+            decided += 1;
+        }
+    }
+    assert!(
+        hits > 1_000 && decided * 10 > hits * 9,
+        "{decided} of {hits}"
+    );
 }

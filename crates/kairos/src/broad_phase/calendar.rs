@@ -31,6 +31,7 @@ use super::BroadPhase;
 use crate::body::Body;
 use crate::event::{Event, EventKind};
 use crate::math::{Aabb, Vector};
+use crate::toi::PeriodicScreen;
 use crate::world::World;
 
 const NONE: u32 = u32::MAX;
@@ -42,6 +43,8 @@ const KIND_NOTHING: u8 = 4;
 const ARITY: usize = 4;
 /// Relative margin of the cell width over the largest contact distance.
 const CELL_MARGIN: f64 = 1e-9;
+/// Candidates gathered from the cell lists before they are tested.
+const GATHER: usize = 64;
 
 /// Parameters of [`Calendar`].
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -462,6 +465,11 @@ impl<V: Vector> Calendar<V> {
                 best = e;
             }
         }
+        // Candidates are gathered first (the cell lists are walked without touching any body),
+        // then tested in a straight loop whose loads of the neighbours' states are independent
+        // of each other, so the processor overlaps their cache misses.
+        let mut cand = [0u32; GATHER];
+        let mut n = 0;
         let c = self.grid.unindex(self.cell[i as usize]);
         let (mut xs, mut ys, mut zs) = ([0u32; 3], [0u32; 3], [0u32; 3]);
         let nx = self.grid.neighbours(c[0], 0, &mut xs);
@@ -477,41 +485,19 @@ impl<V: Vector> Calendar<V> {
                     let mut j = self.head[self.grid.index([x, y, z]) as usize];
                     while j != NONE {
                         if j != i {
-                            let bj = &bodies[j as usize];
-                            let toi = match world.period {
-                                None => crate::toi::ball_ball(bi, bj),
-                                Some(l) => {
-                                    let (lo, hi) = if i < j { (bi, bj) } else { (bj, bi) };
-                                    // Only contacts no later than `best` are used below: a
-                                    // pair proved unable to report one is skipped (exact).
-                                    if crate::toi::ball_ball_periodic_cannot_hit_by(
-                                        lo, hi, l, best.time,
-                                    ) {
-                                        j = self.next[j as usize];
-                                        continue;
-                                    }
-                                    let end = self.exit[i as usize].min(self.exit[j as usize]);
-                                    crate::toi::ball_ball_periodic_until(lo, hi, l, end)
-                                }
-                            };
-                            if toi.is_hit() && toi.time <= best.time {
-                                let e = Entry {
-                                    time: toi.time,
-                                    a: i.min(j),
-                                    b: i.max(j),
-                                    kind: EventKind::BallBall as u8,
-                                    partner_counter: self.counters[j as usize],
-                                };
-                                if e.precedes(&best) {
-                                    best = e;
-                                }
+                            if n == GATHER {
+                                self.test_candidates(world, i, &cand, &mut best);
+                                n = 0;
                             }
+                            cand[n] = j;
+                            n += 1;
                         }
                         j = self.next[j as usize];
                     }
                 }
             }
         }
+        self.test_candidates(world, i, &cand[..n], &mut best);
         let cell = self.cell[i as usize] as usize;
         for &w in &self.walls[self.wall_start[cell] as usize..self.wall_start[cell + 1] as usize] {
             if let Some(ev) = world.wall_event(i, w) {
@@ -528,6 +514,45 @@ impl<V: Vector> Calendar<V> {
             }
         }
         best
+    }
+
+    /// Lowers `best` to body `i`'s earliest contact with the bodies `cand`.
+    #[inline]
+    fn test_candidates(&self, world: &World<V>, i: u32, cand: &[u32], best: &mut Entry) {
+        let bodies = &world.bodies;
+        let bi = &bodies[i as usize];
+        for &j in cand {
+            let bj = &bodies[j as usize];
+            let toi = match world.period {
+                None => crate::toi::ball_ball(bi, bj),
+                Some(l) => {
+                    let (lo, hi) = if i < j { (bi, bj) } else { (bj, bi) };
+                    // Only contacts no later than `best` are used below: a pair proved unable
+                    // to report one is skipped, and a pair whose other images are proved out
+                    // of reach is decided by its minimum image alone (both exact).
+                    let end = || self.exit[i as usize].min(self.exit[j as usize]);
+                    match PeriodicScreen::of(lo, hi, l, best.time) {
+                        PeriodicScreen::Reject => continue,
+                        PeriodicScreen::MinImage(m) => m.contact_until(end()),
+                        PeriodicScreen::Full => {
+                            crate::toi::ball_ball_periodic_until(lo, hi, l, end())
+                        }
+                    }
+                }
+            };
+            if toi.is_hit() && toi.time <= best.time {
+                let e = Entry {
+                    time: toi.time,
+                    a: i.min(j),
+                    b: i.max(j),
+                    kind: EventKind::BallBall as u8,
+                    partner_counter: self.counters[j as usize],
+                };
+                if e.precedes(best) {
+                    *best = e;
+                }
+            }
+        }
     }
 
     /// Body `i`'s entry.

@@ -159,48 +159,152 @@ pub fn ball_ball_periodic_cannot_hit_by<V: Vector>(
     period: V,
     t_max: f64,
 ) -> bool {
-    if !t_max.is_finite() {
-        return false;
+    matches!(
+        PeriodicScreen::of(bi, bj, period, t_max),
+        PeriodicScreen::Reject
+    )
+}
+
+/// What [`PeriodicScreen::of`] found out about a pair's periodic prediction, for a caller that
+/// only uses contacts no later than a time `t_max`.
+#[derive(Clone, Copy, Debug)]
+pub enum PeriodicScreen<V: Vector> {
+    /// [`ball_ball_periodic_until`] cannot report a contact at a time `<= t_max`, whatever the
+    /// window's end ([`ball_ball_periodic_cannot_hit_by`] is true).
+    Reject,
+    /// No image but the minimum one can report a contact at a time `<= t_max`:
+    /// [`MinImage::contact_until`] decides (see there).
+    MinImage(MinImage<V>),
+    /// Neither: only the full [`ball_ball_periodic_until`] decides.
+    Full,
+}
+
+/// The minimum image of a pair, as [`ball_ball_periodic_until`] computes it.
+#[derive(Clone, Copy, Debug)]
+pub struct MinImage<V: Vector> {
+    t_ref: f64,
+    /// Relative position at `t_ref` before the shift, and after it (the minimum image).
+    d: V,
+    y: V,
+    w: V,
+    sigma: f64,
+    period: V,
+}
+
+impl<V: Vector> PeriodicScreen<V> {
+    /// Screens the pair `(bi, bj)` for contacts no later than `t_max`; the proof of each answer
+    /// is in the documentation of [`ball_ball_periodic_cannot_hit_by`] and
+    /// [`MinImage::contact_until`]. `Reject` and `MinImage` are only given when the two balls'
+    /// relative position lies inside `(-L, L)` on every axis (as it does for balls inside the
+    /// box) and no image other than the minimum one can come within reach by `t_max`.
+    #[inline]
+    pub fn of(bi: &Body<V>, bj: &Body<V>, period: V, t_max: f64) -> Self {
+        if !t_max.is_finite() {
+            return PeriodicScreen::Full;
+        }
+        let t_ref = bi.time.max(bj.time);
+        let d = bi.position_at(t_ref) - bj.position_at(t_ref);
+        let w = bi.vel - bj.vel;
+        let sigma = bi.radius + bj.radius;
+        let s =
+            (t_max - t_ref).max(0.0) * (1.0 + 1e-6) + 1e-9 * (t_max.abs() + t_ref.abs()) + 1e-300;
+        let (d3, l3, w3) = (d.to_array3(), period.to_array3(), w.to_array3());
+        let mut y3 = [0.0f64; 3];
+        let mut inside = true;
+        let mut half = f64::INFINITY;
+        // `|w|_1 >= |w|`: a cheaper, larger reach (it only rejects less).
+        let mut w1 = 0.0f64;
+        for axis in 0..V::DIM {
+            let (x, l) = (d3[axis], l3[axis]);
+            // `!(<=)` also refuses NaN.
+            inside &= x.abs() <= l;
+            let h = 0.5 * l;
+            // The shift `k L` of `ball_ball_periodic_until` for `k = -1, 1, 0` (same bits).
+            let shift = if x > h {
+                -l
+            } else if x < -h {
+                l
+            } else {
+                0.0
+            };
+            y3[axis] = x + shift;
+            half = half.min(h);
+            w1 += w3[axis].abs();
+        }
+        let reach = sigma * (1.0 + 1e-6) + 2.0 * w1 * (1.0 + 1e-6) * s;
+        if !(inside && half * (1.0 - 1e-9) > reach) {
+            return PeriodicScreen::Full;
+        }
+        let y = V::try_from_slice(&y3[..V::DIM]).expect("dimension");
+        let b = y.dot(w);
+        if !(b < 0.0) {
+            return PeriodicScreen::Reject;
+        }
+        let c = y.dot(y) - sigma * sigma;
+        if c > 0.0 && c > 2.0 * (-b) * s * (1.0 + 1e-6) {
+            return PeriodicScreen::Reject;
+        }
+        PeriodicScreen::MinImage(MinImage {
+            t_ref,
+            d,
+            y,
+            w,
+            sigma,
+            period,
+        })
     }
-    let t_ref = bi.time.max(bj.time);
-    let d = bi.position_at(t_ref) - bj.position_at(t_ref);
-    let w = bi.vel - bj.vel;
-    let sigma = bi.radius + bj.radius;
-    let s = (t_max - t_ref).max(0.0) * (1.0 + 1e-6) + 1e-9 * (t_max.abs() + t_ref.abs()) + 1e-300;
-    let (d3, l3, w3) = (d.to_array3(), period.to_array3(), w.to_array3());
-    let mut y = [0.0f64; 3];
-    let mut inside = true;
-    let mut half = f64::INFINITY;
-    // `|w|_1 >= |w|`: a cheaper, larger reach (it only rejects less).
-    let mut w1 = 0.0f64;
-    for axis in 0..V::DIM {
-        let (x, l) = (d3[axis], l3[axis]);
-        // `!(<=)` also refuses NaN.
-        inside &= x.abs() <= l;
-        let h = 0.5 * l;
-        // The shift `k L` of `ball_ball_periodic_until` for `k = -1, 1, 0` (same bits).
-        let shift = if x > h {
-            -l
-        } else if x < -h {
-            l
-        } else {
-            0.0
-        };
-        y[axis] = x + shift;
-        half = half.min(h);
-        w1 += w3[axis].abs();
+}
+
+impl<V: Vector> MinImage<V> {
+    /// The minimum image's own report within the window, exactly as
+    /// [`ball_ball_periodic_until`]`(bi, bj, period, window_end)` evaluates that image: its slab
+    /// test, [`first_contact`], the shift to absolute time and the window's end.
+    ///
+    /// When the screen gave `MinImage` for `t_max`, this decides the full prediction for a
+    /// caller that only uses contacts `<= t_max`: no other image can report a contact
+    /// `<= t_max` (first part of the proof of [`ball_ball_periodic_cannot_hit_by`]), so the full
+    /// prediction reports a contact at `t <= t_max` exactly when this one does, at the same
+    /// time (it returns the earliest report of its images, and every other report is later
+    /// than `t_max`).
+    #[inline]
+    pub fn contact_until(&self, window_end: f64) -> Toi {
+        let span = (window_end - self.t_ref).max(0.0);
+        let slab_base = self.sigma * (1.0 + 1e-9);
+        let (mut lo, mut hi) = (0.0f64, span);
+        for axis in 0..V::DIM {
+            let (x, v, l) = (self.d.comp(axis), self.w.comp(axis), self.period.comp(axis));
+            let slab = slab_base + 4.0 * f64::EPSILON * (x.abs() + l);
+            let y = self.y.comp(axis);
+            let (t0, t1) = if v == 0.0 {
+                if y.abs() > slab {
+                    return Toi::miss(ToiStatus::Separating);
+                }
+                (0.0, span)
+            } else {
+                let inv = 1.0 / v;
+                let (a, b) = ((-slab - y) * inv, (slab - y) * inv);
+                let (a, b) = if a <= b { (a, b) } else { (b, a) };
+                (a.max(0.0), b.min(span))
+            };
+            if !(t0 <= t1) {
+                return Toi::miss(ToiStatus::Separating);
+            }
+            lo = lo.max(t0);
+            hi = hi.min(t1);
+        }
+        if !(lo <= hi) {
+            return Toi::miss(ToiStatus::Separating);
+        }
+        let mut toi = first_contact(self.y, self.w, self.sigma);
+        if toi.is_hit() {
+            toi.time += self.t_ref;
+            if toi.time <= window_end {
+                return toi;
+            }
+            return Toi::miss(ToiStatus::Separating);
+        }
+        toi
     }
-    let reach = sigma * (1.0 + 1e-6) + 2.0 * w1 * (1.0 + 1e-6) * s;
-    if !(inside && half * (1.0 - 1e-9) > reach) {
-        return false;
-    }
-    let y = V::try_from_slice(&y[..V::DIM]).expect("dimension");
-    let b = y.dot(w);
-    if !(b < 0.0) {
-        return true;
-    }
-    let c = y.dot(y) - sigma * sigma;
-    c > 0.0 && c > 2.0 * (-b) * s * (1.0 + 1e-6)
 }
 
 #[cfg(test)]
