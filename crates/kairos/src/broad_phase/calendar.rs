@@ -479,24 +479,49 @@ impl<V: Vector> Calendar<V> {
         } else {
             1
         };
+        // The lists are walked breadth first: one load per cell and round, all independent,
+        // and no branch waits on a load that missed the cache.
+        let mut cur = [NONE; 27];
+        let mut nc = 0;
         for &z in &zs[..nz] {
             for &y in &ys[..ny] {
                 for &x in &xs[..nx] {
-                    let mut j = self.head[self.grid.index([x, y, z]) as usize];
-                    while j != NONE {
-                        if j != i {
-                            if n == GATHER {
-                                self.test_candidates(world, i, &cand, &mut best);
-                                n = 0;
-                            }
-                            cand[n] = j;
-                            n += 1;
-                        }
-                        j = self.next[j as usize];
-                    }
+                    cur[nc] = self.grid.index([x, y, z]);
+                    nc += 1;
                 }
             }
         }
+        for c in &mut cur[..nc] {
+            *c = self.head[*c as usize];
+        }
+        loop {
+            let mut live = 0;
+            for c in &mut cur[..nc] {
+                let j = *c;
+                if j != NONE {
+                    if n == GATHER {
+                        self.test_candidates(world, i, &cand, &mut best);
+                        n = 0;
+                    }
+                    cand[n] = j;
+                    n += (j != i) as usize;
+                    *c = self.next[j as usize];
+                    live += 1;
+                }
+            }
+            if live == 0 {
+                break;
+            }
+        }
+        // Touch every candidate's state (both of its cache lines) before the tests, so that
+        // their cache misses overlap.
+        let bodies = &world.bodies;
+        let mut touch = 0.0;
+        for &j in &cand[..n] {
+            let b = &bodies[j as usize];
+            touch += b.pos.comp(0) + b.radius;
+        }
+        std::hint::black_box(touch);
         self.test_candidates(world, i, &cand[..n], &mut best);
         let cell = self.cell[i as usize] as usize;
         for &w in &self.walls[self.wall_start[cell] as usize..self.wall_start[cell + 1] as usize] {
