@@ -343,28 +343,42 @@ impl<V: Vector> Calendar<V> {
             self.link(i as u32, c);
         }
 
-        // Walls: every cell whose box lies within one cell width of the wall's box.
-        let mut per_cell: Vec<Vec<u32>> = vec![Vec::new(); cells];
-        for (w, wall) in world.walls.iter().enumerate() {
+        // Walls: every cell whose box lies within one cell width of the wall's box, in
+        // compressed rows built by counting (no allocation per cell). No walls, no rows.
+        self.wall_start.clear();
+        self.walls.clear();
+        if !world.walls.is_empty() {
             let reach = widths.iter().take(V::DIM).fold(0.0f64, |m, &w| m.max(w));
-            let bx = wall.aabb().expanded(reach * (1.0 + CELL_MARGIN));
-            let lo = self.grid.coords(bx.min);
-            let hi = self.grid.coords(bx.max);
-            for z in lo[2]..=hi[2] {
-                for y in lo[1]..=hi[1] {
-                    for x in lo[0]..=hi[0] {
-                        per_cell[self.grid.index([x, y, z]) as usize].push(w as u32);
-                    }
+            let grid = &self.grid;
+            let cells_of = |wall: &crate::wall::Wall<V>| {
+                let bx = wall.aabb().expanded(reach * (1.0 + CELL_MARGIN));
+                let (lo, hi) = (grid.coords(bx.min), grid.coords(bx.max));
+                (lo[2]..=hi[2]).flat_map(move |z| {
+                    (lo[1]..=hi[1])
+                        .flat_map(move |y| (lo[0]..=hi[0]).map(move |x| grid.index([x, y, z])))
+                })
+            };
+            // Row lengths, then starts, then the rows (filled from their ends).
+            let mut start = vec![0u32; cells + 1];
+            for wall in &world.walls {
+                for c in cells_of(wall) {
+                    start[c as usize + 1] += 1;
                 }
             }
+            for c in 0..cells {
+                start[c + 1] += start[c];
+            }
+            let mut fill = start.clone();
+            let mut walls = vec![0u32; start[cells] as usize];
+            for (w, wall) in world.walls.iter().enumerate() {
+                for c in cells_of(wall) {
+                    walls[fill[c as usize] as usize] = w as u32;
+                    fill[c as usize] += 1;
+                }
+            }
+            self.wall_start = start;
+            self.walls = walls;
         }
-        self.wall_start = Vec::with_capacity(cells + 1);
-        self.walls.clear();
-        for list in &per_cell {
-            self.wall_start.push(self.walls.len() as u32);
-            self.walls.extend_from_slice(list);
-        }
-        self.wall_start.push(self.walls.len() as u32);
 
         self.exit = match world.period {
             Some(l) => bodies
@@ -524,7 +538,12 @@ impl<V: Vector> Calendar<V> {
         std::hint::black_box(touch);
         self.test_candidates(world, i, &cand[..n], &mut best);
         let cell = self.cell[i as usize] as usize;
-        for &w in &self.walls[self.wall_start[cell] as usize..self.wall_start[cell + 1] as usize] {
+        let near_walls = if self.wall_start.is_empty() {
+            &[][..]
+        } else {
+            &self.walls[self.wall_start[cell] as usize..self.wall_start[cell + 1] as usize]
+        };
+        for &w in near_walls {
             if let Some(ev) = world.wall_event(i, w) {
                 let e = Entry {
                     time: ev.time,
