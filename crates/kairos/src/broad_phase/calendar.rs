@@ -43,8 +43,6 @@ const KIND_NOTHING: u8 = 4;
 const ARITY: usize = 4;
 /// Relative margin of the cell width over the largest contact distance.
 const CELL_MARGIN: f64 = 1e-9;
-/// Candidates gathered from the cell lists before they are tested.
-const GATHER: usize = 64;
 
 /// Parameters of [`Calendar`].
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -120,6 +118,18 @@ impl Tag {
 struct Item {
     time: f64,
     id: u32,
+}
+
+/// Reads every candidate's state (both of its cache lines) in a straight loop before any test,
+/// so that their cache misses overlap instead of waiting on each other.
+#[inline]
+fn touch<V: Vector>(world: &World<V>, cand: &[u32]) {
+    let mut sum = 0.0;
+    for &j in cand {
+        let b = &world.bodies[j as usize];
+        sum += b.pos.comp(0) + b.radius;
+    }
+    std::hint::black_box(sum);
 }
 
 /// The uniform grid.
@@ -206,6 +216,8 @@ pub struct Calendar<V: Vector> {
     /// Periodic box: each body's next box exit time (`toi::box_exit`), refreshed whenever its
     /// state changes; it bounds the window of every pair prediction.
     exit: Vec<f64>,
+    /// Candidate lists of predictions (reused).
+    scratch: [Vec<u32>; 2],
     _dim: std::marker::PhantomData<V>,
 }
 
@@ -227,6 +239,7 @@ impl<V: Vector> Calendar<V> {
             heap: Vec::new(),
             heap_pos: Vec::new(),
             exit: Vec::new(),
+            scratch: [Vec::new(), Vec::new()],
             _dim: std::marker::PhantomData,
         }
     }
@@ -463,27 +476,35 @@ impl<V: Vector> Calendar<V> {
 
     /// Body `i`'s earliest pending event: contacts in the neighbouring cells and with the walls
     /// of its cell, and its next cell crossing.
-    fn predict(&self, world: &World<V>, i: u32) -> Entry {
-        let bodies = &world.bodies;
-        let bi = &bodies[i as usize];
-        let mut best = self.crossing(bi, i);
-        if let Some(e) = world.box_event(i) {
-            let e = Entry {
-                time: e.time,
-                a: i,
-                b: e.b,
-                kind: EventKind::BoxCrossing as u8,
-                partner_counter: 0,
-            };
-            if e.precedes(&best) {
-                best = e;
-            }
-        }
-        // Candidates are gathered first (the cell lists are walked without touching any body),
-        // then tested in a straight loop whose loads of the neighbours' states are independent
-        // of each other, so the processor overlaps their cache misses.
-        let mut cand = [0u32; GATHER];
-        let mut n = 0;
+    fn predict(&mut self, world: &World<V>, i: u32) -> Entry {
+        let mut cand = std::mem::take(&mut self.scratch[0]);
+        self.gather(i, &mut cand);
+        touch(world, &cand);
+        let e = self.earliest(world, i, &cand);
+        self.scratch[0] = cand;
+        e
+    }
+
+    /// [`Calendar::predict`] of two bodies, whose candidates are gathered and touched together
+    /// so that all their cache misses overlap (the entries are those of two predictions).
+    fn predict_two(&mut self, world: &World<V>, a: u32, b: u32) -> (Entry, Entry) {
+        let [mut ca, mut cb] = std::mem::take(&mut self.scratch);
+        self.gather(a, &mut ca);
+        self.gather(b, &mut cb);
+        touch(world, &ca);
+        touch(world, &cb);
+        let ea = self.earliest(world, a, &ca);
+        let eb = self.earliest(world, b, &cb);
+        self.scratch = [ca, cb];
+        (ea, eb)
+    }
+
+    /// The bodies in the `3^d` cells around body `i`'s cell, other than `i`, into `out`.
+    ///
+    /// The lists are walked breadth first: one load per cell and round, all independent of
+    /// each other, and no branch waits on a load that missed the cache.
+    fn gather(&self, i: u32, out: &mut Vec<u32>) {
+        out.clear();
         let c = self.grid.unindex(self.cell[i as usize]);
         let (mut xs, mut ys, mut zs) = ([0u32; 3], [0u32; 3], [0u32; 3]);
         let nx = self.grid.neighbours(c[0], 0, &mut xs);
@@ -493,8 +514,6 @@ impl<V: Vector> Calendar<V> {
         } else {
             1
         };
-        // The lists are walked breadth first: one load per cell and round, all independent,
-        // and no branch waits on a load that missed the cache.
         let mut cur = [NONE; 27];
         let mut nc = 0;
         for &z in &zs[..nz] {
@@ -513,12 +532,9 @@ impl<V: Vector> Calendar<V> {
             for c in &mut cur[..nc] {
                 let j = *c;
                 if j != NONE {
-                    if n == GATHER {
-                        self.test_candidates(world, i, &cand, &mut best);
-                        n = 0;
+                    if j != i {
+                        out.push(j);
                     }
-                    cand[n] = j;
-                    n += (j != i) as usize;
                     *c = self.next[j as usize];
                     live += 1;
                 }
@@ -527,16 +543,26 @@ impl<V: Vector> Calendar<V> {
                 break;
             }
         }
-        // Touch every candidate's state (both of its cache lines) before the tests, so that
-        // their cache misses overlap.
-        let bodies = &world.bodies;
-        let mut touch = 0.0;
-        for &j in &cand[..n] {
-            let b = &bodies[j as usize];
-            touch += b.pos.comp(0) + b.radius;
+    }
+
+    /// Body `i`'s earliest event among its cell crossing, its box crossing, its contacts with
+    /// the bodies `cand` and with the walls of its cell.
+    fn earliest(&self, world: &World<V>, i: u32, cand: &[u32]) -> Entry {
+        let bi = &world.bodies[i as usize];
+        let mut best = self.crossing(bi, i);
+        if let Some(e) = world.box_event(i) {
+            let e = Entry {
+                time: e.time,
+                a: i,
+                b: e.b,
+                kind: EventKind::BoxCrossing as u8,
+                partner_counter: 0,
+            };
+            if e.precedes(&best) {
+                best = e;
+            }
         }
-        std::hint::black_box(touch);
-        self.test_candidates(world, i, &cand[..n], &mut best);
+        self.test_candidates(world, i, cand, &mut best);
         let cell = self.cell[i as usize] as usize;
         let near_walls = if self.wall_start.is_empty() {
             &[][..]
@@ -766,8 +792,9 @@ impl<V: Vector> BroadPhase<V> for Calendar<V> {
         }
         if event.kind == EventKind::BallBall {
             self.counters[event.b as usize] = self.counters[event.b as usize].wrapping_add(1);
-            self.repredict(world, event.a);
-            self.repredict(world, event.b);
+            let (ea, eb) = self.predict_two(world, event.a, event.b);
+            self.set_entry(event.a, ea);
+            self.set_entry(event.b, eb);
         } else {
             self.repredict(world, event.a);
         }
