@@ -41,6 +41,8 @@ const KIND_NOTHING: u8 = 4;
 /// Children per node of the calendar's heap: a 4-ary heap is half as deep as a binary one, and a
 /// node's children share one or two cache lines (fewer misses at large N).
 const ARITY: usize = 4;
+/// Bodies' states above this size (bytes) are touched before a prediction's tests.
+const TOUCH_ABOVE_BYTES: usize = 1 << 21;
 /// Relative margin of the cell width over the largest contact distance.
 const CELL_MARGIN: f64 = 1e-9;
 
@@ -216,6 +218,9 @@ pub struct Calendar<V: Vector> {
     /// Periodic box: each body's next box exit time (`toi::box_exit`), refreshed whenever its
     /// state changes; it bounds the window of every pair prediction.
     exit: Vec<f64>,
+    /// Walk the cell lists breadth first and touch candidates before testing them: only worth
+    /// it when the bodies do not fit the cache (a performance choice, no effect on any entry).
+    touch: bool,
     /// Candidate lists of predictions (reused).
     scratch: [Vec<u32>; 2],
     _dim: std::marker::PhantomData<V>,
@@ -239,6 +244,7 @@ impl<V: Vector> Calendar<V> {
             heap: Vec::new(),
             heap_pos: Vec::new(),
             exit: Vec::new(),
+            touch: false,
             scratch: [Vec::new(), Vec::new()],
             _dim: std::marker::PhantomData,
         }
@@ -400,6 +406,7 @@ impl<V: Vector> Calendar<V> {
                 .collect(),
             None => Vec::new(),
         };
+        self.touch = n * std::mem::size_of::<Body<V>>() > TOUCH_ABOVE_BYTES;
         self.counters = vec![0; n];
         self.entries = vec![Tag::of(&Entry::NOTHING); n];
         self.heap = Vec::with_capacity(n);
@@ -479,7 +486,9 @@ impl<V: Vector> Calendar<V> {
     fn predict(&mut self, world: &World<V>, i: u32) -> Entry {
         let mut cand = std::mem::take(&mut self.scratch[0]);
         self.gather(i, &mut cand);
-        touch(world, &cand);
+        if self.touch {
+            touch(world, &cand);
+        }
         let e = self.earliest(world, i, &cand);
         self.scratch[0] = cand;
         e
@@ -491,8 +500,10 @@ impl<V: Vector> Calendar<V> {
         let [mut ca, mut cb] = std::mem::take(&mut self.scratch);
         self.gather(a, &mut ca);
         self.gather(b, &mut cb);
-        touch(world, &ca);
-        touch(world, &cb);
+        if self.touch {
+            touch(world, &ca);
+            touch(world, &cb);
+        }
         let ea = self.earliest(world, a, &ca);
         let eb = self.earliest(world, b, &cb);
         self.scratch = [ca, cb];
@@ -501,8 +512,9 @@ impl<V: Vector> Calendar<V> {
 
     /// The bodies in the `3^d` cells around body `i`'s cell, other than `i`, into `out`.
     ///
-    /// The lists are walked breadth first: one load per cell and round, all independent of
-    /// each other, and no branch waits on a load that missed the cache.
+    /// When the bodies do not fit the cache, the lists are walked breadth first: one load per
+    /// cell and round, all independent of each other, and no branch waits on a load that
+    /// missed the cache.
     fn gather(&self, i: u32, out: &mut Vec<u32>) {
         out.clear();
         let c = self.grid.unindex(self.cell[i as usize]);
@@ -523,6 +535,19 @@ impl<V: Vector> Calendar<V> {
                     nc += 1;
                 }
             }
+        }
+        if !self.touch {
+            // The bodies fit the cache: the plain walk is cheaper.
+            for &c in &cur[..nc] {
+                let mut j = self.head[c as usize];
+                while j != NONE {
+                    if j != i {
+                        out.push(j);
+                    }
+                    j = self.next[j as usize];
+                }
+            }
+            return;
         }
         for c in &mut cur[..nc] {
             *c = self.head[*c as usize];
