@@ -215,9 +215,6 @@ pub struct Calendar<V: Vector> {
     walls: Vec<u32>,
     heap: Vec<Item>,
     heap_pos: Vec<u32>,
-    /// Periodic box: each body's next box exit time (`toi::box_exit`), refreshed whenever its
-    /// state changes; it bounds the window of every pair prediction.
-    exit: Vec<f64>,
     /// Walk the cell lists breadth first and touch candidates before testing them: only worth
     /// it when the bodies do not fit the cache (a performance choice, no effect on any entry).
     touch: bool,
@@ -243,7 +240,6 @@ impl<V: Vector> Calendar<V> {
             walls: Vec::new(),
             heap: Vec::new(),
             heap_pos: Vec::new(),
-            exit: Vec::new(),
             touch: false,
             scratch: [Vec::new(), Vec::new()],
             _dim: std::marker::PhantomData,
@@ -264,8 +260,7 @@ impl<V: Vector> Calendar<V> {
         let n = self.entries.len().max(1) as f64;
         let per_body = std::mem::size_of::<Tag>()
             + std::mem::size_of::<Item>()
-            + 5 * std::mem::size_of::<u32>()
-            + if self.exit.is_empty() { 0 } else { 8 };
+            + 5 * std::mem::size_of::<u32>();
         let other = 4 * (self.head.capacity() + self.wall_start.capacity() + self.walls.capacity());
         (per_body as f64 * self.entries.capacity() as f64 + other as f64) / n
     }
@@ -399,13 +394,6 @@ impl<V: Vector> Calendar<V> {
             self.walls = walls;
         }
 
-        self.exit = match world.period {
-            Some(l) => bodies
-                .iter()
-                .map(|b| crate::toi::box_exit(b, l).0)
-                .collect(),
-            None => Vec::new(),
-        };
         self.touch = n * std::mem::size_of::<Body<V>>() > TOUCH_ABOVE_BYTES;
         self.counters = vec![0; n];
         self.entries = vec![Tag::of(&Entry::NOTHING); n];
@@ -616,6 +604,9 @@ impl<V: Vector> Calendar<V> {
     fn test_candidates(&self, world: &World<V>, i: u32, cand: &[u32], best: &mut Entry) {
         let bodies = &world.bodies;
         let bi = &bodies[i as usize];
+        let exit_i = world
+            .period
+            .map_or(f64::INFINITY, |l| crate::toi::box_exit(bi, l).0);
         for &j in cand {
             let bj = &bodies[j as usize];
             let toi = match world.period {
@@ -625,7 +616,9 @@ impl<V: Vector> Calendar<V> {
                     // Only contacts no later than `best` are used below: a pair proved unable
                     // to report one is skipped, and a pair whose other images are proved out
                     // of reach is decided by its minimum image alone (both exact).
-                    let end = || self.exit[i as usize].min(self.exit[j as usize]);
+                    // The window ends at the earlier box exit (recomputed: the same bits as
+                    // a cached value, and no cache miss).
+                    let end = || exit_i.min(crate::toi::box_exit(bj, l).0);
                     match PeriodicScreen::of(lo, hi, l, best.time) {
                         PeriodicScreen::Reject => continue,
                         PeriodicScreen::MinImage(m) => m.contact_until(end()),
@@ -799,14 +792,6 @@ impl<V: Vector> BroadPhase<V> for Calendar<V> {
             return;
         }
         self.counters[event.a as usize] = self.counters[event.a as usize].wrapping_add(1);
-        if let Some(l) = world.period {
-            self.exit[event.a as usize] =
-                crate::toi::box_exit(&world.bodies[event.a as usize], l).0;
-            if event.kind == EventKind::BallBall {
-                self.exit[event.b as usize] =
-                    crate::toi::box_exit(&world.bodies[event.b as usize], l).0;
-            }
-        }
         if event.kind == EventKind::BoxCrossing {
             // The body was wrapped to the opposite face: it changes cell.
             let c = self
