@@ -134,6 +134,39 @@ fn touch<V: Vector>(world: &World<V>, cand: &[u32]) {
     std::hint::black_box(sum);
 }
 
+/// The bodies of a set of cells, list by list, skipping one.
+struct ListWalk<'a> {
+    head: &'a [u32],
+    next: &'a [u32],
+    cells: [u32; 27],
+    nc: usize,
+    /// Next cell to enter, and the next body of the current list.
+    k: usize,
+    j: u32,
+    skip: u32,
+}
+
+impl Iterator for ListWalk<'_> {
+    type Item = u32;
+    #[inline]
+    fn next(&mut self) -> Option<u32> {
+        loop {
+            while self.j == NONE {
+                if self.k == self.nc {
+                    return None;
+                }
+                self.j = self.head[self.cells[self.k] as usize];
+                self.k += 1;
+            }
+            let j = self.j;
+            self.j = self.next[j as usize];
+            if j != self.skip {
+                return Some(j);
+            }
+        }
+    }
+}
+
 /// The uniform grid.
 #[derive(Clone, Debug, Default)]
 struct Grid {
@@ -472,39 +505,41 @@ impl<V: Vector> Calendar<V> {
     /// Body `i`'s earliest pending event: contacts in the neighbouring cells and with the walls
     /// of its cell, and its next cell crossing.
     fn predict(&mut self, world: &World<V>, i: u32) -> Entry {
+        if !self.touch {
+            return self.earliest(world, i, self.walk(i));
+        }
         let mut cand = std::mem::take(&mut self.scratch[0]);
         self.gather(i, &mut cand);
-        if self.touch {
-            touch(world, &cand);
-        }
-        let e = self.earliest(world, i, &cand);
+        touch(world, &cand);
+        let e = self.earliest(world, i, cand.iter().copied());
         self.scratch[0] = cand;
         e
     }
 
-    /// [`Calendar::predict`] of two bodies, whose candidates are gathered and touched together
-    /// so that all their cache misses overlap (the entries are those of two predictions).
+    /// [`Calendar::predict`] of two bodies; at large N their candidates are gathered and
+    /// touched together so that all their cache misses overlap (the entries are those of two
+    /// predictions: a prediction reads no entry).
     fn predict_two(&mut self, world: &World<V>, a: u32, b: u32) -> (Entry, Entry) {
+        if !self.touch {
+            return (
+                self.earliest(world, a, self.walk(a)),
+                self.earliest(world, b, self.walk(b)),
+            );
+        }
         let [mut ca, mut cb] = std::mem::take(&mut self.scratch);
         self.gather(a, &mut ca);
         self.gather(b, &mut cb);
-        if self.touch {
-            touch(world, &ca);
-            touch(world, &cb);
-        }
-        let ea = self.earliest(world, a, &ca);
-        let eb = self.earliest(world, b, &cb);
+        touch(world, &ca);
+        touch(world, &cb);
+        let ea = self.earliest(world, a, ca.iter().copied());
+        let eb = self.earliest(world, b, cb.iter().copied());
         self.scratch = [ca, cb];
         (ea, eb)
     }
 
-    /// The bodies in the `3^d` cells around body `i`'s cell, other than `i`, into `out`.
-    ///
-    /// When the bodies do not fit the cache, the lists are walked breadth first: one load per
-    /// cell and round, all independent of each other, and no branch waits on a load that
-    /// missed the cache.
-    fn gather(&self, i: u32, out: &mut Vec<u32>) {
-        out.clear();
+    /// The `3^d` cells around body `i`'s cell (distinct), and how many.
+    #[inline]
+    fn neighbourhood(&self, i: u32) -> ([u32; 27], usize) {
         let c = self.grid.unindex(self.cell[i as usize]);
         let (mut xs, mut ys, mut zs) = ([0u32; 3], [0u32; 3], [0u32; 3]);
         let nx = self.grid.neighbours(c[0], 0, &mut xs);
@@ -514,29 +549,42 @@ impl<V: Vector> Calendar<V> {
         } else {
             1
         };
-        let mut cur = [NONE; 27];
+        let mut cells = [NONE; 27];
         let mut nc = 0;
         for &z in &zs[..nz] {
             for &y in &ys[..ny] {
                 for &x in &xs[..nx] {
-                    cur[nc] = self.grid.index([x, y, z]);
+                    cells[nc] = self.grid.index([x, y, z]);
                     nc += 1;
                 }
             }
         }
-        if !self.touch {
-            // The bodies fit the cache: the plain walk is cheaper.
-            for &c in &cur[..nc] {
-                let mut j = self.head[c as usize];
-                while j != NONE {
-                    if j != i {
-                        out.push(j);
-                    }
-                    j = self.next[j as usize];
-                }
-            }
-            return;
+        (cells, nc)
+    }
+
+    /// The bodies in the cells around body `i`'s cell, other than `i`, list by list (the
+    /// plain walk, for bodies that fit the cache).
+    #[inline]
+    fn walk(&self, i: u32) -> ListWalk<'_> {
+        let (cells, nc) = self.neighbourhood(i);
+        ListWalk {
+            head: &self.head,
+            next: &self.next,
+            cells,
+            nc,
+            k: 0,
+            j: NONE,
+            skip: i,
         }
+    }
+
+    /// The bodies in the `3^d` cells around body `i`'s cell, other than `i`, into `out`, for
+    /// bodies that do not fit the cache: the lists are walked breadth first, one load per cell
+    /// and round, all independent of each other, and no branch waits on a load that missed
+    /// the cache.
+    fn gather(&self, i: u32, out: &mut Vec<u32>) {
+        out.clear();
+        let (mut cur, nc) = self.neighbourhood(i);
         for c in &mut cur[..nc] {
             *c = self.head[*c as usize];
         }
@@ -560,7 +608,7 @@ impl<V: Vector> Calendar<V> {
 
     /// Body `i`'s earliest event among its cell crossing, its box crossing, its contacts with
     /// the bodies `cand` and with the walls of its cell.
-    fn earliest(&self, world: &World<V>, i: u32, cand: &[u32]) -> Entry {
+    fn earliest(&self, world: &World<V>, i: u32, cand: impl Iterator<Item = u32>) -> Entry {
         let bi = &world.bodies[i as usize];
         let mut best = self.crossing(bi, i);
         if let Some(e) = world.box_event(i) {
@@ -601,13 +649,19 @@ impl<V: Vector> Calendar<V> {
 
     /// Lowers `best` to body `i`'s earliest contact with the bodies `cand`.
     #[inline]
-    fn test_candidates(&self, world: &World<V>, i: u32, cand: &[u32], best: &mut Entry) {
+    fn test_candidates(
+        &self,
+        world: &World<V>,
+        i: u32,
+        cand: impl Iterator<Item = u32>,
+        best: &mut Entry,
+    ) {
         let bodies = &world.bodies;
         let bi = &bodies[i as usize];
         let exit_i = world
             .period
             .map_or(f64::INFINITY, |l| crate::toi::box_exit(bi, l).0);
-        for &j in cand {
+        for j in cand {
             let bj = &bodies[j as usize];
             let toi = match world.period {
                 None => crate::toi::ball_ball(bi, bj),
