@@ -7,6 +7,15 @@ use common::{kairos, ok, tempdir, text};
 use std::path::Path;
 
 /// A file of the repository's `docs/`.
+/// A fixture of these tests.
+fn test_data(name: &str) -> String {
+    Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("tests/data")
+        .join(name)
+        .display()
+        .to_string()
+}
+
 fn docs(name: &str) -> String {
     Path::new(env!("CARGO_MANIFEST_DIR"))
         .join("../../docs")
@@ -232,7 +241,7 @@ fn scale_plot_from_csv() {
             "bench",
             "scale",
             "--from-csv",
-            &docs("scale.csv"),
+            &test_data("scale-no-packing.csv"),
             "--plot",
             "s.svg",
             "--csv",
@@ -248,7 +257,7 @@ fn scale_plot_from_csv() {
     ] {
         assert!(out.contains(line), "{line} not in {out}");
     }
-    // docs/scale.csv predates the packing column.
+    // An older `bench scale --csv` (session 1's measurements): no packing column.
     assert!(
         text(&o.stderr).contains("no packing column"),
         "{}",

@@ -21,6 +21,10 @@
 //!   relinked to the cell of its wrapped position and re-predicted.
 //! * **The calendar** is an indexed 4-ary heap with one slot per body, ordered by the event
 //!   order (crossings sort as kind 2), so memory stays `O(n)`.
+//! * **Memory.** When the bodies' states do not fit the cache, a prediction first gathers its
+//!   candidates (the cell lists walked breadth first), reads their states in a straight loop,
+//!   then tests them, so that the cache misses overlap; smaller scenes test as they walk. Which
+//!   of the two runs changes no entry.
 //!
 //! Why the first valid entry popped is exactly the global next event: for every pair, at least
 //! one of its bodies holds an entry that does not come after the pair's event (the body whose
