@@ -25,6 +25,26 @@ pub fn box_exit<V: Vector>(b: &Body<V>, period: V) -> (f64, u32) {
     best
 }
 
+/// The times in `[0, span]` at which a relative coordinate `y + v t` lies within `[-slab,
+/// slab]`, or `None` (also for NaN): one axis of an image's slab test. Shared by the full
+/// periodic prediction and its minimum image, so that both compute the same bits.
+#[inline(always)]
+fn slab_interval(y: f64, v: f64, slab: f64, span: f64) -> Option<(f64, f64)> {
+    let (t0, t1) = if v == 0.0 {
+        if y.abs() > slab {
+            return None;
+        }
+        (0.0, span)
+    } else {
+        let inv = 1.0 / v;
+        let (a, b) = ((-slab - y) * inv, (slab - y) * inv);
+        let (a, b) = if a <= b { (a, b) } else { (b, a) };
+        (a.max(0.0), b.min(span))
+    };
+    // `!(t0 <= t1)` also drops NaN intervals.
+    (t0 <= t1).then_some((t0, t1))
+}
+
 /// Time at which two balls in a periodic box first touch, through any periodic image, as an
 /// absolute time; only contacts before either ball's next box exit are reported.
 ///
@@ -70,21 +90,9 @@ pub fn ball_ball_periodic_until<V: Vector>(
         for k in [-1.0, 0.0, 1.0] {
             let s = k * l;
             let y = x + s;
-            let (t0, t1) = if v == 0.0 {
-                if y.abs() > slab {
-                    continue;
-                }
-                (0.0, span)
-            } else {
-                let inv = 1.0 / v;
-                let (a, b) = ((-slab - y) * inv, (slab - y) * inv);
-                let (a, b) = if a <= b { (a, b) } else { (b, a) };
-                (a.max(0.0), b.min(span))
-            };
-            // `!(t0 <= t1)` also drops NaN intervals.
-            if !(t0 <= t1) {
+            let Some((t0, t1)) = slab_interval(y, v, slab, span) else {
                 continue;
-            }
+            };
             shifts[axis][n] = s;
             intervals[axis][n] = (t0, t1);
             n += 1;
@@ -274,21 +282,9 @@ impl<V: Vector> MinImage<V> {
         for axis in 0..V::DIM {
             let (x, v, l) = (self.d.comp(axis), self.w.comp(axis), self.period.comp(axis));
             let slab = slab_base + 4.0 * f64::EPSILON * (x.abs() + l);
-            let y = self.y.comp(axis);
-            let (t0, t1) = if v == 0.0 {
-                if y.abs() > slab {
-                    return Toi::miss(ToiStatus::Separating);
-                }
-                (0.0, span)
-            } else {
-                let inv = 1.0 / v;
-                let (a, b) = ((-slab - y) * inv, (slab - y) * inv);
-                let (a, b) = if a <= b { (a, b) } else { (b, a) };
-                (a.max(0.0), b.min(span))
-            };
-            if !(t0 <= t1) {
+            let Some((t0, t1)) = slab_interval(self.y.comp(axis), v, slab, span) else {
                 return Toi::miss(ToiStatus::Separating);
-            }
+            };
             lo = lo.max(t0);
             hi = hi.min(t1);
         }
