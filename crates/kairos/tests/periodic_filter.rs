@@ -160,21 +160,24 @@ proptest! {
     }
 }
 
+/// A vector with components uniform in `[0, s)`.
+fn random_v3(rng: &mut impl rand::Rng, s: f64) -> DVec3 {
+    DVec3::new(
+        rng.gen::<f64>() * s,
+        rng.gen::<f64>() * s,
+        rng.gen::<f64>() * s,
+    )
+}
+
 /// The test is not vacuous: on random dense-gas-like states it rejects most pairs.
 #[test]
 fn rejects_most_far_pairs() {
-    use rand::{Rng, SeedableRng};
+    use rand::SeedableRng;
     let mut rng = rand_pcg::Pcg64::seed_from_u64(5);
     let l = DVec3::splat(10.0);
     let mut rejected = 0;
     for _ in 0..10_000 {
-        let mut g = |s: f64| {
-            DVec3::new(
-                rng.gen::<f64>() * s,
-                rng.gen::<f64>() * s,
-                rng.gen::<f64>() * s,
-            )
-        };
+        let mut g = |s: f64| random_v3(&mut rng, s);
         let pi = g(10.0);
         let pj = g(10.0);
         let vi = g(2.0) - DVec3::splat(1.0);
@@ -195,18 +198,12 @@ fn rejects_most_far_pairs() {
 /// very time.
 #[test]
 fn minimum_image_decides_most_near_pairs() {
-    use rand::{Rng, SeedableRng};
+    use rand::SeedableRng;
     let mut rng = rand_pcg::Pcg64::seed_from_u64(9);
     let l = DVec3::splat(10.0);
     let (mut hits, mut decided) = (0, 0);
     for _ in 0..10_000 {
-        let mut g = |s: f64| {
-            DVec3::new(
-                rng.gen::<f64>() * s,
-                rng.gen::<f64>() * s,
-                rng.gen::<f64>() * s,
-            )
-        };
+        let mut g = |s: f64| random_v3(&mut rng, s);
         let pi = g(10.0);
         let dir = g(2.0) - DVec3::splat(1.0);
         let pj = (pi + dir.normalize() * 1.05).rem_euclid(l);

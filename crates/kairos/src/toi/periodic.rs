@@ -25,6 +25,14 @@ pub fn box_exit<V: Vector>(b: &Body<V>, period: V) -> (f64, u32) {
     best
 }
 
+/// Half-width of an image's slab along an axis: the contact distance padded for round-off both
+/// in `sigma` and in the coordinates (the unshifted relative coordinate `x`, up to `2 L` in
+/// magnitude, and the box length `l`). Shared like [`slab_interval`].
+#[inline(always)]
+fn slab_half_width(sigma: f64, x: f64, l: f64) -> f64 {
+    sigma * (1.0 + 1e-9) + 4.0 * f64::EPSILON * (x.abs() + l)
+}
+
 /// The times in `[0, span]` at which a relative coordinate `y + v t` lies within `[-slab,
 /// slab]`, or `None` (also for NaN): one axis of an image's slab test. Shared by the full
 /// periodic prediction and its minimum image, so that both compute the same bits.
@@ -77,15 +85,13 @@ pub fn ball_ball_periodic_until<V: Vector>(
     let w = bi.vel - bj.vel;
     let sigma = bi.radius + bj.radius;
     let span = (window_end - t_ref).max(0.0);
-    // Padded for round-off both in sigma and in the coordinates (up to 2L in magnitude).
-    let slab_base = sigma * (1.0 + 1e-9);
     // Per axis: the surviving shifts and the time interval of each within the window.
     let mut shifts = [[0.0f64; 3]; 3];
     let mut intervals = [[(0.0f64, 0.0f64); 3]; 3];
     let mut counts = [1usize; 3];
     for axis in 0..V::DIM {
         let (x, v, l) = (d.comp(axis), w.comp(axis), period.comp(axis));
-        let slab = slab_base + 4.0 * f64::EPSILON * (x.abs() + l);
+        let slab = slab_half_width(sigma, x, l);
         let mut n = 0;
         for k in [-1.0, 0.0, 1.0] {
             let s = k * l;
@@ -277,11 +283,10 @@ impl<V: Vector> MinImage<V> {
     #[inline]
     pub fn contact_until(&self, window_end: f64) -> Toi {
         let span = (window_end - self.t_ref).max(0.0);
-        let slab_base = self.sigma * (1.0 + 1e-9);
         let (mut lo, mut hi) = (0.0f64, span);
         for axis in 0..V::DIM {
             let (x, v, l) = (self.d.comp(axis), self.w.comp(axis), self.period.comp(axis));
-            let slab = slab_base + 4.0 * f64::EPSILON * (x.abs() + l);
+            let slab = slab_half_width(self.sigma, x, l);
             let Some((t0, t1)) = slab_interval(self.y.comp(axis), v, slab, span) else {
                 return Toi::miss(ToiStatus::Separating);
             };
