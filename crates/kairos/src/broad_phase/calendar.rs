@@ -35,7 +35,7 @@ use super::BroadPhase;
 use crate::body::Body;
 use crate::event::{Event, EventKind};
 use crate::math::{Aabb, Vector};
-use crate::toi::PeriodicScreen;
+use crate::toi::{PairScreen, PeriodicScreen};
 use crate::world::World;
 
 const NONE: u32 = u32::MAX;
@@ -138,39 +138,6 @@ fn touch<V: Vector>(world: &World<V>, cand: &[u32]) {
     std::hint::black_box(sum);
 }
 
-/// The bodies of a set of cells, list by list, skipping one.
-struct ListWalk<'a> {
-    head: &'a [u32],
-    next: &'a [u32],
-    cells: [u32; 27],
-    nc: usize,
-    /// Next cell to enter, and the next body of the current list.
-    k: usize,
-    j: u32,
-    skip: u32,
-}
-
-impl Iterator for ListWalk<'_> {
-    type Item = u32;
-    #[inline]
-    fn next(&mut self) -> Option<u32> {
-        loop {
-            while self.j == NONE {
-                if self.k == self.nc {
-                    return None;
-                }
-                self.j = self.head[self.cells[self.k] as usize];
-                self.k += 1;
-            }
-            let j = self.j;
-            self.j = self.next[j as usize];
-            if j != self.skip {
-                return Some(j);
-            }
-        }
-    }
-}
-
 /// The uniform grid.
 #[derive(Clone, Debug, Default)]
 struct Grid {
@@ -257,6 +224,9 @@ pub struct Calendar<V: Vector> {
     touch: bool,
     /// Candidate lists of predictions (reused).
     scratch: [Vec<u32>; 2],
+    /// Screens of a prediction's candidates, and the survivors' places among them (reused).
+    screens: Vec<PairScreen>,
+    keep: Vec<u32>,
     _dim: std::marker::PhantomData<V>,
 }
 
@@ -279,6 +249,8 @@ impl<V: Vector> Calendar<V> {
             heap_pos: Vec::new(),
             touch: false,
             scratch: [Vec::new(), Vec::new()],
+            screens: Vec::new(),
+            keep: Vec::new(),
             _dim: std::marker::PhantomData,
         }
     }
@@ -509,14 +481,18 @@ impl<V: Vector> Calendar<V> {
     /// Body `i`'s earliest pending event: contacts in the neighbouring cells and with the walls
     /// of its cell, and its next cell crossing.
     fn predict(&mut self, world: &World<V>, i: u32) -> Entry {
-        if !self.touch {
-            return self.earliest(world, i, self.walk(i));
-        }
         let mut cand = std::mem::take(&mut self.scratch[0]);
+        let (mut screens, mut keep) = (
+            std::mem::take(&mut self.screens),
+            std::mem::take(&mut self.keep),
+        );
         self.gather(i, &mut cand);
-        touch(world, &cand);
-        let e = self.earliest(world, i, cand.iter().copied());
+        if self.touch {
+            touch(world, &cand);
+        }
+        let e = self.earliest(world, i, &cand, &mut screens, &mut keep);
         self.scratch[0] = cand;
+        (self.screens, self.keep) = (screens, keep);
         e
     }
 
@@ -524,20 +500,21 @@ impl<V: Vector> Calendar<V> {
     /// touched together so that all their cache misses overlap (the entries are those of two
     /// predictions: a prediction reads no entry).
     fn predict_two(&mut self, world: &World<V>, a: u32, b: u32) -> (Entry, Entry) {
-        if !self.touch {
-            return (
-                self.earliest(world, a, self.walk(a)),
-                self.earliest(world, b, self.walk(b)),
-            );
-        }
         let [mut ca, mut cb] = std::mem::take(&mut self.scratch);
+        let (mut screens, mut keep) = (
+            std::mem::take(&mut self.screens),
+            std::mem::take(&mut self.keep),
+        );
         self.gather(a, &mut ca);
         self.gather(b, &mut cb);
-        touch(world, &ca);
-        touch(world, &cb);
-        let ea = self.earliest(world, a, ca.iter().copied());
-        let eb = self.earliest(world, b, cb.iter().copied());
+        if self.touch {
+            touch(world, &ca);
+            touch(world, &cb);
+        }
+        let ea = self.earliest(world, a, &ca, &mut screens, &mut keep);
+        let eb = self.earliest(world, b, &cb, &mut screens, &mut keep);
         self.scratch = [ca, cb];
+        (self.screens, self.keep) = (screens, keep);
         (ea, eb)
     }
 
@@ -566,53 +543,48 @@ impl<V: Vector> Calendar<V> {
         (cells, nc)
     }
 
-    /// The bodies in the cells around body `i`'s cell, other than `i`, list by list (the
-    /// plain walk, for bodies that fit the cache).
-    #[inline]
-    fn walk(&self, i: u32) -> ListWalk<'_> {
-        let (cells, nc) = self.neighbourhood(i);
-        ListWalk {
-            head: &self.head,
-            next: &self.next,
-            cells,
-            nc,
-            k: 0,
-            j: NONE,
-            skip: i,
-        }
-    }
-
-    /// The bodies in the `3^d` cells around body `i`'s cell, other than `i`, into `out`, for
-    /// bodies that do not fit the cache: the lists are walked breadth first, one load per cell
-    /// and round, all independent of each other, and no branch waits on a load that missed
-    /// the cache.
+    /// The bodies in the `3^d` cells around body `i`'s cell, other than `i`, into `out`. The
+    /// lists are walked breadth first, one load per list and round, all independent of each
+    /// other; the lists still going are kept without branching on a loaded value, so only the
+    /// end of the walk is a branch.
     fn gather(&self, i: u32, out: &mut Vec<u32>) {
-        out.clear();
-        let (mut cur, nc) = self.neighbourhood(i);
-        for c in &mut cur[..nc] {
-            *c = self.head[*c as usize];
+        let (cells, nc) = self.neighbourhood(i);
+        let mut cur = [NONE; 27];
+        let mut live = 0;
+        for &c in &cells[..nc] {
+            let j = self.head[c as usize];
+            cur[live] = j;
+            live += (j != NONE) as usize;
         }
-        loop {
-            let mut live = 0;
-            for c in &mut cur[..nc] {
-                let j = *c;
-                if j != NONE {
-                    if j != i {
-                        out.push(j);
-                    }
-                    *c = self.next[j as usize];
-                    live += 1;
-                }
+        let mut len = 0;
+        while live > 0 {
+            if out.len() < len + live {
+                out.resize(len + live, NONE);
             }
-            if live == 0 {
-                break;
+            let mut still = 0;
+            for k in 0..live {
+                let j = cur[k];
+                out[len] = j;
+                len += (j != i) as usize;
+                let n = self.next[j as usize];
+                cur[still] = n;
+                still += (n != NONE) as usize;
             }
+            live = still;
         }
+        out.truncate(len);
     }
 
     /// Body `i`'s earliest event among its cell crossing, its box crossing, its contacts with
     /// the bodies `cand` and with the walls of its cell.
-    fn earliest(&self, world: &World<V>, i: u32, cand: impl Iterator<Item = u32>) -> Entry {
+    fn earliest(
+        &self,
+        world: &World<V>,
+        i: u32,
+        cand: &[u32],
+        screens: &mut Vec<PairScreen>,
+        keep: &mut Vec<u32>,
+    ) -> Entry {
         let bi = &world.bodies[i as usize];
         let mut best = self.crossing(bi, i);
         if let Some(e) = world.box_event(i) {
@@ -627,7 +599,10 @@ impl<V: Vector> Calendar<V> {
                 best = e;
             }
         }
-        self.test_candidates(world, i, cand, &mut best);
+        match world.period {
+            None => self.test_candidates(world, i, cand, &mut best),
+            Some(l) => self.test_periodic(world, i, cand, l, screens, keep, &mut best),
+        }
         let cell = self.cell[i as usize] as usize;
         let near_walls = if self.wall_start.is_empty() {
             &[][..]
@@ -651,52 +626,93 @@ impl<V: Vector> Calendar<V> {
         best
     }
 
-    /// Lowers `best` to body `i`'s earliest contact with the bodies `cand`.
+    /// Lowers `best` to body `i`'s earliest contact with the bodies `cand` (no periodic box).
     #[inline]
-    fn test_candidates(
+    fn test_candidates(&self, world: &World<V>, i: u32, cand: &[u32], best: &mut Entry) {
+        let bi = &world.bodies[i as usize];
+        for &j in cand {
+            let toi = crate::toi::ball_ball(bi, &world.bodies[j as usize]);
+            self.offer(i, j, toi, best);
+        }
+    }
+
+    /// Lowers `best` to body `i`'s earliest contact with the bodies `cand` in the periodic box
+    /// `l`, screening them in a batch: every pair's [`PairScreen`] first (no branch on the
+    /// data), then the pair with the earliest [`PairScreen::key`] is predicted, which usually
+    /// brings `best` down to about its final value; the pairs the screen cannot reject by then
+    /// are picked out without branching and predicted. Only contacts no later than `best` are
+    /// used, and the screen only rejects pairs that cannot report one (it rejects more as
+    /// `best` falls), so the result is the same as predicting every pair, in any order.
+    #[allow(clippy::too_many_arguments)]
+    fn test_periodic(
         &self,
         world: &World<V>,
         i: u32,
-        cand: impl Iterator<Item = u32>,
+        cand: &[u32],
+        l: V,
+        screens: &mut Vec<PairScreen>,
+        keep: &mut Vec<u32>,
         best: &mut Entry,
     ) {
         let bodies = &world.bodies;
         let bi = &bodies[i as usize];
-        let exit_i = world
-            .period
-            .map_or(f64::INFINITY, |l| crate::toi::box_exit(bi, l).0);
-        for j in cand {
+        screens.clear();
+        let (mut first, mut first_key) = (usize::MAX, f64::INFINITY);
+        for (k, &j) in cand.iter().enumerate() {
             let bj = &bodies[j as usize];
-            let toi = match world.period {
-                None => crate::toi::ball_ball(bi, bj),
-                Some(l) => {
-                    let (lo, hi) = if i < j { (bi, bj) } else { (bj, bi) };
-                    // Only contacts no later than `best` are used below: a pair proved unable
-                    // to report one is skipped, and a pair whose other images are proved out
-                    // of reach is decided by its minimum image alone (both exact).
-                    // The window ends at the earlier box exit (recomputed: the same bits as
-                    // a cached value, and no cache miss).
-                    let end = || exit_i.min(crate::toi::box_exit(bj, l).0);
-                    match PeriodicScreen::of(lo, hi, l, best.time) {
-                        PeriodicScreen::Reject => continue,
-                        PeriodicScreen::MinImage(m) => m.contact_until(end()),
-                        PeriodicScreen::Full => {
-                            crate::toi::ball_ball_periodic_until(lo, hi, l, end())
-                        }
-                    }
-                }
+            // The pair in id order: the prediction is symmetric, this makes it so in bits.
+            let (lo, hi) = if i < j { (bi, bj) } else { (bj, bi) };
+            let screen = PairScreen::new(lo, hi, l);
+            let key = screen.key();
+            if key < first_key {
+                (first, first_key) = (k, key);
+            }
+            screens.push(screen);
+        }
+        // The window of a periodic prediction ends at the earlier box exit (recomputed for the
+        // few pairs predicted: the same bits as a cached value, and no cache miss).
+        let exit_i = crate::toi::box_exit(bi, l).0;
+        // The pair's screen is computed again (the same bits) for its verdict and image.
+        let predict = |k: usize, best: &mut Entry| {
+            let j = cand[k];
+            let bj = &bodies[j as usize];
+            let (lo, hi) = if i < j { (bi, bj) } else { (bj, bi) };
+            let end = || exit_i.min(crate::toi::box_exit(bj, l).0);
+            let toi = match PeriodicScreen::of(lo, hi, l, best.time) {
+                PeriodicScreen::Reject => return,
+                PeriodicScreen::MinImage(m) => m.contact_until(end()),
+                PeriodicScreen::Full => crate::toi::ball_ball_periodic_until(lo, hi, l, end()),
             };
-            if toi.is_hit() && toi.time <= best.time {
-                let e = Entry {
-                    time: toi.time,
-                    a: i.min(j),
-                    b: i.max(j),
-                    kind: EventKind::BallBall as u8,
-                    partner_counter: self.counters[j as usize],
-                };
-                if e.precedes(best) {
-                    *best = e;
-                }
+            self.offer(i, j, toi, best);
+        };
+        if first != usize::MAX {
+            predict(first, best);
+        }
+        keep.clear();
+        keep.resize(cand.len(), 0);
+        let mut n = 0;
+        for (k, screen) in screens.iter().enumerate() {
+            keep[n] = k as u32;
+            n += (!screen.rejects(best.time) & (k != first)) as usize;
+        }
+        for &k in &keep[..n] {
+            predict(k as usize, best);
+        }
+    }
+
+    /// Lowers `best` to the contact `toi` of bodies `i` and `j`, if it is one and not later.
+    #[inline(always)]
+    fn offer(&self, i: u32, j: u32, toi: crate::toi::Toi, best: &mut Entry) {
+        if toi.is_hit() && toi.time <= best.time {
+            let e = Entry {
+                time: toi.time,
+                a: i.min(j),
+                b: i.max(j),
+                kind: EventKind::BallBall as u8,
+                partner_counter: self.counters[j as usize],
+            };
+            if e.precedes(best) {
+                *best = e;
             }
         }
     }

@@ -205,23 +205,40 @@ pub struct MinImage<V: Vector> {
     period: V,
 }
 
-impl<V: Vector> PeriodicScreen<V> {
-    /// Screens the pair `(bi, bj)` for contacts no later than `t_max`; the proof of each answer
-    /// is in the documentation of [`ball_ball_periodic_cannot_hit_by`] and
-    /// [`MinImage::contact_until`]. `Reject` and `MinImage` are only given when the two balls'
-    /// relative position lies inside `(-L, L)` on every axis (as it does for balls inside the
-    /// box) and no image other than the minimum one can come within reach by `t_max`.
-    #[inline]
-    pub fn of(bi: &Body<V>, bj: &Body<V>, period: V, t_max: f64) -> Self {
-        if !t_max.is_finite() {
-            return PeriodicScreen::Full;
-        }
+/// The numbers of a pair's [`PeriodicScreen`] verdict that do not depend on the time limit:
+/// computed once per pair, they tell whether the screen rejects the pair for any `t_max`
+/// ([`PairScreen::rejects`]), so a caller may screen a batch of pairs and pick out the
+/// survivors as its limit falls. Every number is the one [`PeriodicScreen::of`] computes, and
+/// nothing here branches on the data.
+#[derive(Clone, Copy, Debug)]
+pub struct PairScreen {
+    t_ref: f64,
+    sigma: f64,
+    /// `y . w` and `y . y - sigma^2` of the minimum image `y`.
+    b: f64,
+    c: f64,
+    /// `|w|_1`.
+    w1: f64,
+    /// Half the shortest box side.
+    half: f64,
+    /// The relative position lies inside `(-L, L)` on every axis.
+    inside: bool,
+}
+
+impl PairScreen {
+    /// The screen's numbers for the pair `(bi, bj)` in the box `period`.
+    #[inline(always)]
+    pub fn new<V: Vector>(bi: &Body<V>, bj: &Body<V>, period: V) -> Self {
+        Self::with_image(bi, bj, period).0
+    }
+
+    /// [`PairScreen::new`] and the pair's minimum image.
+    #[inline(always)]
+    fn with_image<V: Vector>(bi: &Body<V>, bj: &Body<V>, period: V) -> (Self, MinImage<V>) {
         let t_ref = bi.time.max(bj.time);
         let d = bi.position_at(t_ref) - bj.position_at(t_ref);
         let w = bi.vel - bj.vel;
         let sigma = bi.radius + bj.radius;
-        let s =
-            (t_max - t_ref).max(0.0) * (1.0 + 1e-6) + 1e-9 * (t_max.abs() + t_ref.abs()) + 1e-300;
         let (d3, l3, w3) = (d.to_array3(), period.to_array3(), w.to_array3());
         let mut y3 = [0.0f64; 3];
         let mut inside = true;
@@ -245,27 +262,79 @@ impl<V: Vector> PeriodicScreen<V> {
             half = half.min(h);
             w1 += w3[axis].abs();
         }
-        let reach = sigma * (1.0 + 1e-6) + 2.0 * w1 * (1.0 + 1e-6) * s;
-        if !(inside && half * (1.0 - 1e-9) > reach) {
-            return PeriodicScreen::Full;
-        }
         let y = V::try_from_slice(&y3[..V::DIM]).expect("dimension");
-        let b = y.dot(w);
-        if !(b < 0.0) {
-            return PeriodicScreen::Reject;
-        }
-        let c = y.dot(y) - sigma * sigma;
-        if c > 0.0 && c > 2.0 * (-b) * s * (1.0 + 1e-6) {
-            return PeriodicScreen::Reject;
-        }
-        PeriodicScreen::MinImage(MinImage {
+        let screen = Self {
+            t_ref,
+            sigma,
+            b: y.dot(w),
+            c: y.dot(y) - sigma * sigma,
+            w1,
+            half,
+            inside,
+        };
+        let image = MinImage {
             t_ref,
             d,
             y,
             w,
             sigma,
             period,
-        })
+        };
+        (screen, image)
+    }
+
+    /// A heuristic ordering of pairs by how soon their minimum images might touch (an earlier
+    /// `key` is likelier to be an early contact): `t_ref + c / (-2 b)` for an approaching pair,
+    /// `+inf` otherwise. It decides nothing, so it carries no round-off argument.
+    #[inline(always)]
+    pub fn key(&self) -> f64 {
+        let k = self.t_ref + self.c / (-2.0 * self.b);
+        if self.b < 0.0 {
+            k
+        } else {
+            f64::INFINITY
+        }
+    }
+
+    /// Whether the screen hands the pair to the full prediction, and whether it rejects it, for
+    /// contacts no later than `t_max` (never both).
+    #[inline(always)]
+    fn verdicts(&self, t_max: f64) -> (bool, bool) {
+        let t_ref = self.t_ref;
+        // Meaningless for an infinite `t_max`, which is refused below.
+        let s =
+            (t_max - t_ref).max(0.0) * (1.0 + 1e-6) + 1e-9 * (t_max.abs() + t_ref.abs()) + 1e-300;
+        let reach = self.sigma * (1.0 + 1e-6) + 2.0 * self.w1 * (1.0 + 1e-6) * s;
+        let full = !(t_max.is_finite() & self.inside & (self.half * (1.0 - 1e-9) > reach));
+        let (b, c) = (self.b, self.c);
+        // `!(b < 0)` also takes NaN.
+        let reject = !(b < 0.0) | ((c > 0.0) & (c > 2.0 * (-b) * s * (1.0 + 1e-6)));
+        (full, !full & reject)
+    }
+
+    /// True when [`PeriodicScreen::of`] for `t_max` is [`PeriodicScreen::Reject`]; computed
+    /// without branches. Every step is monotone in `t_max`, so a pair rejected for some
+    /// `t_max` is rejected for every smaller one.
+    #[inline(always)]
+    pub fn rejects(&self, t_max: f64) -> bool {
+        self.verdicts(t_max).1
+    }
+}
+
+impl<V: Vector> PeriodicScreen<V> {
+    /// Screens the pair `(bi, bj)` for contacts no later than `t_max`; the proof of each answer
+    /// is in the documentation of [`ball_ball_periodic_cannot_hit_by`] and
+    /// [`MinImage::contact_until`]. `Reject` and `MinImage` are only given when the two balls'
+    /// relative position lies inside `(-L, L)` on every axis (as it does for balls inside the
+    /// box) and no image other than the minimum one can come within reach by `t_max`.
+    #[inline(always)]
+    pub fn of(bi: &Body<V>, bj: &Body<V>, period: V, t_max: f64) -> Self {
+        let (screen, image) = PairScreen::with_image(bi, bj, period);
+        match screen.verdicts(t_max) {
+            (true, _) => PeriodicScreen::Full,
+            (false, true) => PeriodicScreen::Reject,
+            (false, false) => PeriodicScreen::MinImage(image),
+        }
     }
 }
 
