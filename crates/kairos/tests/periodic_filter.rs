@@ -2,11 +2,14 @@
 //! periodic prediction reports no contact at or before the given time, whatever the window end,
 //! so the calendar's entries (and event logs) are those it computed without the test; and when
 //! the screen (`PeriodicScreen`) hands a pair to its minimum image, that image alone decides
-//! every contact at or before the given time exactly as the full prediction does.
+//! every contact at or before the given time exactly as the full prediction does. The batch
+//! form of the screen (`PairScreen`) gives the screen's verdicts, and rejects more as its limit
+//! falls.
 
 use kairos::prelude::*;
 use kairos::toi::{
-    ball_ball_periodic, ball_ball_periodic_cannot_hit_by, ball_ball_periodic_until, PeriodicScreen,
+    ball_ball_periodic, ball_ball_periodic_cannot_hit_by, ball_ball_periodic_until, PairScreen,
+    PeriodicScreen,
 };
 use proptest::prelude::*;
 
@@ -39,7 +42,26 @@ fn check<V: Vector>(bi: &Body<V>, bj: &Body<V>, l: V, extra: &[f64]) -> Result<u
     let t_ref = bi.time.max(bj.time);
     tmaxes.extend([t_ref, up(t_ref), down(t_ref), 0.0]);
     let mut rejected = 0;
+    let screen = PairScreen::new(bi, bj, l);
     for &t_max in &tmaxes {
+        // The batch screen's verdict is the screen's, and it only rejects more as a
+        // non-negative t_max falls.
+        let rejects = screen.rejects(t_max);
+        prop_assert_eq!(
+            rejects,
+            matches!(PeriodicScreen::of(bi, bj, l, t_max), PeriodicScreen::Reject),
+            "batch screen against the screen (t_max {}): {:?} {:?} {:?}",
+            t_max,
+            bi,
+            bj,
+            l
+        );
+        for &lower in &tmaxes {
+            prop_assert!(
+                !(rejects && (0.0..t_max).contains(&lower)) || screen.rejects(lower),
+                "rejected for t_max {t_max} but not for {lower}: {bi:?} {bj:?} {l:?}"
+            );
+        }
         if let PeriodicScreen::MinImage(m) = PeriodicScreen::of(bi, bj, l, t_max) {
             for end in [
                 f64::INFINITY,

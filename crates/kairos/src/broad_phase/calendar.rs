@@ -21,10 +21,11 @@
 //!   relinked to the cell of its wrapped position and re-predicted.
 //! * **The calendar** is an indexed 4-ary heap with one slot per body, ordered by the event
 //!   order (crossings sort as kind 2), so memory stays `O(n)`.
-//! * **Memory.** When the bodies' states do not fit the cache, a prediction first gathers its
-//!   candidates (the cell lists walked breadth first), reads their states in a straight loop,
-//!   then tests them, so that the cache misses overlap; smaller scenes test as they walk. Which
-//!   of the two runs changes no entry.
+//! * **Branches and memory.** A prediction first gathers its candidates ([`ListWalk`]: the cell
+//!   lists walked breadth first without branching on loaded values); when the bodies' states do
+//!   not fit the cache, it reads their states in a straight loop so that the cache misses
+//!   overlap; in a periodic box it screens them in a batch without branching on each outcome
+//!   (`test_periodic`). None of this changes an entry.
 //!
 //! Why the first valid entry popped is exactly the global next event: for every pair, at least
 //! one of its bodies holds an entry that does not come after the pair's event (the body whose
@@ -126,6 +127,13 @@ struct Item {
     id: u32,
 }
 
+/// An integer with the order of [`f64::total_cmp`].
+#[inline(always)]
+fn order_key(t: f64) -> i64 {
+    let b = t.to_bits() as i64;
+    b ^ ((((b >> 63) as u64) >> 1) as i64)
+}
+
 /// Reads every candidate's state (both of its cache lines) in a straight loop before any test,
 /// so that their cache misses overlap instead of waiting on each other.
 #[inline]
@@ -136,6 +144,56 @@ fn touch<V: Vector>(world: &World<V>, cand: &[u32]) {
         sum += b.pos.comp(0) + b.radius;
     }
     std::hint::black_box(sum);
+}
+
+/// A breadth-first walk of the cell lists around a body: one load per list and round, all
+/// independent of each other. The lists still going are kept without branching on a loaded
+/// value, so only the end of the walk is a branch.
+struct ListWalk {
+    /// The current body of each list still going.
+    cur: [u32; 27],
+    live: usize,
+    /// Bodies written so far.
+    len: usize,
+    /// The walk's own body, left out.
+    skip: u32,
+}
+
+impl ListWalk {
+    #[inline(always)]
+    fn start<V: Vector>(cal: &Calendar<V>, i: u32) -> Self {
+        let (cells, nc) = cal.neighbourhood(i);
+        let mut w = ListWalk {
+            cur: [NONE; 27],
+            live: 0,
+            len: 0,
+            skip: i,
+        };
+        for &c in &cells[..nc] {
+            let j = cal.head[c as usize];
+            w.cur[w.live] = j;
+            w.live += (j != NONE) as usize;
+        }
+        w
+    }
+
+    /// Writes the current bodies to `out` and moves every list one step.
+    #[inline(always)]
+    fn round(&mut self, next: &[u32], out: &mut Vec<u32>) {
+        if out.len() < self.len + self.live {
+            out.resize(self.len + self.live, NONE);
+        }
+        let mut still = 0;
+        for k in 0..self.live {
+            let j = self.cur[k];
+            out[self.len] = j;
+            self.len += (j != self.skip) as usize;
+            let n = next[j as usize];
+            self.cur[still] = n;
+            still += (n != NONE) as usize;
+        }
+        self.live = still;
+    }
 }
 
 /// The uniform grid.
@@ -189,7 +247,9 @@ impl Grid {
                 }
                 return d as usize;
             }
-            *out = [(c + d - 1) % d, c, (c + 1) % d];
+            let below = if c == 0 { d - 1 } else { c - 1 };
+            let above = if c + 1 == d { 0 } else { c + 1 };
+            *out = [below, c, above];
             return 3;
         }
         let lo = c.saturating_sub(1);
@@ -505,8 +565,7 @@ impl<V: Vector> Calendar<V> {
             std::mem::take(&mut self.screens),
             std::mem::take(&mut self.keep),
         );
-        self.gather(a, &mut ca);
-        self.gather(b, &mut cb);
+        self.gather_two(a, b, &mut ca, &mut cb);
         if self.touch {
             touch(world, &ca);
             touch(world, &cb);
@@ -532,10 +591,13 @@ impl<V: Vector> Calendar<V> {
         };
         let mut cells = [NONE; 27];
         let mut nc = 0;
+        let (dx, dy) = (self.grid.dims[0], self.grid.dims[1]);
         for &z in &zs[..nz] {
             for &y in &ys[..ny] {
+                // `Grid::index` of the row, then of each cell in it.
+                let row = (z * dy + y) * dx;
                 for &x in &xs[..nx] {
-                    cells[nc] = self.grid.index([x, y, z]);
+                    cells[nc] = row + x;
                     nc += 1;
                 }
             }
@@ -543,36 +605,26 @@ impl<V: Vector> Calendar<V> {
         (cells, nc)
     }
 
-    /// The bodies in the `3^d` cells around body `i`'s cell, other than `i`, into `out`. The
-    /// lists are walked breadth first, one load per list and round, all independent of each
-    /// other; the lists still going are kept without branching on a loaded value, so only the
-    /// end of the walk is a branch.
+    /// The bodies in the `3^d` cells around body `i`'s cell, other than `i`, into `out`, walked
+    /// as [`ListWalk`] describes.
     fn gather(&self, i: u32, out: &mut Vec<u32>) {
-        let (cells, nc) = self.neighbourhood(i);
-        let mut cur = [NONE; 27];
-        let mut live = 0;
-        for &c in &cells[..nc] {
-            let j = self.head[c as usize];
-            cur[live] = j;
-            live += (j != NONE) as usize;
+        let mut w = ListWalk::start(self, i);
+        while w.live > 0 {
+            w.round(&self.next, out);
         }
-        let mut len = 0;
-        while live > 0 {
-            if out.len() < len + live {
-                out.resize(len + live, NONE);
-            }
-            let mut still = 0;
-            for k in 0..live {
-                let j = cur[k];
-                out[len] = j;
-                len += (j != i) as usize;
-                let n = self.next[j as usize];
-                cur[still] = n;
-                still += (n != NONE) as usize;
-            }
-            live = still;
+        out.truncate(w.len);
+    }
+
+    /// [`Calendar::gather`] of two bodies, whose walks take their rounds together so that the
+    /// loads of both overlap.
+    fn gather_two(&self, a: u32, b: u32, out_a: &mut Vec<u32>, out_b: &mut Vec<u32>) {
+        let (mut wa, mut wb) = (ListWalk::start(self, a), ListWalk::start(self, b));
+        while wa.live + wb.live > 0 {
+            wa.round(&self.next, out_a);
+            wb.round(&self.next, out_b);
         }
-        out.truncate(len);
+        out_a.truncate(wa.len);
+        out_b.truncate(wb.len);
     }
 
     /// Body `i`'s earliest event among its cell crossing, its box crossing, its contacts with
@@ -641,8 +693,8 @@ impl<V: Vector> Calendar<V> {
     /// data), then the pair with the earliest [`PairScreen::key`] is predicted, which usually
     /// brings `best` down to about its final value; the pairs the screen cannot reject by then
     /// are picked out without branching and predicted. Only contacts no later than `best` are
-    /// used, and the screen only rejects pairs that cannot report one (it rejects more as
-    /// `best` falls), so the result is the same as predicting every pair, in any order.
+    /// used, and a pair the screen rejects cannot report one by that time, nor by any later,
+    /// lower `best`; so the result is that of predicting every pair, in any order.
     #[allow(clippy::too_many_arguments)]
     fn test_periodic(
         &self,
@@ -766,12 +818,11 @@ impl<V: Vector> Calendar<V> {
             if first >= n {
                 break;
             }
-            let mut child = first;
-            for c in first + 1..(first + ARITY).min(n) {
-                if self.less(self.heap[c], self.heap[child]) {
-                    child = c;
-                }
-            }
+            let child = if first + ARITY <= n {
+                self.least_of_four(first)
+            } else {
+                self.least_child(first, n)
+            };
             if !self.less(self.heap[child], item) {
                 break;
             }
@@ -781,6 +832,39 @@ impl<V: Vector> Calendar<V> {
         }
         self.heap[k] = item;
         self.heap_pos[item.id as usize] = k as u32;
+    }
+
+    /// The least of the heap items `first..end`.
+    #[inline]
+    fn least_child(&self, first: usize, end: usize) -> usize {
+        let mut child = first;
+        for c in first + 1..end {
+            if self.less(self.heap[c], self.heap[child]) {
+                child = c;
+            }
+        }
+        child
+    }
+
+    /// The least of the four heap items from `first`, chosen by time without branches; only
+    /// when its time is shared does [`Calendar::least_child`] decide by the full order.
+    #[inline(always)]
+    fn least_of_four(&self, first: usize) -> usize {
+        let h = &self.heap[first..first + ARITY];
+        let k = [
+            order_key(h[0].time),
+            order_key(h[1].time),
+            order_key(h[2].time),
+            order_key(h[3].time),
+        ];
+        let lo = if k[1] < k[0] { 1 } else { 0 };
+        let hi = if k[3] < k[2] { 3 } else { 2 };
+        let m = if k[hi] < k[lo] { hi } else { lo };
+        let ties = k.iter().filter(|&&x| x == k[m]).count();
+        if ties > 1 {
+            return self.least_child(first, first + ARITY);
+        }
+        first + m
     }
 
     /// Replaces body `i`'s entry and restores the heap order.

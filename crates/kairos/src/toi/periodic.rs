@@ -313,8 +313,9 @@ impl PairScreen {
     }
 
     /// True when [`PeriodicScreen::of`] for `t_max` is [`PeriodicScreen::Reject`]; computed
-    /// without branches. Every step is monotone in `t_max`, so a pair rejected for some
-    /// `t_max` is rejected for every smaller one.
+    /// without branches. Every step is monotone in a non-negative `t_max` (times are never
+    /// negative in a simulation), so a pair rejected for some `t_max >= 0` is rejected for
+    /// every smaller `t_max >= 0`.
     #[inline(always)]
     pub fn rejects(&self, t_max: f64) -> bool {
         self.verdicts(t_max).1
