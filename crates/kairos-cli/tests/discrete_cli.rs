@@ -2,16 +2,10 @@
 
 mod common;
 
-use common::{json, kairos, ok, tempdir, text};
-
-use std::path::Path;
+use common::{crate_file, json, kairos, ok, tempdir, text};
 
 fn scene(name: &str) -> String {
-    Path::new(env!("CARGO_MANIFEST_DIR"))
-        .join("../../scenes")
-        .join(name)
-        .display()
-        .to_string()
+    crate_file("../../scenes", name)
 }
 
 #[test]

@@ -2,26 +2,18 @@
 
 mod common;
 
-use common::{kairos, ok, tempdir, text};
+use common::{crate_file, kairos, ok, tempdir, text};
 
 use std::path::Path;
 
-/// A file of the repository's `docs/`.
 /// A fixture of these tests.
 fn test_data(name: &str) -> String {
-    Path::new(env!("CARGO_MANIFEST_DIR"))
-        .join("tests/data")
-        .join(name)
-        .display()
-        .to_string()
+    crate_file("tests/data", name)
 }
 
+/// A file of the repository's `docs/`.
 fn docs(name: &str) -> String {
-    Path::new(env!("CARGO_MANIFEST_DIR"))
-        .join("../../docs")
-        .join(name)
-        .display()
-        .to_string()
+    crate_file("../../docs", name)
 }
 
 /// The texts of a well-formed SVG document (panics if it is not one).

@@ -13,6 +13,16 @@ pub fn kairos(args: &[&str], dir: &Path) -> Output {
         .expect("run kairos")
 }
 
+/// The file `name` in the folder `dir`, given relative to this crate (for example
+/// `"../../docs"` or `"tests/data"`), as a path string.
+pub fn crate_file(dir: &str, name: &str) -> String {
+    Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join(dir)
+        .join(name)
+        .display()
+        .to_string()
+}
+
 /// A fresh, empty directory for one test (unique per test binary, test name and process).
 pub fn tempdir(name: &str) -> PathBuf {
     let d = std::env::temp_dir().join(format!(

@@ -196,6 +196,14 @@ impl ListWalk {
     }
 }
 
+/// Buffers of the batch screen of a periodic prediction: the candidates' screens, and the
+/// survivors' places among them.
+#[derive(Clone, Debug, Default)]
+struct Batch {
+    screens: Vec<PairScreen>,
+    keep: Vec<u32>,
+}
+
 /// The uniform grid.
 #[derive(Clone, Debug, Default)]
 struct Grid {
@@ -284,9 +292,8 @@ pub struct Calendar<V: Vector> {
     touch: bool,
     /// Candidate lists of predictions (reused).
     scratch: [Vec<u32>; 2],
-    /// Screens of a prediction's candidates, and the survivors' places among them (reused).
-    screens: Vec<PairScreen>,
-    keep: Vec<u32>,
+    /// The batch screen's buffers (reused).
+    batch: Batch,
     _dim: std::marker::PhantomData<V>,
 }
 
@@ -309,8 +316,7 @@ impl<V: Vector> Calendar<V> {
             heap_pos: Vec::new(),
             touch: false,
             scratch: [Vec::new(), Vec::new()],
-            screens: Vec::new(),
-            keep: Vec::new(),
+            batch: Batch::default(),
             _dim: std::marker::PhantomData,
         }
     }
@@ -542,17 +548,14 @@ impl<V: Vector> Calendar<V> {
     /// of its cell, and its next cell crossing.
     fn predict(&mut self, world: &World<V>, i: u32) -> Entry {
         let mut cand = std::mem::take(&mut self.scratch[0]);
-        let (mut screens, mut keep) = (
-            std::mem::take(&mut self.screens),
-            std::mem::take(&mut self.keep),
-        );
+        let mut batch = std::mem::take(&mut self.batch);
         self.gather(i, &mut cand);
         if self.touch {
             touch(world, &cand);
         }
-        let e = self.earliest(world, i, &cand, &mut screens, &mut keep);
+        let e = self.earliest(world, i, &cand, &mut batch);
         self.scratch[0] = cand;
-        (self.screens, self.keep) = (screens, keep);
+        self.batch = batch;
         e
     }
 
@@ -561,19 +564,16 @@ impl<V: Vector> Calendar<V> {
     /// predictions: a prediction reads no entry).
     fn predict_two(&mut self, world: &World<V>, a: u32, b: u32) -> (Entry, Entry) {
         let [mut ca, mut cb] = std::mem::take(&mut self.scratch);
-        let (mut screens, mut keep) = (
-            std::mem::take(&mut self.screens),
-            std::mem::take(&mut self.keep),
-        );
+        let mut batch = std::mem::take(&mut self.batch);
         self.gather_two(a, b, &mut ca, &mut cb);
         if self.touch {
             touch(world, &ca);
             touch(world, &cb);
         }
-        let ea = self.earliest(world, a, &ca, &mut screens, &mut keep);
-        let eb = self.earliest(world, b, &cb, &mut screens, &mut keep);
+        let ea = self.earliest(world, a, &ca, &mut batch);
+        let eb = self.earliest(world, b, &cb, &mut batch);
         self.scratch = [ca, cb];
-        (self.screens, self.keep) = (screens, keep);
+        self.batch = batch;
         (ea, eb)
     }
 
@@ -629,14 +629,7 @@ impl<V: Vector> Calendar<V> {
 
     /// Body `i`'s earliest event among its cell crossing, its box crossing, its contacts with
     /// the bodies `cand` and with the walls of its cell.
-    fn earliest(
-        &self,
-        world: &World<V>,
-        i: u32,
-        cand: &[u32],
-        screens: &mut Vec<PairScreen>,
-        keep: &mut Vec<u32>,
-    ) -> Entry {
+    fn earliest(&self, world: &World<V>, i: u32, cand: &[u32], batch: &mut Batch) -> Entry {
         let bi = &world.bodies[i as usize];
         let mut best = self.crossing(bi, i);
         if let Some(e) = world.box_event(i) {
@@ -653,7 +646,7 @@ impl<V: Vector> Calendar<V> {
         }
         match world.period {
             None => self.test_candidates(world, i, cand, &mut best),
-            Some(l) => self.test_periodic(world, i, cand, l, screens, keep, &mut best),
+            Some(l) => self.test_periodic(world, i, cand, l, batch, &mut best),
         }
         let cell = self.cell[i as usize] as usize;
         let near_walls = if self.wall_start.is_empty() {
@@ -695,17 +688,16 @@ impl<V: Vector> Calendar<V> {
     /// are picked out without branching and predicted. Only contacts no later than `best` are
     /// used, and a pair the screen rejects cannot report one by that time, nor by any later,
     /// lower `best`; so the result is that of predicting every pair, in any order.
-    #[allow(clippy::too_many_arguments)]
     fn test_periodic(
         &self,
         world: &World<V>,
         i: u32,
         cand: &[u32],
         l: V,
-        screens: &mut Vec<PairScreen>,
-        keep: &mut Vec<u32>,
+        batch: &mut Batch,
         best: &mut Entry,
     ) {
+        let Batch { screens, keep } = batch;
         let bodies = &world.bodies;
         let bi = &bodies[i as usize];
         screens.clear();
