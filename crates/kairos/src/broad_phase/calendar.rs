@@ -19,8 +19,9 @@
 //! * **Periodic boxes.** Cells tile the box exactly and neighbours wrap around; a body leaving
 //!   the box is a core box-crossing event (shared by every broad phase), after which it is
 //!   relinked to the cell of its wrapped position and re-predicted.
-//! * **The calendar** is an indexed 4-ary heap with one slot per body, ordered by the event
-//!   order (crossings sort as kind 2), so memory stays `O(n)`.
+//! * **The calendar** ([`queue`]) keeps the entries in time buckets (Paul 2007): a small heap
+//!   for the current bucket, unsorted lists for the later ones, an overflow list beyond; it is
+//!   ordered by the event order (crossings sort as kind 3), and memory stays `O(n)`.
 //! * **Branches and memory.** A prediction first gathers its candidates ([`ListWalk`]: the cell
 //!   lists walked breadth first without branching on loaded values); when the bodies' states do
 //!   not fit the cache, it reads their states in a straight loop so that the cache misses
@@ -38,14 +39,14 @@ use crate::event::{Event, EventKind};
 use crate::math::{Aabb, Vector};
 use crate::toi::{PairScreen, PeriodicScreen};
 use crate::world::World;
+use queue::Queue;
+
+mod queue;
 
 const NONE: u32 = u32::MAX;
 /// Kind codes of an entry; 0 to 2 are [`EventKind`] codes.
 const KIND_CROSSING: u8 = 3;
 const KIND_NOTHING: u8 = 4;
-/// Children per node of the calendar's heap: a 4-ary heap is half as deep as a binary one, and a
-/// node's children share one or two cache lines (fewer misses at large N).
-const ARITY: usize = 4;
 /// Bodies' states above this size (bytes) are touched before a prediction's tests.
 const TOUCH_ABOVE_BYTES: usize = 1 << 21;
 /// Relative margin of the cell width over the largest contact distance.
@@ -95,43 +96,6 @@ impl Entry {
             std::cmp::Ordering::Equal => (self.a, self.kind, self.b) < (o.a, o.kind, o.b),
         }
     }
-}
-
-/// A body's pending entry without its time, which lives in the body's heap item.
-#[derive(Clone, Copy, Debug)]
-struct Tag {
-    a: u32,
-    b: u32,
-    /// As [`Entry::partner_counter`].
-    partner_counter: u32,
-    kind: u8,
-}
-
-impl Tag {
-    #[inline]
-    fn of(e: &Entry) -> Self {
-        Self {
-            a: e.a,
-            b: e.b,
-            partner_counter: e.partner_counter,
-            kind: e.kind,
-        }
-    }
-}
-
-/// An item of the heap: the owner's entry time next to its id, so that comparisons read the
-/// heap array alone except between equal times.
-#[derive(Clone, Copy, Debug)]
-struct Item {
-    time: f64,
-    id: u32,
-}
-
-/// An integer with the order of [`f64::total_cmp`].
-#[inline(always)]
-fn order_key(t: f64) -> i64 {
-    let b = t.to_bits() as i64;
-    b ^ ((((b >> 63) as u64) >> 1) as i64)
 }
 
 /// Reads every candidate's state (both of its cache lines) in a straight loop before any test,
@@ -275,8 +239,8 @@ pub struct Calendar<V: Vector> {
     opts: CalendarOptions,
     ready: bool,
     grid: Grid,
-    /// Per body: its entry, without the time (see [`Item`]).
-    entries: Vec<Tag>,
+    /// The pending entries, one per body.
+    queue: Queue,
     counters: Vec<u32>,
     cell: Vec<u32>,
     next: Vec<u32>,
@@ -285,8 +249,6 @@ pub struct Calendar<V: Vector> {
     /// Walls near each cell, in compressed rows: `walls[wall_start[c]..wall_start[c + 1]]`.
     wall_start: Vec<u32>,
     walls: Vec<u32>,
-    heap: Vec<Item>,
-    heap_pos: Vec<u32>,
     /// Walk the cell lists breadth first and touch candidates before testing them: only worth
     /// it when the bodies do not fit the cache (a performance choice, no effect on any entry).
     touch: bool,
@@ -304,7 +266,7 @@ impl<V: Vector> Calendar<V> {
             opts,
             ready: false,
             grid: Grid::default(),
-            entries: Vec::new(),
+            queue: Queue::default(),
             counters: Vec::new(),
             cell: Vec::new(),
             next: Vec::new(),
@@ -312,8 +274,6 @@ impl<V: Vector> Calendar<V> {
             head: Vec::new(),
             wall_start: Vec::new(),
             walls: Vec::new(),
-            heap: Vec::new(),
-            heap_pos: Vec::new(),
             touch: false,
             scratch: [Vec::new(), Vec::new()],
             batch: Batch::default(),
@@ -332,12 +292,11 @@ impl<V: Vector> Calendar<V> {
 
     /// Bytes of memory held per body (excluding the world's own bodies).
     pub fn bytes_per_body(&self) -> f64 {
-        let n = self.entries.len().max(1) as f64;
-        let per_body = std::mem::size_of::<Tag>()
-            + std::mem::size_of::<Item>()
-            + 5 * std::mem::size_of::<u32>();
+        let n = self.counters.len().max(1) as f64;
+        let per_body = 4 * std::mem::size_of::<u32>();
         let other = 4 * (self.head.capacity() + self.wall_start.capacity() + self.walls.capacity());
-        (per_body as f64 * self.entries.capacity() as f64 + other as f64) / n
+        self.queue.bytes_per_body()
+            + (per_body as f64 * self.counters.capacity() as f64 + other as f64) / n
     }
 
     fn init(&mut self, world: &World<V>) {
@@ -471,20 +430,8 @@ impl<V: Vector> Calendar<V> {
 
         self.touch = n * std::mem::size_of::<Body<V>>() > TOUCH_ABOVE_BYTES;
         self.counters = vec![0; n];
-        self.entries = vec![Tag::of(&Entry::NOTHING); n];
-        self.heap = Vec::with_capacity(n);
-        for i in 0..n as u32 {
-            let e = self.predict(world, i);
-            self.entries[i as usize] = Tag::of(&e);
-            self.heap.push(Item {
-                time: e.time,
-                id: i,
-            });
-        }
-        self.heap_pos = (0..n as u32).collect();
-        for k in (0..n.div_ceil(ARITY)).rev() {
-            self.sift_down(k);
-        }
+        let entries = (0..n as u32).map(|i| self.predict(world, i)).collect();
+        self.queue = Queue::new(entries);
         self.ready = true;
     }
 
@@ -761,120 +708,9 @@ impl<V: Vector> Calendar<V> {
         }
     }
 
-    /// Body `i`'s entry.
-    #[inline]
-    fn entry(&self, i: u32) -> Entry {
-        let t = self.entries[i as usize];
-        Entry {
-            time: self.heap[self.heap_pos[i as usize] as usize].time,
-            a: t.a,
-            b: t.b,
-            kind: t.kind,
-            partner_counter: t.partner_counter,
-        }
-    }
-
-    /// [`Entry::precedes`] of the items' entries: their times decide unless equal.
-    #[inline]
-    fn less(&self, x: Item, y: Item) -> bool {
-        match x.time.total_cmp(&y.time) {
-            std::cmp::Ordering::Less => true,
-            std::cmp::Ordering::Greater => false,
-            std::cmp::Ordering::Equal => {
-                let (p, q) = (self.entries[x.id as usize], self.entries[y.id as usize]);
-                (p.a, p.kind, p.b) < (q.a, q.kind, q.b)
-            }
-        }
-    }
-
-    fn sift_up(&mut self, mut k: usize) {
-        let item = self.heap[k];
-        while k > 0 {
-            let parent = (k - 1) / ARITY;
-            if !self.less(item, self.heap[parent]) {
-                break;
-            }
-            self.heap[k] = self.heap[parent];
-            self.heap_pos[self.heap[k].id as usize] = k as u32;
-            k = parent;
-        }
-        self.heap[k] = item;
-        self.heap_pos[item.id as usize] = k as u32;
-    }
-
-    fn sift_down(&mut self, mut k: usize) {
-        let n = self.heap.len();
-        let item = self.heap[k];
-        loop {
-            let first = ARITY * k + 1;
-            if first >= n {
-                break;
-            }
-            let child = if first + ARITY <= n {
-                self.least_of_four(first)
-            } else {
-                self.least_child(first, n)
-            };
-            if !self.less(self.heap[child], item) {
-                break;
-            }
-            self.heap[k] = self.heap[child];
-            self.heap_pos[self.heap[k].id as usize] = k as u32;
-            k = child;
-        }
-        self.heap[k] = item;
-        self.heap_pos[item.id as usize] = k as u32;
-    }
-
-    /// The least of the heap items `first..end`.
-    #[inline]
-    fn least_child(&self, first: usize, end: usize) -> usize {
-        let mut child = first;
-        for c in first + 1..end {
-            if self.less(self.heap[c], self.heap[child]) {
-                child = c;
-            }
-        }
-        child
-    }
-
-    /// The least of the four heap items from `first`, chosen by time without branches; only
-    /// when its time is shared does [`Calendar::least_child`] decide by the full order.
-    #[inline(always)]
-    fn least_of_four(&self, first: usize) -> usize {
-        let h = &self.heap[first..first + ARITY];
-        let k = [
-            order_key(h[0].time),
-            order_key(h[1].time),
-            order_key(h[2].time),
-            order_key(h[3].time),
-        ];
-        let lo = if k[1] < k[0] { 1 } else { 0 };
-        let hi = if k[3] < k[2] { 3 } else { 2 };
-        let m = if k[hi] < k[lo] { hi } else { lo };
-        let ties = k.iter().filter(|&&x| x == k[m]).count();
-        if ties > 1 {
-            return self.least_child(first, first + ARITY);
-        }
-        first + m
-    }
-
-    /// Replaces body `i`'s entry and restores the heap order.
-    fn set_entry(&mut self, i: u32, e: Entry) {
-        let old = self.entry(i);
-        self.entries[i as usize] = Tag::of(&e);
-        let k = self.heap_pos[i as usize] as usize;
-        self.heap[k].time = e.time;
-        if e.precedes(&old) {
-            self.sift_up(k);
-        } else {
-            self.sift_down(k);
-        }
-    }
-
     fn repredict(&mut self, world: &World<V>, i: u32) {
         let e = self.predict(world, i);
-        self.set_entry(i, e);
+        self.queue.set(i, e);
     }
 }
 
@@ -884,12 +720,12 @@ impl<V: Vector> BroadPhase<V> for Calendar<V> {
     }
 
     fn next_event(&mut self, world: &World<V>, _now: f64, horizon: f64) -> Option<Event> {
-        if !self.ready || self.entries.len() != world.bodies.len() {
+        if !self.ready || self.counters.len() != world.bodies.len() {
             self.init(world);
         }
         loop {
-            let owner = self.heap.first()?.id;
-            let e = self.entry(owner);
+            let owner = self.queue.first()?;
+            let e = self.queue.entry(owner);
             if !(e.time <= horizon) {
                 return None;
             }
@@ -953,8 +789,8 @@ impl<V: Vector> BroadPhase<V> for Calendar<V> {
         if event.kind == EventKind::BallBall {
             self.counters[event.b as usize] = self.counters[event.b as usize].wrapping_add(1);
             let (ea, eb) = self.predict_two(world, event.a, event.b);
-            self.set_entry(event.a, ea);
-            self.set_entry(event.b, eb);
+            self.queue.set(event.a, ea);
+            self.queue.set(event.b, eb);
         } else {
             self.repredict(world, event.a);
         }
