@@ -1,5 +1,6 @@
 //! `kairos`: the command-line front end of the Kairos event-driven collision simulator.
 
+mod alloc;
 mod bench;
 mod bench_discrete;
 mod bench_overlap;
@@ -21,6 +22,9 @@ use clap::{Args, Parser, Subcommand};
 use kairos::broad_phase::{BroadPhaseKind, BroadPhaseOptions, KayaBvhOptions};
 use kairos::discrete::DiscreteOptions;
 use kairos::overlap::OverlapKind;
+
+#[global_allocator]
+static ALLOC: alloc::HugePageAlloc = alloc::HugePageAlloc;
 
 /// Exact continuous-time collision detection and event-driven simulation.
 #[derive(Parser)]
