@@ -36,12 +36,28 @@ struct Node {
     loc: u32,
 }
 
-/// An item of the heap: the entry's time next to its owner, so that comparisons read the heap
-/// alone except between equal times.
+/// An item of the heap: the entry's order keys next to its owner, so that comparisons read the
+/// heap alone (the two bodies of a collision hold entries with equal times).
 #[derive(Clone, Copy, Debug)]
 struct Item {
     time: f64,
+    a: u32,
+    b: u32,
     id: u32,
+    kind: u8,
+}
+
+impl Item {
+    #[inline]
+    fn of(id: u32, e: &Entry) -> Self {
+        Item {
+            time: e.time,
+            a: e.a,
+            b: e.b,
+            id,
+            kind: e.kind,
+        }
+    }
 }
 
 /// The calendar of pending entries, one per body.
@@ -143,7 +159,7 @@ impl Queue {
         if loc & IN_HEAP != 0 {
             let pos = (loc & !IN_HEAP) as usize;
             if k <= self.cur {
-                self.heap[pos].time = e.time;
+                self.heap[pos] = Item::of(i, &e);
                 if e.precedes(&old) {
                     self.sift_up(pos);
                 } else {
@@ -279,15 +295,13 @@ impl Queue {
         }
     }
 
-    /// [`Entry::precedes`] of the items' entries: their times decide unless equal.
+    /// [`Entry::precedes`] of the items' entries.
     #[inline]
     fn less(&self, x: Item, y: Item) -> bool {
         match x.time.total_cmp(&y.time) {
             std::cmp::Ordering::Less => true,
             std::cmp::Ordering::Greater => false,
-            std::cmp::Ordering::Equal => {
-                self.entries[x.id as usize].precedes(&self.entries[y.id as usize])
-            }
+            std::cmp::Ordering::Equal => (x.a, x.kind, x.b) < (y.a, y.kind, y.b),
         }
     }
 
@@ -299,10 +313,7 @@ impl Queue {
 
     fn heap_push(&mut self, i: u32) {
         let pos = self.heap.len();
-        self.heap.push(Item {
-            time: self.entries[i as usize].time,
-            id: i,
-        });
+        self.heap.push(Item::of(i, &self.entries[i as usize]));
         self.nodes[i as usize].loc = IN_HEAP | pos as u32;
         self.sift_up(pos);
     }
