@@ -36,28 +36,12 @@ struct Node {
     loc: u32,
 }
 
-/// An item of the heap: the entry's order keys next to its owner, so that comparisons read the
-/// heap alone (the two bodies of a collision hold entries with equal times).
+/// An item of the heap: a copy of the owner's entry, so that comparisons read the heap alone
+/// (the two bodies of a collision hold entries with equal times, which the tie-break orders).
 #[derive(Clone, Copy, Debug)]
 struct Item {
-    time: f64,
-    a: u32,
-    b: u32,
+    entry: Entry,
     id: u32,
-    kind: u8,
-}
-
-impl Item {
-    #[inline]
-    fn of(id: u32, e: &Entry) -> Self {
-        Item {
-            time: e.time,
-            a: e.a,
-            b: e.b,
-            id,
-            kind: e.kind,
-        }
-    }
 }
 
 /// The calendar of pending entries, one per body.
@@ -159,7 +143,7 @@ impl Queue {
         if loc & IN_HEAP != 0 {
             let pos = (loc & !IN_HEAP) as usize;
             if k <= self.cur {
-                self.heap[pos] = Item::of(i, &e);
+                self.heap[pos] = Item { entry: e, id: i };
                 if e.precedes(&old) {
                     self.sift_up(pos);
                 } else {
@@ -295,14 +279,9 @@ impl Queue {
         }
     }
 
-    /// [`Entry::precedes`] of the items' entries.
     #[inline]
     fn less(&self, x: Item, y: Item) -> bool {
-        match x.time.total_cmp(&y.time) {
-            std::cmp::Ordering::Less => true,
-            std::cmp::Ordering::Greater => false,
-            std::cmp::Ordering::Equal => (x.a, x.kind, x.b) < (y.a, y.kind, y.b),
-        }
+        x.entry.precedes(&y.entry)
     }
 
     #[inline]
@@ -313,7 +292,10 @@ impl Queue {
 
     fn heap_push(&mut self, i: u32) {
         let pos = self.heap.len();
-        self.heap.push(Item::of(i, &self.entries[i as usize]));
+        self.heap.push(Item {
+            entry: self.entries[i as usize],
+            id: i,
+        });
         self.nodes[i as usize].loc = IN_HEAP | pos as u32;
         self.sift_up(pos);
     }
