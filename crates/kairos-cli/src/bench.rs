@@ -55,7 +55,7 @@ fn growth_exponent(k: BroadPhaseKind) -> f64 {
     match k {
         BroadPhaseKind::AllPairs => 3.5,
         BroadPhaseKind::KayaBvh => 2.6,
-        BroadPhaseKind::Calendar => 1.7,
+        BroadPhaseKind::Calendar | BroadPhaseKind::CalendarLists => 1.7,
         // O(n) swept boxes per search.
         BroadPhaseKind::Sap | BroadPhaseKind::Grid => 2.5,
     }

@@ -91,8 +91,9 @@ pub struct BroadPhaseArgs {
     /// thesis's comparison method).
     #[arg(long, default_value = "event", value_parser = ["event", "discrete"])]
     pub stepper: String,
-    /// Broad phase. Event stepper: calendar (default, fastest), kaya-bvh (the thesis's), sap,
-    /// grid or all-pairs (the reference). Discrete stepper: sap (default), bvh, sort-sweep,
+    /// Broad phase. Event stepper: calendar (default), calendar-lists (neighbour lists: faster
+    /// on dense 3D gases, more memory), kaya-bvh (the thesis's), sap, grid or all-pairs (the
+    /// reference). Discrete stepper: sap (default), bvh, sort-sweep,
     /// dbvt, grid or brute-force.
     #[arg(long)]
     pub broad_phase: Option<String>,

@@ -445,7 +445,7 @@ fn gas_generation_and_scale_bench() {
             .unwrap()
             .lines()
             .count(),
-        1 + 2 + 5,
+        1 + 2 + kairos::broad_phase::BroadPhaseKind::ALL.len(),
         "header, two gas runs, and every broad phase on the thesis scene"
     );
 }

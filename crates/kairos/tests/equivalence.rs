@@ -532,7 +532,9 @@ fn restitution_zero_terminates_and_agrees() {
 
 /// Periodic gases large enough for the calendar's grid to have more than three cells per axis
 /// (neighbouring cells are then distinct images), against the continuous grid: the calendar's
-/// rejection of pairs that cannot collide before its current best event changes nothing.
+/// rejection of pairs that cannot collide before its current best event changes nothing, and
+/// neither do neighbour lists (long enough for most bodies to be re-listed, some several
+/// times, and to cross the box's faces).
 #[test]
 fn larger_periodic_gases_are_identical() {
     use kairos::generate::{gas, GasParams};
@@ -548,14 +550,19 @@ fn larger_periodic_gases_are_identical() {
         };
         let scene = gas(&p).unwrap();
         let what = format!("periodic {dim}D n={n} packing={packing}");
-        let logs: Vec<_> = [BroadPhaseKind::Calendar, BroadPhaseKind::Grid]
-            .iter()
-            .map(|&k| match dim {
-                2 => records::<DVec2>(&scene, k, &BroadPhaseOptions::default()),
-                _ => records::<DVec3>(&scene, k, &BroadPhaseOptions::default()),
-            })
-            .collect();
+        let logs: Vec<_> = [
+            BroadPhaseKind::Calendar,
+            BroadPhaseKind::Grid,
+            BroadPhaseKind::CalendarLists,
+        ]
+        .iter()
+        .map(|&k| match dim {
+            2 => records::<DVec2>(&scene, k, &BroadPhaseOptions::default()),
+            _ => records::<DVec3>(&scene, k, &BroadPhaseOptions::default()),
+        })
+        .collect();
         assert_same_log(&logs[0], &logs[1], &what);
+        assert_same_log(&logs[0], &logs[2], &what);
         assert!(logs[0].len() > 4000, "{what}: {} events", logs[0].len());
     }
 }

@@ -28,6 +28,10 @@
 //!   overlap; in a periodic box it screens them in a batch without branching on each outcome
 //!   (`test_periodic`). None of this changes an entry.
 //!
+//! * **Neighbour lists** (`calendar-lists`, [`CalendarOptions::list_skin`]). Instead of the
+//!   cells' blocks, a body's candidates are the bodies listed with it, and its bookkeeping
+//!   event is a re-listing instead of a cell crossing; see [`Lists`] for why they only prune.
+//!
 //! Why the first valid entry popped is exactly the global next event: for every pair, at least
 //! one of its bodies holds an entry that does not come after the pair's event (the body whose
 //! state changed last predicted it; a stale entry is re-predicted before anything later is
@@ -44,8 +48,11 @@ use queue::Queue;
 mod queue;
 
 const NONE: u32 = u32::MAX;
-/// Kind codes of an entry; 0 to 2 are [`EventKind`] codes.
+/// Kind codes of an entry; 0 to 2 are [`EventKind`] codes. A crossing is a cell crossing or,
+/// with neighbour lists, a re-listing.
 const KIND_CROSSING: u8 = 3;
+/// The `b` of a re-listing entry (a cell crossing's is its axis code, below 6).
+const RELISTING: u32 = 6;
 const KIND_NOTHING: u8 = 4;
 /// Bodies' states above this size (bytes) are touched before a prediction's tests.
 const TOUCH_ABOVE_BYTES: usize = 1 << 21;
@@ -57,13 +64,107 @@ const CELL_MARGIN: f64 = 1e-9;
 pub struct CalendarOptions {
     /// Upper bound on the number of cells per body (the grid is coarsened above it).
     pub max_cells_per_body: f64,
+    /// Neighbour lists instead of the cells' `3^d` blocks (the `calendar-lists` broad phase):
+    /// their skin, as a fraction of the largest contact distance. `None`: no lists.
+    pub list_skin: Option<f64>,
+}
+
+impl CalendarOptions {
+    /// The skin of `calendar-lists`: the fastest measured on dense gases (see
+    /// `docs/benchmarks.md`).
+    pub const DEFAULT_LIST_SKIN: f64 = 0.6;
 }
 
 impl Default for CalendarOptions {
     fn default() -> Self {
         Self {
             max_cells_per_body: 2.0,
+            list_skin: None,
         }
+    }
+}
+
+/// Neighbour lists: each body lists the bodies whose *centres* lie within the cut-off of its
+/// own, and is re-listed when it has moved [`Lists::reach`] from its centre.
+///
+/// Why it only prunes: the cut-off exceeds the largest contact distance plus twice the reach
+/// (padded by the cells' margins for round-off), so two bodies that are not listed together
+/// cannot touch while both are within reach of their centres (in a periodic box, through any
+/// image: the centres' minimum image is the nearest). A body's entry is never later than its
+/// re-listing, and a re-listing re-predicts the body with its new list (the new neighbours'
+/// own entries need not change: the pair was just predicted by the body re-listed last).
+#[derive(Clone, Debug, Default)]
+struct Lists<V: Vector> {
+    /// The skin as a fraction of the largest contact distance.
+    skin: f64,
+    /// How far a body may move from its centre before it is re-listed.
+    reach: f64,
+    /// The squared cut-off of the centres' distance.
+    cut2: f64,
+    /// Each body's centre: its position when it was last listed.
+    centre: Vec<V>,
+    /// Each body's neighbours (symmetric: `j` lists `i` when `i` lists `j`).
+    of: Vec<Vec<u32>>,
+}
+
+impl<V: Vector> Lists<V> {
+    /// Whether the centres of `i` and `j` lie within the cut-off (in the box `period`, by
+    /// their minimum image; centres lie in the box, so `|d| <= L` on every axis).
+    #[inline]
+    fn near(&self, i: u32, j: u32, period: Option<V>) -> bool {
+        let d = (self.centre[i as usize] - self.centre[j as usize]).to_array3();
+        let mut dd = 0.0;
+        match period {
+            Some(l) => {
+                let l = l.to_array3();
+                for a in 0..V::DIM {
+                    let x = d[a].abs();
+                    let x = x.min(l[a] - x);
+                    dd += x * x;
+                }
+            }
+            None => {
+                for &x in &d[..V::DIM] {
+                    dd += x * x;
+                }
+            }
+        }
+        dd <= self.cut2
+    }
+
+    /// When body `i` (state `b`) gets `reach` from its centre, as an entry. The exit root of
+    /// `|d + v t| = reach` is taken in the form without cancellation; a body already at the
+    /// edge and leaving (round-off) is re-listed at once.
+    #[inline]
+    fn relisting(&self, b: &Body<V>, i: u32) -> Entry {
+        let d = b.pos - self.centre[i as usize];
+        let a = b.vel.dot(b.vel);
+        if !(a > 0.0) {
+            return Entry::NOTHING;
+        }
+        let bb = d.dot(b.vel);
+        let cc = d.dot(d) - self.reach * self.reach;
+        let disc = bb * bb - a * cc;
+        let dt = if (!(cc < 0.0) && !(bb < 0.0)) || !(disc >= 0.0) {
+            0.0
+        } else if bb >= 0.0 {
+            cc / (-(bb + disc.sqrt()))
+        } else {
+            (disc.sqrt() - bb) / a
+        };
+        Entry {
+            time: b.time + dt.max(0.0),
+            a: i,
+            b: RELISTING,
+            kind: KIND_CROSSING,
+            partner_counter: 0,
+        }
+    }
+
+    fn bytes(&self) -> usize {
+        self.centre.capacity() * std::mem::size_of::<V>()
+            + self.of.capacity() * std::mem::size_of::<Vec<u32>>()
+            + self.of.iter().map(|l| 4 * l.capacity()).sum::<usize>()
     }
 }
 
@@ -256,7 +357,8 @@ pub struct Calendar<V: Vector> {
     scratch: [Vec<u32>; 2],
     /// The batch screen's buffers (reused).
     batch: Batch,
-    _dim: std::marker::PhantomData<V>,
+    /// Neighbour lists, in the `calendar-lists` mode.
+    lists: Option<Lists<V>>,
 }
 
 impl<V: Vector> Calendar<V> {
@@ -277,7 +379,10 @@ impl<V: Vector> Calendar<V> {
             touch: false,
             scratch: [Vec::new(), Vec::new()],
             batch: Batch::default(),
-            _dim: std::marker::PhantomData,
+            lists: opts.list_skin.map(|skin| Lists {
+                skin,
+                ..Lists::default()
+            }),
         }
     }
 
@@ -294,7 +399,8 @@ impl<V: Vector> Calendar<V> {
     pub fn bytes_per_body(&self) -> f64 {
         let n = self.counters.len().max(1) as f64;
         let per_body = 4 * std::mem::size_of::<u32>();
-        let other = 4 * (self.head.capacity() + self.wall_start.capacity() + self.walls.capacity());
+        let other = 4 * (self.head.capacity() + self.wall_start.capacity() + self.walls.capacity())
+            + self.lists.as_ref().map_or(0, Lists::bytes);
         self.queue.bytes_per_body()
             + (per_body as f64 * self.counters.capacity() as f64 + other as f64) / n
     }
@@ -337,7 +443,10 @@ impl<V: Vector> Calendar<V> {
             m.max(bounds.min.comp(a).abs())
                 .max(bounds.max.comp(a).abs())
         });
-        let min_width = 2.0 * r_max * (1.0 + CELL_MARGIN) + 64.0 * f64::EPSILON * coord_scale;
+        // With lists, cells index the centres, and a cell holds every centre within the cut-off.
+        let reach = self.lists.as_ref().map_or(0.0, |l| l.skin * r_max);
+        let min_width =
+            (2.0 * r_max + 2.0 * reach) * (1.0 + CELL_MARGIN) + 64.0 * f64::EPSILON * coord_scale;
         let max_cells = (self.opts.max_cells_per_body * n as f64).max(1.0);
         let (origin, extent): ([f64; 3], [f64; 3]) = match world.period {
             Some(l) => ([0.0; 3], l.to_array3()),
@@ -429,6 +538,20 @@ impl<V: Vector> Calendar<V> {
         }
 
         self.touch = n * std::mem::size_of::<Body<V>>() > TOUCH_ABOVE_BYTES;
+        if let Some(mut lists) = self.lists.take() {
+            // Centres at the bodies' stored positions, which are those of the grid above.
+            lists.reach = reach;
+            lists.cut2 = min_width * min_width;
+            lists.centre = bodies.iter().map(|b| b.pos).collect();
+            lists.of = vec![Vec::new(); n];
+            let mut cand = Vec::new();
+            for i in 0..n as u32 {
+                self.gather(i, &mut cand);
+                cand.retain(|&j| lists.near(i, j, world.period));
+                lists.of[i as usize].extend_from_slice(&cand);
+            }
+            self.lists = Some(lists);
+        }
         self.counters = vec![0; n];
         let entries = (0..n as u32).map(|i| self.predict(world, i)).collect();
         self.queue = Queue::new(entries);
@@ -458,6 +581,42 @@ impl<V: Vector> Calendar<V> {
         if n != NONE {
             self.prev[n as usize] = p;
         }
+    }
+
+    /// Re-lists body `i` at time `t` (neighbour lists only): its centre moves to its position
+    /// then, its cell follows, and its list is built again from the centres in the
+    /// neighbouring cells (the neighbours' lists are updated to match).
+    fn relist(&mut self, world: &World<V>, i: u32, t: f64) {
+        let Some(mut lists) = self.lists.take() else {
+            return;
+        };
+        let mut list = std::mem::take(&mut lists.of[i as usize]);
+        for &j in &list {
+            let theirs = &mut lists.of[j as usize];
+            if let Some(k) = theirs.iter().position(|&x| x == i) {
+                theirs.swap_remove(k);
+            }
+        }
+        let c = world.bodies[i as usize].position_at(t);
+        lists.centre[i as usize] = c;
+        self.unlink(i);
+        let cell = self.grid.index(self.grid.coords(c));
+        self.link(i, cell);
+        // Gathered apart, so that the list keeps the capacity it needs, not the gather's.
+        let mut cand = std::mem::take(&mut self.scratch[1]);
+        self.gather(i, &mut cand);
+        list.clear();
+        list.extend(
+            cand.iter()
+                .copied()
+                .filter(|&j| lists.near(i, j, world.period)),
+        );
+        self.scratch[1] = cand;
+        for &j in &list {
+            lists.of[j as usize].push(i);
+        }
+        lists.of[i as usize] = list;
+        self.lists = Some(lists);
     }
 
     /// The next cell crossing of body `i`, as an entry.
@@ -496,7 +655,7 @@ impl<V: Vector> Calendar<V> {
     fn predict(&mut self, world: &World<V>, i: u32) -> Entry {
         let mut cand = std::mem::take(&mut self.scratch[0]);
         let mut batch = std::mem::take(&mut self.batch);
-        self.gather(i, &mut cand);
+        self.candidates(i, &mut cand);
         if self.touch {
             touch(world, &cand);
         }
@@ -512,7 +671,12 @@ impl<V: Vector> Calendar<V> {
     fn predict_two(&mut self, world: &World<V>, a: u32, b: u32) -> (Entry, Entry) {
         let [mut ca, mut cb] = std::mem::take(&mut self.scratch);
         let mut batch = std::mem::take(&mut self.batch);
-        self.gather_two(a, b, &mut ca, &mut cb);
+        if self.lists.is_some() {
+            self.candidates(a, &mut ca);
+            self.candidates(b, &mut cb);
+        } else {
+            self.gather_two(a, b, &mut ca, &mut cb);
+        }
         if self.touch {
             touch(world, &ca);
             touch(world, &cb);
@@ -522,6 +686,18 @@ impl<V: Vector> Calendar<V> {
         self.scratch = [ca, cb];
         self.batch = batch;
         (ea, eb)
+    }
+
+    /// Body `i`'s candidates, into `out`: its list, or the bodies of the cells around it.
+    #[inline]
+    fn candidates(&self, i: u32, out: &mut Vec<u32>) {
+        match &self.lists {
+            Some(lists) => {
+                out.clear();
+                out.extend_from_slice(&lists.of[i as usize]);
+            }
+            None => self.gather(i, out),
+        }
     }
 
     /// The `3^d` cells around body `i`'s cell (distinct), and how many.
@@ -578,7 +754,10 @@ impl<V: Vector> Calendar<V> {
     /// the bodies `cand` and with the walls of its cell.
     fn earliest(&self, world: &World<V>, i: u32, cand: &[u32], batch: &mut Batch) -> Entry {
         let bi = &world.bodies[i as usize];
-        let mut best = self.crossing(bi, i);
+        let mut best = match &self.lists {
+            Some(lists) => lists.relisting(bi, i),
+            None => self.crossing(bi, i),
+        };
         if let Some(e) = world.box_event(i) {
             let e = Entry {
                 time: e.time,
@@ -716,7 +895,11 @@ impl<V: Vector> Calendar<V> {
 
 impl<V: Vector> BroadPhase<V> for Calendar<V> {
     fn name(&self) -> &'static str {
-        "calendar"
+        if self.lists.is_some() {
+            "calendar-lists"
+        } else {
+            "calendar"
+        }
     }
 
     fn next_event(&mut self, world: &World<V>, _now: f64, horizon: f64) -> Option<Event> {
@@ -730,6 +913,10 @@ impl<V: Vector> BroadPhase<V> for Calendar<V> {
                 return None;
             }
             match e.kind {
+                KIND_CROSSING if e.b == RELISTING => {
+                    self.relist(world, owner, e.time);
+                    self.repredict(world, owner);
+                }
                 KIND_CROSSING => {
                     let axis = (e.b / 2) as usize;
                     let mut c = self.grid.unindex(self.cell[owner as usize]);
@@ -779,12 +966,17 @@ impl<V: Vector> BroadPhase<V> for Calendar<V> {
         }
         self.counters[event.a as usize] = self.counters[event.a as usize].wrapping_add(1);
         if event.kind == EventKind::BoxCrossing {
-            // The body was wrapped to the opposite face: it changes cell.
-            let c = self
-                .grid
-                .index(self.grid.coords(world.bodies[event.a as usize].pos));
-            self.unlink(event.a);
-            self.link(event.a, c);
+            // The body was wrapped to the opposite face: it changes cell (and, with lists, is
+            // listed anew around its new position).
+            if self.lists.is_some() {
+                self.relist(world, event.a, event.time);
+            } else {
+                let c = self
+                    .grid
+                    .index(self.grid.coords(world.bodies[event.a as usize].pos));
+                self.unlink(event.a);
+                self.link(event.a, c);
+            }
         }
         if event.kind == EventKind::BallBall {
             self.counters[event.b as usize] = self.counters[event.b as usize].wrapping_add(1);
@@ -794,5 +986,58 @@ impl<V: Vector> BroadPhase<V> for Calendar<V> {
         } else {
             self.repredict(world, event.a);
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::generate::{gas_bodies, GasParams};
+    use glam::DVec3;
+
+    /// Neighbour lists stay symmetric and complete while bodies are re-listed: after every
+    /// stretch of events, `j` lists `i` exactly when `i` lists `j`, and exactly when their
+    /// centres lie within the cut-off.
+    #[test]
+    fn lists_stay_symmetric_and_complete() {
+        let p = GasParams {
+            dim: 3,
+            n: 600,
+            packing: 0.35,
+            polydispersity: 0.05,
+            seed: 5,
+            ..Default::default()
+        };
+        let (l, bodies) = gas_bodies::<DVec3>(&p).map_err(|e| e.0).unwrap();
+        let mut world = World::new(bodies, Vec::new()).with_period(l);
+        let start: Vec<DVec3> = world.bodies.iter().map(|b| b.pos).collect();
+        let mut cal = Calendar::<DVec3>::new(CalendarOptions {
+            list_skin: Some(CalendarOptions::DEFAULT_LIST_SKIN),
+            ..Default::default()
+        });
+        let n = world.bodies.len() as u32;
+        for _round in 0..6 {
+            for _ in 0..2000 {
+                let e = cal.next_event(&world, 0.0, f64::INFINITY).unwrap();
+                world.resolve(&e);
+                cal.event_processed(&world, &e);
+            }
+            let lists = cal.lists.as_ref().unwrap();
+            for i in 0..n {
+                for j in 0..n {
+                    if i == j {
+                        continue;
+                    }
+                    let listed = lists.of[i as usize].contains(&j);
+                    assert_eq!(listed, lists.of[j as usize].contains(&i), "{i} {j}");
+                    assert_eq!(listed, lists.near(i, j, world.period), "{i} {j}");
+                }
+            }
+        }
+        let lists = cal.lists.as_ref().unwrap();
+        let moved = (0..n as usize)
+            .filter(|&i| lists.centre[i] != start[i])
+            .count();
+        assert!(moved > n as usize / 2, "{moved} bodies re-listed");
     }
 }

@@ -48,8 +48,11 @@ pub enum BroadPhaseKind {
     AllPairs,
     /// [`KayaBvh`].
     KayaBvh,
-    /// [`Calendar`].
+    /// [`Calendar`] with its cell grid.
     Calendar,
+    /// [`Calendar`] with neighbour lists ([`CalendarOptions::list_skin`]): fewer candidates per
+    /// prediction for more memory.
+    CalendarLists,
     /// Continuous sweep and prune: [`SweptBoxes`] over the incremental sweep and prune.
     Sap,
     /// Continuous uniform grid: [`SweptBoxes`] over the spatial hash.
@@ -58,10 +61,11 @@ pub enum BroadPhaseKind {
 
 impl BroadPhaseKind {
     /// Every broad phase, in the order the benchmarks list them.
-    pub const ALL: [BroadPhaseKind; 5] = [
+    pub const ALL: [BroadPhaseKind; 6] = [
         BroadPhaseKind::AllPairs,
         BroadPhaseKind::KayaBvh,
         BroadPhaseKind::Calendar,
+        BroadPhaseKind::CalendarLists,
         BroadPhaseKind::Sap,
         BroadPhaseKind::Grid,
     ];
@@ -72,6 +76,7 @@ impl BroadPhaseKind {
             BroadPhaseKind::AllPairs => "all-pairs",
             BroadPhaseKind::KayaBvh => "kaya-bvh",
             BroadPhaseKind::Calendar => "calendar",
+            BroadPhaseKind::CalendarLists => "calendar-lists",
             BroadPhaseKind::Sap => "sap",
             BroadPhaseKind::Grid => "grid",
         }
@@ -82,7 +87,18 @@ impl BroadPhaseKind {
         match self {
             BroadPhaseKind::AllPairs => Box::new(AllPairs),
             BroadPhaseKind::KayaBvh => Box::new(KayaBvh::new(opts.kaya)),
-            BroadPhaseKind::Calendar => Box::new(Calendar::new(opts.calendar)),
+            BroadPhaseKind::Calendar => Box::new(Calendar::new(CalendarOptions {
+                list_skin: None,
+                ..opts.calendar
+            })),
+            BroadPhaseKind::CalendarLists => Box::new(Calendar::new(CalendarOptions {
+                list_skin: Some(
+                    opts.calendar
+                        .list_skin
+                        .unwrap_or(CalendarOptions::DEFAULT_LIST_SKIN),
+                ),
+                ..opts.calendar
+            })),
             BroadPhaseKind::Sap => Box::new(SweptBoxes::new("sap", OverlapKind::Sap, opts.kaya)),
             BroadPhaseKind::Grid => Box::new(SweptBoxes::new("grid", OverlapKind::Grid, opts.kaya)),
         }
