@@ -27,7 +27,6 @@
 //!   not fit the cache, it reads their states in a straight loop so that the cache misses
 //!   overlap; in a periodic box it screens them in a batch without branching on each outcome
 //!   (`test_periodic`). None of this changes an entry.
-//!
 //! * **Neighbour lists** (`calendar-lists`, [`CalendarOptions::list_skin`]). Instead of the
 //!   cells' blocks, a body's candidates are the bodies listed with it, and its bookkeeping
 //!   event is a re-listing instead of a cell crossing; see [`Lists`] for why they only prune.
@@ -350,8 +349,8 @@ pub struct Calendar<V: Vector> {
     /// Walls near each cell, in compressed rows: `walls[wall_start[c]..wall_start[c + 1]]`.
     wall_start: Vec<u32>,
     walls: Vec<u32>,
-    /// Walk the cell lists breadth first and touch candidates before testing them: only worth
-    /// it when the bodies do not fit the cache (a performance choice, no effect on any entry).
+    /// Touch the candidates' states before testing them: only worth it when the bodies do not
+    /// fit the cache (a performance choice, no effect on any entry).
     touch: bool,
     /// Candidate lists of predictions (reused).
     scratch: [Vec<u32>; 2],
@@ -653,14 +652,14 @@ impl<V: Vector> Calendar<V> {
     /// Body `i`'s earliest pending event: contacts in the neighbouring cells and with the walls
     /// of its cell, and its next cell crossing.
     fn predict(&mut self, world: &World<V>, i: u32) -> Entry {
-        let mut cand = std::mem::take(&mut self.scratch[0]);
+        let mut scratch = std::mem::take(&mut self.scratch[0]);
         let mut batch = std::mem::take(&mut self.batch);
-        self.candidates(i, &mut cand);
+        let cand = self.candidates(i, &mut scratch);
         if self.touch {
-            touch(world, &cand);
+            touch(world, cand);
         }
-        let e = self.earliest(world, i, &cand, &mut batch);
-        self.scratch[0] = cand;
+        let e = self.earliest(world, i, cand, &mut batch);
+        self.scratch[0] = scratch;
         self.batch = batch;
         e
     }
@@ -669,34 +668,36 @@ impl<V: Vector> Calendar<V> {
     /// touched together so that all their cache misses overlap (the entries are those of two
     /// predictions: a prediction reads no entry).
     fn predict_two(&mut self, world: &World<V>, a: u32, b: u32) -> (Entry, Entry) {
-        let [mut ca, mut cb] = std::mem::take(&mut self.scratch);
+        let [mut sa, mut sb] = std::mem::take(&mut self.scratch);
         let mut batch = std::mem::take(&mut self.batch);
-        if self.lists.is_some() {
-            self.candidates(a, &mut ca);
-            self.candidates(b, &mut cb);
-        } else {
-            self.gather_two(a, b, &mut ca, &mut cb);
-        }
+        let (ca, cb): (&[u32], &[u32]) = match &self.lists {
+            Some(lists) => (&lists.of[a as usize], &lists.of[b as usize]),
+            None => {
+                self.gather_two(a, b, &mut sa, &mut sb);
+                (&sa, &sb)
+            }
+        };
         if self.touch {
-            touch(world, &ca);
-            touch(world, &cb);
+            touch(world, ca);
+            touch(world, cb);
         }
-        let ea = self.earliest(world, a, &ca, &mut batch);
-        let eb = self.earliest(world, b, &cb, &mut batch);
-        self.scratch = [ca, cb];
+        let ea = self.earliest(world, a, ca, &mut batch);
+        let eb = self.earliest(world, b, cb, &mut batch);
+        self.scratch = [sa, sb];
         self.batch = batch;
         (ea, eb)
     }
 
-    /// Body `i`'s candidates, into `out`: its list, or the bodies of the cells around it.
+    /// Body `i`'s candidates: its list itself, or the bodies of the cells around it gathered
+    /// into `scratch`.
     #[inline]
-    fn candidates(&self, i: u32, out: &mut Vec<u32>) {
+    fn candidates<'a>(&'a self, i: u32, scratch: &'a mut Vec<u32>) -> &'a [u32] {
         match &self.lists {
-            Some(lists) => {
-                out.clear();
-                out.extend_from_slice(&lists.of[i as usize]);
+            Some(lists) => &lists.of[i as usize],
+            None => {
+                self.gather(i, scratch);
+                scratch
             }
-            None => self.gather(i, out),
         }
     }
 
