@@ -4,7 +4,8 @@ use crate::body::{Body, BodyId};
 use crate::event::{Event, EventKind};
 use crate::math::Vector;
 use crate::toi::{
-    ball_ball, ball_ball_periodic, ball_plane, ball_polygon, ball_segment, box_exit, Toi,
+    ball_ball, ball_ball_periodic, ball_ball_periodic_cannot_hit_by, ball_plane, ball_polygon,
+    ball_segment, box_exit, Toi,
 };
 use crate::wall::{Wall, WallId};
 
@@ -196,6 +197,19 @@ impl<V: Vector> World<V> {
         let (ia, ib) = (event.a as usize, event.b as usize);
         let mut nudge = 4.0 * f64::EPSILON;
         for _ in 0..64 {
+            // The screen's rejection is the prediction's own answer to this question, proven
+            // without solving it (usual after a collision: the pair now separates).
+            if let (EventKind::BallBall, Some(l)) = (event.kind, self.period) {
+                let (lo, hi) = (ia.min(ib), ia.max(ib));
+                if ball_ball_periodic_cannot_hit_by(
+                    &self.bodies[lo],
+                    &self.bodies[hi],
+                    l,
+                    event.time,
+                ) {
+                    return;
+                }
+            }
             let again = match event.kind {
                 EventKind::BallBall => self.predict_pair(event.a, event.b),
                 _ => self.predict_wall(event.a, event.b),

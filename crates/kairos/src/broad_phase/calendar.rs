@@ -759,21 +759,26 @@ impl<V: Vector> Calendar<V> {
             Some(lists) => lists.relisting(bi, i),
             None => self.crossing(bi, i),
         };
-        if let Some(e) = world.box_event(i) {
-            let e = Entry {
-                time: e.time,
-                a: i,
-                b: e.b,
-                kind: EventKind::BoxCrossing as u8,
-                partner_counter: 0,
-            };
-            if e.precedes(&best) {
-                best = e;
-            }
-        }
         match world.period {
             None => self.test_candidates(world, i, cand, &mut best),
-            Some(l) => self.test_periodic(world, i, cand, l, batch, &mut best),
+            Some(l) => {
+                // The box crossing (`World::box_event`), whose time also ends the window of
+                // every periodic prediction of this body.
+                let (exit, face) = crate::toi::box_exit(bi, l);
+                if exit.is_finite() {
+                    let e = Entry {
+                        time: exit,
+                        a: i,
+                        b: face,
+                        kind: EventKind::BoxCrossing as u8,
+                        partner_counter: 0,
+                    };
+                    if e.precedes(&best) {
+                        best = e;
+                    }
+                }
+                self.test_periodic(world, i, cand, l, exit, batch, &mut best);
+            }
         }
         let cell = self.cell[i as usize] as usize;
         let near_walls = if self.wall_start.is_empty() {
@@ -814,13 +819,16 @@ impl<V: Vector> Calendar<V> {
     /// brings `best` down to about its final value; the pairs the screen cannot reject by then
     /// are picked out without branching and predicted. Only contacts no later than `best` are
     /// used, and a pair the screen rejects cannot report one by that time, nor by any later,
-    /// lower `best`; so the result is that of predicting every pair, in any order.
+    /// lower `best`; so the result is that of predicting every pair, in any order. `exit_i` is
+    /// body `i`'s box exit time ([`crate::toi::box_exit`]).
+    #[allow(clippy::too_many_arguments)]
     fn test_periodic(
         &self,
         world: &World<V>,
         i: u32,
         cand: &[u32],
         l: V,
+        exit_i: f64,
         batch: &mut Batch,
         best: &mut Entry,
     ) {
@@ -840,9 +848,9 @@ impl<V: Vector> Calendar<V> {
             }
             screens.push(screen);
         }
-        // The window of a periodic prediction ends at the earlier box exit (recomputed for the
-        // few pairs predicted: the same bits as a cached value, and no cache miss).
-        let exit_i = crate::toi::box_exit(bi, l).0;
+        // The window of a periodic prediction ends at the earlier box exit (`exit_i`, and the
+        // partner's recomputed for the few pairs predicted: the same bits as a cached value,
+        // and no cache miss).
         // The pair's screen is computed again (the same bits) for its verdict and image.
         let predict = |k: usize, best: &mut Entry| {
             let j = cand[k];

@@ -7,19 +7,22 @@ use crate::math::Vector;
 /// rest. A pure function of the stored state; ties go to the lower axis.
 #[inline]
 pub fn box_exit<V: Vector>(b: &Body<V>, period: V) -> (f64, u32) {
+    let (pos, vel, l) = (b.pos.to_array3(), b.vel.to_array3(), period.to_array3());
     let mut best = (f64::INFINITY, 0);
+    // No indexing by a runtime axis, so that the axes unroll into straight code. An axis
+    // along which the ball is at rest gives no exit.
     for axis in 0..V::DIM {
-        let v = b.vel.comp(axis);
-        let face = if v > 0.0 {
-            period.comp(axis)
-        } else if v < 0.0 {
-            0.0
+        let v = vel[axis];
+        let up = v > 0.0;
+        let face = if up { l[axis] } else { 0.0 };
+        let t = b.time + ((face - pos[axis]) / v).max(0.0);
+        let t = if v == 0.0 || v.is_nan() {
+            f64::INFINITY
         } else {
-            continue;
+            t
         };
-        let t = b.time + ((face - b.pos.comp(axis)) / v).max(0.0);
         if t < best.0 {
-            best = (t, 2 * axis as u32 + (v > 0.0) as u32);
+            best = (t, 2 * axis as u32 + up as u32);
         }
     }
     best
@@ -418,5 +421,13 @@ mod tests {
         assert_eq!(box_exit(&b, l), (0.5, 2));
         let rest = Body::new(DVec2::new(5.0, 1.0), DVec2::ZERO, 0.5, 1.0);
         assert!(box_exit(&rest, l).0.is_infinite());
+        // At rest along one axis: only the other one counts.
+        let along_x = Body::new(DVec2::new(5.0, 2.0), DVec2::new(1.0, 0.0), 0.5, 1.0);
+        assert_eq!(box_exit(&along_x, l), (5.0, 1));
+        let down_y = Body::new(DVec2::new(5.0, 2.0), DVec2::new(0.0, -0.5), 0.5, 1.0);
+        assert_eq!(box_exit(&down_y, l), (4.0, 2));
+        // A tie goes to the lower axis.
+        let tie = Body::new(DVec2::new(5.0, 1.5), DVec2::new(1.0, 0.5), 0.5, 1.0);
+        assert_eq!(box_exit(&tie, l), (5.0, 1));
     }
 }
