@@ -188,6 +188,21 @@ impl Entry {
         partner_counter: 0,
     };
 
+    /// Becomes the one-body entry `(time, a, b, kind)` if that precedes it.
+    #[inline]
+    fn lower_to(&mut self, time: f64, a: u32, b: u32, kind: u8) {
+        let e = Entry {
+            time,
+            a,
+            b,
+            kind,
+            partner_counter: 0,
+        };
+        if e.precedes(self) {
+            *self = e;
+        }
+    }
+
     #[inline]
     fn precedes(&self, o: &Entry) -> bool {
         match self.time.total_cmp(&o.time) {
@@ -766,16 +781,7 @@ impl<V: Vector> Calendar<V> {
                 // every periodic prediction of this body.
                 let (exit, face) = crate::toi::box_exit(bi, l);
                 if exit.is_finite() {
-                    let e = Entry {
-                        time: exit,
-                        a: i,
-                        b: face,
-                        kind: EventKind::BoxCrossing as u8,
-                        partner_counter: 0,
-                    };
-                    if e.precedes(&best) {
-                        best = e;
-                    }
+                    best.lower_to(exit, i, face, EventKind::BoxCrossing as u8);
                 }
                 self.test_periodic(world, i, cand, l, exit, batch, &mut best);
             }
@@ -788,16 +794,7 @@ impl<V: Vector> Calendar<V> {
         };
         for &w in near_walls {
             if let Some(ev) = world.wall_event(i, w) {
-                let e = Entry {
-                    time: ev.time,
-                    a: i,
-                    b: w,
-                    kind: EventKind::BallWall as u8,
-                    partner_counter: 0,
-                };
-                if e.precedes(&best) {
-                    best = e;
-                }
+                best.lower_to(ev.time, i, w, EventKind::BallWall as u8);
             }
         }
         best
