@@ -560,8 +560,7 @@ impl<V: Vector> Calendar<V> {
             lists.of = vec![Vec::new(); n];
             let mut cand = Vec::new();
             for i in 0..n as u32 {
-                self.gather(i, &mut cand);
-                cand.retain(|&j| lists.near(i, j, world.period));
+                self.gather_listed(&lists, i, world.period, &mut cand);
                 lists.of[i as usize].extend_from_slice(&cand);
             }
             self.lists = Some(lists);
@@ -618,19 +617,22 @@ impl<V: Vector> Calendar<V> {
         self.link(i, cell);
         // Gathered apart, so that the list keeps the capacity it needs, not the gather's.
         let mut cand = std::mem::take(&mut self.scratch[1]);
-        self.gather(i, &mut cand);
+        self.gather_listed(&lists, i, world.period, &mut cand);
         list.clear();
-        list.extend(
-            cand.iter()
-                .copied()
-                .filter(|&j| lists.near(i, j, world.period)),
-        );
+        list.extend_from_slice(&cand);
         self.scratch[1] = cand;
         for &j in &list {
             lists.of[j as usize].push(i);
         }
         lists.of[i as usize] = list;
         self.lists = Some(lists);
+    }
+
+    /// The bodies whose centres lie within the cut-off of body `i`'s (whose cell must be that
+    /// of its centre), into `out`.
+    fn gather_listed(&self, lists: &Lists<V>, i: u32, period: Option<V>, out: &mut Vec<u32>) {
+        self.gather(i, out);
+        out.retain(|&j| lists.near(i, j, period));
     }
 
     /// The next cell crossing of body `i`, as an entry.
@@ -777,13 +779,14 @@ impl<V: Vector> Calendar<V> {
         match world.period {
             None => self.test_candidates(world, i, cand, &mut best),
             Some(l) => {
-                // The box crossing (`World::box_event`), whose time also ends the window of
-                // every periodic prediction of this body.
-                let (exit, face) = crate::toi::box_exit(bi, l);
-                if exit.is_finite() {
-                    best.lower_to(exit, i, face, EventKind::BoxCrossing as u8);
+                // The box crossing, whose time also ends the window of every periodic
+                // prediction of this body.
+                let exit = world.box_event(i);
+                if let Some(e) = exit {
+                    best.lower_to(e.time, i, e.b, EventKind::BoxCrossing as u8);
                 }
-                self.test_periodic(world, i, cand, l, exit, batch, &mut best);
+                let exit_i = exit.map_or(f64::INFINITY, |e| e.time);
+                self.test_periodic(world, i, cand, l, exit_i, batch, &mut best);
             }
         }
         let cell = self.cell[i as usize] as usize;
@@ -845,10 +848,10 @@ impl<V: Vector> Calendar<V> {
             }
             screens.push(screen);
         }
-        // The window of a periodic prediction ends at the earlier box exit (`exit_i`, and the
-        // partner's recomputed for the few pairs predicted: the same bits as a cached value,
-        // and no cache miss).
-        // The pair's screen is computed again (the same bits) for its verdict and image.
+        // The window of a periodic prediction ends at the earlier box exit: `exit_i`, and the
+        // partner's, recomputed for the few pairs predicted (the same bits as a cached value,
+        // and no cache miss). The pair's screen is computed again (the same bits) for its
+        // verdict and image.
         let predict = |k: usize, best: &mut Entry| {
             let j = cand[k];
             let bj = &bodies[j as usize];
