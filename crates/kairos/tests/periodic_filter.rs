@@ -4,12 +4,12 @@
 //! the screen (`PeriodicScreen`) hands a pair to its minimum image, that image alone decides
 //! every contact at or before the given time exactly as the full prediction does. The batch
 //! form of the screen (`PairScreen`) gives the screen's verdicts, and rejects more as its limit
-//! falls.
+//! falls; the bound over a batch of them (`ScreenBatch`) never drops a pair the screen keeps.
 
 use kairos::prelude::*;
 use kairos::toi::{
     ball_ball_periodic, ball_ball_periodic_cannot_hit_by, ball_ball_periodic_until, PairScreen,
-    PeriodicScreen,
+    PeriodicScreen, ScreenBatch,
 };
 use proptest::prelude::*;
 
@@ -180,6 +180,121 @@ proptest! {
         check(&bi, &bj, l, &extra)?;
         check(&bj, &bi, l, &extra)?;
     }
+}
+
+/// Checks the batch bound on one body's pairs with `others` for each `t_max` (and around the
+/// pairs' own contact times and keys): whenever it gives a bound, every pair the screen keeps
+/// has a key not above it. Returns how many pairs the bound dropped.
+fn check_batch<V: Vector>(
+    bi: &Body<V>,
+    others: &[Body<V>],
+    l: V,
+    extra: &[f64],
+) -> Result<usize, TestCaseError> {
+    let screens: Vec<PairScreen> = others.iter().map(|bj| PairScreen::new(bi, bj, l)).collect();
+    let mut batch = ScreenBatch::new();
+    for s in &screens {
+        batch.add(s);
+    }
+    let mut tmaxes = extra.to_vec();
+    for (bj, s) in others.iter().zip(&screens) {
+        let full = ball_ball_periodic(bi, bj, l);
+        for t in [full.time, s.key(), bi.time.max(bj.time)] {
+            if t.is_finite() {
+                tmaxes.extend([t, up(t), down(t), t * (1.0 + 1e-7), t * (1.0 - 1e-7)]);
+            }
+        }
+    }
+    let mut dropped = 0;
+    for &t_max in &tmaxes {
+        let Some(bound) = batch.key_bound(t_max) else {
+            continue;
+        };
+        for (k, s) in screens.iter().enumerate() {
+            let kept = !(s.key() > bound);
+            prop_assert!(
+                kept || s.rejects(t_max),
+                "pair {k} dropped by the bound {bound} but kept by the screen (t_max {t_max}): \
+                 {bi:?} {:?} {l:?}",
+                others[k]
+            );
+            dropped += !kept as usize;
+        }
+    }
+    Ok(dropped)
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(2000))]
+
+    /// Batches of random neighbours, some near contact, with local times apart and a common
+    /// offset that may be large (the bound's margins are relative to the times).
+    #[test]
+    fn batch_bound_keeps_what_the_screen_keeps(
+        l in v3(4.0, 12.0),
+        fi in v3(0.0, 1.0),
+        vi in v3(-3.0, 3.0),
+        ti in 0.0..2.0f64,
+        offset in prop_oneof![Just(0.0f64), -10.0..10.0f64, 1e6..1e9f64],
+        ri in 0.1..0.95f64,
+        js in proptest::collection::vec(
+            (v3(-1.0, 1.0), 0.0..0.6f64, v3(-3.0, 3.0), 0.0..2.0f64, 0.1..0.95f64),
+            1..16,
+        ),
+        extra in proptest::collection::vec(0.0..3.0f64, 4),
+    ) {
+        let pi = fi * l;
+        let bi = body(pi, vi, ti + offset, ri);
+        let others: Vec<Body<DVec3>> = js
+            .iter()
+            .filter(|(dir, ..)| dir.length() > 1e-3)
+            .map(|&(dir, gap, v, t, r)| {
+                let mut pj = pi + dir.normalize() * ((ri + r) * (1.0 + gap));
+                for a in 0..3 {
+                    let la = l.comp(a);
+                    let x = pj[a] - (pj[a] / la).floor() * la;
+                    pj[a] = if x >= la { 0.0 } else { x };
+                }
+                body(pj, v, t + offset, r)
+            })
+            .collect();
+        prop_assume!(!others.is_empty());
+        let extra: Vec<f64> = extra.iter().map(|t| t + offset).collect();
+        check_batch(&bi, &others, l, &extra)?;
+    }
+}
+
+/// The bound is not vacuous: on dense-gas-like neighbourhoods it drops most pairs for a near
+/// limit.
+#[test]
+fn batch_bound_drops_most_pairs() {
+    use rand::SeedableRng;
+    let mut rng = rand_pcg::Pcg64::seed_from_u64(11);
+    let l = DVec3::splat(10.0);
+    let (mut dropped, mut pairs) = (0, 0);
+    for _ in 0..500 {
+        let mut g = |s: f64| random_v3(&mut rng, s);
+        let pi = g(10.0);
+        let bi = body(pi, g(2.0) - DVec3::splat(1.0), 0.0, 0.5);
+        let others: Vec<Body<DVec3>> = (0..12)
+            .map(|_| {
+                let dir = (g(2.0) - DVec3::splat(1.0)).normalize();
+                let pj = (pi + dir * (1.0 + 0.6 * g(1.0).x)).rem_euclid(l);
+                body(pj, g(2.0) - DVec3::splat(1.0), 0.0, 0.5)
+            })
+            .collect();
+        let mut batch = ScreenBatch::new();
+        for bj in &others {
+            batch.add(&PairScreen::new(&bi, bj, l));
+        }
+        let bound = batch.key_bound(0.05).expect("a near limit gives a bound");
+        for bj in &others {
+            pairs += 1;
+            dropped += (PairScreen::new(&bi, bj, l).key() > bound) as usize;
+        }
+        check_batch(&bi, &others, l, &[0.05]).expect("the bound only prunes");
+    }
+    assert!(dropped * 10 > pairs * 6, "{dropped} of {pairs}");
 }
 
 /// A vector with components uniform in `[0, s)`.

@@ -40,7 +40,7 @@ use super::BroadPhase;
 use crate::body::Body;
 use crate::event::{Event, EventKind};
 use crate::math::{Aabb, Vector};
-use crate::toi::{PairScreen, PeriodicScreen};
+use crate::toi::{PairScreen, PeriodicScreen, ScreenBatch};
 use crate::world::World;
 use queue::Queue;
 
@@ -275,11 +275,11 @@ impl ListWalk {
     }
 }
 
-/// Buffers of the batch screen of a periodic prediction: the candidates' screens, and the
+/// Buffers of the batch screen of a periodic prediction: the candidates' keys, and the
 /// survivors' places among them.
 #[derive(Clone, Debug, Default)]
 struct Batch {
-    screens: Vec<PairScreen>,
+    keys: Vec<f64>,
     keep: Vec<u32>,
 }
 
@@ -815,12 +815,14 @@ impl<V: Vector> Calendar<V> {
 
     /// Lowers `best` to body `i`'s earliest contact with the bodies `cand` in the periodic box
     /// `l`, screening them in a batch: every pair's [`PairScreen`] first (no branch on the
-    /// data), then the pair with the earliest [`PairScreen::key`] is predicted, which usually
-    /// brings `best` down to about its final value; the pairs the screen cannot reject by then
-    /// are picked out without branching and predicted. Only contacts no later than `best` are
-    /// used, and a pair the screen rejects cannot report one by that time, nor by any later,
-    /// lower `best`; so the result is that of predicting every pair, in any order. `exit_i` is
-    /// body `i`'s box exit time ([`crate::toi::box_exit`]).
+    /// data), keeping its [`PairScreen::key`] and the batch's [`ScreenBatch`]; then the pair
+    /// with the earliest key is predicted, which usually brings `best` down to about its final
+    /// value; the pairs whose key is not above the batch's bound for `best` (a superset of
+    /// those the screen cannot reject by then) are picked out without branching and
+    /// predicted, each screened exactly first. Only contacts no later than `best` are used,
+    /// and a pair the screen rejects cannot report one by that time, nor by any later, lower
+    /// `best`; so the result is that of predicting every pair, in any order. `exit_i` is body
+    /// `i`'s box exit time ([`crate::toi::box_exit`]).
     #[allow(clippy::too_many_arguments)]
     fn test_periodic(
         &self,
@@ -832,10 +834,11 @@ impl<V: Vector> Calendar<V> {
         batch: &mut Batch,
         best: &mut Entry,
     ) {
-        let Batch { screens, keep } = batch;
+        let Batch { keys, keep } = batch;
         let bodies = &world.bodies;
         let bi = &bodies[i as usize];
-        screens.clear();
+        keys.clear();
+        let mut bound = ScreenBatch::new();
         let (mut first, mut first_key) = (usize::MAX, f64::INFINITY);
         for (k, &j) in cand.iter().enumerate() {
             let bj = &bodies[j as usize];
@@ -846,7 +849,8 @@ impl<V: Vector> Calendar<V> {
             if key < first_key {
                 (first, first_key) = (k, key);
             }
-            screens.push(screen);
+            bound.add(&screen);
+            keys.push(key);
         }
         // The window of a periodic prediction ends at the earlier box exit: `exit_i`, and the
         // partner's, recomputed for the few pairs predicted (the same bits as a cached value,
@@ -870,9 +874,22 @@ impl<V: Vector> Calendar<V> {
         keep.clear();
         keep.resize(cand.len(), 0);
         let mut n = 0;
-        for (k, screen) in screens.iter().enumerate() {
-            keep[n] = k as u32;
-            n += (!screen.rejects(best.time) & (k != first)) as usize;
+        match bound.key_bound(best.time) {
+            Some(t) => {
+                for (k, &key) in keys.iter().enumerate() {
+                    keep[n] = k as u32;
+                    n += (!(key > t) & (k != first)) as usize;
+                }
+            }
+            // Some pair may need the full prediction: the exact screen of each.
+            None => {
+                for (k, &j) in cand.iter().enumerate() {
+                    let bj = &bodies[j as usize];
+                    let (lo, hi) = if i < j { (bi, bj) } else { (bj, bi) };
+                    keep[n] = k as u32;
+                    n += (!PairScreen::new(lo, hi, l).rejects(best.time) & (k != first)) as usize;
+                }
+            }
         }
         for &k in &keep[..n] {
             predict(k as usize, best);

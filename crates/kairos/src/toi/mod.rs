@@ -25,7 +25,7 @@ pub use ball_plane::{ball_plane, ball_polygon};
 pub use ball_segment::ball_segment;
 pub use periodic::{
     ball_ball_periodic, ball_ball_periodic_cannot_hit_by, ball_ball_periodic_until, box_exit,
-    MinImage, PairScreen, PeriodicScreen,
+    MinImage, PairScreen, PeriodicScreen, ScreenBatch,
 };
 
 use crate::math::Vector;

@@ -325,6 +325,100 @@ impl PairScreen {
     }
 }
 
+/// A bound over a batch of [`PairScreen`]s (one body's candidates), so that the pairs its
+/// screen may keep for a limit `t_max` are picked out by one comparison each:
+/// [`ScreenBatch::key_bound`] gives a time `T` such that every pair of the batch whose
+/// [`PairScreen::key`] exceeds `T` is rejected by [`PairScreen::rejects`]`(t_max)`. It only
+/// prunes: a pair it keeps is screened exactly again.
+///
+/// Why: the bound is only given when no pair of the batch is handed to the full prediction.
+/// Every step of that verdict is monotone in the pair's `sigma`, `|w|_1`, `|t_ref|` and in
+/// `t_max - t_ref` (sums and products of non-negative numbers, and rounding is monotone), so
+/// the same expressions evaluated with the batch's largest `sigma`, `|w|_1`, `|t_ref|` and
+/// smallest `t_ref` bound every pair's; NaN states fail `inside` (or are caught explicitly),
+/// and then no bound is given. A pair that is not handed on is kept only when `b < 0` and
+/// `c <= 0` (its key is then at most `t_ref <= U`, with `U = max(t_max, t_ref_max)`) or when
+/// `c <= fl(fl(2 (-b) s) (1 + 1e-6))`, so `fl(c / (-2 b)) <= s (1 + 1e-6) (1 + eps)^3` with
+/// the pair's `s <= ((t_max - t_ref)^+ (1 + 1e-6) + 1e-9 (|t_max| + |t_ref|) + 1e-300)
+/// (1 + eps)^4`. Its key, `fl(t_ref + fl(c / (-2 b)))`, is then at most
+/// `U + 2.0001e-6 R + 1.000003e-9 A + 1.01e-300` with `R = U - t_ref_min` and
+/// `A = |t_max| + max |t_ref|` (the last rounding adds at most `eps 2 A`).
+/// `T = U + 3e-6 R + 2e-9 A + 1e-299`, evaluated in floating point, exceeds that: its own
+/// roundings lose less than `1e-15 A`, and `R` and `A` are rounded by at most one part in
+/// `2^53`. A NaN key is never above `T`, so it is kept.
+#[derive(Clone, Copy, Debug)]
+pub struct ScreenBatch {
+    t_ref_min: f64,
+    t_ref_max: f64,
+    t_ref_abs: f64,
+    sigma: f64,
+    w1: f64,
+    half: f64,
+    /// Every pair so far lies `inside` and has a non-NaN `sigma` and `|w|_1`.
+    ok: bool,
+}
+
+impl Default for ScreenBatch {
+    fn default() -> Self {
+        Self::new()
+    }
+}
+
+impl ScreenBatch {
+    /// An empty batch.
+    pub fn new() -> Self {
+        Self {
+            t_ref_min: f64::INFINITY,
+            t_ref_max: f64::NEG_INFINITY,
+            t_ref_abs: 0.0,
+            sigma: f64::NEG_INFINITY,
+            w1: 0.0,
+            half: f64::INFINITY,
+            ok: true,
+        }
+    }
+
+    /// Adds a pair's screen; no branch on the data. The extremes are plain selects (a NaN
+    /// would be skipped by them, but it clears `ok`: a NaN `t_ref` makes the relative position
+    /// NaN, so the pair is not `inside`).
+    #[inline(always)]
+    pub fn add(&mut self, s: &PairScreen) {
+        let pick = |keep: bool, a: f64, b: f64| if keep { a } else { b };
+        self.t_ref_min = pick(self.t_ref_min < s.t_ref, self.t_ref_min, s.t_ref);
+        self.t_ref_max = pick(self.t_ref_max > s.t_ref, self.t_ref_max, s.t_ref);
+        let abs = s.t_ref.abs();
+        self.t_ref_abs = pick(self.t_ref_abs > abs, self.t_ref_abs, abs);
+        self.sigma = pick(self.sigma > s.sigma, self.sigma, s.sigma);
+        self.w1 = pick(self.w1 > s.w1, self.w1, s.w1);
+        // The same for every pair of a box.
+        self.half = s.half;
+        self.ok &= s.inside & !s.sigma.is_nan() & !s.w1.is_nan();
+    }
+
+    /// `Some(T)`: every pair of the batch with [`PairScreen::key`] `> T` is rejected by
+    /// [`PairScreen::rejects`]`(t_max)` (see the type's documentation). `None` when some pair
+    /// may be handed to the full prediction (a far or infinite `t_max`, or a batch with a state
+    /// outside the box), or the batch is empty.
+    #[inline]
+    pub fn key_bound(&self, t_max: f64) -> Option<f64> {
+        if !(self.ok & (self.t_ref_min <= self.t_ref_max) & t_max.is_finite()) {
+            return None;
+        }
+        // The screen's `s` and `reach` (same expressions) at the batch's extremes.
+        let s = (t_max - self.t_ref_min).max(0.0) * (1.0 + 1e-6)
+            + 1e-9 * (t_max.abs() + self.t_ref_abs)
+            + 1e-300;
+        let reach = self.sigma * (1.0 + 1e-6) + 2.0 * self.w1 * (1.0 + 1e-6) * s;
+        if !(self.half * (1.0 - 1e-9) > reach) {
+            return None;
+        }
+        let u = t_max.max(self.t_ref_max);
+        let r = (u - self.t_ref_min).max(0.0);
+        let a = t_max.abs() + self.t_ref_abs;
+        Some(u + 3e-6 * r + 2e-9 * a + 1e-299)
+    }
+}
+
 impl<V: Vector> PeriodicScreen<V> {
     /// Screens the pair `(bi, bj)` for contacts no later than `t_max`; the proof of each answer
     /// is in the documentation of [`ball_ball_periodic_cannot_hit_by`] and
