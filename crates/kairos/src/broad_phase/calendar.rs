@@ -841,10 +841,9 @@ impl<V: Vector> Calendar<V> {
         let mut bound = ScreenBatch::new();
         let (mut first, mut first_key) = (usize::MAX, f64::INFINITY);
         for (k, &j) in cand.iter().enumerate() {
-            let bj = &bodies[j as usize];
-            // The pair in id order: the prediction is symmetric, this makes it so in bits.
-            let (lo, hi) = if i < j { (bi, bj) } else { (bj, bi) };
-            let screen = PairScreen::new(lo, hi, l);
+            // The screen's numbers do not depend on the pair's order (see `PairScreen`), so
+            // body `i`'s state stays in registers.
+            let screen = PairScreen::new(bi, &bodies[j as usize], l);
             let key = screen.key();
             if key < first_key {
                 (first, first_key) = (k, key);
