@@ -527,7 +527,7 @@ mod tests {
         };
         let l = DVec2::new(7.0, 9.0);
         for _ in 0..20_000 {
-            let mut b = |u: &mut dyn FnMut() -> f64| {
+            let b = |u: &mut dyn FnMut() -> f64| {
                 let mut body = Body::new(
                     DVec2::new(u() * l.x, u() * l.y),
                     DVec2::new(4.0 * u() - 2.0, 4.0 * u() - 2.0),
