@@ -889,13 +889,13 @@ impl<V: Vector> Calendar<V> {
                     n += (!(key > t) & (k != first)) as usize;
                 }
             }
-            // Some pair may need the full prediction: the exact screen of each.
+            // Some pair may need the full prediction: the exact screen of each (in one order,
+            // as in the first pass).
             None => {
                 for (k, &j) in cand.iter().enumerate() {
-                    let bj = &bodies[j as usize];
-                    let (lo, hi) = if i < j { (bi, bj) } else { (bj, bi) };
+                    let screen = PairScreen::new(bi, &bodies[j as usize], l);
                     keep[n] = k as u32;
-                    n += (!PairScreen::new(lo, hi, l).rejects(best.time) & (k != first)) as usize;
+                    n += (!screen.rejects(best.time) & (k != first)) as usize;
                 }
             }
         }
