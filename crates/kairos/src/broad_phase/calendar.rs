@@ -102,8 +102,8 @@ struct Lists<V: Vector> {
     cut2: f64,
     /// Each body's centre: its position when it was last listed.
     centre: Vec<V>,
-    /// Each body's neighbours (symmetric: `j` lists `i` when `i` lists `j`).
-    of: Vec<Vec<u32>>,
+    /// Each body's neighbours (symmetric: `j` lists `i` when `i` lists `j`), in one store.
+    of: ListStore,
 }
 
 impl<V: Vector> Lists<V> {
@@ -162,9 +162,107 @@ impl<V: Vector> Lists<V> {
     }
 
     fn bytes(&self) -> usize {
-        self.centre.capacity() * std::mem::size_of::<V>()
-            + self.of.capacity() * std::mem::size_of::<Vec<u32>>()
-            + self.of.iter().map(|l| 4 * l.capacity()).sum::<usize>()
+        self.centre.capacity() * std::mem::size_of::<V>() + self.of.bytes()
+    }
+}
+
+/// Every body's neighbour list in one flat store: body `i`'s row is `stride` slots from
+/// `start + i * stride`, its length first and its neighbours after it. A prediction reaches a
+/// body's list with one load that depends on nothing else (a vector of vectors needs two: the
+/// header, then the list), and rows start on cache lines, so a list of up to 15 neighbours is
+/// one line. A row that would overflow makes the whole store grow (rare: the stride starts
+/// with room over the longest list).
+#[derive(Clone, Debug, Default)]
+struct ListStore {
+    slots: Vec<u32>,
+    /// Slots per row, a multiple of 16 (one 64-byte line).
+    stride: usize,
+    /// Index of row 0's first slot (the first slot on a cache line).
+    start: usize,
+    rows: usize,
+}
+
+impl ListStore {
+    /// Slots in a cache line.
+    const LINE: usize = 16;
+
+    /// `rows` empty rows with room for `longest` neighbours each and some more.
+    fn new(rows: usize, longest: usize) -> Self {
+        let mut store = ListStore::default();
+        store.reshape(rows, longest + longest / 2 + 4);
+        store
+    }
+
+    /// Empty rows of at least `room` neighbours; the old rows' contents are moved over.
+    fn reshape(&mut self, rows: usize, room: usize) {
+        let stride = (room + 1).div_ceil(Self::LINE) * Self::LINE;
+        let mut slots = vec![0u32; rows * stride + Self::LINE];
+        // Rows on cache lines: the allocation itself is only aligned to 4 bytes.
+        let misalign = (slots.as_ptr() as usize / 4) % Self::LINE;
+        let start = (Self::LINE - misalign) % Self::LINE;
+        for r in 0..self.rows.min(rows) {
+            let old = self.row(r as u32);
+            slots[start + r * stride..][..old.len()].copy_from_slice(old);
+        }
+        *self = ListStore {
+            slots,
+            stride,
+            start,
+            rows,
+        };
+    }
+
+    /// Row `i`: its length, then its neighbours.
+    #[inline(always)]
+    fn row(&self, i: u32) -> &[u32] {
+        let at = self.start + i as usize * self.stride;
+        let n = self.slots[at] as usize;
+        &self.slots[at..at + 1 + n]
+    }
+
+    /// Body `i`'s neighbours.
+    #[inline(always)]
+    fn get(&self, i: u32) -> &[u32] {
+        &self.row(i)[1..]
+    }
+
+    /// Adds `j` to body `i`'s neighbours.
+    #[inline]
+    fn push(&mut self, i: u32, j: u32) {
+        let at = self.start + i as usize * self.stride;
+        let n = self.slots[at] as usize;
+        if n + 1 == self.stride {
+            self.reshape(self.rows, 2 * self.stride);
+            return self.push(i, j);
+        }
+        self.slots[at + 1 + n] = j;
+        self.slots[at] = n as u32 + 1;
+    }
+
+    /// Removes `j` from body `i`'s neighbours (the last one takes its place), if listed.
+    #[inline]
+    fn remove(&mut self, i: u32, j: u32) {
+        let at = self.start + i as usize * self.stride;
+        let n = self.slots[at] as usize;
+        let row = &mut self.slots[at + 1..at + 1 + n];
+        if let Some(k) = row.iter().position(|&x| x == j) {
+            row[k] = row[n - 1];
+            self.slots[at] = n as u32 - 1;
+        }
+    }
+
+    /// Makes `list` body `i`'s neighbours.
+    fn set(&mut self, i: u32, list: &[u32]) {
+        if list.len() + 1 > self.stride {
+            self.reshape(self.rows, 2 * list.len());
+        }
+        let at = self.start + i as usize * self.stride;
+        self.slots[at] = list.len() as u32;
+        self.slots[at + 1..at + 1 + list.len()].copy_from_slice(list);
+    }
+
+    fn bytes(&self) -> usize {
+        4 * self.slots.capacity()
     }
 }
 
@@ -558,11 +656,18 @@ impl<V: Vector> Calendar<V> {
             lists.reach = reach;
             lists.cut2 = min_width * min_width;
             lists.centre = bodies.iter().map(|b| b.pos).collect();
-            lists.of = vec![Vec::new(); n];
+            // The store is sized by the longest list of a sample of bodies (it grows if a list
+            // outgrows it), then filled.
             let mut cand = Vec::new();
+            let mut longest = 0;
+            for i in (0..n as u32).step_by((n / 1024).max(1)) {
+                self.gather_listed(&lists, i, world.period, &mut cand);
+                longest = longest.max(cand.len());
+            }
+            lists.of = ListStore::new(n, longest);
             for i in 0..n as u32 {
                 self.gather_listed(&lists, i, world.period, &mut cand);
-                lists.of[i as usize].extend_from_slice(&cand);
+                lists.of.set(i, &cand);
             }
             self.lists = Some(lists);
         }
@@ -604,28 +709,23 @@ impl<V: Vector> Calendar<V> {
         let Some(mut lists) = self.lists.take() else {
             return;
         };
-        let mut list = std::mem::take(&mut lists.of[i as usize]);
-        for &j in &list {
-            let theirs = &mut lists.of[j as usize];
-            if let Some(k) = theirs.iter().position(|&x| x == i) {
-                theirs.swap_remove(k);
-            }
+        let mut cand = std::mem::take(&mut self.scratch[1]);
+        cand.clear();
+        cand.extend_from_slice(lists.of.get(i));
+        for &j in &cand {
+            lists.of.remove(j, i);
         }
         let c = world.bodies[i as usize].position_at(t);
         lists.centre[i as usize] = c;
         self.unlink(i);
         let cell = self.grid.index(self.grid.coords(c));
         self.link(i, cell);
-        // Gathered apart, so that the list keeps the capacity it needs, not the gather's.
-        let mut cand = std::mem::take(&mut self.scratch[1]);
         self.gather_listed(&lists, i, world.period, &mut cand);
-        list.clear();
-        list.extend_from_slice(&cand);
-        self.scratch[1] = cand;
-        for &j in &list {
-            lists.of[j as usize].push(i);
+        lists.of.set(i, &cand);
+        for &j in &cand {
+            lists.of.push(j, i);
         }
-        lists.of[i as usize] = list;
+        self.scratch[1] = cand;
         self.lists = Some(lists);
     }
 
@@ -697,7 +797,7 @@ impl<V: Vector> Calendar<V> {
         let [mut sa, mut sb] = std::mem::take(&mut self.scratch);
         let mut batch = std::mem::take(&mut self.batch);
         let (ca, cb): (&[u32], &[u32]) = match &self.lists {
-            Some(lists) => (&lists.of[a as usize], &lists.of[b as usize]),
+            Some(lists) => (lists.of.get(a), lists.of.get(b)),
             None => {
                 self.gather_two(a, b, &mut sa, &mut sb);
                 (&sa, &sb)
@@ -719,7 +819,7 @@ impl<V: Vector> Calendar<V> {
     #[inline]
     fn candidates<'a>(&'a self, i: u32, scratch: &'a mut Vec<u32>) -> &'a [u32] {
         match &self.lists {
-            Some(lists) => &lists.of[i as usize],
+            Some(lists) => lists.of.get(i),
             None => {
                 self.gather(i, scratch);
                 scratch
@@ -1029,6 +1129,59 @@ mod tests {
     use crate::generate::{gas_bodies, GasParams};
     use glam::DVec3;
 
+    /// The list store against a vector of vectors, through the same operations, starting small
+    /// so that rows overflow and the store grows several times (contents kept, rows aligned).
+    #[test]
+    fn list_store_matches_vectors_and_grows() {
+        let rows = 50u32;
+        let mut store = ListStore::new(rows as usize, 0);
+        let first_stride = store.stride;
+        let mut model: Vec<Vec<u32>> = vec![Vec::new(); rows as usize];
+        let mut state = 12345u64;
+        let mut next = |m: u32| {
+            state = state
+                .wrapping_mul(6364136223846793005)
+                .wrapping_add(1442695040888963407);
+            ((state >> 33) % m as u64) as u32
+        };
+        for step in 0..20_000 {
+            let i = next(rows);
+            match next(8) {
+                0..=3 => {
+                    let j = next(1000);
+                    store.push(i, j);
+                    model[i as usize].push(j);
+                }
+                4..=6 => {
+                    let j = match model[i as usize].len() {
+                        0 => 7,
+                        n => model[i as usize][next(n as u32) as usize],
+                    };
+                    store.remove(i, j);
+                    if let Some(k) = model[i as usize].iter().position(|&x| x == j) {
+                        model[i as usize].swap_remove(k);
+                    }
+                }
+                _ => {
+                    let list: Vec<u32> = (0..next(4 + step / 400)).map(|_| next(1000)).collect();
+                    store.set(i, &list);
+                    model[i as usize] = list;
+                }
+            }
+            assert_eq!(store.get(i), &model[i as usize][..], "step {step}");
+        }
+        for i in 0..rows {
+            assert_eq!(store.get(i), &model[i as usize][..]);
+            let at = store.start + i as usize * store.stride;
+            assert_eq!((store.slots[at..].as_ptr() as usize) % 64, 0);
+        }
+        assert!(
+            store.stride >= 4 * first_stride,
+            "{} {first_stride}",
+            store.stride
+        );
+    }
+
     /// Neighbour lists stay symmetric and complete while bodies are re-listed: after every
     /// stretch of events, `j` lists `i` exactly when `i` lists `j`, and exactly when their
     /// centres lie within the cut-off.
@@ -1062,8 +1215,8 @@ mod tests {
                     if i == j {
                         continue;
                     }
-                    let listed = lists.of[i as usize].contains(&j);
-                    assert_eq!(listed, lists.of[j as usize].contains(&i), "{i} {j}");
+                    let listed = lists.of.get(i).contains(&j);
+                    assert_eq!(listed, lists.of.get(j).contains(&i), "{i} {j}");
                     assert_eq!(
                         listed,
                         lists.near_centre(lists.centre[i as usize], j, world.period),
