@@ -100,8 +100,10 @@ struct Lists<V: Vector> {
     reach: f64,
     /// The squared cut-off of the centres' distance.
     cut2: f64,
-    /// Each body's centre: its position when it was last listed.
-    centre: Vec<V>,
+    /// Each body's centre (its position when it was last listed) and the next body in its
+    /// cell's list: a re-listing reads both of each body in the cells around it, so they share
+    /// a cache line (in this mode the calendar's own `next` is unused).
+    node: Vec<ListNode<V>>,
     /// Each body's neighbours (symmetric: `j` lists `i` when `i` lists `j`), in one store.
     of: ListStore,
 }
@@ -112,7 +114,7 @@ impl<V: Vector> Lists<V> {
     /// axis).
     #[inline(always)]
     fn near_centre(&self, ci: V, j: u32, period: Option<V>) -> bool {
-        let d = (ci - self.centre[j as usize]).to_array3();
+        let d = (ci - self.node[j as usize].centre).to_array3();
         let mut dd = 0.0;
         match period {
             Some(l) => {
@@ -137,7 +139,7 @@ impl<V: Vector> Lists<V> {
     /// edge and leaving (round-off) is re-listed at once.
     #[inline]
     fn relisting(&self, b: &Body<V>, i: u32) -> Entry {
-        let d = b.pos - self.centre[i as usize];
+        let d = b.pos - self.node[i as usize].centre;
         let a = b.vel.dot(b.vel);
         if !(a > 0.0) {
             return Entry::NOTHING;
@@ -162,7 +164,79 @@ impl<V: Vector> Lists<V> {
     }
 
     fn bytes(&self) -> usize {
-        self.centre.capacity() * std::mem::size_of::<V>() + self.of.bytes()
+        self.node.capacity() * std::mem::size_of::<ListNode<V>>() + self.of.bytes()
+    }
+}
+
+/// A body's centre and the next body in the list of its centre's cell.
+#[derive(Clone, Copy, Debug)]
+struct ListNode<V: Vector> {
+    centre: V,
+    next: u32,
+}
+
+/// The `next` links of the cells' lists: the calendar's own array, or with neighbour lists the
+/// bodies' [`ListNode`]s.
+trait NextLinks {
+    fn next(&self, i: u32) -> u32;
+    fn set_next(&mut self, i: u32, n: u32);
+}
+
+impl NextLinks for [u32] {
+    #[inline(always)]
+    fn next(&self, i: u32) -> u32 {
+        self[i as usize]
+    }
+    #[inline(always)]
+    fn set_next(&mut self, i: u32, n: u32) {
+        self[i as usize] = n;
+    }
+}
+
+impl<V: Vector> NextLinks for [ListNode<V>] {
+    #[inline(always)]
+    fn next(&self, i: u32) -> u32 {
+        self[i as usize].next
+    }
+    #[inline(always)]
+    fn set_next(&mut self, i: u32, n: u32) {
+        self[i as usize].next = n;
+    }
+}
+
+/// The cells' doubly linked lists of bodies: heads, and each body's cell and previous body (its
+/// next is in a [`NextLinks`]).
+#[derive(Clone, Debug, Default)]
+struct Cells {
+    head: Vec<u32>,
+    prev: Vec<u32>,
+    cell: Vec<u32>,
+}
+
+impl Cells {
+    #[inline]
+    fn link(&mut self, next: &mut (impl NextLinks + ?Sized), i: u32, c: u32) {
+        let h = self.head[c as usize];
+        next.set_next(i, h);
+        self.prev[i as usize] = NONE;
+        if h != NONE {
+            self.prev[h as usize] = i;
+        }
+        self.head[c as usize] = i;
+        self.cell[i as usize] = c;
+    }
+
+    #[inline]
+    fn unlink(&mut self, next: &mut (impl NextLinks + ?Sized), i: u32) {
+        let (p, n) = (self.prev[i as usize], next.next(i));
+        if p != NONE {
+            next.set_next(p, n);
+        } else {
+            self.head[self.cell[i as usize] as usize] = n;
+        }
+        if n != NONE {
+            self.prev[n as usize] = p;
+        }
     }
 }
 
@@ -348,16 +422,21 @@ impl ListWalk {
             skip: i,
         };
         for &c in &cells[..nc] {
-            let j = cal.head[c as usize];
+            let j = cal.cells.head[c as usize];
             w.cur[w.live] = j;
             w.live += (j != NONE) as usize;
         }
         w
     }
 
-    /// Writes the current bodies to `out` and moves every list one step.
+    /// Writes the current bodies that `keep` accepts to `out` and moves every list one step.
     #[inline(always)]
-    fn round(&mut self, next: &[u32], out: &mut Vec<u32>) {
+    fn round(
+        &mut self,
+        next: &(impl NextLinks + ?Sized),
+        keep: impl Fn(u32) -> bool,
+        out: &mut Vec<u32>,
+    ) {
         if out.len() < self.len + self.live {
             out.resize(self.len + self.live, NONE);
         }
@@ -365,8 +444,8 @@ impl ListWalk {
         for k in 0..self.live {
             let j = self.cur[k];
             out[self.len] = j;
-            self.len += (j != self.skip) as usize;
-            let n = next[j as usize];
+            self.len += ((j != self.skip) & keep(j)) as usize;
+            let n = next.next(j);
             self.cur[still] = n;
             still += (n != NONE) as usize;
         }
@@ -456,10 +535,9 @@ pub struct Calendar<V: Vector> {
     /// The pending entries, one per body.
     queue: Queue,
     counters: Vec<u32>,
-    cell: Vec<u32>,
+    cells: Cells,
+    /// The `next` links of the cells' lists (without neighbour lists: see [`ListNode`]).
     next: Vec<u32>,
-    prev: Vec<u32>,
-    head: Vec<u32>,
     /// Walls near each cell, in compressed rows: `walls[wall_start[c]..wall_start[c + 1]]`.
     wall_start: Vec<u32>,
     walls: Vec<u32>,
@@ -483,10 +561,8 @@ impl<V: Vector> Calendar<V> {
             grid: Grid::default(),
             queue: Queue::default(),
             counters: Vec::new(),
-            cell: Vec::new(),
+            cells: Cells::default(),
             next: Vec::new(),
-            prev: Vec::new(),
-            head: Vec::new(),
             wall_start: Vec::new(),
             walls: Vec::new(),
             touch: false,
@@ -511,8 +587,13 @@ impl<V: Vector> Calendar<V> {
     /// Bytes of memory held per body (excluding the world's own bodies).
     pub fn bytes_per_body(&self) -> f64 {
         let n = self.counters.len().max(1) as f64;
-        let per_body = 4 * std::mem::size_of::<u32>();
-        let other = 4 * (self.head.capacity() + self.wall_start.capacity() + self.walls.capacity())
+        // Counters, cells and previous links.
+        let per_body = 3 * std::mem::size_of::<u32>();
+        let other = 4
+            * (self.cells.head.capacity()
+                + self.next.capacity()
+                + self.wall_start.capacity()
+                + self.walls.capacity())
             + self.lists.as_ref().map_or(0, Lists::bytes);
         self.queue.bytes_per_body()
             + (per_body as f64 * self.counters.capacity() as f64 + other as f64) / n
@@ -604,10 +685,25 @@ impl<V: Vector> Calendar<V> {
         };
         let cells = self.grid.len();
 
-        self.head = vec![NONE; cells];
-        self.next = vec![NONE; n];
-        self.prev = vec![NONE; n];
-        self.cell = vec![0; n];
+        self.cells = Cells {
+            head: vec![NONE; cells],
+            prev: vec![NONE; n],
+            cell: vec![0; n],
+        };
+        // With lists, cells index the centres, at the bodies' stored positions.
+        match &mut self.lists {
+            Some(lists) => {
+                lists.node = bodies
+                    .iter()
+                    .map(|b| ListNode {
+                        centre: b.pos,
+                        next: NONE,
+                    })
+                    .collect();
+                self.next = Vec::new();
+            }
+            None => self.next = vec![NONE; n],
+        }
         for (i, b) in bodies.iter().enumerate() {
             let c = self.grid.index(self.grid.coords(b.pos));
             self.link(i as u32, c);
@@ -652,10 +748,8 @@ impl<V: Vector> Calendar<V> {
 
         self.touch = n * std::mem::size_of::<Body<V>>() > TOUCH_ABOVE_BYTES;
         if let Some(mut lists) = self.lists.take() {
-            // Centres at the bodies' stored positions, which are those of the grid above.
             lists.reach = reach;
             lists.cut2 = min_width * min_width;
-            lists.centre = bodies.iter().map(|b| b.pos).collect();
             // The store is sized by the longest list of a sample of bodies (it grows if a list
             // outgrows it), then filled.
             let mut cand = Vec::new();
@@ -677,28 +771,20 @@ impl<V: Vector> Calendar<V> {
         self.ready = true;
     }
 
+    /// Links body `i` into cell `c` (a re-listing, which holds the lists out, links itself).
     #[inline]
     fn link(&mut self, i: u32, c: u32) {
-        let h = self.head[c as usize];
-        self.next[i as usize] = h;
-        self.prev[i as usize] = NONE;
-        if h != NONE {
-            self.prev[h as usize] = i;
+        match &mut self.lists {
+            Some(lists) => self.cells.link(&mut lists.node[..], i, c),
+            None => self.cells.link(&mut self.next[..], i, c),
         }
-        self.head[c as usize] = i;
-        self.cell[i as usize] = c;
     }
 
     #[inline]
     fn unlink(&mut self, i: u32) {
-        let (p, n) = (self.prev[i as usize], self.next[i as usize]);
-        if p != NONE {
-            self.next[p as usize] = n;
-        } else {
-            self.head[self.cell[i as usize] as usize] = n;
-        }
-        if n != NONE {
-            self.prev[n as usize] = p;
+        match &mut self.lists {
+            Some(lists) => self.cells.unlink(&mut lists.node[..], i),
+            None => self.cells.unlink(&mut self.next[..], i),
         }
     }
 
@@ -716,10 +802,10 @@ impl<V: Vector> Calendar<V> {
             lists.of.remove(j, i);
         }
         let c = world.bodies[i as usize].position_at(t);
-        lists.centre[i as usize] = c;
-        self.unlink(i);
+        self.cells.unlink(&mut lists.node[..], i);
+        lists.node[i as usize].centre = c;
         let cell = self.grid.index(self.grid.coords(c));
-        self.link(i, cell);
+        self.cells.link(&mut lists.node[..], i, cell);
         self.gather_listed(&lists, i, world.period, &mut cand);
         lists.of.set(i, &cand);
         for &j in &cand {
@@ -731,23 +817,23 @@ impl<V: Vector> Calendar<V> {
 
     /// The bodies whose centres lie within the cut-off of body `i`'s (whose cell must be that
     /// of its centre), into `out`.
+    /// The cells are walked as in [`Calendar::gather`], each body's centre tested as its next
+    /// link is read (the same cache line), and kept without branching on the outcome (half or
+    /// more are dropped).
     fn gather_listed(&self, lists: &Lists<V>, i: u32, period: Option<V>, out: &mut Vec<u32>) {
-        self.gather(i, out);
-        // Compacted in place without branching on the outcome (half or more are dropped).
-        let ci = lists.centre[i as usize];
-        let mut n = 0;
-        for k in 0..out.len() {
-            let j = out[k];
-            out[n] = j;
-            n += lists.near_centre(ci, j, period) as usize;
+        let ci = lists.node[i as usize].centre;
+        let near = |j: u32| lists.near_centre(ci, j, period);
+        let mut w = ListWalk::start(self, i);
+        while w.live > 0 {
+            w.round(&lists.node[..], near, out);
         }
-        out.truncate(n);
+        out.truncate(w.len);
     }
 
     /// The next cell crossing of body `i`, as an entry.
     #[inline]
     fn crossing(&self, b: &Body<V>, i: u32) -> Entry {
-        let c = self.grid.unindex(self.cell[i as usize]);
+        let c = self.grid.unindex(self.cells.cell[i as usize]);
         let mut best = Entry::NOTHING;
         for axis in 0..V::DIM {
             let v = b.vel.comp(axis);
@@ -830,7 +916,7 @@ impl<V: Vector> Calendar<V> {
     /// The `3^d` cells around body `i`'s cell (distinct), and how many.
     #[inline]
     fn neighbourhood(&self, i: u32) -> ([u32; 27], usize) {
-        let c = self.grid.unindex(self.cell[i as usize]);
+        let c = self.grid.unindex(self.cells.cell[i as usize]);
         let (mut xs, mut ys, mut zs) = ([0u32; 3], [0u32; 3], [0u32; 3]);
         let nx = self.grid.neighbours(c[0], 0, &mut xs);
         let ny = self.grid.neighbours(c[1], 1, &mut ys);
@@ -860,7 +946,7 @@ impl<V: Vector> Calendar<V> {
     fn gather(&self, i: u32, out: &mut Vec<u32>) {
         let mut w = ListWalk::start(self, i);
         while w.live > 0 {
-            w.round(&self.next, out);
+            w.round(&self.next[..], |_| true, out);
         }
         out.truncate(w.len);
     }
@@ -870,8 +956,8 @@ impl<V: Vector> Calendar<V> {
     fn gather_two(&self, a: u32, b: u32, out_a: &mut Vec<u32>, out_b: &mut Vec<u32>) {
         let (mut wa, mut wb) = (ListWalk::start(self, a), ListWalk::start(self, b));
         while wa.live + wb.live > 0 {
-            wa.round(&self.next, out_a);
-            wb.round(&self.next, out_b);
+            wa.round(&self.next[..], |_| true, out_a);
+            wb.round(&self.next[..], |_| true, out_b);
         }
         out_a.truncate(wa.len);
         out_b.truncate(wb.len);
@@ -898,7 +984,7 @@ impl<V: Vector> Calendar<V> {
                 self.test_periodic(world, i, cand, l, exit_i, batch, &mut best);
             }
         }
-        let cell = self.cell[i as usize] as usize;
+        let cell = self.cells.cell[i as usize] as usize;
         let near_walls = if self.wall_start.is_empty() {
             &[][..]
         } else {
@@ -1053,7 +1139,7 @@ impl<V: Vector> BroadPhase<V> for Calendar<V> {
                 }
                 KIND_CROSSING => {
                     let axis = (e.b / 2) as usize;
-                    let mut c = self.grid.unindex(self.cell[owner as usize]);
+                    let mut c = self.grid.unindex(self.cells.cell[owner as usize]);
                     if e.b % 2 == 1 {
                         c[axis] += 1;
                     } else {
@@ -1219,7 +1305,7 @@ mod tests {
                     assert_eq!(listed, lists.of.get(j).contains(&i), "{i} {j}");
                     assert_eq!(
                         listed,
-                        lists.near_centre(lists.centre[i as usize], j, world.period),
+                        lists.near_centre(lists.node[i as usize].centre, j, world.period),
                         "{i} {j}"
                     );
                 }
@@ -1227,7 +1313,7 @@ mod tests {
         }
         let lists = cal.lists.as_ref().unwrap();
         let moved = (0..n as usize)
-            .filter(|&i| lists.centre[i] != start[i])
+            .filter(|&i| lists.node[i].centre != start[i])
             .count();
         assert!(moved > n as usize / 2, "{moved} bodies re-listed");
     }
