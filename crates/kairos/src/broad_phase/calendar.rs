@@ -1033,9 +1033,10 @@ impl<V: Vector> Calendar<V> {
         let bodies = &world.bodies;
         let bi = &bodies[i as usize];
         keys.clear();
+        keys.resize(cand.len(), 0.0);
         let mut bound = ScreenBatch::new();
         let (mut first, mut first_key) = (usize::MAX, f64::INFINITY);
-        for (k, &j) in cand.iter().enumerate() {
+        for (k, (&j, slot)) in cand.iter().zip(keys.iter_mut()).enumerate() {
             // The screen's numbers do not depend on the pair's order (see `PairScreen`), so
             // body `i`'s state stays in registers.
             let screen = PairScreen::new(bi, &bodies[j as usize], l);
@@ -1044,7 +1045,7 @@ impl<V: Vector> Calendar<V> {
                 (first, first_key) = (k, key);
             }
             bound.add(&screen);
-            keys.push(key);
+            *slot = key;
         }
         // The window of a periodic prediction ends at the earlier box exit: `exit_i`, and the
         // partner's, recomputed for the few pairs predicted (the same bits as a cached value,
