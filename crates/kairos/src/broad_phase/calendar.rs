@@ -245,7 +245,8 @@ impl Cells {
 /// body's list with one load that depends on nothing else (a vector of vectors needs two: the
 /// header, then the list), and rows start on cache lines, so a list of up to 15 neighbours is
 /// one line. A row that would overflow makes the whole store grow (rare: the stride starts
-/// with room over the longest list).
+/// with room over the longest list of a sample). Alignment is only a matter of speed (a clone
+/// keeps the offsets of its original).
 #[derive(Clone, Debug, Default)]
 struct ListStore {
     slots: Vec<u32>,
@@ -267,7 +268,8 @@ impl ListStore {
         store
     }
 
-    /// Empty rows of at least `room` neighbours; the old rows' contents are moved over.
+    /// Rows of at least `room` neighbours each, the old rows' contents copied over (new rows
+    /// are empty).
     fn reshape(&mut self, rows: usize, room: usize) {
         let stride = (room + 1).div_ceil(Self::LINE) * Self::LINE;
         let mut slots = vec![0u32; rows * stride + Self::LINE];
