@@ -288,10 +288,16 @@ impl ListStore {
         };
     }
 
+    /// The slot of row `i`'s length.
+    #[inline(always)]
+    fn at(&self, i: u32) -> usize {
+        self.start + i as usize * self.stride
+    }
+
     /// Row `i`: its length, then its neighbours.
     #[inline(always)]
     fn row(&self, i: u32) -> &[u32] {
-        let at = self.start + i as usize * self.stride;
+        let at = self.at(i);
         let n = self.slots[at] as usize;
         &self.slots[at..at + 1 + n]
     }
@@ -305,7 +311,7 @@ impl ListStore {
     /// Adds `j` to body `i`'s neighbours.
     #[inline]
     fn push(&mut self, i: u32, j: u32) {
-        let at = self.start + i as usize * self.stride;
+        let at = self.at(i);
         let n = self.slots[at] as usize;
         if n + 1 == self.stride {
             self.reshape(self.rows, 2 * self.stride);
@@ -318,7 +324,7 @@ impl ListStore {
     /// Removes `j` from body `i`'s neighbours (the last one takes its place), if listed.
     #[inline]
     fn remove(&mut self, i: u32, j: u32) {
-        let at = self.start + i as usize * self.stride;
+        let at = self.at(i);
         let n = self.slots[at] as usize;
         let row = &mut self.slots[at + 1..at + 1 + n];
         if let Some(k) = row.iter().position(|&x| x == j) {
@@ -332,7 +338,7 @@ impl ListStore {
         if list.len() + 1 > self.stride {
             self.reshape(self.rows, 2 * list.len());
         }
-        let at = self.start + i as usize * self.stride;
+        let at = self.at(i);
         self.slots[at] = list.len() as u32;
         self.slots[at + 1..at + 1 + list.len()].copy_from_slice(list);
     }
@@ -818,18 +824,17 @@ impl<V: Vector> Calendar<V> {
     }
 
     /// The bodies whose centres lie within the cut-off of body `i`'s (whose cell must be that
-    /// of its centre), into `out`.
-    /// The cells are walked as in [`Calendar::gather`], each body's centre tested as its next
+    /// of its centre), into `out`. The cells are walked as in [`Calendar::gather`], each body's centre tested as its next
     /// link is read (the same cache line), and kept without branching on the outcome (half or
     /// more are dropped).
     fn gather_listed(&self, lists: &Lists<V>, i: u32, period: Option<V>, out: &mut Vec<u32>) {
         let ci = lists.node[i as usize].centre;
-        let near = |j: u32| lists.near_centre(ci, j, period);
-        let mut w = ListWalk::start(self, i);
-        while w.live > 0 {
-            w.round(&lists.node[..], near, out);
-        }
-        out.truncate(w.len);
+        self.walk(
+            i,
+            &lists.node[..],
+            |j| lists.near_centre(ci, j, period),
+            out,
+        );
     }
 
     /// The next cell crossing of body `i`, as an entry.
@@ -946,9 +951,22 @@ impl<V: Vector> Calendar<V> {
     /// The bodies in the `3^d` cells around body `i`'s cell, other than `i`, into `out`, walked
     /// as [`ListWalk`] describes.
     fn gather(&self, i: u32, out: &mut Vec<u32>) {
+        self.walk(i, &self.next[..], |_| true, out);
+    }
+
+    /// The bodies of the cells around body `i`'s cell, other than `i`, that `keep` accepts,
+    /// into `out`: the [`ListWalk`] along the links `next`.
+    #[inline(always)]
+    fn walk(
+        &self,
+        i: u32,
+        next: &(impl NextLinks + ?Sized),
+        keep: impl Fn(u32) -> bool,
+        out: &mut Vec<u32>,
+    ) {
         let mut w = ListWalk::start(self, i);
         while w.live > 0 {
-            w.round(&self.next[..], |_| true, out);
+            w.round(next, &keep, out);
         }
         out.truncate(w.len);
     }

@@ -309,12 +309,10 @@ impl PairScreen {
     /// contacts no later than `t_max` (never both).
     #[inline(always)]
     fn verdicts(&self, t_max: f64) -> (bool, bool) {
-        let t_ref = self.t_ref;
         // Meaningless for an infinite `t_max`, which is refused below.
-        let s =
-            (t_max - t_ref).max(0.0) * (1.0 + 1e-6) + 1e-9 * (t_max.abs() + t_ref.abs()) + 1e-300;
-        let reach = self.sigma * (1.0 + 1e-6) + 2.0 * self.w1 * (1.0 + 1e-6) * s;
-        let full = !(t_max.is_finite() & self.inside & (self.half * (1.0 - 1e-9) > reach));
+        let s = screen_span(t_max, self.t_ref, self.t_ref.abs());
+        let full =
+            !(t_max.is_finite() & self.inside & only_min_image(self.half, self.sigma, self.w1, s));
         let (b, c) = (self.b, self.c);
         // `!(b < 0)` also takes NaN.
         let reject = !(b < 0.0) | ((c > 0.0) & (c > 2.0 * (-b) * s * (1.0 + 1e-6)));
@@ -329,6 +327,22 @@ impl PairScreen {
     pub fn rejects(&self, t_max: f64) -> bool {
         self.verdicts(t_max).1
     }
+}
+
+/// The screen's padded time span `S` for contacts no later than `t_max` of a pair predicted
+/// from `t_ref` (`t_ref_abs` is `|t_ref|`, or a bound on it); see
+/// [`ball_ball_periodic_cannot_hit_by`].
+#[inline(always)]
+fn screen_span(t_max: f64, t_ref: f64, t_ref_abs: f64) -> f64 {
+    (t_max - t_ref).max(0.0) * (1.0 + 1e-6) + 1e-9 * (t_max.abs() + t_ref_abs) + 1e-300
+}
+
+/// Whether no image but the minimum one can come within `sigma` over the span `s` at the
+/// relative speed bound `w1`, in a box whose shortest half side is `half` (false for NaN).
+#[inline(always)]
+fn only_min_image(half: f64, sigma: f64, w1: f64, s: f64) -> bool {
+    let reach = sigma * (1.0 + 1e-6) + 2.0 * w1 * (1.0 + 1e-6) * s;
+    half * (1.0 - 1e-9) > reach
 }
 
 /// A bound over a batch of [`PairScreen`]s (one body's candidates), so that the pairs its
@@ -410,12 +424,9 @@ impl ScreenBatch {
         if !(self.ok & (self.t_ref_min <= self.t_ref_max) & t_max.is_finite()) {
             return None;
         }
-        // The screen's `s` and `reach` (same expressions) at the batch's extremes.
-        let s = (t_max - self.t_ref_min).max(0.0) * (1.0 + 1e-6)
-            + 1e-9 * (t_max.abs() + self.t_ref_abs)
-            + 1e-300;
-        let reach = self.sigma * (1.0 + 1e-6) + 2.0 * self.w1 * (1.0 + 1e-6) * s;
-        if !(self.half * (1.0 - 1e-9) > reach) {
+        // The screen's own expressions, at the batch's extremes.
+        let s = screen_span(t_max, self.t_ref_min, self.t_ref_abs);
+        if !only_min_image(self.half, self.sigma, self.w1, s) {
             return None;
         }
         let u = t_max.max(self.t_ref_max);
