@@ -874,10 +874,13 @@ impl<V: Vector> Calendar<V> {
         let mut scratch = std::mem::take(&mut self.scratch[0]);
         let mut batch = std::mem::take(&mut self.batch);
         let cand = self.candidates(i, &mut scratch);
+        // The body's own entry first: its loads (the list centre) overlap the candidates'.
+        let own = self.own_entry(&world.bodies[i as usize], i);
         if self.touch {
+            self.queue.touch(i);
             touch(world, cand);
         }
-        let e = self.earliest(world, i, cand, &mut batch);
+        let e = self.earliest(world, i, own, cand, &mut batch);
         self.scratch[0] = scratch;
         self.batch = batch;
         e
@@ -896,12 +899,19 @@ impl<V: Vector> Calendar<V> {
                 (&sa, &sb)
             }
         };
+        let bodies = &world.bodies;
+        let (own_a, own_b) = (
+            self.own_entry(&bodies[a as usize], a),
+            self.own_entry(&bodies[b as usize], b),
+        );
         if self.touch {
+            self.queue.touch(a);
+            self.queue.touch(b);
             touch(world, ca);
             touch(world, cb);
         }
-        let ea = self.earliest(world, a, ca, &mut batch);
-        let eb = self.earliest(world, b, cb, &mut batch);
+        let ea = self.earliest(world, a, own_a, ca, &mut batch);
+        let eb = self.earliest(world, b, own_b, cb, &mut batch);
         self.scratch = [sa, sb];
         self.batch = batch;
         (ea, eb)
@@ -983,14 +993,27 @@ impl<V: Vector> Calendar<V> {
         out_b.truncate(wb.len);
     }
 
-    /// Body `i`'s earliest event among its cell crossing, its box crossing, its contacts with
-    /// the bodies `cand` and with the walls of its cell.
-    fn earliest(&self, world: &World<V>, i: u32, cand: &[u32], batch: &mut Batch) -> Entry {
-        let bi = &world.bodies[i as usize];
-        let mut best = match &self.lists {
-            Some(lists) => lists.relisting(bi, i),
-            None => self.crossing(bi, i),
-        };
+    /// Body `i`'s entry of its own (state `b`): its re-listing with neighbour lists, its cell
+    /// crossing without.
+    #[inline]
+    fn own_entry(&self, b: &Body<V>, i: u32) -> Entry {
+        match &self.lists {
+            Some(lists) => lists.relisting(b, i),
+            None => self.crossing(b, i),
+        }
+    }
+
+    /// Body `i`'s earliest event among `own` (its [`Calendar::own_entry`]), its box crossing,
+    /// its contacts with the bodies `cand` and with the walls of its cell.
+    fn earliest(
+        &self,
+        world: &World<V>,
+        i: u32,
+        own: Entry,
+        cand: &[u32],
+        batch: &mut Batch,
+    ) -> Entry {
+        let mut best = own;
         match world.period {
             None => self.test_candidates(world, i, cand, &mut best),
             Some(l) => {
