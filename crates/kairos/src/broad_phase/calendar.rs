@@ -409,9 +409,9 @@ fn touch<V: Vector>(world: &World<V>, cand: &[u32]) {
 /// A breadth-first walk of the cell lists around a body: one load per list and round, all
 /// independent of each other. The lists still going are kept without branching on a loaded
 /// value, so only the end of the walk is a branch.
-struct ListWalk {
+struct ListWalk<const K: usize> {
     /// The current body of each list still going.
-    cur: [u32; 27],
+    cur: [u32; K],
     live: usize,
     /// Bodies written so far.
     len: usize,
@@ -419,12 +419,12 @@ struct ListWalk {
     skip: u32,
 }
 
-impl ListWalk {
+impl<const K: usize> ListWalk<K> {
     #[inline(always)]
-    fn start<V: Vector>(cal: &Calendar<V>, i: u32) -> Self {
-        let (cells, nc) = cal.neighbourhood(i);
+    fn start<V: Vector>(cal: &Calendar<V>, i: u32, near: Option<(V, f64)>) -> Self {
+        let (cells, nc) = cal.neighbourhood::<K>(i, near);
         let mut w = ListWalk {
-            cur: [NONE; 27],
+            cur: [NONE; K],
             live: 0,
             len: 0,
             skip: i,
@@ -478,6 +478,9 @@ struct Grid {
     dims: [u32; 3],
     /// Neighbouring cells wrap around (periodic box).
     periodic: bool,
+    /// Cells on each side of a cell in its neighbourhood: 1, or 2 for neighbour lists (whose
+    /// cells are half as wide as the cut-off).
+    span: u32,
 }
 
 impl Grid {
@@ -508,25 +511,29 @@ impl Grid {
     fn len(&self) -> usize {
         self.dims.iter().map(|&d| d as usize).product()
     }
-    /// The distinct cell coordinates next to `c` along `axis` (including `c`), in `out`;
-    /// returns how many.
+    /// The distinct cell coordinates within [`Grid::span`] of `c` along `axis` (including `c`),
+    /// in `out`; returns how many.
     #[inline]
-    fn neighbours(&self, c: u32, axis: usize, out: &mut [u32; 3]) -> usize {
-        let d = self.dims[axis];
+    fn neighbours(&self, c: u32, axis: usize, out: &mut [u32; 5]) -> usize {
+        let (d, s) = (self.dims[axis], self.span);
         if self.periodic {
-            if d <= 3 {
+            if d <= 2 * s + 1 {
                 for (k, slot) in out.iter_mut().enumerate().take(d as usize) {
                     *slot = k as u32;
                 }
                 return d as usize;
             }
-            let below = if c == 0 { d - 1 } else { c - 1 };
-            let above = if c + 1 == d { 0 } else { c + 1 };
-            *out = [below, c, above];
-            return 3;
+            // `c - s ..= c + s`, wrapped.
+            for (k, slot) in out.iter_mut().enumerate().take((2 * s + 1) as usize) {
+                // In `d - s .. 2 d + s`: at most two subtractions of `d` bring it into range.
+                let x = c + d + k as u32 - s;
+                let x = if x >= d { x - d } else { x };
+                *slot = if x >= d { x - d } else { x };
+            }
+            return (2 * s + 1) as usize;
         }
-        let lo = c.saturating_sub(1);
-        let hi = (c + 1).min(d - 1);
+        let lo = c.saturating_sub(s);
+        let hi = (c + s).min(d - 1);
         for (k, slot) in out.iter_mut().enumerate().take((hi - lo + 1) as usize) {
             *slot = lo + k as u32;
         }
@@ -645,10 +652,17 @@ impl<V: Vector> Calendar<V> {
             m.max(bounds.min.comp(a).abs())
                 .max(bounds.max.comp(a).abs())
         });
-        // With lists, cells index the centres, and a cell holds every centre within the cut-off.
+        // With lists, cells index the centres, and the cells around a centre's hold every centre
+        // within the cut-off.
         let reach = self.lists.as_ref().map_or(0.0, |l| l.skin * r_max);
         let min_width =
             (2.0 * r_max + 2.0 * reach) * (1.0 + CELL_MARGIN) + 64.0 * f64::EPSILON * coord_scale;
+        // With lists, cells half as wide as the cut-off, and two on each side: the `5^d` cells
+        // cover the cut-off as the `3^d` would, with about half their volume, and a re-listing
+        // walks only those whose boxes come within the cut-off of the centre. (A wall is still
+        // registered in every cell within one cell width, at least the reach plus a radius.)
+        let span = if self.lists.is_some() { 2 } else { 1 };
+        let cell_width = min_width / span as f64;
         let max_cells = (self.opts.max_cells_per_body * n as f64).max(1.0);
         let (origin, extent): ([f64; 3], [f64; 3]) = match world.period {
             Some(l) => ([0.0; 3], l.to_array3()),
@@ -658,8 +672,8 @@ impl<V: Vector> Calendar<V> {
             ),
         };
         // Cubic target width: at least one contact distance, coarse enough for max_cells.
-        let volume: f64 = (0..V::DIM).map(|a| extent[a].max(min_width)).product();
-        let mut width = min_width.max((volume / max_cells).powf(1.0 / V::DIM as f64));
+        let volume: f64 = (0..V::DIM).map(|a| extent[a].max(cell_width)).product();
+        let mut width = cell_width.max((volume / max_cells).powf(1.0 / V::DIM as f64));
         if !(width > 0.0) || !width.is_finite() {
             width = 1.0;
         }
@@ -667,7 +681,7 @@ impl<V: Vector> Calendar<V> {
         let mut widths = [width; 3];
         for a in 0..V::DIM {
             if world.period.is_some() {
-                // Whole cells tile the box: widths divide L exactly and stay >= min_width.
+                // Whole cells tile the box: widths divide L exactly and stay >= cell_width.
                 dims[a] = ((extent[a] / width).floor() as u64).clamp(1, 1 << 20) as u32;
                 widths[a] = extent[a] / dims[a] as f64;
             } else {
@@ -690,6 +704,7 @@ impl<V: Vector> Calendar<V> {
             width: widths,
             dims,
             periodic: world.period.is_some(),
+            span,
         };
         let cells = self.grid.len();
 
@@ -829,8 +844,9 @@ impl<V: Vector> Calendar<V> {
     /// more are dropped).
     fn gather_listed(&self, lists: &Lists<V>, i: u32, period: Option<V>, out: &mut Vec<u32>) {
         let ci = lists.node[i as usize].centre;
-        self.walk(
+        self.walk::<125>(
             i,
+            Some((ci, lists.cut2)),
             &lists.node[..],
             |j| lists.near_centre(ci, j, period),
             out,
@@ -930,28 +946,52 @@ impl<V: Vector> Calendar<V> {
         }
     }
 
-    /// The `3^d` cells around body `i`'s cell (distinct), and how many.
+    /// The cells around body `i`'s cell (distinct; `3^d`, or `5^d` with lists), and how many;
+    /// `K` must hold them. With `near = (p, r2)`, only the cells whose boxes may hold a point
+    /// within `sqrt(r2)` of `p` (a point of `i`'s cell), padded for round-off.
     #[inline]
-    fn neighbourhood(&self, i: u32) -> ([u32; 27], usize) {
+    fn neighbourhood<const K: usize>(&self, i: u32, near: Option<(V, f64)>) -> ([u32; K], usize) {
         let c = self.grid.unindex(self.cells.cell[i as usize]);
-        let (mut xs, mut ys, mut zs) = ([0u32; 3], [0u32; 3], [0u32; 3]);
-        let nx = self.grid.neighbours(c[0], 0, &mut xs);
-        let ny = self.grid.neighbours(c[1], 1, &mut ys);
-        let nz = if V::DIM == 3 {
-            self.grid.neighbours(c[2], 2, &mut zs)
-        } else {
-            1
-        };
-        let mut cells = [NONE; 27];
+        let mut axes = [[0u32; 5]; 3];
+        let mut counts = [1usize; 3];
+        // Per axis and cell, the squared gap between `p` and the cell's slab (0: no culling).
+        let mut gaps = [[0.0f64; 5]; 3];
+        for a in 0..V::DIM {
+            counts[a] = self.grid.neighbours(c[a], a, &mut axes[a]);
+            let Some((p, _)) = near else { continue };
+            let (w, x) = (self.grid.width[a], p.comp(a));
+            let lo = self.grid.origin[a] + c[a] as f64 * w;
+            let tol = 1e-9 * (w + x.abs() + lo.abs());
+            let (below, above) = (x - lo, lo + w - x);
+            // A short periodic axis lists all its cells in their own order: none is culled.
+            let wraps = self.grid.periodic && self.grid.dims[a] <= 2 * self.grid.span + 1;
+            for k in 0..counts[a] {
+                // The cell's offset from `c` along the axis.
+                let o = if self.grid.periodic {
+                    k as i64 - self.grid.span as i64
+                } else {
+                    axes[a][k] as i64 - c[a] as i64
+                };
+                let gap = match o {
+                    0 => 0.0,
+                    o if o < 0 => below + (-o - 1) as f64 * w,
+                    o => above + (o - 1) as f64 * w,
+                };
+                let gap = if wraps { 0.0 } else { (gap - tol).max(0.0) };
+                gaps[a][k] = gap * gap;
+            }
+        }
+        let r2 = near.map_or(f64::INFINITY, |(_, r2)| r2);
+        let mut cells = [NONE; K];
         let mut nc = 0;
         let (dx, dy) = (self.grid.dims[0], self.grid.dims[1]);
-        for &z in &zs[..nz] {
-            for &y in &ys[..ny] {
+        for (&z, &gz) in axes[2][..counts[2]].iter().zip(&gaps[2]) {
+            for (&y, &gy) in axes[1][..counts[1]].iter().zip(&gaps[1]) {
                 // `Grid::index` of the row, then of each cell in it.
                 let row = (z * dy + y) * dx;
-                for &x in &xs[..nx] {
+                for (&x, &gx) in axes[0][..counts[0]].iter().zip(&gaps[0]) {
                     cells[nc] = row + x;
-                    nc += 1;
+                    nc += (gz + gy + gx <= r2) as usize;
                 }
             }
         }
@@ -961,20 +1001,21 @@ impl<V: Vector> Calendar<V> {
     /// The bodies in the `3^d` cells around body `i`'s cell, other than `i`, into `out`, walked
     /// as [`ListWalk`] describes.
     fn gather(&self, i: u32, out: &mut Vec<u32>) {
-        self.walk(i, &self.next[..], |_| true, out);
+        self.walk::<27>(i, None, &self.next[..], |_| true, out);
     }
 
     /// The bodies of the cells around body `i`'s cell, other than `i`, that `keep` accepts,
     /// into `out`: the [`ListWalk`] along the links `next`.
     #[inline(always)]
-    fn walk(
+    fn walk<const K: usize>(
         &self,
         i: u32,
+        near: Option<(V, f64)>,
         next: &(impl NextLinks + ?Sized),
         keep: impl Fn(u32) -> bool,
         out: &mut Vec<u32>,
     ) {
-        let mut w = ListWalk::start(self, i);
+        let mut w = ListWalk::<K>::start(self, i, near);
         while w.live > 0 {
             w.round(next, &keep, out);
         }
@@ -984,7 +1025,10 @@ impl<V: Vector> Calendar<V> {
     /// [`Calendar::gather`] of two bodies, whose walks take their rounds together so that the
     /// loads of both overlap.
     fn gather_two(&self, a: u32, b: u32, out_a: &mut Vec<u32>, out_b: &mut Vec<u32>) {
-        let (mut wa, mut wb) = (ListWalk::start(self, a), ListWalk::start(self, b));
+        let (mut wa, mut wb) = (
+            ListWalk::<27>::start(self, a, None),
+            ListWalk::<27>::start(self, b, None),
+        );
         while wa.live + wb.live > 0 {
             wa.round(&self.next[..], |_| true, out_a);
             wb.round(&self.next[..], |_| true, out_b);
@@ -1314,13 +1358,20 @@ mod tests {
 
     /// Neighbour lists stay symmetric and complete while bodies are re-listed: after every
     /// stretch of events, `j` lists `i` exactly when `i` lists `j`, and exactly when their
-    /// centres lie within the cut-off.
+    /// centres lie within the cut-off. Boxes of many cells a side (the walk's cells culled by
+    /// their distance) and of five (every cell of an axis walked).
     #[test]
     fn lists_stay_symmetric_and_complete() {
+        for (n, packing) in [(600, 0.35), (100, 0.3)] {
+            lists_stay_symmetric_and_complete_in(n, packing);
+        }
+    }
+
+    fn lists_stay_symmetric_and_complete_in(n: usize, packing: f64) {
         let p = GasParams {
             dim: 3,
-            n: 600,
-            packing: 0.35,
+            n,
+            packing,
             polydispersity: 0.05,
             seed: 5,
             ..Default::default()
