@@ -394,16 +394,19 @@ impl Entry {
     }
 }
 
-/// Reads every candidate's state (both of its cache lines) in a straight loop before any test,
-/// so that their cache misses overlap instead of waiting on each other.
+/// Reads every candidate's state (both of its cache lines) and event counter (which a contact
+/// found with it records) in a straight loop before any test, so that their cache misses
+/// overlap instead of waiting on each other.
 #[inline]
-fn touch<V: Vector>(world: &World<V>, cand: &[u32]) {
+fn touch<V: Vector>(world: &World<V>, counters: &[u32], cand: &[u32]) {
     let mut sum = 0.0;
+    let mut count = 0u32;
     for &j in cand {
         let b = &world.bodies[j as usize];
         sum += b.pos.comp(0) + b.radius;
+        count ^= counters[j as usize];
     }
-    std::hint::black_box(sum);
+    std::hint::black_box((sum, count));
 }
 
 /// A breadth-first walk of the cell lists around a body: one load per list and round, all
@@ -894,7 +897,7 @@ impl<V: Vector> Calendar<V> {
         let own = self.own_entry(&world.bodies[i as usize], i);
         if self.touch {
             self.queue.touch(i);
-            touch(world, cand);
+            touch(world, &self.counters, cand);
         }
         let e = self.earliest(world, i, own, cand, &mut batch);
         self.scratch[0] = scratch;
@@ -923,8 +926,8 @@ impl<V: Vector> Calendar<V> {
         if self.touch {
             self.queue.touch(a);
             self.queue.touch(b);
-            touch(world, ca);
-            touch(world, cb);
+            touch(world, &self.counters, ca);
+            touch(world, &self.counters, cb);
         }
         let ea = self.earliest(world, a, own_a, ca, &mut batch);
         let eb = self.earliest(world, b, own_b, cb, &mut batch);
