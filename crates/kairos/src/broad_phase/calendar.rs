@@ -42,6 +42,7 @@ use crate::event::{Event, EventKind};
 use crate::math::{Aabb, Vector};
 use crate::toi::{PairScreen, PeriodicScreen, ScreenBatch};
 use crate::world::World;
+use kairos_hint::prefetch;
 use queue::Queue;
 
 mod queue;
@@ -394,19 +395,17 @@ impl Entry {
     }
 }
 
-/// Reads every candidate's state (both of its cache lines) and event counter (which a contact
-/// found with it records) in a straight loop before any test, so that their cache misses
-/// overlap instead of waiting on each other.
+/// Starts loading every candidate's state (both of its cache lines) and event counter (which
+/// a contact found with it records) before any test, so that their cache misses overlap
+/// instead of waiting on each other.
 #[inline]
 fn touch<V: Vector>(world: &World<V>, counters: &[u32], cand: &[u32]) {
-    let mut sum = 0.0;
-    let mut count = 0u32;
     for &j in cand {
         let b = &world.bodies[j as usize];
-        sum += b.pos.comp(0) + b.radius;
-        count ^= counters[j as usize];
+        prefetch(&b.pos);
+        prefetch(&b.inv_mass);
+        prefetch(&counters[j as usize]);
     }
-    std::hint::black_box((sum, count));
 }
 
 /// A breadth-first walk of the cell lists around a body: one load per list and round, all
@@ -893,12 +892,11 @@ impl<V: Vector> Calendar<V> {
         let mut scratch = std::mem::take(&mut self.scratch[0]);
         let mut batch = std::mem::take(&mut self.batch);
         let cand = self.candidates(i, &mut scratch);
-        // The body's own entry first: its loads (the list centre) overlap the candidates'.
-        let own = self.own_entry(&world.bodies[i as usize], i);
         if self.touch {
-            self.queue.touch(i);
+            self.touch_own(i);
             touch(world, &self.counters, cand);
         }
+        let own = self.own_entry(&world.bodies[i as usize], i);
         let e = self.earliest(world, i, own, cand, &mut batch);
         self.scratch[0] = scratch;
         self.batch = batch;
@@ -918,17 +916,17 @@ impl<V: Vector> Calendar<V> {
                 (&sa, &sb)
             }
         };
+        if self.touch {
+            self.touch_own(a);
+            self.touch_own(b);
+            touch(world, &self.counters, ca);
+            touch(world, &self.counters, cb);
+        }
         let bodies = &world.bodies;
         let (own_a, own_b) = (
             self.own_entry(&bodies[a as usize], a),
             self.own_entry(&bodies[b as usize], b),
         );
-        if self.touch {
-            self.queue.touch(a);
-            self.queue.touch(b);
-            touch(world, &self.counters, ca);
-            touch(world, &self.counters, cb);
-        }
         let ea = self.earliest(world, a, own_a, ca, &mut batch);
         let eb = self.earliest(world, b, own_b, cb, &mut batch);
         self.scratch = [sa, sb];
@@ -1038,6 +1036,16 @@ impl<V: Vector> Calendar<V> {
         }
         out_a.truncate(wa.len);
         out_b.truncate(wb.len);
+    }
+
+    /// Starts loading what a prediction of body `i` reads of its own besides its state: its
+    /// place in the calendar and, with lists, its centre.
+    #[inline]
+    fn touch_own(&self, i: u32) {
+        self.queue.touch(i);
+        if let Some(lists) = &self.lists {
+            prefetch(&lists.node[i as usize]);
+        }
     }
 
     /// Body `i`'s entry of its own (state `b`): its re-listing with neighbour lists, its cell

@@ -60,6 +60,9 @@ pub(super) struct Queue {
     inv_width: f64,
     /// The bucket poured into the heap last (`-1` before the first).
     cur: i64,
+    /// A body of the next bucket's list, read ahead one step a call of [`Queue::first`] so that
+    /// pouring that bucket finds its links in the cache (a hint: it may have moved elsewhere).
+    ahead: u32,
 }
 
 impl Queue {
@@ -85,6 +88,7 @@ impl Queue {
             base: 0.0,
             inv_width: 1.0,
             cur: -1,
+            ahead: NONE,
         };
         for i in (0..n as u32).rev() {
             q.push_list(i, OVERFLOW);
@@ -108,14 +112,15 @@ impl Queue {
         self.entries[i as usize]
     }
 
-    /// Reads body `i`'s place and entry, if it has them yet, so that an update of it soon after
-    /// finds them in the cache (a performance hint only).
+    /// Starts loading body `i`'s place and entry, if it has them yet, so that an update of it
+    /// soon after finds them in the cache (a performance hint only).
     #[inline]
     pub(super) fn touch(&self, i: u32) {
         if let (Some(node), Some(entry)) =
             (self.nodes.get(i as usize), self.entries.get(i as usize))
         {
-            std::hint::black_box(node.loc as f64 + entry.time);
+            kairos_hint::prefetch(node);
+            kairos_hint::prefetch(entry);
         }
     }
 
@@ -123,6 +128,15 @@ impl Queue {
     pub(super) fn first(&mut self) -> Option<u32> {
         loop {
             if let Some(top) = self.heap.first() {
+                // One step along the next bucket's list: the link was loaded a step before.
+                if self.ahead != NONE {
+                    let i = self.ahead as usize;
+                    kairos_hint::prefetch(&self.entries[i]);
+                    self.ahead = self.nodes[i].next;
+                    if self.ahead != NONE {
+                        kairos_hint::prefetch(&self.nodes[self.ahead as usize]);
+                    }
+                }
                 return Some(top.id);
             }
             if self.in_buckets == 0 {
@@ -142,6 +156,7 @@ impl Queue {
                 self.heap_push(i);
                 i = next;
             }
+            self.ahead = self.buckets.get(slot + 1).copied().unwrap_or(NONE);
         }
     }
 
