@@ -295,6 +295,12 @@ impl ListStore {
         self.start + i as usize * self.stride
     }
 
+    /// The first slot of body `i`'s row (its length), without reading it.
+    #[inline]
+    fn first_slot(&self, i: u32) -> &u32 {
+        &self.slots[self.at(i)]
+    }
+
     /// Row `i`: its length, then its neighbours.
     #[inline(always)]
     fn row(&self, i: u32) -> &[u32] {
@@ -1038,6 +1044,27 @@ impl<V: Vector> Calendar<V> {
         out_b.truncate(wb.len);
     }
 
+    /// Starts loading the states and candidate lists of the bodies of the event likely to come
+    /// after the collision of `a` and `b` (the least entry near the top of the calendar's heap
+    /// owned by neither), so that its predictions find them cached. A hint only.
+    fn read_ahead(&self, world: &World<V>, a: u32, b: u32) {
+        let Some(e) = self.queue.next_other(a, b) else {
+            return;
+        };
+        // The second body of an entry that is not a contact is a code, not a body.
+        let two = e.kind == EventKind::BallBall as u8;
+        for i in [e.a, e.b].into_iter().take(1 + two as usize) {
+            let Some(body) = world.bodies.get(i as usize) else {
+                continue;
+            };
+            prefetch(&body.pos);
+            prefetch(&body.inv_mass);
+            if let Some(lists) = &self.lists {
+                prefetch(lists.of.first_slot(i));
+            }
+        }
+    }
+
     /// Starts loading what a prediction of body `i` reads of its own besides its state: its
     /// place in the calendar and, with lists, its centre.
     #[inline]
@@ -1254,6 +1281,9 @@ impl<V: Vector> BroadPhase<V> for Calendar<V> {
                     if self.counters[partner as usize] != e.partner_counter {
                         self.repredict(world, owner);
                         continue;
+                    }
+                    if self.touch {
+                        self.read_ahead(world, e.a, e.b);
                     }
                     return Some(Event {
                         time: e.time,

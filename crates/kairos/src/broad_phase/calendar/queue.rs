@@ -124,6 +124,18 @@ impl Queue {
         }
     }
 
+    /// The least entry among the top three levels of the heap whose owner is neither `a` nor `b`
+    /// (likely the one to come after theirs); `None` if there is none.
+    pub(super) fn next_other(&self, a: u32, b: u32) -> Option<Entry> {
+        let mut best: Option<Entry> = None;
+        for item in self.heap.iter().take(7) {
+            if item.id != a && item.id != b && best.map_or(true, |x| item.entry.precedes(&x)) {
+                best = Some(item.entry);
+            }
+        }
+        best
+    }
+
     /// The body holding the least entry, or `None` when every entry is infinitely far.
     pub(super) fn first(&mut self) -> Option<u32> {
         loop {
