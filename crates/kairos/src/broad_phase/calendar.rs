@@ -24,9 +24,10 @@
 //!   ordered by the event order (crossings sort as kind 3), and memory stays `O(n)`.
 //! * **Branches and memory.** A prediction first gathers its candidates ([`ListWalk`]: the cell
 //!   lists walked breadth first without branching on loaded values); when the bodies' states do
-//!   not fit the cache, it reads their states in a straight loop so that the cache misses
-//!   overlap; in a periodic box it screens them in a batch without branching on each outcome
-//!   (`test_periodic`). None of this changes an entry.
+//!   not fit the cache, it prefetches their states and counters (and its own calendar slot)
+//!   before any test so that the cache misses overlap, and a collision prefetches the states
+//!   and lists of the event likely to come next; in a periodic box it screens them in a batch
+//!   without branching on each outcome (`test_periodic`). None of this changes an entry.
 //! * **Neighbour lists** (`calendar-lists`, [`CalendarOptions::list_skin`]). Instead of the
 //!   cells' blocks, a body's candidates are the bodies listed with it, and its bookkeeping
 //!   event is a re-listing instead of a cell crossing; see [`Lists`] for why they only prune.
