@@ -848,9 +848,9 @@ impl<V: Vector> Calendar<V> {
     }
 
     /// The bodies whose centres lie within the cut-off of body `i`'s (whose cell must be that
-    /// of its centre), into `out`. The cells are walked as in [`Calendar::gather`], each body's centre tested as its next
-    /// link is read (the same cache line), and kept without branching on the outcome (half or
-    /// more are dropped).
+    /// of its centre), into `out`. The cells within the cut-off are walked as in
+    /// [`Calendar::gather`], each body's centre tested as its next link is read (the same cache
+    /// line), and kept without branching on the outcome (half or more are dropped).
     fn gather_listed(&self, lists: &Lists<V>, i: u32, period: Option<V>, out: &mut Vec<u32>) {
         let ci = lists.node[i as usize].centre;
         self.walk::<125>(
@@ -903,8 +903,7 @@ impl<V: Vector> Calendar<V> {
             self.touch_own(i);
             touch(world, &self.counters, cand);
         }
-        let own = self.own_entry(&world.bodies[i as usize], i);
-        let e = self.earliest(world, i, own, cand, &mut batch);
+        let e = self.earliest(world, i, cand, &mut batch);
         self.scratch[0] = scratch;
         self.batch = batch;
         e
@@ -929,13 +928,8 @@ impl<V: Vector> Calendar<V> {
             touch(world, &self.counters, ca);
             touch(world, &self.counters, cb);
         }
-        let bodies = &world.bodies;
-        let (own_a, own_b) = (
-            self.own_entry(&bodies[a as usize], a),
-            self.own_entry(&bodies[b as usize], b),
-        );
-        let ea = self.earliest(world, a, own_a, ca, &mut batch);
-        let eb = self.earliest(world, b, own_b, cb, &mut batch);
+        let ea = self.earliest(world, a, ca, &mut batch);
+        let eb = self.earliest(world, b, cb, &mut batch);
         self.scratch = [sa, sb];
         self.batch = batch;
         (ea, eb)
@@ -1076,27 +1070,15 @@ impl<V: Vector> Calendar<V> {
         }
     }
 
-    /// Body `i`'s entry of its own (state `b`): its re-listing with neighbour lists, its cell
-    /// crossing without.
-    #[inline]
-    fn own_entry(&self, b: &Body<V>, i: u32) -> Entry {
-        match &self.lists {
-            Some(lists) => lists.relisting(b, i),
-            None => self.crossing(b, i),
-        }
-    }
-
-    /// Body `i`'s earliest event among `own` (its [`Calendar::own_entry`]), its box crossing,
-    /// its contacts with the bodies `cand` and with the walls of its cell.
-    fn earliest(
-        &self,
-        world: &World<V>,
-        i: u32,
-        own: Entry,
-        cand: &[u32],
-        batch: &mut Batch,
-    ) -> Entry {
-        let mut best = own;
+    /// Body `i`'s earliest event among its own (its re-listing with neighbour lists, its cell
+    /// crossing without), its box crossing, its contacts with the bodies `cand` and with the
+    /// walls of its cell.
+    fn earliest(&self, world: &World<V>, i: u32, cand: &[u32], batch: &mut Batch) -> Entry {
+        let bi = &world.bodies[i as usize];
+        let mut best = match &self.lists {
+            Some(lists) => lists.relisting(bi, i),
+            None => self.crossing(bi, i),
+        };
         match world.period {
             None => self.test_candidates(world, i, cand, &mut best),
             Some(l) => {
