@@ -827,23 +827,29 @@ impl<V: Vector> Calendar<V> {
         let Some(mut lists) = self.lists.take() else {
             return;
         };
-        let mut cand = std::mem::take(&mut self.scratch[1]);
-        cand.clear();
-        cand.extend_from_slice(lists.of.get(i));
-        for &j in &cand {
-            lists.of.remove(j, i);
-        }
+        let [mut old, mut new] = std::mem::take(&mut self.scratch);
+        old.clear();
+        old.extend_from_slice(lists.of.get(i));
         let c = world.bodies[i as usize].position_at(t);
         self.cells.unlink(&mut lists.node[..], i);
         lists.node[i as usize].centre = c;
         let cell = self.grid.index(self.grid.coords(c));
         self.cells.link(&mut lists.node[..], i, cell);
-        self.gather_listed(&lists, i, world.period, &mut cand);
-        lists.of.set(i, &cand);
-        for &j in &cand {
-            lists.of.push(j, i);
+        self.gather_listed(&lists, i, world.period, &mut new);
+        lists.of.set(i, &new);
+        // Only the neighbours that leave or join the list have their own rows changed (most
+        // stay: a body re-listed has moved a fraction of the cut-off).
+        for &j in &old {
+            if !new.contains(&j) {
+                lists.of.remove(j, i);
+            }
         }
-        self.scratch[1] = cand;
+        for &j in &new {
+            if !old.contains(&j) {
+                lists.of.push(j, i);
+            }
+        }
+        self.scratch = [old, new];
         self.lists = Some(lists);
     }
 
