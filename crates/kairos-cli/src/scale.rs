@@ -1,4 +1,4 @@
-//! `kairos bench scale`: collisions per second and memory per body of the calendar on periodic
+//! `kairos bench scale`: collisions per second and memory per body of the calendars on periodic
 //! hard-sphere gases, and events per second of every broad phase on the thesis scene.
 //!
 //! Every measurement runs in a child process (this same binary, `bench scale-one`), so the
@@ -33,6 +33,15 @@ pub struct ScaleArgs {
     /// Dimensions of the gas runs.
     #[arg(long, value_delimiter = ',', default_value = "2,3")]
     pub dims: Vec<usize>,
+    /// Broad phases of the gas runs: `calendar`, `calendar-lists` (the others are compared on
+    /// the thesis scene; at a million bodies they would not finish).
+    #[arg(
+        long,
+        value_delimiter = ',',
+        default_value = "calendar,calendar-lists",
+        value_parser = parse_gas_broad_phase
+    )]
+    pub gas_broad_phases: Vec<BroadPhaseKind>,
     /// Packing fraction of the 2D gases.
     #[arg(long, default_value_t = 0.5)]
     pub packing_2d: f64,
@@ -64,9 +73,21 @@ pub struct ScaleArgs {
     /// For a CSV without a `packing` column, the gases' packing is taken from --packing-2d and
     /// --packing-3d.
     #[arg(long, value_name = "FILE", conflicts_with_all = [
-        "n", "dims", "collisions_per_body", "thesis_n", "thesis_budget",
+        "n", "dims", "gas_broad_phases", "collisions_per_body", "thesis_n", "thesis_budget",
     ])]
     pub from_csv: Option<std::path::PathBuf>,
+}
+
+/// A broad phase for the gas runs: one of the calendars.
+fn parse_gas_broad_phase(s: &str) -> Result<BroadPhaseKind, String> {
+    let kind: BroadPhaseKind = s.parse()?;
+    match kind {
+        BroadPhaseKind::Calendar | BroadPhaseKind::CalendarLists => Ok(kind),
+        _ => Err(format!(
+            "the gas runs take `calendar` or `calendar-lists`, not `{s}` (every broad phase is \
+             compared on the thesis scene)"
+        )),
+    }
 }
 
 /// Arguments of the hidden `bench scale-one` (one measurement in this process).
@@ -242,9 +263,9 @@ fn child(args: &[String]) -> Result<Measurement> {
     Ok(serde_json::from_str(text.trim())?)
 }
 
-const GAS_HEAD: &str = "## Periodic gases, calendar broad phase, one core\n\n\
-| dim | N | packing | collisions timed | seconds | collisions/s | peak RSS / body (bytes) |\n\
-|---:|---:|---:|---:|---:|---:|---:|";
+const GAS_HEAD: &str = "## Periodic gases, one core\n\n\
+| dim | N | packing | broad phase | collisions timed | seconds | collisions/s | peak RSS / body (bytes) |\n\
+|---:|---:|---:|---|---:|---:|---:|---:|";
 
 const THESIS_HEAD: &str = "\n## Thesis scene (5 s), every broad phase\n\n\
 | N | broad phase | collisions | seconds | events/s | complete | vs kaya-bvh |\n\
@@ -252,8 +273,15 @@ const THESIS_HEAD: &str = "\n## Thesis scene (5 s), every broad phase\n\n\
 
 fn gas_line(m: &Measurement) -> String {
     format!(
-        "| {} | {} | {} | {} | {:.3} | {:.0} | {:.0} |",
-        m.dim, m.n, m.packing, m.collisions, m.seconds, m.collisions_per_second, m.bytes_per_body
+        "| {} | {} | {} | {} | {} | {:.3} | {:.0} | {:.0} |",
+        m.dim,
+        m.n,
+        m.packing,
+        m.broad_phase,
+        m.collisions,
+        m.seconds,
+        m.collisions_per_second,
+        m.bytes_per_body
     )
 }
 
@@ -477,25 +505,29 @@ fn measure(a: &ScaleArgs) -> Result<Vec<Measurement>> {
         println!("{GAS_HEAD}");
         for &dim in &a.dims {
             let packing = if dim == 2 { a.packing_2d } else { a.packing_3d };
-            for &n in &a.n {
-                let args: Vec<String> = [
-                    "--scene",
-                    "gas",
-                    "--dim",
-                    &dim.to_string(),
-                    "--n",
-                    &n.to_string(),
-                    "--packing",
-                    &packing.to_string(),
-                    "--collisions-per-body",
-                    &a.collisions_per_body.to_string(),
-                ]
-                .iter()
-                .map(|s| s.to_string())
-                .collect();
-                let m = child(&args)?;
-                println!("{}", gas_line(&m));
-                all.push(m);
+            for &bp in &a.gas_broad_phases {
+                for &n in &a.n {
+                    let args: Vec<String> = [
+                        "--scene",
+                        "gas",
+                        "--dim",
+                        &dim.to_string(),
+                        "--n",
+                        &n.to_string(),
+                        "--packing",
+                        &packing.to_string(),
+                        "--collisions-per-body",
+                        &a.collisions_per_body.to_string(),
+                        "--broad-phase",
+                        bp.name(),
+                    ]
+                    .iter()
+                    .map(|s| s.to_string())
+                    .collect();
+                    let m = child(&args)?;
+                    println!("{}", gas_line(&m));
+                    all.push(m);
+                }
             }
         }
     }

@@ -437,7 +437,9 @@ fn gas_generation_and_scale_bench() {
     ok(&o);
     let out = text(&o.stdout);
     assert!(
-        out.contains("| 3 | 500 | 0.45 |") && out.contains("| 64 | calendar |"),
+        out.contains("| 3 | 500 | 0.45 | calendar |")
+            && out.contains("| 3 | 500 | 0.45 | calendar-lists |")
+            && out.contains("| 64 | calendar |"),
         "{out}"
     );
     assert_eq!(
@@ -445,8 +447,20 @@ fn gas_generation_and_scale_bench() {
             .unwrap()
             .lines()
             .count(),
-        1 + 2 + kairos::broad_phase::BroadPhaseKind::ALL.len(),
-        "header, two gas runs, and every broad phase on the thesis scene"
+        1 + 2 * 2 + kairos::broad_phase::BroadPhaseKind::ALL.len(),
+        "header, two gas runs for each calendar, and every broad phase on the thesis scene"
+    );
+    // A broad phase that would not finish a gas of a million bodies is refused up front.
+    let o = kairos(
+        &["bench", "scale", "--gas-broad-phases", "calendar,kaya-bvh"],
+        &dir,
+    );
+    assert_eq!(o.status.code(), Some(2));
+    assert!(
+        text(&o.stderr)
+            .contains("the gas runs take `calendar` or `calendar-lists`, not `kaya-bvh`"),
+        "{}",
+        text(&o.stderr)
     );
 }
 

@@ -244,7 +244,7 @@ fn scale_plot_from_csv() {
     ok(&o);
     let out = text(&o.stdout);
     for line in [
-        "| 3 | 1000000 | 0.45 | 2000000 | 35.515 | 56314 | 189 |",
+        "| 3 | 1000000 | 0.45 | calendar | 2000000 | 35.515 | 56314 | 189 |",
         "| 16384 | calendar | 5420001 | 11.217 | 483214 | yes | 2031.7x |",
     ] {
         assert!(out.contains(line), "{line} not in {out}");
