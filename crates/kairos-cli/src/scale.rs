@@ -247,7 +247,7 @@ pub fn scale_one(a: ScaleOneArgs) -> Result<ExitCode> {
     Ok(ExitCode::SUCCESS)
 }
 
-fn child(args: &[String]) -> Result<Measurement> {
+fn child(args: &[&str]) -> Result<Measurement> {
     let exe = std::env::current_exe().context("cannot find this executable")?;
     let out = Command::new(exe)
         .arg("bench")
@@ -507,7 +507,7 @@ fn measure(a: &ScaleArgs) -> Result<Vec<Measurement>> {
             let packing = if dim == 2 { a.packing_2d } else { a.packing_3d };
             for &bp in &a.gas_broad_phases {
                 for &n in &a.n {
-                    let args: Vec<String> = [
+                    let m = child(&[
                         "--scene",
                         "gas",
                         "--dim",
@@ -520,11 +520,7 @@ fn measure(a: &ScaleArgs) -> Result<Vec<Measurement>> {
                         &a.collisions_per_body.to_string(),
                         "--broad-phase",
                         bp.name(),
-                    ]
-                    .iter()
-                    .map(|s| s.to_string())
-                    .collect();
-                    let m = child(&args)?;
+                    ])?;
                     println!("{}", gas_line(&m));
                     all.push(m);
                 }
@@ -536,7 +532,7 @@ fn measure(a: &ScaleArgs) -> Result<Vec<Measurement>> {
         for &n in &a.thesis_n {
             let mut rows = Vec::new();
             for bp in BroadPhaseKind::ALL {
-                let args: Vec<String> = [
+                rows.push(child(&[
                     "--scene",
                     "thesis",
                     "--dim",
@@ -547,11 +543,7 @@ fn measure(a: &ScaleArgs) -> Result<Vec<Measurement>> {
                     bp.name(),
                     "--budget",
                     &a.thesis_budget.to_string(),
-                ]
-                .iter()
-                .map(|s| s.to_string())
-                .collect();
-                rows.push(child(&args)?);
+                ])?);
             }
             for line in thesis_lines(&rows) {
                 println!("{line}");
