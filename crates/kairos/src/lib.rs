@@ -27,12 +27,14 @@
 #![forbid(unsafe_code)]
 #![warn(missing_docs)]
 
+pub mod atomic;
 pub mod body;
 pub mod broad_phase;
 pub mod checkpoint;
 pub mod discrete;
 pub mod event;
 pub mod generate;
+pub mod hash;
 pub mod math;
 pub mod observe;
 pub mod overlap;
