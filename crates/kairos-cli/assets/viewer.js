@@ -61,6 +61,7 @@
   const EV_A = numbers(data.events.a, Uint32Array);
   const EV_B = numbers(data.events.b, Uint32Array);
   const EV_STATE = numbers(data.events.state, Float32Array);
+  const START = data.startTime || 0; // a resumed run's trace starts at its checkpoint
   const END = data.endTime;
   const PERIOD = data.periodFull; // every axis, or null
   const W = 2 * D; // numbers per stored state: position, then velocity
@@ -103,7 +104,7 @@
   const vel = new Float64Array(N * D);
   const since = new Float64Array(N); // time of each body's stored state
   let cursor = 0; // events applied
-  let now = 0;
+  let now = START;
 
   function load(i, slot) {
     const src = slot < 0 ? STATE0 : EV_STATE;
@@ -112,7 +113,7 @@
       pos[i * D + c] = src[o + c];
       vel[i * D + c] = src[o + D + c];
     }
-    since[i] = slot < 0 ? 0 : TIME[slotEvent[slot]];
+    since[i] = slot < 0 ? START : TIME[slotEvent[slot]];
   }
   for (let i = 0; i < N; i++) load(i, -1);
 
@@ -125,7 +126,7 @@
 
   /** Moves to time `t`: every event at or before it applied, none after. */
   function seek(t) {
-    t = Math.min(Math.max(Number(t) || 0, 0), END);
+    t = Math.min(Math.max(Number(t) || START, START), END);
     while (cursor < M && TIME[cursor] <= t) apply(cursor++);
     while (cursor > 0 && TIME[cursor - 1] > t) undo(--cursor);
     now = t;
@@ -139,12 +140,12 @@
   }
   function stepPrev() {
     if (cursor === 0) {
-      now = 0;
+      now = START;
     } else if (now > TIME[cursor - 1]) {
       now = TIME[cursor - 1];
     } else {
       undo(--cursor);
-      now = cursor > 0 ? TIME[cursor - 1] : 0;
+      now = cursor > 0 ? TIME[cursor - 1] : START;
     }
   }
 
@@ -543,6 +544,7 @@
     stepPrev();
     dirty = true;
   });
+  ui.timeline.min = String(START);
   ui.timeline.max = String(END);
   ui.timeline.addEventListener("input", () => {
     seek(Number(ui.timeline.value));
@@ -630,7 +632,7 @@
     const lines = [
       `${data.bodies.count} of ${count(data.bodies.total, "body", "bodies")} shown`,
       `${M} of ${count(data.events.total, "event", "events")} shown`,
-      `replay from t = 0 to ${num(END)} (trace ends at ${num(data.traceEndTime)})`,
+      `replay from t = ${num(START)} to ${num(END)} (trace ends at ${num(data.traceEndTime)})`,
     ];
     if (D === 3) {
       lines.push(

@@ -278,6 +278,10 @@ pub fn thesis_chart(rows: &[ThesisRow]) -> Chart {
 }
 
 pub fn thesis(a: ThesisArgs) -> Result<ExitCode> {
+    crate::output::Files::new()
+        .output("--csv", a.csv.as_deref())
+        .output("--plot", a.plot.as_deref())
+        .check_from(a.from_csv.as_deref())?;
     let (sizes, broad_phases, rows) = match &a.from_csv {
         Some(path) => {
             let rows = read_csv(path)?;

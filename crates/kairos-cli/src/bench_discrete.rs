@@ -344,6 +344,10 @@ fn read_csv(path: &std::path::Path) -> Result<Vec<Row>> {
 }
 
 pub fn discrete(a: DiscreteArgs) -> Result<ExitCode> {
+    crate::output::Files::new()
+        .output("--csv", a.csv.as_deref())
+        .output("--plot", a.plot.as_deref())
+        .check_from(a.from_csv.as_deref())?;
     let rows = match &a.from_csv {
         Some(p) => read_csv(p)?,
         None => measure(&a)?,

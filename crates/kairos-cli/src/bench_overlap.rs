@@ -267,6 +267,9 @@ fn ms(x: f64) -> String {
 }
 
 pub fn overlap(a: OverlapArgs) -> Result<ExitCode> {
+    crate::output::Files::new()
+        .output("--csv", a.csv.as_deref())
+        .check()?;
     anyhow::ensure!(a.steps >= 1, "--steps must be at least 1");
     anyhow::ensure!(!a.finders.is_empty(), "--finders is empty");
     anyhow::ensure!(

@@ -1,18 +1,16 @@
-//! `kairos export`, `kairos frames` and `kairos diff`, and the replay of a trace to the state
-//! of every body at any time ([`FinalState`]), shared with `kairos view` and `kairos snapshot`.
+//! `kairos export`, `kairos frames` and `kairos diff`: reading traces, with the library's
+//! [`Replay`] for the state of every body at any time.
 
 use std::io::Write;
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
-use anyhow::{Context, Result};
+use anyhow::Result;
 use clap::Args;
-use kairos::event::EventKind;
-use kairos::math::{DVec2, DVec3, Vector};
 use kairos::scene::Scene;
-use kairos::trace::{Record, TraceReader};
+use kairos::trace::{Record, Replay, TraceReader};
 
-use crate::output::AtomicFile;
+use crate::output::{self, Files};
 use crate::show;
 
 /// Arguments of `kairos export`.
@@ -56,7 +54,7 @@ pub(crate) fn open(path: &Path) -> Result<TraceReader> {
     TraceReader::open(path).map_err(|e| anyhow::anyhow!("{}: {e}", show(path)))
 }
 
-/// The next record of a trace; errors name the file.
+/// The next record of a trace (checked against its header); errors name the file.
 pub(crate) fn next(reader: &mut TraceReader, path: &Path) -> Result<Option<Record>> {
     reader
         .next_record()
@@ -73,159 +71,107 @@ pub(crate) fn open_with_scene(path: &Path) -> Result<(TraceReader, Scene)> {
     Ok((reader, scene))
 }
 
+/// An error unless `t` is within the span of the trace `path`.
+pub(crate) fn check_time(reader: &TraceReader, t: f64, what: &str, path: &Path) -> Result<()> {
+    kairos::trace::check_time(t, reader.start_time(), reader.end_time())
+        .map_err(|e| anyhow::anyhow!("{}: {what}: {}", show(path), strip_kind(&e.to_string())))
+}
+
+/// A trace error's message without its "corrupted trace: " prefix (for a request outside the
+/// trace's span, which is not damage).
+fn strip_kind(s: &str) -> &str {
+    s.strip_prefix("corrupted trace: ").unwrap_or(s)
+}
+
 pub fn export(a: ExportArgs) -> Result<ExitCode> {
-    let (mut reader, scene) = open_with_scene(&a.trace)?;
-    let mut events = a.events.as_deref().map(AtomicFile::create).transpose()?;
+    Files::new()
+        .input("trace", &a.trace)
+        .output("--events", a.events.as_deref())
+        .output("--final", a.final_state.as_deref())
+        .check()?;
+    let (mut reader, _) = open_with_scene(&a.trace)?;
+    let mut events = a.events.as_deref().map(output::create).transpose()?;
     if let Some(f) = events.as_mut() {
-        writeln!(f.writer(), "time,kind,a,b")?;
+        writeln!(f, "time,kind,a,b")?;
     }
-    let mut state = FinalState::new(&scene);
+    let mut replay = Replay::new(reader.header());
     while let Some(r) = next(&mut reader, &a.trace)? {
         if let Some(f) = events.as_mut() {
-            writeln!(f.writer(), "{:?},{},{},{}", r.time, r.kind.name(), r.a, r.b)?;
+            writeln!(f, "{:?},{},{},{}", r.time, r.kind.name(), r.a, r.b)?;
         }
-        state
-            .apply(&r)
-            .with_context(|| format!("{}: inconsistent record", show(&a.trace)))?;
+        replay.apply(&r);
     }
-    if let Some(f) = events {
-        f.commit()?;
+    if let (Some(f), Some(p)) = (events, &a.events) {
+        output::commit(f, p)?;
     }
     if let Some(p) = &a.final_state {
-        let mut f = AtomicFile::create(p)?;
-        state.write_csv(f.writer(), reader.end_time())?;
-        f.commit()?;
+        let mut f = output::create(p)?;
+        write_csv(&replay, &mut f, reader.end_time())?;
+        output::commit(f, p)?;
     }
     Ok(ExitCode::SUCCESS)
 }
 
-/// Body states rebuilt from a trace: the scene's initial states, overwritten by each record.
-pub(crate) struct FinalState {
-    dim: usize,
-    /// Number of walls (wall ids), to check ball-wall records.
-    walls: usize,
-    /// position, velocity, local time per body.
-    bodies: Vec<([f64; 3], [f64; 3], f64)>,
-}
-
-impl FinalState {
-    /// The scene's initial state (every body at time 0).
-    pub(crate) fn new(scene: &Scene) -> Self {
-        let pad = |v: &[f64]| [v[0], v[1], v.get(2).copied().unwrap_or(0.0)];
-        let bodies = scene
-            .bodies
-            .iter()
-            .map(|b| (pad(&b.position), pad(&b.velocity), 0.0))
-            .collect();
-        Self {
-            dim: scene.dim,
-            walls: scene.walls.iter().map(|w| w.wall_count(scene.dim)).sum(),
-            bodies,
+/// Writes one extended-XYZ frame of every body at time `t` (unwrapped positions, z = 0 and a
+/// unit-thick cell in 2D).
+fn write_xyz(
+    replay: &Replay,
+    out: &mut impl Write,
+    t: f64,
+    radii: &[f64],
+    period: Option<&Vec<f64>>,
+) -> Result<()> {
+    writeln!(out, "{}", replay.len())?;
+    let lattice = match period {
+        Some(l) => {
+            let lz = l.get(2).copied().unwrap_or(1.0);
+            format!(
+                "Lattice=\"{:?} 0 0 0 {:?} 0 0 0 {:?}\" pbc=\"T T {}\" ",
+                l[0],
+                l[1],
+                lz,
+                if l.len() == 3 { "T" } else { "F" }
+            )
         }
-    }
-
-    /// Position of body `i` at time `t` under its motion since its last applied record: the
-    /// same arithmetic as `Body::position_at`, so the result matches the simulator's.
-    pub(crate) fn position(&self, i: usize, t: f64) -> [f64; 3] {
-        let (p, v, t0) = &self.bodies[i];
-        let dt = t - t0;
-        [p[0] + v[0] * dt, p[1] + v[1] * dt, p[2] + v[2] * dt]
-    }
-
-    /// Applies one record; an error when it names a body or wall the scene does not have.
-    pub(crate) fn apply(&mut self, r: &Record) -> Result<()> {
-        let n = self.bodies.len();
-        if r.kind == EventKind::BallWall && r.b as usize >= self.walls {
-            anyhow::bail!("wall {} of {}", r.b, self.walls);
-        }
-        let mut set = |id: u32, p: [f64; 3], v: [f64; 3]| -> Result<()> {
-            let slot = self
-                .bodies
-                .get_mut(id as usize)
-                .ok_or_else(|| anyhow::anyhow!("body {id} of {n}"))?;
-            *slot = (p, v, r.time);
-            Ok(())
-        };
-        set(r.a, r.pos_a, r.vel_a)?;
-        if r.kind == EventKind::BallBall {
-            set(r.b, r.pos_b, r.vel_b)?;
-        }
-        Ok(())
-    }
-
-    /// Writes one extended-XYZ frame of every body at time `t` (unwrapped positions, z = 0 and
-    /// a unit-thick cell in 2D).
-    fn write_xyz(
-        &self,
-        out: &mut impl Write,
-        t: f64,
-        radii: &[f64],
-        period: Option<&Vec<f64>>,
-    ) -> Result<()> {
-        writeln!(out, "{}", self.bodies.len())?;
-        let lattice = match period {
-            Some(l) => {
-                let lz = l.get(2).copied().unwrap_or(1.0);
-                format!(
-                    "Lattice=\"{:?} 0 0 0 {:?} 0 0 0 {:?}\" pbc=\"T T {}\" ",
-                    l[0],
-                    l[1],
-                    lz,
-                    if l.len() == 3 { "T" } else { "F" }
-                )
-            }
-            None => "pbc=\"F F F\" ".to_string(),
-        };
+        None => "pbc=\"F F F\" ".to_string(),
+    };
+    writeln!(
+        out,
+        "{lattice}Properties=species:S:1:pos:R:3:radius:R:1:vel:R:3 Time={t:?}"
+    )?;
+    for (i, r) in radii.iter().enumerate() {
+        let x = replay.position(i, t);
+        let v = replay.velocity(i);
         writeln!(
             out,
-            "{lattice}Properties=species:S:1:pos:R:3:radius:R:1:vel:R:3 Time={t:?}"
+            "A {:?} {:?} {:?} {:?} {:?} {:?} {:?}",
+            x[0], x[1], x[2], r, v[0], v[1], v[2]
         )?;
-        for (i, (_, v, _)) in self.bodies.iter().enumerate() {
-            let x = self.position(i, t);
-            writeln!(
-                out,
-                "A {:?} {:?} {:?} {:?} {:?} {:?} {:?}",
-                x[0], x[1], x[2], radii[i], v[0], v[1], v[2]
-            )?;
-        }
-        Ok(())
     }
+    Ok(())
+}
 
-    fn write_csv(&self, out: &mut impl Write, end_time: f64) -> Result<()> {
-        match self.dim {
-            2 => self.write_dim::<DVec2>(out, end_time),
-            _ => self.write_dim::<DVec3>(out, end_time),
-        }
-    }
-
-    fn write_dim<V: Vector>(&self, out: &mut impl Write, end_time: f64) -> Result<()> {
-        let d = V::DIM;
-        let axes = ["x", "y", "z"];
-        let head: Vec<String> = axes[..d]
+/// Writes `id,x,y[,z],vx,vy[,vz]` of every body at `end_time`.
+fn write_csv(replay: &Replay, out: &mut impl Write, end_time: f64) -> Result<()> {
+    let d = replay.dim();
+    let axes = ["x", "y", "z"];
+    let head: Vec<String> = axes[..d]
+        .iter()
+        .map(|s| s.to_string())
+        .chain(axes[..d].iter().map(|s| format!("v{s}")))
+        .collect();
+    writeln!(out, "id,{}", head.join(","))?;
+    for i in 0..replay.len() {
+        let pos = replay.position(i, end_time);
+        let v = replay.velocity(i);
+        let cols: Vec<String> = pos[..d]
             .iter()
-            .map(|s| s.to_string())
-            .chain(axes[..d].iter().map(|s| format!("v{s}")))
+            .chain(&v[..d])
+            .map(|x| format!("{x:?}"))
             .collect();
-        writeln!(out, "id,{}", head.join(","))?;
-        for (i, (p, v, t)) in self.bodies.iter().enumerate() {
-            // The same arithmetic as Body::advance_to, so the result matches the simulator.
-            let body = kairos::body::Body {
-                pos: V::try_from_slice(&p[..d]).unwrap(),
-                vel: V::try_from_slice(&v[..d]).unwrap(),
-                time: *t,
-                radius: 1.0,
-                inv_mass: 1.0,
-            };
-            let pos = body.position_at(end_time).to_array3();
-            let cols: Vec<String> = pos[..d]
-                .iter()
-                .chain(&v[..d])
-                .map(|x| format!("{x:?}"))
-                .collect();
-            writeln!(out, "{i},{}", cols.join(","))?;
-        }
-        Ok(())
+        writeln!(out, "{i},{}", cols.join(","))?;
     }
+    Ok(())
 }
 
 pub fn frames(a: FramesArgs) -> Result<ExitCode> {
@@ -234,38 +180,66 @@ pub fn frames(a: FramesArgs) -> Result<ExitCode> {
         "--every must be a positive interval, got {}",
         a.every
     );
+    Files::new()
+        .input("trace", &a.trace)
+        .output("--output", Some(&a.output))
+        .check()?;
     let (mut reader, scene) = open_with_scene(&a.trace)?;
-    let end = reader.end_time();
+    let (start, end) = (reader.start_time(), reader.end_time());
     anyhow::ensure!(
-        end / a.every <= 1e6,
-        "--every {} would write more than a million frames over {end} time units",
-        a.every
+        (end - start) / a.every <= 1e6,
+        "--every {} would write more than a million frames over {} time units",
+        a.every,
+        end - start
     );
     let radii: Vec<f64> = scene.bodies.iter().map(|b| b.radius).collect();
-    let mut state = FinalState::new(&scene);
-    let mut out = AtomicFile::create(&a.output)?;
-    let mut k = 0u64;
-    let mut next_frame = 0.0;
-    while let Some(r) = next(&mut reader, &a.trace)? {
-        while next_frame <= end && next_frame < r.time {
-            state.write_xyz(out.writer(), next_frame, &radii, scene.periodic.as_ref())?;
-            k += 1;
-            next_frame = k as f64 * a.every;
-        }
-        state
-            .apply(&r)
-            .with_context(|| format!("{}: inconsistent record", show(&a.trace)))?;
-    }
-    while next_frame <= end {
-        state.write_xyz(out.writer(), next_frame, &radii, scene.periodic.as_ref())?;
+    let mut replay = Replay::new(reader.header());
+    let mut out = output::create(&a.output)?;
+    // Frames at the multiples of --every within the trace's span (a resumed run's trace
+    // starts at its checkpoint).
+    let mut k = (start / a.every).ceil() as u64;
+    let mut next_frame = k as f64 * a.every;
+    if next_frame < start {
         k += 1;
         next_frame = k as f64 * a.every;
     }
-    out.commit()?;
+    while let Some(r) = next(&mut reader, &a.trace)? {
+        while next_frame <= end && next_frame < r.time {
+            write_xyz(
+                &replay,
+                &mut out,
+                next_frame,
+                &radii,
+                scene.periodic.as_ref(),
+            )?;
+            k += 1;
+            next_frame = k as f64 * a.every;
+        }
+        replay.apply(&r);
+    }
+    while next_frame <= end {
+        write_xyz(
+            &replay,
+            &mut out,
+            next_frame,
+            &radii,
+            scene.periodic.as_ref(),
+        )?;
+        k += 1;
+        next_frame = k as f64 * a.every;
+    }
+    output::commit(out, &a.output)?;
     Ok(ExitCode::SUCCESS)
 }
 
 pub fn diff(a: DiffArgs) -> Result<ExitCode> {
+    // Both traces are validated whole (header, every record, hash) before any comparison: a
+    // damaged trace is an error, never "identical" or "different".
+    for p in [&a.a, &a.b] {
+        open(p)?
+            .validate()
+            .map_err(|e| anyhow::anyhow!("{}: {e}", show(p)))?;
+    }
     let mut ra = open(&a.a)?;
     let mut rb = open(&a.b)?;
     let mut index = 0u64;

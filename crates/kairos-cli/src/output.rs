@@ -1,72 +1,105 @@
-//! Files written atomically: to a temporary name beside the destination, renamed on success.
+//! Outputs: every file the command line writes goes through the library's
+//! [`AtomicWriter`](kairos::atomic::AtomicWriter), and every command checks its outputs against
+//! its inputs, and against each other, before doing any work.
 
-use std::fs::File;
-use std::io::{BufWriter, Write};
-use std::path::{Path, PathBuf};
+use std::io::Write;
+use std::path::Path;
 
 use anyhow::{Context, Result};
+use kairos::atomic::{self, AtomicWriter};
 
-/// A text or CSV output that appears at its path only when complete.
-pub struct AtomicFile {
-    out: BufWriter<File>,
-    tmp: PathBuf,
-    dest: PathBuf,
-    done: bool,
+use crate::show;
+
+/// Starts writing `path` atomically; errors name the file.
+pub fn create(path: &Path) -> Result<AtomicWriter> {
+    AtomicWriter::create(path).with_context(|| format!("{}: cannot create", show(path)))
 }
 
-impl AtomicFile {
-    /// Starts writing `path`.
-    pub fn create(path: &Path) -> Result<Self> {
-        let name = path
-            .file_name()
-            .map(|n| n.to_string_lossy().into_owned())
-            .unwrap_or_default();
-        let tmp = path.with_file_name(format!(".{name}.partial-{}", std::process::id()));
-        let file =
-            File::create(&tmp).with_context(|| format!("{}: cannot create", path.display()))?;
-        Ok(Self {
-            out: BufWriter::new(file),
-            tmp,
-            dest: path.to_path_buf(),
-            done: false,
-        })
-    }
-
-    /// The writer.
-    pub fn writer(&mut self) -> &mut BufWriter<File> {
-        &mut self.out
-    }
-
-    /// Flushes and moves the file into place.
-    pub fn commit(mut self) -> Result<()> {
-        let dest = self.dest.display().to_string();
-        self.out
-            .flush()
-            .with_context(|| format!("{dest}: write failed"))?;
-        self.out
-            .get_ref()
-            .sync_all()
-            .with_context(|| format!("{dest}: write failed"))?;
-        std::fs::rename(&self.tmp, &self.dest)
-            .with_context(|| format!("{dest}: cannot move into place"))?;
-        self.done = true;
-        Ok(())
-    }
-}
-
-impl Drop for AtomicFile {
-    fn drop(&mut self) {
-        if !self.done {
-            let _ = std::fs::remove_file(&self.tmp);
-        }
-    }
+/// Flushes and moves a file into place; errors name the file.
+pub fn commit(w: AtomicWriter, path: &Path) -> Result<()> {
+    w.commit()
+        .with_context(|| format!("{}: write failed", show(path)))
 }
 
 /// Writes `text` to `path` atomically.
 pub fn write_text(path: &Path, text: &str) -> Result<()> {
-    let mut f = AtomicFile::create(path)?;
-    f.writer()
-        .write_all(text.as_bytes())
-        .with_context(|| format!("{}: write failed", path.display()))?;
-    f.commit()
+    let mut f = create(path)?;
+    f.write_all(text.as_bytes())
+        .with_context(|| format!("{}: write failed", show(path)))?;
+    commit(f, path)
+}
+
+/// The files a command reads and writes, each with the option that names it (for messages).
+#[derive(Default)]
+pub struct Files<'a> {
+    inputs: Vec<(&'static str, &'a Path)>,
+    outputs: Vec<(&'static str, &'a Path)>,
+    /// (output, input) pairs that may be one file.
+    allowed: Vec<(&'static str, &'static str)>,
+}
+
+impl<'a> Files<'a> {
+    /// No files yet.
+    pub fn new() -> Self {
+        Self::default()
+    }
+    /// A file the command reads.
+    pub fn input(mut self, what: &'static str, path: &'a Path) -> Self {
+        self.inputs.push((what, path));
+        self
+    }
+    /// A file the command writes, if given.
+    pub fn output(mut self, what: &'static str, path: Option<&'a Path>) -> Self {
+        if let Some(p) = path {
+            self.outputs.push((what, p));
+        }
+        self
+    }
+
+    /// Lets the output named `output` be the same file as the input named `input` (a rolling
+    /// checkpoint that replaces the one the run resumed from, read whole before the run).
+    pub fn allow_same(mut self, output: &'static str, input: &'static str) -> Self {
+        self.allowed.push((output, input));
+        self
+    }
+
+    /// [`Files::check`] with `from` as an input when given (a benchmark's `--from-csv`).
+    pub fn check_from(self, from: Option<&'a Path>) -> Result<()> {
+        match from {
+            Some(p) => self.input("--from-csv", p).check(),
+            None => self.check(),
+        }
+    }
+
+    /// Refuses, before any work, an output that is the same file as an input or as another
+    /// output (devices and FIFOs excepted: they are sinks written through), and an output
+    /// that cannot be created (a directory, a missing folder, no permission).
+    pub fn check(&self) -> Result<()> {
+        for (k, (what, out)) in self.outputs.iter().enumerate() {
+            for (in_what, input) in &self.inputs {
+                if atomic::same_file(out, input)
+                    && !atomic::is_sink(out)
+                    && !self.allowed.contains(&(what, in_what))
+                {
+                    anyhow::bail!(
+                        "{}: the output ({what}) is the same file as the input ({in_what}) {}; \
+                         writing it would destroy the input: choose another output",
+                        show(out),
+                        show(input)
+                    );
+                }
+            }
+            for (other_what, other) in &self.outputs[..k] {
+                if atomic::same_file(out, other) && !atomic::is_sink(out) {
+                    anyhow::bail!(
+                        "{}: named by both {other_what} and {what}; give each output its own file",
+                        show(out)
+                    );
+                }
+            }
+            atomic::check_writable(out)
+                .with_context(|| format!("{}: cannot write the output ({what})", show(out)))?;
+        }
+        Ok(())
+    }
 }

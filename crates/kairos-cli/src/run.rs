@@ -1,6 +1,6 @@
 //! `kairos run`, `kairos demo` and `kairos generate`.
 
-use std::io::IsTerminal;
+use std::io::{IsTerminal, Write};
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 use std::time::{Duration, Instant};
@@ -15,10 +15,10 @@ use kairos::math::{DVec2, DVec3, Vector};
 use kairos::overlap::OverlapKind;
 use kairos::scene::Scene;
 use kairos::sim::Simulation;
-use kairos::trace::{Record, TraceHeader, TraceWriter};
+use kairos::trace::{Record, Replay, TraceHeader, TraceWriter};
 use serde::Serialize;
 
-use crate::output::write_text;
+use crate::output::{self, write_text, Files};
 use crate::{show, BroadPhaseArgs, Stepper};
 
 /// Arguments of `kairos run`.
@@ -258,6 +258,19 @@ pub struct RunSpec<'a> {
     pub checkpoint: Option<(PathBuf, f64)>,
     /// A checkpoint to continue from.
     pub resume: Option<&'a kairos::checkpoint::Checkpoint>,
+    /// Most collisions this run may process (`--max-events`).
+    pub max_events: u64,
+    /// Most fixed steps of a discrete run (`--max-steps`).
+    pub max_steps: u64,
+}
+
+/// Most rows `--observe` may write (each a CSV line of about 130 bytes).
+const MAX_OBSERVE_ROWS: f64 = 1e7;
+
+/// Why a run stopped before its end time.
+enum Stop {
+    Signal(i32),
+    TooManyEvents,
 }
 
 /// Simulates a scene of either dimension.
@@ -283,28 +296,65 @@ fn simulate_dim<V: Vector>(spec: &RunSpec) -> Result<Summary> {
     let counts_at_start = sim.counts();
     let every = spec.checkpoint.as_ref().map_or(f64::INFINITY, |c| c.1);
     let mut next_checkpoint = ((sim.now() / every).floor() + 1.0) * every;
-    let mut writer = create_trace(spec, kind.name().to_string())?;
+    let header = match spec.resume {
+        Some(ck) => ck.trace_header(kind.name()),
+        None => TraceHeader::for_scene(scene, kind.name()),
+    };
+    let mut writer = create_trace(spec, &header)?;
+    // The trace replay's state of every body, saved in checkpoints so that a resumed run's
+    // trace replays to the uninterrupted run's states bit for bit.
+    let mut replay = spec.checkpoint.as_ref().map(|_| Replay::new(&header));
+    drop(header);
     let bar = progress_bar(spec.progress);
-    let mut observer = spec.observe.as_ref().map(|(dt, _)| {
-        let volume: f64 = scene.periodic.as_ref().map_or(0.0, |l| l.iter().product());
-        kairos::observe::Observer::new(&sim, *dt, volume)
-    });
+    let mut observer = match &spec.observe {
+        Some((dt, path)) => {
+            let volume: f64 = scene.periodic.as_ref().map_or(0.0, |l| l.iter().product());
+            let mut out = output::create(path)?;
+            writeln!(
+                out,
+                "time,pressure,compressibility,collision_rate,kinetic_energy,max_overlap"
+            )
+            .with_context(|| format!("{}: write failed", show(path)))?;
+            Some((kairos::observe::Observer::new(&sim, *dt, volume), out, path))
+        }
+        None => None,
+    };
     let mut samples = Vec::new();
     let start = Instant::now();
     let mut io_error = None;
+    let mut stop = None;
+    crate::interrupt::polling();
     while let Some(event) = sim.step() {
-        if let Some(o) = observer.as_mut() {
+        if let Some(sig) = crate::interrupt::requested() {
+            stop = Some(Stop::Signal(sig));
+        } else if sim.counts().total() - counts_at_start.total() > spec.max_events {
+            stop = Some(Stop::TooManyEvents);
+        }
+        if stop.is_some() {
+            // The event just processed is not in the trace, but the simulation is past it:
+            // a checkpoint saves it, with the replay state it leads to.
+            if let Some(r) = replay.as_mut() {
+                r.apply(&Record::from_event(&event, sim.world(), sim.lookahead()));
+            }
+            break;
+        }
+        if let Some((o, out, path)) = observer.as_mut() {
             o.after_step(&sim, Some(&event), &mut samples);
+            write_samples(out, &mut samples, path)?;
+        }
+        let record = Record::from_event(&event, sim.world(), sim.lookahead());
+        if let Some(r) = replay.as_mut() {
+            r.apply(&record);
         }
         if event.time >= next_checkpoint {
-            if let Some((path, _)) = &spec.checkpoint {
-                kairos::checkpoint::write(path, scene, &sim)
+            if let (Some((path, _)), Some(r)) = (&spec.checkpoint, &replay) {
+                kairos::checkpoint::write(path, scene, &sim, r)
                     .with_context(|| format!("{}: writing the checkpoint failed", show(path)))?;
             }
             next_checkpoint = ((event.time / every).floor() + 1.0) * every;
         }
         if let Some(w) = writer.as_mut() {
-            if let Err(e) = w.write(&Record::from_event(&event, sim.world(), sim.lookahead())) {
+            if let Err(e) = w.write(&record) {
                 io_error = Some(e);
                 break;
             }
@@ -321,28 +371,52 @@ fn simulate_dim<V: Vector>(spec: &RunSpec) -> Result<Summary> {
         let p = spec.trace.map(show).unwrap_or_default();
         return Err(e).with_context(|| format!("{p}: writing the trace failed"));
     }
-    if let Some(o) = observer.as_mut() {
+    if let Some(stop) = stop {
+        if let Some(bar) = &bar {
+            bar.finish_and_clear();
+        }
+        let kept = match (&spec.checkpoint, &replay) {
+            (Some((path, _)), Some(r)) => {
+                kairos::checkpoint::write(path, scene, &sim, r)
+                    .with_context(|| format!("{}: writing the checkpoint failed", show(path)))?;
+                format!(
+                    "a checkpoint at t = {} is in {}: continue with `kairos run --resume {}`",
+                    sim.now(),
+                    show(path),
+                    show(path)
+                )
+            }
+            _ => "no output written (give --checkpoint F --every DT to keep a restartable state)"
+                .to_string(),
+        };
+        let done = sim.counts().total() - counts_at_start.total();
+        let at = format!(
+            "t = {} of {} after {done} collisions",
+            sim.now(),
+            scene.duration
+        );
+        return Err(match stop {
+            Stop::Signal(signal) => crate::interrupt::Interrupted {
+                signal,
+                message: format!("stopped at {at}; {kept}"),
+            }
+            .into(),
+            Stop::TooManyEvents => anyhow::anyhow!(
+                "{}: stopped at {at}: more than --max-events {} collisions (raise it with \
+                 --max-events N if this run is meant to be that long; a trace takes 128 bytes \
+                 a collision); {kept}",
+                spec.scene_name,
+                spec.max_events
+            ),
+        });
+    }
+    if let Some((mut o, mut out, path)) = observer {
         o.after_step(&sim, None, &mut samples);
+        write_samples(&mut out, &mut samples, path)?;
+        output::commit(out, path)?;
     }
     sim.finish();
     let wall_seconds = start.elapsed().as_secs_f64();
-    if let Some((_, path)) = &spec.observe {
-        let mut csv = String::from(
-            "time,pressure,compressibility,collision_rate,kinetic_energy,max_overlap\n",
-        );
-        for s in &samples {
-            csv += &format!(
-                "{:?},{:?},{:?},{:?},{:?},{:?}\n",
-                s.time,
-                s.pressure,
-                s.compressibility,
-                s.collision_rate,
-                s.kinetic_energy,
-                s.max_overlap
-            );
-        }
-        write_text(path, &csv)?;
-    }
     if let Some(bar) = bar {
         bar.finish_and_clear();
     }
@@ -365,17 +439,34 @@ fn simulate_dim<V: Vector>(spec: &RunSpec) -> Result<Summary> {
     ))
 }
 
-/// The trace of a run, if one is asked for, with `broad_phase` in its header.
-fn create_trace(spec: &RunSpec, broad_phase: String) -> Result<Option<TraceWriter>> {
+/// Writes the observables sampled so far as CSV rows, and forgets them.
+fn write_samples(
+    out: &mut impl Write,
+    samples: &mut Vec<kairos::observe::Sample>,
+    path: &Path,
+) -> Result<()> {
+    for s in samples.drain(..) {
+        writeln!(
+            out,
+            "{:?},{:?},{:?},{:?},{:?},{:?}",
+            s.time,
+            s.pressure,
+            s.compressibility,
+            s.collision_rate,
+            s.kinetic_energy,
+            s.max_overlap
+        )
+        .with_context(|| format!("{}: write failed", show(path)))?;
+    }
+    Ok(())
+}
+
+/// The trace of a run, if one is asked for, with this header.
+fn create_trace(spec: &RunSpec, header: &TraceHeader) -> Result<Option<TraceWriter>> {
     let Some(p) = spec.trace else {
         return Ok(None);
     };
-    let header = TraceHeader {
-        dim: spec.scene.dim as u32,
-        broad_phase,
-        scene_toml: spec.scene.to_toml(),
-    };
-    let w = TraceWriter::create(p, &header)
+    let w = TraceWriter::create(p, header)
         .with_context(|| format!("{}: cannot create trace", show(p)))?;
     Ok(Some(w))
 }
@@ -417,13 +508,29 @@ fn simulate_discrete<V: Vector>(
     opts: DiscreteOptions,
 ) -> Result<Summary> {
     let scene = spec.scene;
+    let steps = (scene.duration / opts.dt).ceil() * opts.substeps as f64;
+    anyhow::ensure!(
+        steps <= spec.max_steps as f64,
+        "{}: --dt {} over a duration of {} makes {steps:.3e} steps (with {} substeps each), \
+         more than --max-steps {}: use a larger --dt, or raise --max-steps if this run is meant \
+         to be that long",
+        spec.scene_name,
+        opts.dt,
+        scene.duration,
+        opts.substeps,
+        spec.max_steps
+    );
     let mut sim = DiscreteSim::new(scene.world::<V>(), kind, opts, scene.duration)
         .map_err(|e| anyhow::anyhow!("{}: {e}", spec.scene_name))?;
-    let mut writer = create_trace(spec, discrete_label(kind, &opts))?;
+    let mut writer = create_trace(
+        spec,
+        &TraceHeader::for_scene(scene, discrete_label(kind, &opts)),
+    )?;
     let bar = progress_bar(spec.progress);
     let start = Instant::now();
     let mut io_error = None;
     let mut last_tick = 0;
+    crate::interrupt::polling();
     loop {
         let more = sim.step(|e, w| {
             if io_error.is_none() {
@@ -437,6 +544,26 @@ fn simulate_discrete<V: Vector>(
         if io_error.is_some() || !more {
             break;
         }
+        if let Some(signal) = crate::interrupt::requested() {
+            return Err(crate::interrupt::Interrupted {
+                signal,
+                message: format!(
+                    "stopped at t = {} of {}; no output written",
+                    sim.now(),
+                    scene.duration
+                ),
+            }
+            .into());
+        }
+        anyhow::ensure!(
+            sim.counts().total() <= spec.max_events,
+            "{}: stopped at t = {} of {}: more than --max-events {} contacts (raise it with \
+             --max-events N); no output written",
+            spec.scene_name,
+            sim.now(),
+            scene.duration,
+            spec.max_events
+        );
         if let Some(bar) = &bar {
             if sim.steps() - last_tick >= 64 {
                 last_tick = sim.steps();
@@ -543,32 +670,28 @@ pub fn run(a: RunArgs) -> Result<ExitCode> {
             "--stepper discrete does not support --resume, --checkpoint or --observe"
         );
     }
-    let resume = match &a.resume {
-        Some(p) => {
-            Some(kairos::checkpoint::read(p).map_err(|e| anyhow::anyhow!("{}: {e}", show(p)))?)
-        }
-        None => None,
-    };
-    // The file named in messages and default output names: the scene, or the checkpoint.
-    let source = a
-        .scene
-        .clone()
-        .or(a.resume.clone())
-        .expect("clap requires one");
-    let scene = match &resume {
-        Some(ck) => ck.scene.clone(),
-        None => load_scene(&source)?,
-    };
     if let Some(dt) = a.every {
         anyhow::ensure!(
             dt > 0.0 && dt.is_finite(),
             "--every must be a positive interval, got {dt}"
         );
     }
+    if let Some(dt) = a.observe {
+        anyhow::ensure!(
+            dt > 0.0 && dt.is_finite(),
+            "--observe must be a positive interval, got {dt}"
+        );
+    }
     anyhow::ensure!(
-        resume.is_none() || a.observe.is_none(),
+        a.resume.is_none() || a.observe.is_none(),
         "--observe cannot be combined with --resume"
     );
+    // The file named in messages and default output names: the scene, or the checkpoint.
+    let source = a
+        .scene
+        .clone()
+        .or(a.resume.clone())
+        .expect("clap requires one");
     let trace = if a.no_trace {
         None
     } else {
@@ -578,30 +701,53 @@ pub fn run(a: RunArgs) -> Result<ExitCode> {
                 .unwrap_or_else(|| crate::default_trace_path(&source)),
         )
     };
-    let observe = match a.observe {
-        None => None,
-        Some(dt) => {
-            anyhow::ensure!(
-                dt > 0.0 && dt.is_finite(),
-                "--observe must be a positive interval, got {dt}"
-            );
-            anyhow::ensure!(
-                scene.periodic.is_some(),
-                "{}: --observe needs a periodic box (the pressure is the bulk virial pressure)",
-                show(&source)
-            );
+    let observables = a.observe.map(|_| {
+        a.observables.clone().unwrap_or_else(|| {
             let stem = source
                 .file_stem()
                 .map(|s| s.to_string_lossy().into_owned())
                 .unwrap_or("run".into());
-            Some((
-                dt,
-                a.observables
-                    .clone()
-                    .unwrap_or_else(|| PathBuf::from(format!("{stem}.obs.csv"))),
-            ))
-        }
+            PathBuf::from(format!("{stem}.obs.csv"))
+        })
+    });
+    let input = if a.resume.is_some() {
+        "--resume"
+    } else {
+        "the scene"
     };
+    Files::new()
+        .input(input, &source)
+        .output("--output", trace.as_deref())
+        .output("--checkpoint", a.checkpoint.as_deref())
+        .output("--observables", observables.as_deref())
+        .output("--summary-json", a.summary_json.as_deref())
+        .allow_same("--checkpoint", "--resume")
+        .check()?;
+    let resume = match &a.resume {
+        Some(p) => {
+            Some(kairos::checkpoint::read(p).map_err(|e| anyhow::anyhow!("{}: {e}", show(p)))?)
+        }
+        None => None,
+    };
+    let scene = match &resume {
+        Some(ck) => ck.scene.clone(),
+        None => load_scene(&source)?,
+    };
+    if let Some(dt) = a.observe {
+        anyhow::ensure!(
+            scene.periodic.is_some(),
+            "{}: --observe needs a periodic box (the pressure is the bulk virial pressure)",
+            show(&source)
+        );
+        let rows = scene.duration / dt;
+        anyhow::ensure!(
+            rows <= MAX_OBSERVE_ROWS,
+            "{}: --observe {dt} over a duration of {} makes {rows:.3e} rows, more than \
+             {MAX_OBSERVE_ROWS:e}: sample less often",
+            show(&source),
+            scene.duration
+        );
+    }
     let spec = RunSpec {
         scene: &scene,
         scene_name: show(&source),
@@ -609,9 +755,11 @@ pub fn run(a: RunArgs) -> Result<ExitCode> {
         opts,
         trace: trace.as_deref(),
         progress: !a.quiet,
-        observe,
+        observe: a.observe.zip(observables),
         checkpoint: a.checkpoint.clone().zip(a.every),
         resume: resume.as_ref(),
+        max_events: a.broad.max_events,
+        max_steps: a.broad.max_steps,
     };
     let summary = simulate(&spec)?;
     report(&summary, a.quiet, a.summary_json.as_deref())?;
@@ -621,6 +769,10 @@ pub fn run(a: RunArgs) -> Result<ExitCode> {
 pub fn demo(a: DemoArgs) -> Result<ExitCode> {
     let opts = a.broad.options()?;
     let stepper = a.broad.stepper()?;
+    Files::new()
+        .output("--output", Some(&a.output))
+        .output("--summary-json", a.summary_json.as_deref())
+        .check()?;
     let params = BilliardParams {
         n: a.n,
         seed: a.seed,
@@ -637,6 +789,8 @@ pub fn demo(a: DemoArgs) -> Result<ExitCode> {
         observe: None,
         checkpoint: None,
         resume: None,
+        max_events: a.broad.max_events,
+        max_steps: a.broad.max_steps,
     };
     let summary = simulate(&spec)?;
     report(&summary, a.quiet, a.summary_json.as_deref())?;
@@ -650,6 +804,7 @@ pub fn demo(a: DemoArgs) -> Result<ExitCode> {
 }
 
 pub fn generate_billiard(a: BilliardArgs) -> Result<ExitCode> {
+    Files::new().output("--output", Some(&a.output)).check()?;
     let t = a.table;
     let scene = billiard(&t.params(a.n, a.seed)).map_err(anyhow::Error::msg)?;
     let header = format!(
@@ -661,6 +816,7 @@ pub fn generate_billiard(a: BilliardArgs) -> Result<ExitCode> {
 }
 
 pub fn generate_gas(a: GasArgs) -> Result<ExitCode> {
+    Files::new().output("--output", Some(&a.output)).check()?;
     let scene = gas(&a.params()).map_err(anyhow::Error::msg)?;
     let header = format!(
         "# kairos generate gas --dim {} --n {} --packing {} --polydispersity {} --mass {} --seed {} --duration {}\n",

@@ -449,6 +449,10 @@ pub fn scale_chart(all: &[Measurement]) -> Chart {
 }
 
 pub fn scale(a: ScaleArgs) -> Result<ExitCode> {
+    crate::output::Files::new()
+        .output("--csv", a.csv.as_deref())
+        .output("--plot", a.plot.as_deref())
+        .check_from(a.from_csv.as_deref())?;
     let all = match &a.from_csv {
         Some(path) => {
             let mut all = read_csv(path, a.packing_2d, a.packing_3d)?;

@@ -6,16 +6,16 @@
 //! position and radius.
 
 use std::fmt::Write as _;
-use std::io::Write as _;
 use std::path::PathBuf;
 use std::process::ExitCode;
 
-use anyhow::{Context, Result};
+use anyhow::Result;
 use clap::Args;
 use kairos::scene::Scene;
+use kairos::trace::Replay;
 
-use crate::inspect::{next, open_with_scene, FinalState};
-use crate::output::AtomicFile;
+use crate::inspect::{check_time, next, open_with_scene};
+use crate::output::{self, Files};
 use crate::picture::{self, Axes, Bounds, DrawnWall, Shape};
 use crate::show;
 
@@ -50,6 +50,10 @@ pub struct SnapshotArgs {
 }
 
 pub fn snapshot(a: SnapshotArgs) -> Result<ExitCode> {
+    Files::new()
+        .input("trace", &a.trace)
+        .output("--output", Some(&a.output))
+        .check()?;
     let ext = a
         .output
         .extension()
@@ -74,28 +78,16 @@ pub fn snapshot(a: SnapshotArgs) -> Result<ExitCode> {
     );
     let (mut reader, scene) = open_with_scene(&a.trace)?;
     a.axes.check(scene.dim)?;
-    let end = reader.end_time();
-    anyhow::ensure!(
-        a.time.is_finite() && (0.0..=end).contains(&a.time),
-        "--time {} is outside the time range of {} ([0, {end}])",
-        a.time,
-        show(&a.trace)
-    );
-    let mut state = FinalState::new(&scene);
+    check_time(&reader, a.time, "--time", &a.trace)?;
+    let mut state = Replay::new(reader.header());
     while let Some(r) = next(&mut reader, &a.trace)? {
         // The remaining records are still read: the footer's hash checks the whole file.
         if r.time <= a.time {
-            state
-                .apply(&r)
-                .with_context(|| format!("{}: inconsistent record", show(&a.trace)))?;
+            state.apply(&r);
         }
     }
     let svg = svg(&scene, &state, a.time, a.axes, a.size);
-    let mut out = AtomicFile::create(&a.output)?;
-    out.writer()
-        .write_all(svg.as_bytes())
-        .with_context(|| format!("{}: write failed", show(&a.output)))?;
-    out.commit()?;
+    output::write_text(&a.output, &svg)?;
     Ok(ExitCode::SUCCESS)
 }
 
@@ -105,7 +97,7 @@ fn num(x: f64) -> String {
 }
 
 /// The picture of `state` at time `t`.
-pub fn svg(scene: &Scene, state: &FinalState, t: f64, axes: Axes, size: u32) -> String {
+pub fn svg(scene: &Scene, state: &Replay, t: f64, axes: Axes, size: u32) -> String {
     let (walls, _) = picture::walls(scene, axes);
     let period = picture::period(scene, axes);
     let radii: Vec<f64> = scene.bodies.iter().map(|b| b.radius).collect();

@@ -14,14 +14,15 @@ use std::path::{Path, PathBuf};
 use std::process::{Command, ExitCode, Stdio};
 use std::time::{Duration, Instant};
 
-use anyhow::{Context, Result};
+use anyhow::Result;
 use clap::Args;
 use kairos::event::EventKind;
 use kairos::scene::Scene;
 use kairos::trace::Record;
+use kairos::trace::Replay;
 use serde_json::{json, Value};
 
-use crate::inspect::{next, open_with_scene, FinalState};
+use crate::inspect::{next, open_with_scene};
 use crate::output::write_text;
 use crate::picture::{self, Axes, Bounds, Shape};
 use crate::show;
@@ -61,6 +62,10 @@ pub struct ViewArgs {
 pub fn view(a: ViewArgs) -> Result<ExitCode> {
     anyhow::ensure!(a.max_bodies >= 1, "--max-bodies must be at least 1");
     anyhow::ensure!(a.max_events >= 1, "--max-events must be at least 1");
+    crate::output::Files::new()
+        .input("trace", &a.trace)
+        .output("--output", Some(&a.output))
+        .check()?;
     let (mut reader, scene) = open_with_scene(&a.trace)?;
     a.axes.check(scene.dim)?;
     let end_time = reader.end_time();
@@ -77,12 +82,10 @@ pub fn view(a: ViewArgs) -> Result<ExitCode> {
 
     // Every record is read and checked (ids, and the footer's hash at the end) even past the
     // cut, so a damaged trace never becomes a page.
-    let mut all = FinalState::new(&scene);
+    let start = Replay::new(reader.header());
     let mut events: Vec<Record> = Vec::new();
     let mut cut_at: Option<f64> = None;
     while let Some(r) = next(&mut reader, &a.trace)? {
-        all.apply(&r)
-            .with_context(|| format!("{}: inconsistent record", show(&a.trace)))?;
         if cut_at.is_some() {
             continue;
         }
@@ -104,6 +107,7 @@ pub fn view(a: ViewArgs) -> Result<ExitCode> {
 
     let data = page_data(&PageInput {
         scene: &scene,
+        start: &start,
         axes: a.axes,
         title: &display_name(&a.trace),
         broad_phase: &broad_phase,
@@ -192,6 +196,8 @@ fn base64(bytes: &[u8]) -> String {
 /// What the page is made from.
 struct PageInput<'a> {
     scene: &'a Scene,
+    /// Every body's state at the trace's start.
+    start: &'a Replay,
     axes: Axes,
     title: &'a str,
     broad_phase: &'a str,
@@ -233,14 +239,13 @@ fn page_data(p: &PageInput) -> Value {
     bounds.add_scene(&walls, period);
     let mut state0 = Packed::default();
     let mut radius = Packed::default();
-    let mut shown = FinalState::new(scene);
+    let mut shown = p.start.clone();
+    let t0 = p.start.start_time();
     for &i in &shown_ids {
         let b = &scene.bodies[i];
-        let mut pos = [0.0; 3];
-        pos[..d].copy_from_slice(&b.position);
-        let pos = wrapped(&pos);
+        let pos = wrapped(&p.start.position(i, t0));
         pos[..d].iter().for_each(|&x| state0.f32(x));
-        b.velocity.iter().for_each(|&x| state0.f32(x));
+        p.start.velocity(i)[..d].iter().for_each(|&x| state0.f32(x));
         radius.f32(b.radius);
         if period.is_none() {
             bounds.add(p.axes.project(&pos), b.radius);
@@ -254,7 +259,7 @@ fn page_data(p: &PageInput) -> Value {
     let mut state = Packed::default();
     let mut has_dt = false;
     for r in p.events {
-        let _ = shown.apply(r);
+        shown.apply(r);
         time.f64(r.time);
         dt.f32(r.dt);
         has_dt |= r.dt != 0.0;
@@ -337,6 +342,7 @@ fn page_data(p: &PageInput) -> Value {
         "dim": d,
         "axes": [p.axes.h, p.axes.v],
         "axisNames": p.axes.names(),
+        "startTime": p.start.start_time(),
         "endTime": p.shown_end,
         "traceEndTime": p.end_time,
         "periodic": period,

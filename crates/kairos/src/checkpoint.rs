@@ -1,26 +1,32 @@
 //! Restartable checkpoints: the exact state of a simulation, written atomically.
 //!
-//! Layout (little-endian): magic `KAIROSCK`, `u32` version, `u32` dimension, `u32` length +
-//! UTF-8 scene TOML (walls, boundary, radii, masses, end time), the [`SimState`] (local time,
-//! origin, end time, three event counts, four `f64` accumulators), `u64` body count, then per
-//! body position and velocity (`3 x f64` each, z = 0 in 2D), local time (`f64`) and periodic
-//! image counts (`3 x i64`); last, magic `KAIROEND` and the FNV-1a hash of everything before
-//! it. Floats are stored bit for bit, so a resumed run's events are bit-identical to the
-//! uninterrupted run's. The file is written under a temporary name, synced and renamed into
-//! place: a kill leaves the previous checkpoint intact.
+//! Layout of version 2 (little-endian): magic `KAIROSCK`, `u32` version, `u32` dimension,
+//! `u32` length + UTF-8 scene TOML without its bodies (walls, boundary, end time), the
+//! [`SimState`] (local time, origin, end time, three event counts, four `f64` accumulators),
+//! `u64` body count, then per body its radius and inverse mass (as the simulation holds it), position and velocity (`3 x f64` each,
+//! z = 0 in 2D), local time (`f64`), periodic image counts (`3 x i64`), and the state its
+//! trace replay holds (the absolute time and unwrapped position of its last recorded event:
+//! see [`crate::trace::Replay`]); last, magic `KAIROEND` and the FNV-1a hash of everything
+//! before it. Floats are stored bit for bit, so a resumed run's events are bit-identical to
+//! the uninterrupted run's, and its trace replays to the same states. Version 1 (the scene
+//! with its bodies, no replay state) is still read.
+//!
+//! The file is written with an [`AtomicWriter`]: a kill leaves the previous checkpoint intact.
 
 use std::io::{self, Write};
 use std::path::Path;
 
+use crate::atomic::AtomicWriter;
+use crate::hash::Fnv1a;
 use crate::math::Vector;
-use crate::scene::Scene;
+use crate::scene::{BodySpec, Scene};
 use crate::sim::{EventCounts, SimState, Simulation};
-use crate::trace::Fnv1a;
+use crate::trace::{BodyState, Replay, TraceHeader};
 use crate::world::World;
 
 const MAGIC: [u8; 8] = *b"KAIROSCK";
 const END: [u8; 8] = *b"KAIROEND";
-const VERSION: u32 = 1;
+const VERSION: u32 = 2;
 
 /// Why a checkpoint could not be read.
 #[derive(Debug, thiserror::Error)]
@@ -33,82 +39,117 @@ pub enum CheckpointError {
     Invalid(String),
 }
 
+fn invalid(msg: impl Into<String>) -> CheckpointError {
+    CheckpointError::Invalid(msg.into())
+}
+
+/// One body as saved.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct SavedBody {
+    /// Position at `time` (wrapped into the box when periodic; z = 0 in 2D).
+    pub pos: [f64; 3],
+    /// Velocity.
+    pub vel: [f64; 3],
+    /// Local time of the stored state.
+    pub time: f64,
+    /// Periodic image counts.
+    pub images: [i64; 3],
+    /// Inverse mass, bit for bit as the simulation held it.
+    pub inv_mass: f64,
+    /// Absolute time of the state the trace replay holds for this body.
+    pub replay_time: f64,
+    /// Unwrapped position of that state.
+    pub replay_pos: [f64; 3],
+}
+
 /// A checkpoint read back.
 #[derive(Clone, Debug)]
 pub struct Checkpoint {
-    /// The scene simulated.
+    /// The scene simulated (its bodies as at time 0 for a version 1 file; radii and masses as
+    /// given, positions and velocities as saved, for version 2).
     pub scene: Scene,
     /// The simulation's state.
     pub state: SimState,
-    /// Per body: position, velocity, local time, periodic images.
-    pub bodies: Vec<([f64; 3], [f64; 3], f64, [i64; 3])>,
+    /// Every body's saved state, by id.
+    pub bodies: Vec<SavedBody>,
 }
 
-/// Writes the state of `sim` (simulating `scene`) to `path` atomically.
-pub fn write<V: Vector>(path: &Path, scene: &Scene, sim: &Simulation<V>) -> io::Result<()> {
-    let mut b = Vec::new();
-    b.extend_from_slice(&MAGIC);
-    b.extend_from_slice(&VERSION.to_le_bytes());
-    b.extend_from_slice(&(V::DIM as u32).to_le_bytes());
-    let toml = scene.to_toml();
-    b.extend_from_slice(&(toml.len() as u32).to_le_bytes());
-    b.extend_from_slice(toml.as_bytes());
-    let st = sim.state();
-    for x in [st.now, st.origin, st.end_time] {
-        b.extend_from_slice(&x.to_le_bytes());
+/// A writer that hashes what passes through it.
+struct Hashing<W: Write> {
+    out: W,
+    hash: Fnv1a,
+}
+
+impl<W: Write> Hashing<W> {
+    fn put(&mut self, bytes: &[u8]) -> io::Result<()> {
+        self.hash.update(bytes);
+        self.out.write_all(bytes)
     }
+    fn f64s(&mut self, xs: impl IntoIterator<Item = f64>) -> io::Result<()> {
+        for x in xs {
+            self.put(&x.to_le_bytes())?;
+        }
+        Ok(())
+    }
+}
+
+/// Writes the state of `sim` (simulating `scene`) to `path` atomically, with `replay` the
+/// states its trace replay holds (the records of every event so far applied to the scene's
+/// initial states).
+///
+/// # Panics
+/// When `replay` does not hold one state per body.
+pub fn write<V: Vector>(
+    path: &Path,
+    scene: &Scene,
+    sim: &Simulation<V>,
+    replay: &Replay,
+) -> io::Result<()> {
+    let w = sim.world();
+    assert_eq!(replay.len(), w.bodies.len(), "one replay state per body");
+    let mut out = Hashing {
+        out: AtomicWriter::with_capacity(1 << 20, path)?,
+        hash: Fnv1a::default(),
+    };
+    out.put(&MAGIC)?;
+    out.put(&VERSION.to_le_bytes())?;
+    out.put(&(V::DIM as u32).to_le_bytes())?;
+    let toml = scene.to_toml_without_bodies();
+    out.put(&(toml.len() as u32).to_le_bytes())?;
+    out.put(toml.as_bytes())?;
+    let st = sim.state();
+    out.f64s([st.now, st.origin, st.end_time])?;
     for c in [
         st.counts.ball_ball,
         st.counts.ball_wall,
         st.counts.box_crossings,
     ] {
-        b.extend_from_slice(&c.to_le_bytes());
+        out.put(&c.to_le_bytes())?;
     }
-    for x in [
+    out.f64s([
         st.initial_energy,
         st.kinetic_energy,
         st.virial,
         st.last_overlap,
-    ] {
-        b.extend_from_slice(&x.to_le_bytes());
-    }
-    let w = sim.world();
-    b.extend_from_slice(&(w.bodies.len() as u64).to_le_bytes());
+    ])?;
+    out.put(&(w.bodies.len() as u64).to_le_bytes())?;
     for (i, body) in w.bodies.iter().enumerate() {
-        for x in body
-            .pos
-            .to_array3()
-            .into_iter()
-            .chain(body.vel.to_array3())
-            .chain([body.time])
-        {
-            b.extend_from_slice(&x.to_le_bytes());
+        out.f64s([body.radius, body.inv_mass])?;
+        out.f64s(body.pos.to_array3())?;
+        out.f64s(body.vel.to_array3())?;
+        out.f64s([body.time])?;
+        for k in w.images.get(i).copied().unwrap_or([0; 3]) {
+            out.put(&k.to_le_bytes())?;
         }
-        let img = w.images.get(i).copied().unwrap_or([0; 3]);
-        for k in img {
-            b.extend_from_slice(&k.to_le_bytes());
-        }
+        let (pos, _, time) = replay.state(i);
+        out.f64s([time])?;
+        out.f64s(pos)?;
     }
-    let mut h = Fnv1a::default();
-    h.update(&b);
-    b.extend_from_slice(&END);
-    b.extend_from_slice(&h.value().to_le_bytes());
-
-    let name = path
-        .file_name()
-        .map(|n| n.to_string_lossy().into_owned())
-        .unwrap_or_default();
-    let tmp = path.with_file_name(format!(".{name}.partial-{}", std::process::id()));
-    let result = (|| {
-        let mut f = std::fs::File::create(&tmp)?;
-        f.write_all(&b)?;
-        f.sync_all()?;
-        std::fs::rename(&tmp, path)
-    })();
-    if result.is_err() {
-        let _ = std::fs::remove_file(&tmp);
-    }
-    result
+    let h = out.hash.value();
+    let mut f = out.out;
+    f.write_all(&END)?;
+    f.write_all(&h.to_le_bytes())?;
+    f.commit()
 }
 
 struct Cursor<'a> {
@@ -119,9 +160,10 @@ struct Cursor<'a> {
 impl Cursor<'_> {
     fn take(&mut self, n: usize) -> Result<&[u8], CheckpointError> {
         let s = self
-            .b
-            .get(self.at..self.at + n)
-            .ok_or_else(|| CheckpointError::Invalid("truncated".into()))?;
+            .at
+            .checked_add(n)
+            .and_then(|end| self.b.get(self.at..end))
+            .ok_or_else(|| invalid("truncated"))?;
         self.at += n;
         Ok(s)
     }
@@ -134,6 +176,9 @@ impl Cursor<'_> {
     fn f64(&mut self) -> Result<f64, CheckpointError> {
         Ok(f64::from_le_bytes(self.take(8)?.try_into().unwrap()))
     }
+    fn f3(&mut self) -> Result<[f64; 3], CheckpointError> {
+        Ok([self.f64()?, self.f64()?, self.f64()?])
+    }
     fn i64(&mut self) -> Result<i64, CheckpointError> {
         Ok(i64::from_le_bytes(self.take(8)?.try_into().unwrap()))
     }
@@ -143,35 +188,31 @@ impl Cursor<'_> {
 pub fn read(path: &Path) -> Result<Checkpoint, CheckpointError> {
     let b = std::fs::read(path)?;
     if b.len() < 16 || b[..8] != MAGIC {
-        return Err(CheckpointError::Invalid("not a Kairos checkpoint".into()));
+        return Err(invalid("not a Kairos checkpoint"));
     }
     let body_len = b.len() - 16;
     if b[body_len..body_len + 8] != END {
-        return Err(CheckpointError::Invalid("truncated (no end marker)".into()));
+        return Err(invalid("truncated (no end marker)"));
     }
-    let mut h = Fnv1a::default();
-    h.update(&b[..body_len]);
-    if h.value().to_le_bytes() != b[body_len + 8..] {
-        return Err(CheckpointError::Invalid("hash mismatch (corrupted)".into()));
+    if Fnv1a::of(&b[..body_len]).to_le_bytes() != b[body_len + 8..] {
+        return Err(invalid("hash mismatch (corrupted)"));
     }
     let mut c = Cursor {
         b: &b[..body_len],
         at: 8,
     };
     let version = c.u32()?;
-    if version != VERSION {
-        return Err(CheckpointError::Invalid(format!(
-            "unsupported version {version}"
+    if version != 1 && version != VERSION {
+        return Err(invalid(format!(
+            "unsupported version {version} (this build reads 1 and {VERSION})"
         )));
     }
     let dim = c.u32()? as usize;
     let len = c.u32()? as usize;
-    let toml = std::str::from_utf8(c.take(len)?)
-        .map_err(|_| CheckpointError::Invalid("scene is not UTF-8".into()))?;
-    let scene =
-        Scene::from_toml_str(toml).map_err(|e| CheckpointError::Invalid(format!("scene: {e}")))?;
+    let toml = std::str::from_utf8(c.take(len)?).map_err(|_| invalid("scene is not UTF-8"))?;
+    let mut scene = Scene::from_toml_str(toml).map_err(|e| invalid(format!("scene: {e}")))?;
     if scene.dim != dim {
-        return Err(CheckpointError::Invalid("dimension mismatch".into()));
+        return Err(invalid("dimension mismatch"));
     }
     let (now, origin, end_time) = (c.f64()?, c.f64()?, c.f64()?);
     let counts = EventCounts {
@@ -181,27 +222,6 @@ pub fn read(path: &Path) -> Result<Checkpoint, CheckpointError> {
     };
     let (initial_energy, kinetic_energy, virial, last_overlap) =
         (c.f64()?, c.f64()?, c.f64()?, c.f64()?);
-    let n = c.u64()? as usize;
-    if n != scene.bodies.len() {
-        return Err(CheckpointError::Invalid(format!(
-            "{n} bodies for a scene of {}",
-            scene.bodies.len()
-        )));
-    }
-    let mut bodies = Vec::with_capacity(n);
-    for _ in 0..n {
-        let p = [c.f64()?, c.f64()?, c.f64()?];
-        let v = [c.f64()?, c.f64()?, c.f64()?];
-        let t = c.f64()?;
-        let img = [c.i64()?, c.i64()?, c.i64()?];
-        if !p.iter().chain(&v).chain([&t]).all(|x| x.is_finite()) {
-            return Err(CheckpointError::Invalid("non-finite body state".into()));
-        }
-        bodies.push((p, v, t, img));
-    }
-    if c.at != body_len {
-        return Err(CheckpointError::Invalid("trailing bytes".into()));
-    }
     let state = SimState {
         now,
         origin,
@@ -212,6 +232,78 @@ pub fn read(path: &Path) -> Result<Checkpoint, CheckpointError> {
         virial,
         last_overlap,
     };
+    if ![now, origin, end_time].iter().all(|x| x.is_finite()) || origin + now > end_time {
+        return Err(invalid("times out of range"));
+    }
+    let n = c.u64()? as usize;
+    if version == 1 && n != scene.bodies.len() {
+        return Err(invalid(format!(
+            "{n} bodies for a scene of {}",
+            scene.bodies.len()
+        )));
+    }
+    let per_body = if version == 1 { 80 } else { 128 };
+    if n.checked_mul(per_body) != Some(body_len - c.at) {
+        return Err(invalid(format!(
+            "{} bytes of body states for {n} bodies",
+            body_len - c.at
+        )));
+    }
+    let period = scene.periodic.clone();
+    let mut bodies = Vec::with_capacity(n);
+    if version != 1 {
+        scene.bodies = Vec::with_capacity(n);
+    }
+    for i in 0..n {
+        let (radius, inv_mass) = if version == 1 {
+            (scene.bodies[i].radius, 1.0 / scene.bodies[i].mass)
+        } else {
+            (c.f64()?, c.f64()?)
+        };
+        let mass = 1.0 / inv_mass;
+        let pos = c.f3()?;
+        let vel = c.f3()?;
+        let time = c.f64()?;
+        let images = [c.i64()?, c.i64()?, c.i64()?];
+        let (replay_time, replay_pos) = if version == 1 {
+            // No replay state was saved: the body's own, unwrapped, at its absolute time.
+            let mut p = pos;
+            if let Some(l) = &period {
+                for (a, x) in p.iter_mut().enumerate().take(dim) {
+                    *x += images[a] as f64 * l[a];
+                }
+            }
+            (origin + time, p)
+        } else {
+            (c.f64()?, c.f3()?)
+        };
+        let finite = pos
+            .iter()
+            .chain(&vel)
+            .chain(&replay_pos)
+            .chain([&time, &replay_time, &radius, &inv_mass, &mass])
+            .all(|x| x.is_finite());
+        if !finite || !(radius > 0.0) || !(mass > 0.0) || replay_time > origin + now {
+            return Err(invalid(format!("body {i}: invalid state")));
+        }
+        if version != 1 {
+            scene.bodies.push(BodySpec {
+                position: pos[..dim].to_vec(),
+                velocity: vel[..dim].to_vec(),
+                radius,
+                mass,
+            });
+        }
+        bodies.push(SavedBody {
+            pos,
+            vel,
+            time,
+            images,
+            inv_mass,
+            replay_time,
+            replay_pos,
+        });
+    }
     Ok(Checkpoint {
         scene,
         state,
@@ -226,15 +318,45 @@ impl Checkpoint {
     /// When `V::DIM` is not the checkpoint's dimension.
     pub fn world<V: Vector>(&self) -> World<V> {
         let mut world = self.scene.world::<V>();
-        for (i, (p, v, t, img)) in self.bodies.iter().enumerate() {
+        for (i, s) in self.bodies.iter().enumerate() {
             let b = &mut world.bodies[i];
-            b.pos = V::try_from_slice(&p[..V::DIM]).expect("dimension");
-            b.vel = V::try_from_slice(&v[..V::DIM]).expect("dimension");
-            b.time = *t;
+            b.pos = V::try_from_slice(&s.pos[..V::DIM]).expect("dimension");
+            b.vel = V::try_from_slice(&s.vel[..V::DIM]).expect("dimension");
+            b.time = s.time;
+            b.inv_mass = s.inv_mass;
             if world.period.is_some() {
-                world.images[i] = *img;
+                world.images[i] = s.images;
             }
         }
         world
+    }
+
+    /// Absolute time of the checkpoint.
+    pub fn time(&self) -> f64 {
+        self.state.origin + self.state.now
+    }
+
+    /// The header of the trace of a run resumed from this checkpoint: it starts at the
+    /// checkpoint's time with every body's replay state, so the trace is self-contained.
+    pub fn trace_header(&self, broad_phase: impl Into<String>) -> TraceHeader {
+        let mut h = TraceHeader::for_scene(&self.scene, broad_phase);
+        h.start_time = self.time();
+        h.bodies = self
+            .bodies
+            .iter()
+            .zip(&h.bodies)
+            .map(|(s, b)| BodyState {
+                time: s.replay_time,
+                pos: s.replay_pos,
+                vel: s.vel,
+                ..*b
+            })
+            .collect();
+        h
+    }
+
+    /// The trace replay's states at the checkpoint, to carry on a run that checkpoints again.
+    pub fn replay(&self) -> Replay {
+        Replay::new(&self.trace_header(""))
     }
 }

@@ -693,6 +693,28 @@ impl Scene {
             let parts: Vec<String> = v.iter().map(|x| format!("{x:?}")).collect();
             format!("[{}]", parts.join(", "))
         };
+        let mut s = self.to_toml_without_bodies();
+        for b in &self.bodies {
+            let _ = writeln!(
+                s,
+                "\n[[bodies]]\nposition = {}\nvelocity = {}\nradius = {:?}\nmass = {:?}",
+                vec(&b.position),
+                vec(&b.velocity),
+                b.radius,
+                b.mass
+            );
+        }
+        s
+    }
+
+    /// The scene as TOML without its bodies (traces and checkpoints store the bodies' states
+    /// apart, in binary).
+    pub fn to_toml_without_bodies(&self) -> String {
+        use std::fmt::Write;
+        let vec = |v: &[f64]| {
+            let parts: Vec<String> = v.iter().map(|x| format!("{x:?}")).collect();
+            format!("[{}]", parts.join(", "))
+        };
         let mut s = String::new();
         let _ = writeln!(s, "dim = {}\n\n[simulation]", self.dim);
         let _ = writeln!(
@@ -729,16 +751,6 @@ impl Scene {
                     )
                 }
             };
-        }
-        for b in &self.bodies {
-            let _ = writeln!(
-                s,
-                "\n[[bodies]]\nposition = {}\nvelocity = {}\nradius = {:?}\nmass = {:?}",
-                vec(&b.position),
-                vec(&b.velocity),
-                b.radius,
-                b.mass
-            );
         }
         s
     }

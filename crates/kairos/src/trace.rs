@@ -1,41 +1,49 @@
-//! Binary event traces: a versioned header holding the scene, fixed-size little-endian event
-//! records, and a footer that marks the file complete.
+//! Binary event traces: a versioned header holding the scene and every body's starting state,
+//! fixed-size little-endian event records, and a footer that marks the file complete.
 //!
-//! The layout (documented for numpy in `docs/trace-format.md`):
+//! The layout of version 2 (documented for numpy in `docs/trace-format.md`):
 //!
 //! ```text
 //! header  : magic "KAIROSTR", u32 version, u32 dim, u64 header_len, u32 record_size,
 //!           u32 reserved, then u32 length + UTF-8 broad-phase name, u32 length + UTF-8 scene
-//!           TOML, zero padding to header_len (a multiple of 8)
+//!           TOML without its bodies, zero padding to a multiple of 8, f64 start time, u64 body
+//!           count, and per body 9 f64 (radius, mass, time, position, velocity; see
+//!           [`BodyState`])
 //! records : record_size (128) bytes each, see [`Record`]
-//! footer  : magic "KAIROEND", u64 record count, u64 FNV-1a hash of the record bytes,
-//!           f64 end time
+//! footer  : u64 checksum (FNV-1a of the header and the 32 bytes that follow it), magic
+//!           "KAIROEND", u64 record count, u64 FNV-1a hash of the record bytes, f64 end time
 //! ```
 //!
-//! A trace is written to a temporary file beside its destination and renamed into place only
-//! after the footer is written and synced, so an interrupted run never leaves a file that reads
-//! as complete; the reader also rejects a missing footer, a size that does not match the record
-//! count, and a hash mismatch.
+//! Version 1 (still read) held the bodies in the scene TOML, started at time 0 and had no
+//! checksum: its footer is the last 32 bytes alone.
+//!
+//! A trace is written with an [`AtomicWriter`]: it appears at its path only after the footer is
+//! written and synced, so an interrupted run never leaves a file that reads as complete. The
+//! reader rejects a missing footer, a size that does not match the record count, a damaged
+//! header or footer, records that name bodies or walls the scene lacks or times outside the
+//! trace's span, and a hash mismatch. [`Replay`] rebuilds every body's state at any time the
+//! trace covers.
 
 use std::fs::File;
-use std::io::{self, BufReader, BufWriter, Read, Seek, SeekFrom, Write};
-use std::path::{Path, PathBuf};
+use std::io::{self, BufReader, Read, Seek, SeekFrom, Write};
+use std::path::Path;
 
+use crate::atomic::AtomicWriter;
 use crate::event::{Event, EventKind};
 use crate::math::Vector;
-use crate::scene::Scene;
+use crate::scene::{BodySpec, Scene};
 use crate::world::World;
 
 /// First bytes of every trace.
 pub const MAGIC: [u8; 8] = *b"KAIROSTR";
 /// First bytes of the footer.
 pub const FOOTER_MAGIC: [u8; 8] = *b"KAIROEND";
-/// Format version written and read.
-pub const VERSION: u32 = 1;
+/// Format version written (versions 1 and 2 are read).
+pub const VERSION: u32 = 2;
 /// Size of one record in bytes.
 pub const RECORD_SIZE: usize = 128;
-/// Size of the footer in bytes.
-pub const FOOTER_SIZE: usize = 32;
+/// Size of the footer in bytes (32 in version 1).
+pub const FOOTER_SIZE: usize = 40;
 const FIXED_HEADER: usize = 32;
 
 /// One processed event and the post-event state of the bodies involved.
@@ -135,27 +143,45 @@ impl Record {
     }
 }
 
-/// FNV-1a, 64-bit: the hash stored in the footer and used by determinism tests.
-#[derive(Clone, Copy, Debug)]
-pub struct Fnv1a(u64);
+pub use crate::hash::Fnv1a;
 
-impl Default for Fnv1a {
-    fn default() -> Self {
-        Fnv1a(0xcbf2_9ce4_8422_2325)
-    }
+/// The state of one body at the start of a trace, as the replay needs it.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct BodyState {
+    /// Radius.
+    pub radius: f64,
+    /// Mass.
+    pub mass: f64,
+    /// Absolute time at which `pos` holds.
+    pub time: f64,
+    /// Unwrapped position at `time` (z = 0 in 2D).
+    pub pos: [f64; 3],
+    /// Velocity (z = 0 in 2D).
+    pub vel: [f64; 3],
 }
 
-impl Fnv1a {
-    /// Feeds bytes.
-    pub fn update(&mut self, bytes: &[u8]) {
-        for &b in bytes {
-            self.0 ^= b as u64;
-            self.0 = self.0.wrapping_mul(0x0000_0100_0000_01b3);
+const BODY_STATE_SIZE: usize = 72;
+
+impl BodyState {
+    fn encode(&self, out: &mut Vec<u8>) {
+        for x in [self.radius, self.mass, self.time]
+            .into_iter()
+            .chain(self.pos)
+            .chain(self.vel)
+        {
+            out.extend_from_slice(&x.to_le_bytes());
         }
     }
-    /// The hash so far.
-    pub fn value(&self) -> u64 {
-        self.0
+
+    fn decode(b: &[u8]) -> Self {
+        let f = |k: usize| f64::from_le_bytes(b[8 * k..8 * k + 8].try_into().unwrap());
+        BodyState {
+            radius: f(0),
+            mass: f(1),
+            time: f(2),
+            pos: [f(3), f(4), f(5)],
+            vel: [f(6), f(7), f(8)],
+        }
     }
 }
 
@@ -164,15 +190,42 @@ impl Fnv1a {
 pub struct TraceHeader {
     /// 2 or 3.
     pub dim: u32,
-    /// Name of the broad phase that produced the trace.
+    /// Name of the broad phase (or stepper) that produced the trace.
     pub broad_phase: String,
-    /// The simulated scene, as TOML.
+    /// The simulated scene as TOML, without its bodies (version 2; version 1 traces hold the
+    /// bodies here too).
     pub scene_toml: String,
+    /// Absolute time at which the trace starts: 0, or the checkpoint time of a resumed run.
+    pub start_time: f64,
+    /// Every body's state at the start, by id.
+    pub bodies: Vec<BodyState>,
 }
 
 impl TraceHeader {
+    /// The header of a run of `scene` from its start (every body at time 0).
+    pub fn for_scene(scene: &Scene, broad_phase: impl Into<String>) -> Self {
+        let pad = |v: &[f64]| [v[0], v[1], v.get(2).copied().unwrap_or(0.0)];
+        TraceHeader {
+            dim: scene.dim as u32,
+            broad_phase: broad_phase.into(),
+            scene_toml: scene.to_toml_without_bodies(),
+            start_time: 0.0,
+            bodies: scene
+                .bodies
+                .iter()
+                .map(|b| BodyState {
+                    radius: b.radius,
+                    mass: b.mass,
+                    time: 0.0,
+                    pos: pad(&b.position),
+                    vel: pad(&b.velocity),
+                })
+                .collect(),
+        }
+    }
+
     fn encode(&self) -> Vec<u8> {
-        let mut h = Vec::new();
+        let mut h = Vec::with_capacity(64 + self.scene_toml.len() + 72 * self.bodies.len());
         h.extend_from_slice(&MAGIC);
         h.extend_from_slice(&VERSION.to_le_bytes());
         h.extend_from_slice(&self.dim.to_le_bytes());
@@ -186,15 +239,34 @@ impl TraceHeader {
         while h.len() % 8 != 0 {
             h.push(0);
         }
+        h.extend_from_slice(&self.start_time.to_le_bytes());
+        h.extend_from_slice(&(self.bodies.len() as u64).to_le_bytes());
+        for b in &self.bodies {
+            b.encode(&mut h);
+        }
         let len = h.len() as u64;
         h[16..24].copy_from_slice(&len.to_le_bytes());
         h
     }
 
-    /// Parses the scene held in the header.
+    /// The scene of the trace, with its bodies as they are at the start of the trace (for a
+    /// resumed run, each at its own last recorded state: use [`Replay`] for positions at a
+    /// time).
     pub fn scene(&self) -> Result<Scene, TraceError> {
-        Scene::from_toml_str(&self.scene_toml)
-            .map_err(|e| TraceError::Corrupt(format!("embedded scene: {e}")))
+        let mut scene = Scene::from_toml_str(&self.scene_toml)
+            .map_err(|e| TraceError::Corrupt(format!("embedded scene: {e}")))?;
+        let d = self.dim as usize;
+        scene.bodies = self
+            .bodies
+            .iter()
+            .map(|b| BodySpec {
+                position: b.pos[..d].to_vec(),
+                velocity: b.vel[..d].to_vec(),
+                radius: b.radius,
+                mass: b.mass,
+            })
+            .collect();
+        Ok(scene)
     }
 }
 
@@ -208,7 +280,7 @@ pub enum TraceError {
     #[error("not a Kairos trace (bad magic bytes)")]
     NotATrace,
     /// Written by an unknown version of the format.
-    #[error("unsupported trace version {0} (this build reads version {VERSION})")]
+    #[error("unsupported trace version {0} (this build reads versions 1 and {VERSION})")]
     Version(u32),
     /// The footer is missing: the run that wrote it was interrupted or the file was cut.
     #[error("incomplete trace: {0}")]
@@ -218,38 +290,37 @@ pub enum TraceError {
     Corrupt(String),
 }
 
+fn corrupt(msg: impl Into<String>) -> TraceError {
+    TraceError::Corrupt(msg.into())
+}
+
 /// Streams records into a trace file; see the [module documentation](self).
 pub struct TraceWriter {
-    out: BufWriter<File>,
-    tmp: PathBuf,
-    dest: PathBuf,
+    out: AtomicWriter,
     count: u64,
     hash: Fnv1a,
-    done: bool,
+    check: Fnv1a,
 }
 
 impl TraceWriter {
-    /// Starts a trace at `path` (written under a temporary name until [`TraceWriter::finish`]).
+    /// Starts a trace at `path`, written with an [`AtomicWriter`]: it appears at its path
+    /// only after [`TraceWriter::finish`].
     pub fn create(path: &Path, header: &TraceHeader) -> io::Result<Self> {
-        let name = path
-            .file_name()
-            .map(|n| n.to_string_lossy().into_owned())
-            .unwrap_or_default();
-        let tmp = path.with_file_name(format!(".{name}.partial-{}", std::process::id()));
-        let mut out = BufWriter::with_capacity(1 << 20, File::create(&tmp)?);
-        let result = out.write_all(&header.encode());
-        let writer = Self {
+        let mut out = AtomicWriter::with_capacity(1 << 20, path)?;
+        let bytes = header.encode();
+        let mut check = Fnv1a::default();
+        check.update(&bytes);
+        out.write_all(&bytes)?;
+        Ok(Self {
             out,
-            tmp,
-            dest: path.to_path_buf(),
             count: 0,
             hash: Fnv1a::default(),
-            done: false,
-        };
-        result.map(|_| writer)
+            check,
+        })
     }
 
     /// Appends one record.
+    #[inline]
     pub fn write(&mut self, r: &Record) -> io::Result<()> {
         let bytes = r.to_bytes();
         self.hash.update(&bytes);
@@ -257,39 +328,37 @@ impl TraceWriter {
         self.out.write_all(&bytes)
     }
 
-    /// Writes the footer, syncs and moves the file to its destination. Returns the record hash.
+    /// Writes the footer, syncs and moves the file to its destination. Returns the record
+    /// hash.
     pub fn finish(mut self, end_time: f64) -> io::Result<u64> {
-        let mut footer = Vec::with_capacity(FOOTER_SIZE);
-        footer.extend_from_slice(&FOOTER_MAGIC);
-        footer.extend_from_slice(&self.count.to_le_bytes());
-        footer.extend_from_slice(&self.hash.value().to_le_bytes());
-        footer.extend_from_slice(&end_time.to_le_bytes());
-        self.out.write_all(&footer)?;
-        self.out.flush()?;
-        self.out.get_ref().sync_all()?;
-        std::fs::rename(&self.tmp, &self.dest)?;
-        self.done = true;
+        let mut tail = Vec::with_capacity(32);
+        tail.extend_from_slice(&FOOTER_MAGIC);
+        tail.extend_from_slice(&self.count.to_le_bytes());
+        tail.extend_from_slice(&self.hash.value().to_le_bytes());
+        tail.extend_from_slice(&end_time.to_le_bytes());
+        self.check.update(&tail);
+        self.out.write_all(&self.check.value().to_le_bytes())?;
+        self.out.write_all(&tail)?;
+        self.out.commit()?;
         Ok(self.hash.value())
     }
 }
 
-impl Drop for TraceWriter {
-    fn drop(&mut self) {
-        if !self.done {
-            let _ = std::fs::remove_file(&self.tmp);
-        }
-    }
-}
-
-/// Reads a trace record by record, checking its integrity.
+/// Reads a trace record by record, checking its integrity: the header and footer when it is
+/// opened (in version 2 their checksum), and each record as it is read (known kind, finite
+/// time within the trace's span, ids of existing bodies and walls), then the record hash
+/// after the last one.
 pub struct TraceReader {
     input: BufReader<File>,
     header: TraceHeader,
+    version: u32,
+    walls: usize,
     count: u64,
     read: u64,
     hash: Fnv1a,
     expected_hash: u64,
     end_time: f64,
+    last_time: f64,
 }
 
 fn read_exact_or(input: &mut impl Read, buf: &mut [u8], what: &str) -> Result<(), TraceError> {
@@ -301,11 +370,17 @@ fn read_exact_or(input: &mut impl Read, buf: &mut [u8], what: &str) -> Result<()
     })
 }
 
+const NO_FOOTER: &str = "no footer (the run was interrupted or the file cut)";
+
 impl TraceReader {
     /// Opens a trace and checks its header and footer.
     pub fn open(path: &Path) -> Result<Self, TraceError> {
         let mut file = File::open(path)?;
-        let size = file.metadata()?.len();
+        let meta = file.metadata()?;
+        if !meta.is_file() {
+            return Err(corrupt("not a regular file"));
+        }
+        let size = meta.len();
         let mut fixed = [0u8; FIXED_HEADER];
         if size < 8 {
             return Err(TraceError::NotATrace);
@@ -317,73 +392,72 @@ impl TraceReader {
         read_exact_or(&mut file, &mut fixed[8..], "header")?;
         let u32_at = |b: &[u8], o: usize| u32::from_le_bytes(b[o..o + 4].try_into().unwrap());
         let version = u32_at(&fixed, 8);
-        if version != VERSION {
+        if version != 1 && version != VERSION {
             return Err(TraceError::Version(version));
         }
+        let footer_size = if version == 1 { 32 } else { FOOTER_SIZE } as u64;
         let dim = u32_at(&fixed, 12);
         let header_len = u64::from_le_bytes(fixed[16..24].try_into().unwrap());
         let record_size = u32_at(&fixed, 24);
         if dim != 2 && dim != 3 {
-            return Err(TraceError::Corrupt(format!("dimension {dim}")));
+            return Err(corrupt(format!("dimension {dim}")));
         }
         if record_size as usize != RECORD_SIZE {
-            return Err(TraceError::Corrupt(format!("record size {record_size}")));
+            return Err(corrupt(format!("record size {record_size}")));
         }
         if header_len < FIXED_HEADER as u64 || header_len > size {
             return Err(TraceError::Incomplete(format!(
                 "header of {header_len} bytes in a file of {size}"
             )));
         }
-        let mut rest = vec![0u8; header_len as usize - FIXED_HEADER];
-        read_exact_or(&mut file, &mut rest, "header")?;
-        let mut strings = Vec::new();
-        let mut o = 0usize;
-        for what in ["broad-phase name", "scene"] {
-            let len = rest
-                .get(o..o + 4)
-                .map(|b| u32::from_le_bytes(b.try_into().unwrap()) as usize)
-                .ok_or_else(|| TraceError::Corrupt(format!("header too short for the {what}")))?;
-            let bytes = rest
-                .get(o + 4..o + 4 + len)
-                .ok_or_else(|| TraceError::Corrupt(format!("header too short for the {what}")))?;
-            let s = String::from_utf8(bytes.to_vec())
-                .map_err(|_| TraceError::Corrupt(format!("the {what} is not UTF-8")))?;
-            strings.push(s);
-            o += 4 + len;
+        let mut header_bytes = vec![0u8; header_len as usize];
+        header_bytes[..FIXED_HEADER].copy_from_slice(&fixed);
+        read_exact_or(&mut file, &mut header_bytes[FIXED_HEADER..], "header")?;
+        if size - header_len < footer_size {
+            return Err(TraceError::Incomplete(NO_FOOTER.into()));
         }
-        let scene_toml = strings.pop().unwrap();
-        let broad_phase = strings.pop().unwrap();
-        let body = size - header_len;
-        if body < FOOTER_SIZE as u64 {
-            return Err(TraceError::Incomplete(
-                "no footer (the run was interrupted or the file cut)".into(),
-            ));
-        }
-        file.seek(SeekFrom::End(-(FOOTER_SIZE as i64)))?;
-        let mut footer = [0u8; FOOTER_SIZE];
+        file.seek(SeekFrom::End(-(footer_size as i64)))?;
+        let mut footer = vec![0u8; footer_size as usize];
         read_exact_or(&mut file, &mut footer, "footer")?;
-        if footer[..8] != FOOTER_MAGIC {
-            return Err(TraceError::Incomplete(
-                "no footer (the run was interrupted or the file cut)".into(),
-            ));
+        let tail = &footer[footer.len() - 32..];
+        if tail[..8] != FOOTER_MAGIC {
+            return Err(TraceError::Incomplete(NO_FOOTER.into()));
         }
-        let count = u64::from_le_bytes(footer[8..16].try_into().unwrap());
-        let expected_hash = u64::from_le_bytes(footer[16..24].try_into().unwrap());
-        let end_time = f64::from_le_bytes(footer[24..32].try_into().unwrap());
-        let records_bytes = body - FOOTER_SIZE as u64;
+        if version >= 2 {
+            let mut check = Fnv1a::default();
+            check.update(&header_bytes);
+            check.update(tail);
+            if check.value().to_le_bytes() != footer[..8] {
+                return Err(corrupt(
+                    "header or footer checksum does not match (the file is damaged)",
+                ));
+            }
+        }
+        let count = u64::from_le_bytes(tail[8..16].try_into().unwrap());
+        let expected_hash = u64::from_le_bytes(tail[16..24].try_into().unwrap());
+        let end_time = f64::from_le_bytes(tail[24..32].try_into().unwrap());
+        let records_bytes = size - header_len - footer_size;
         if records_bytes % RECORD_SIZE as u64 != 0 || records_bytes / RECORD_SIZE as u64 != count {
-            return Err(TraceError::Corrupt(format!(
+            return Err(corrupt(format!(
                 "footer says {count} records but {records_bytes} bytes of records are present"
             )));
         }
+        let header = decode_header(&header_bytes[FIXED_HEADER..], dim, version)?;
+        if !end_time.is_finite() || end_time < header.start_time {
+            return Err(corrupt(format!(
+                "end time {end_time} is not a finite time after the start ({})",
+                header.start_time
+            )));
+        }
+        let scene = header.scene()?;
+        let walls = scene.walls.iter().map(|w| w.wall_count(scene.dim)).sum();
         file.seek(SeekFrom::Start(header_len))?;
         Ok(Self {
             input: BufReader::with_capacity(1 << 20, file),
-            header: TraceHeader {
-                dim,
-                broad_phase,
-                scene_toml,
-            },
+            last_time: header.start_time,
+            header,
+            version,
+            walls,
             count,
             read: 0,
             hash: Fnv1a::default(),
@@ -396,6 +470,10 @@ impl TraceReader {
     pub fn header(&self) -> &TraceHeader {
         &self.header
     }
+    /// The format version of the file (1 or 2).
+    pub fn version(&self) -> u32 {
+        self.version
+    }
     /// Number of records.
     pub fn len(&self) -> u64 {
         self.count
@@ -403,6 +481,10 @@ impl TraceReader {
     /// True when the trace holds no event.
     pub fn is_empty(&self) -> bool {
         self.count == 0
+    }
+    /// Absolute time of the trace's start (0, or the checkpoint time of a resumed run).
+    pub fn start_time(&self) -> f64 {
+        self.header.start_time
     }
     /// The simulated end time.
     pub fn end_time(&self) -> f64 {
@@ -417,9 +499,13 @@ impl TraceReader {
     pub fn next_record(&mut self) -> Result<Option<Record>, TraceError> {
         if self.read == self.count {
             if self.hash.value() != self.expected_hash {
-                return Err(TraceError::Corrupt(
-                    "record hash does not match the footer".into(),
-                ));
+                return Err(corrupt("record hash does not match the footer"));
+            }
+            if self.last_time > self.end_time {
+                return Err(corrupt(format!(
+                    "the footer's end time {} is before the last record ({})",
+                    self.end_time, self.last_time
+                )));
             }
             return Ok(None);
         }
@@ -428,15 +514,47 @@ impl TraceReader {
         self.hash.update(&buf);
         let index = self.read;
         self.read += 1;
-        let r = Record::from_bytes(&buf).ok_or_else(|| {
-            TraceError::Corrupt(format!("record {index} has an unknown event kind"))
-        })?;
-        if !r.time.is_finite() {
-            return Err(TraceError::Corrupt(format!(
-                "record {index} has a non-finite time"
-            )));
-        }
+        let r = Record::from_bytes(&buf)
+            .ok_or_else(|| corrupt(format!("record {index} has an unknown event kind")))?;
+        self.check(index, &r)?;
+        self.last_time = self.last_time.max(r.time);
         Ok(Some(r))
+    }
+
+    /// The checks of one record against the header.
+    fn check(&self, index: u64, r: &Record) -> Result<(), TraceError> {
+        let bad = |what: String| Err(corrupt(format!("record {index}: {what}")));
+        if !r.time.is_finite() {
+            return bad("non-finite time".into());
+        }
+        if r.time < self.header.start_time {
+            return bad(format!(
+                "time {} before the trace's start {}",
+                r.time, self.header.start_time
+            ));
+        }
+        let n = self.header.bodies.len();
+        if r.a as usize >= n {
+            return bad(format!("body {} of {n}", r.a));
+        }
+        match r.kind {
+            EventKind::BallBall if r.b as usize >= n || r.b == r.a => bad(format!(
+                "ball-ball event of bodies {} and {} of {n}",
+                r.a, r.b
+            )),
+            EventKind::BallWall if r.b as usize >= self.walls => {
+                bad(format!("wall {} of {}", r.b, self.walls))
+            }
+            EventKind::BoxCrossing => bad("a box crossing (never recorded)".into()),
+            _ => {
+                let finite = |v: &[f64; 3]| v.iter().all(|x| x.is_finite());
+                if [r.pos_a, r.vel_a, r.pos_b, r.vel_b].iter().all(finite) {
+                    Ok(())
+                } else {
+                    bad("non-finite state".into())
+                }
+            }
+        }
     }
 
     /// Reads every remaining record (verifying the hash).
@@ -447,4 +565,184 @@ impl TraceReader {
         }
         Ok((self.header, v))
     }
+
+    /// Reads every remaining record, checking each and the hash, without keeping them.
+    pub fn validate(mut self) -> Result<(), TraceError> {
+        while self.next_record()?.is_some() {}
+        Ok(())
+    }
+}
+
+/// The variable part of a header (after the fixed 32 bytes).
+fn decode_header(rest: &[u8], dim: u32, version: u32) -> Result<TraceHeader, TraceError> {
+    let mut strings = Vec::new();
+    let mut o = 0usize;
+    for what in ["broad-phase name", "scene"] {
+        let len = rest
+            .get(o..o + 4)
+            .map(|b| u32::from_le_bytes(b.try_into().unwrap()) as usize)
+            .ok_or_else(|| corrupt(format!("header too short for the {what}")))?;
+        let bytes = rest
+            .get(o + 4..o + 4 + len)
+            .ok_or_else(|| corrupt(format!("header too short for the {what}")))?;
+        let s = String::from_utf8(bytes.to_vec())
+            .map_err(|_| corrupt(format!("the {what} is not UTF-8")))?;
+        strings.push(s);
+        o += 4 + len;
+    }
+    let scene_toml = strings.pop().unwrap();
+    let broad_phase = strings.pop().unwrap();
+    if version == 1 {
+        // The bodies are in the scene, all at time 0.
+        let scene = Scene::from_toml_str(&scene_toml)
+            .map_err(|e| corrupt(format!("embedded scene: {e}")))?;
+        if scene.dim != dim as usize {
+            return Err(corrupt(
+                "the embedded scene's dimension differs from the header's",
+            ));
+        }
+        return Ok(TraceHeader::for_scene(&scene, broad_phase));
+    }
+    // Padding to 8 after the strings (counted from the file's start: 32 + o).
+    let o = (FIXED_HEADER + o).next_multiple_of(8) - FIXED_HEADER;
+    let f = |at: usize| {
+        rest.get(at..at + 8)
+            .map(|b| b.try_into().unwrap())
+            .ok_or_else(|| corrupt("header too short for the body states"))
+    };
+    let start_time = f64::from_le_bytes(f(o)?);
+    let n = u64::from_le_bytes(f(o + 8)?);
+    let states = &rest[o + 16..];
+    if n.checked_mul(BODY_STATE_SIZE as u64) != Some(states.len() as u64) {
+        return Err(corrupt(format!(
+            "header holds {} bytes of body states for {n} bodies",
+            states.len()
+        )));
+    }
+    if !start_time.is_finite() || start_time < 0.0 {
+        return Err(corrupt(format!("start time {start_time}")));
+    }
+    let bodies: Vec<BodyState> = states
+        .chunks_exact(BODY_STATE_SIZE)
+        .map(BodyState::decode)
+        .collect();
+    for (i, b) in bodies.iter().enumerate() {
+        let ok = b.radius > 0.0
+            && b.mass > 0.0
+            && [b.radius, b.mass, b.time]
+                .iter()
+                .chain(&b.pos)
+                .chain(&b.vel)
+                .all(|x| x.is_finite())
+            && b.time <= start_time;
+        if !ok {
+            return Err(corrupt(format!("body {i}: invalid state in the header")));
+        }
+    }
+    Ok(TraceHeader {
+        dim,
+        broad_phase,
+        scene_toml,
+        start_time,
+        bodies,
+    })
+}
+
+/// The state of every body at any time covered by a trace, rebuilt from its header and
+/// records: the one replay behind `kairos export --final`, `frames`, `view` and `snapshot`.
+///
+/// Each body moves in a straight line from its last state (the header's, or its last
+/// record's), with the same arithmetic as [`crate::body::Body::position_at`], so positions are
+/// bit-identical to the simulator's replayed states, and a resumed run's trace gives bit for
+/// bit the states of the uninterrupted run's.
+#[derive(Clone, Debug)]
+pub struct Replay {
+    dim: usize,
+    start_time: f64,
+    /// Per body: position, velocity, time of the state.
+    bodies: Vec<([f64; 3], [f64; 3], f64)>,
+}
+
+impl Replay {
+    /// The states at the start of a trace.
+    pub fn new(header: &TraceHeader) -> Self {
+        Self {
+            dim: header.dim as usize,
+            start_time: header.start_time,
+            bodies: header
+                .bodies
+                .iter()
+                .map(|b| (b.pos, b.vel, b.time))
+                .collect(),
+        }
+    }
+
+    /// Applies a record (checked by [`TraceReader`]: its ids exist).
+    ///
+    /// # Panics
+    /// When a body id is out of range.
+    #[inline]
+    pub fn apply(&mut self, r: &Record) {
+        self.bodies[r.a as usize] = (r.pos_a, r.vel_a, r.time);
+        if r.kind == EventKind::BallBall {
+            self.bodies[r.b as usize] = (r.pos_b, r.vel_b, r.time);
+        }
+    }
+
+    /// Number of bodies.
+    pub fn len(&self) -> usize {
+        self.bodies.len()
+    }
+    /// True when there is no body.
+    pub fn is_empty(&self) -> bool {
+        self.bodies.is_empty()
+    }
+    /// The dimension (2 or 3).
+    pub fn dim(&self) -> usize {
+        self.dim
+    }
+    /// Absolute time of the trace's start: no state before it is known.
+    pub fn start_time(&self) -> f64 {
+        self.start_time
+    }
+
+    /// Unwrapped position of body `i` at time `t` (no earlier than its last applied record),
+    /// z = 0 in 2D.
+    #[inline]
+    pub fn position(&self, i: usize, t: f64) -> [f64; 3] {
+        let (p, v, t0) = &self.bodies[i];
+        let dt = t - t0;
+        [p[0] + v[0] * dt, p[1] + v[1] * dt, p[2] + v[2] * dt]
+    }
+
+    /// Velocity of body `i` after its last applied record.
+    #[inline]
+    pub fn velocity(&self, i: usize) -> [f64; 3] {
+        self.bodies[i].1
+    }
+
+    /// Body `i`'s last state: position, velocity and the time they hold at.
+    pub fn state(&self, i: usize) -> ([f64; 3], [f64; 3], f64) {
+        self.bodies[i]
+    }
+
+    /// Every body's last state, by id.
+    pub fn states(&self) -> &[([f64; 3], [f64; 3], f64)] {
+        &self.bodies
+    }
+}
+
+/// An error unless `t` lies within the trace's span `[start, end]`.
+pub fn check_time(t: f64, start: f64, end: f64) -> Result<(), TraceError> {
+    if t >= start && t <= end {
+        return Ok(());
+    }
+    let why = if t < start {
+        ": before its start (a resumed run's trace holds only the times after its checkpoint)"
+    } else {
+        ""
+    };
+    Err(corrupt(format!(
+        "time {t} is outside the time range of the trace ([{start}, {end}]){why}"
+    )))
 }

@@ -191,11 +191,7 @@ fn small_trace(dir: &std::path::Path) -> std::path::PathBuf {
     })
     .unwrap();
     let path = dir.join("t.ktrace");
-    let header = TraceHeader {
-        dim: 2,
-        broad_phase: "all-pairs".into(),
-        scene_toml: scene.to_toml(),
-    };
+    let header = TraceHeader::for_scene(&scene, "all-pairs");
     let mut w = TraceWriter::create(&path, &header).unwrap();
     let mut sim = Simulation::new(
         scene.world::<DVec2>(),
@@ -233,7 +229,7 @@ fn trace_round_trip_and_corruption() {
     }
     // A flipped bit inside a record: hash mismatch.
     let mut bad = bytes.clone();
-    let k = bad.len() - 40;
+    let k = bad.len() - 48;
     bad[k] ^= 1;
     std::fs::write(dir.join("flip.ktrace"), &bad).unwrap();
     let e = TraceReader::open(&dir.join("flip.ktrace"))
@@ -267,11 +263,12 @@ fn interrupted_writer_leaves_no_trace() {
     let dir = tempdir("interrupt");
     let path = dir.join("x.ktrace");
     {
-        let header = TraceHeader {
-            dim: 2,
-            broad_phase: "kaya-bvh".into(),
-            scene_toml: String::new(),
-        };
+        let scene = billiard(&BilliardParams {
+            n: 4,
+            ..Default::default()
+        })
+        .unwrap();
+        let header = TraceHeader::for_scene(&scene, "kaya-bvh");
         let mut w = TraceWriter::create(&path, &header).unwrap();
         let r = Record::from_bytes(&[0u8; 128]).unwrap();
         w.write(&r).unwrap();
@@ -286,5 +283,97 @@ fn interrupted_writer_leaves_no_trace() {
     f.write_all(b"KAIROSTR").unwrap();
     drop(f);
     assert!(TraceReader::open(&path).is_err());
+    std::fs::remove_dir_all(&dir).ok();
+}
+
+/// Every single flipped bit, anywhere in a version 2 trace (header, records, footer), is found
+/// by the reader: at open (the header and footer checksum) or by the end of the records.
+#[test]
+fn every_flipped_bit_of_a_trace_is_found() {
+    let dir = tempdir("flips");
+    let path = small_trace(&dir);
+    let bytes = std::fs::read(&path).unwrap();
+    let flipped = dir.join("f.ktrace");
+    for k in 0..bytes.len() {
+        for bit in [0, 3, 7] {
+            let mut bad = bytes.clone();
+            bad[k] ^= 1 << bit;
+            std::fs::write(&flipped, &bad).unwrap();
+            let r = TraceReader::open(&flipped).and_then(|r| r.validate());
+            assert!(r.is_err(), "byte {k} bit {bit} flipped, not found");
+        }
+    }
+    std::fs::remove_dir_all(&dir).ok();
+}
+
+/// A version 1 trace (bodies in the scene TOML, a 32-byte footer without a checksum) still
+/// reads, and its footer's end time is checked: finite and no earlier than the last record.
+#[test]
+fn version_1_traces_read_and_their_end_time_is_checked() {
+    let dir = tempdir("v1");
+    let scene = billiard(&BilliardParams {
+        n: 10,
+        seed: 2,
+        duration: 1.0,
+        ..Default::default()
+    })
+    .unwrap();
+    let mut records = Vec::new();
+    let mut sim = Simulation::new(
+        scene.world::<DVec2>(),
+        BroadPhaseKind::AllPairs.build(&Default::default()),
+        1.0,
+    );
+    sim.run(|e, world, dt| records.push(Record::from_event(e, world, dt)));
+    let last = records.last().unwrap().time;
+    let v1 = |end: f64| {
+        let mut h = Vec::new();
+        h.extend_from_slice(b"KAIROSTR");
+        h.extend_from_slice(&1u32.to_le_bytes());
+        h.extend_from_slice(&2u32.to_le_bytes());
+        h.extend_from_slice(&0u64.to_le_bytes());
+        h.extend_from_slice(&128u32.to_le_bytes());
+        h.extend_from_slice(&0u32.to_le_bytes());
+        for s in ["all-pairs".to_string(), scene.to_toml()] {
+            h.extend_from_slice(&(s.len() as u32).to_le_bytes());
+            h.extend_from_slice(s.as_bytes());
+        }
+        while h.len() % 8 != 0 {
+            h.push(0);
+        }
+        let len = h.len() as u64;
+        h[16..24].copy_from_slice(&len.to_le_bytes());
+        let mut hash = kairos::hash::Fnv1a::default();
+        for r in &records {
+            let b = r.to_bytes();
+            hash.update(&b);
+            h.extend_from_slice(&b);
+        }
+        h.extend_from_slice(b"KAIROEND");
+        h.extend_from_slice(&(records.len() as u64).to_le_bytes());
+        h.extend_from_slice(&hash.value().to_le_bytes());
+        h.extend_from_slice(&end.to_le_bytes());
+        h
+    };
+    let path = dir.join("v1.ktrace");
+    std::fs::write(&path, v1(1.0)).unwrap();
+    let reader = TraceReader::open(&path).unwrap();
+    assert_eq!(reader.version(), 1);
+    assert_eq!(reader.start_time(), 0.0);
+    let (header, read) = reader.read_all().unwrap();
+    assert_eq!(read, records);
+    assert_eq!(header.bodies.len(), 10);
+    assert_eq!(header.scene().unwrap().bodies, scene.bodies);
+    for end in [f64::NAN, f64::INFINITY, -5.0] {
+        std::fs::write(&path, v1(end)).unwrap();
+        let e = TraceReader::open(&path)
+            .err()
+            .expect("bad end time accepted");
+        assert!(e.to_string().contains("end time"), "{e}");
+    }
+    // Records running past the footer's end time.
+    std::fs::write(&path, v1(last / 2.0)).unwrap();
+    let e = TraceReader::open(&path).unwrap().validate().unwrap_err();
+    assert!(e.to_string().contains("before the last record"), "{e}");
     std::fs::remove_dir_all(&dir).ok();
 }
