@@ -19,7 +19,7 @@ use std::path::Path;
 use crate::atomic::AtomicWriter;
 use crate::hash::Fnv1a;
 use crate::math::Vector;
-use crate::scene::{BodySpec, Scene};
+use crate::scene::{BodySpec, Scene, MAX_MAGNITUDE};
 use crate::sim::{EventCounts, SimState, Simulation};
 use crate::trace::{BodyState, Replay, TraceHeader};
 use crate::world::World;
@@ -232,7 +232,11 @@ pub fn read(path: &Path) -> Result<Checkpoint, CheckpointError> {
         virial,
         last_overlap,
     };
-    if ![now, origin, end_time].iter().all(|x| x.is_finite()) || origin + now > end_time {
+    if ![now, origin, end_time].iter().all(|x| x.is_finite())
+        || !(now >= 0.0)
+        || origin < 0.0
+        || origin + now > end_time
+    {
         return Err(invalid("times out of range"));
     }
     let n = c.u64()? as usize;
@@ -283,7 +287,19 @@ pub fn read(path: &Path) -> Result<Checkpoint, CheckpointError> {
             .chain(&replay_pos)
             .chain([&time, &replay_time, &radius, &inv_mass, &mass])
             .all(|x| x.is_finite());
-        if !finite || !(radius > 0.0) || !(mass > 0.0) || replay_time > origin + now {
+        let in_range = |x: &f64| x.abs() <= MAX_MAGNITUDE;
+        let in_box = period.as_ref().is_none_or(|l| {
+            (0..dim).all(|a| pos[a] >= 0.0 && pos[a] < l[a] && 4.0 * radius < l[a])
+        });
+        if !finite
+            || !pos.iter().chain(&vel).chain(&replay_pos).all(in_range)
+            || !(radius > 0.0 && radius <= MAX_MAGNITUDE)
+            || !(inv_mass > 0.0 && mass > 0.0)
+            || !(time <= now)
+            || !(replay_time <= origin + now)
+            || !in_box
+            || (dim == 2 && (pos[2] != 0.0 || vel[2] != 0.0 || replay_pos[2] != 0.0))
+        {
             return Err(invalid(format!("body {i}: invalid state")));
         }
         if version != 1 {

@@ -1,0 +1,368 @@
+//! Mutation tests of every reader of user files (scenes, traces, checkpoints), on stable Rust
+//! with proptest: random byte flips, truncations, insertions and random TOML values never make a
+//! reader panic, and a damaged trace or checkpoint is never accepted. Where the damage is
+//! disguised (checksums recomputed after the mutation), the readers' own checks still refuse
+//! what the simulation or the replay could not use.
+
+use std::path::{Path, PathBuf};
+
+use kairos::generate::{billiard, gas, BilliardParams, GasParams};
+use kairos::hash::Fnv1a;
+use kairos::prelude::*;
+use kairos::trace::{Record, Replay, TraceHeader, TraceReader, TraceWriter};
+use proptest::prelude::*;
+
+fn tempdir(name: &str) -> PathBuf {
+    let d = std::env::temp_dir().join(format!("kairos-fuzz-{name}-{}", std::process::id()));
+    std::fs::create_dir_all(&d).unwrap();
+    d
+}
+
+fn scene_2d() -> Scene {
+    billiard(&BilliardParams {
+        n: 12,
+        seed: 5,
+        duration: 1.0,
+        ..Default::default()
+    })
+    .unwrap()
+}
+
+fn periodic_3d() -> Scene {
+    gas(&GasParams {
+        dim: 3,
+        n: 27,
+        packing: 0.2,
+        polydispersity: 0.1,
+        mass: 1.0,
+        seed: 3,
+        duration: 90.0,
+    })
+    .unwrap()
+}
+
+/// A complete trace of `scene` and its bytes.
+fn trace_bytes(scene: &Scene, dir: &Path, name: &str) -> Vec<u8> {
+    let path = dir.join(name);
+    let mut w = TraceWriter::create(&path, &TraceHeader::for_scene(scene, "all-pairs")).unwrap();
+    let broad = BroadPhaseKind::AllPairs.build(&Default::default());
+    let end = scene.duration;
+    let mut write = |e: &Event, r: Record| {
+        let _ = e;
+        w.write(&r).unwrap()
+    };
+    if scene.dim == 2 {
+        let mut sim = Simulation::new(scene.world::<DVec2>(), broad, end);
+        sim.run(|e, world, dt| write(e, Record::from_event(e, world, dt)));
+    } else {
+        let broad = BroadPhaseKind::AllPairs.build(&Default::default());
+        let mut sim = Simulation::new(scene.world::<DVec3>(), broad, end);
+        sim.run(|e, world, dt| write(e, Record::from_event(e, world, dt)));
+    }
+    w.finish(end).unwrap();
+    std::fs::read(&path).unwrap()
+}
+
+/// A checkpoint of `scene` taken after `events` collisions, and its bytes.
+fn checkpoint_bytes(scene: &Scene, dir: &Path, events: usize) -> Vec<u8> {
+    let path = dir.join("ck.bin");
+    let broad = BroadPhaseKind::Calendar.build(&Default::default());
+    let header = TraceHeader::for_scene(scene, "calendar");
+    let mut replay = Replay::new(&header);
+    let mut sim = Simulation::new(scene.world::<DVec3>(), broad, scene.duration);
+    for _ in 0..events {
+        let e = sim.step().unwrap();
+        replay.apply(&Record::from_event(&e, sim.world(), 0.0));
+    }
+    kairos::checkpoint::write(&path, scene, &sim, &replay).unwrap();
+    std::fs::read(&path).unwrap()
+}
+
+/// Byte-level damage: flips, a cut, an insertion, an overwrite.
+#[derive(Clone, Debug)]
+enum Damage {
+    Flip(usize, u8),
+    Cut(usize),
+    Insert(usize, Vec<u8>),
+    Overwrite(usize, Vec<u8>),
+}
+
+fn damage() -> impl Strategy<Value = Vec<Damage>> {
+    let one = prop_oneof![
+        4 => (any::<usize>(), 1u8..=255).prop_map(|(i, m)| Damage::Flip(i, m)),
+        1 => any::<usize>().prop_map(Damage::Cut),
+        1 => (any::<usize>(), prop::collection::vec(any::<u8>(), 1..16))
+            .prop_map(|(i, b)| Damage::Insert(i, b)),
+        2 => (any::<usize>(), prop::collection::vec(any::<u8>(), 1..16))
+            .prop_map(|(i, b)| Damage::Overwrite(i, b)),
+    ];
+    prop::collection::vec(one, 1..4)
+}
+
+fn apply(bytes: &[u8], damage: &[Damage]) -> Vec<u8> {
+    let mut b = bytes.to_vec();
+    for d in damage {
+        let n = b.len().max(1);
+        match d {
+            Damage::Flip(i, m) => {
+                if !b.is_empty() {
+                    b[i % n] ^= m;
+                }
+            }
+            Damage::Cut(i) => b.truncate(i % n),
+            Damage::Insert(i, x) => {
+                let at = i % (b.len() + 1);
+                b.splice(at..at, x.iter().copied());
+            }
+            Damage::Overwrite(i, x) => {
+                for (k, v) in x.iter().enumerate() {
+                    if let Some(slot) = b.get_mut((i % n) + k) {
+                        *slot = *v;
+                    }
+                }
+            }
+        }
+    }
+    b
+}
+
+/// Recomputes a version 2 trace's checksums (header + footer, and the record hash), so the
+/// damage is seen only by the reader's own checks.
+fn reseal_trace(b: &mut [u8]) {
+    if b.len() < 72 || &b[..8] != b"KAIROSTR" {
+        return;
+    }
+    let header_len = u64::from_le_bytes(b[16..24].try_into().unwrap()) as usize;
+    if header_len > b.len() || b.len() - header_len < 40 {
+        return;
+    }
+    let end = b.len();
+    let records = &b[header_len..end - 40];
+    let hash = Fnv1a::of(records).to_le_bytes();
+    b[end - 16..end - 8].copy_from_slice(&hash);
+    let mut check = Fnv1a::default();
+    check.update(&b[..header_len]);
+    check.update(&b[end - 32..]);
+    let check = check.value().to_le_bytes();
+    b[end - 40..end - 32].copy_from_slice(&check);
+}
+
+fn reseal_checkpoint(b: &mut [u8]) {
+    if b.len() < 16 {
+        return;
+    }
+    let body = b.len() - 16;
+    let h = Fnv1a::of(&b[..body]).to_le_bytes();
+    b[body + 8..].copy_from_slice(&h);
+}
+
+/// Reads a trace the way every command does: open, then each record into a replay, then a
+/// position of every body at the end. Must not panic.
+fn read_trace(path: &Path) -> Result<(), String> {
+    let mut r = TraceReader::open(path).map_err(|e| e.to_string())?;
+    let mut replay = Replay::new(r.header());
+    let scene = r.header().scene().map_err(|e| e.to_string())?;
+    assert_eq!(scene.bodies.len(), replay.len());
+    while let Some(rec) = r.next_record().map_err(|e| e.to_string())? {
+        replay.apply(&rec);
+    }
+    for i in 0..replay.len() {
+        let p = replay.position(i, r.end_time());
+        assert!(p.iter().all(|x| !x.is_nan()) || p.iter().any(|x| x.is_nan()));
+    }
+    Ok(())
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig { cases: 256, failure_persistence: None, ..ProptestConfig::default() })]
+
+    #[test]
+    fn damaged_traces_are_refused(damage in damage()) {
+        let dir = tempdir("trace");
+        static GOOD: std::sync::OnceLock<Vec<u8>> = std::sync::OnceLock::new();
+        let good = GOOD.get_or_init(|| trace_bytes(&scene_2d(), &dir, "good.ktrace"));
+        let bad = apply(good, &damage);
+        prop_assume!(&bad != good);
+        let path = dir.join(format!("bad-{}.ktrace", Fnv1a::of(&bad)));
+        std::fs::write(&path, &bad).unwrap();
+        prop_assert!(read_trace(&path).is_err(), "damage {:?} accepted", damage);
+        std::fs::remove_file(&path).ok();
+    }
+
+    #[test]
+    fn disguised_trace_damage_never_panics(damage in damage()) {
+        let dir = tempdir("trace-sealed");
+        static GOOD: std::sync::OnceLock<Vec<u8>> = std::sync::OnceLock::new();
+        let good = GOOD.get_or_init(|| trace_bytes(&periodic_3d(), &dir, "good3.ktrace"));
+        let mut bad = apply(good, &damage);
+        reseal_trace(&mut bad);
+        let path = dir.join(format!("sealed-{}.ktrace", Fnv1a::of(&bad)));
+        std::fs::write(&path, &bad).unwrap();
+        let _ = read_trace(&path);
+        std::fs::remove_file(&path).ok();
+    }
+
+    #[test]
+    fn damaged_checkpoints_are_refused(damage in damage()) {
+        let dir = tempdir("ck");
+        static GOOD: std::sync::OnceLock<Vec<u8>> = std::sync::OnceLock::new();
+        let good = GOOD.get_or_init(|| checkpoint_bytes(&periodic_3d(), &dir, 40));
+        let bad = apply(good, &damage);
+        prop_assume!(&bad != good);
+        let path = dir.join(format!("bad-{}.ck", Fnv1a::of(&bad)));
+        std::fs::write(&path, &bad).unwrap();
+        prop_assert!(kairos::checkpoint::read(&path).is_err(), "damage {:?} accepted", damage);
+        std::fs::remove_file(&path).ok();
+    }
+
+    /// Disguised damage to a checkpoint either is refused or resumes: a run from it must not
+    /// panic.
+    #[test]
+    fn disguised_checkpoint_damage_never_panics(damage in damage()) {
+        let dir = tempdir("ck-sealed");
+        static GOOD: std::sync::OnceLock<Vec<u8>> = std::sync::OnceLock::new();
+        let good = GOOD.get_or_init(|| checkpoint_bytes(&periodic_3d(), &dir, 40));
+        let mut bad = apply(good, &damage);
+        reseal_checkpoint(&mut bad);
+        let path = dir.join(format!("sealed-{}.ck", Fnv1a::of(&bad)));
+        std::fs::write(&path, &bad).unwrap();
+        if let Ok(ck) = kairos::checkpoint::read(&path) {
+            if ck.scene.dim == 3 {
+                let broad = BroadPhaseKind::Calendar.build(&Default::default());
+                let mut sim = Simulation::restore(ck.world::<DVec3>(), broad, ck.state);
+                for _ in 0..200 {
+                    if sim.step().is_none() {
+                        break;
+                    }
+                }
+            }
+        }
+        std::fs::remove_file(&path).ok();
+    }
+
+    #[test]
+    fn damaged_scene_text_never_panics(damage in damage()) {
+        let text = scene_2d().to_toml();
+        let bad = apply(text.as_bytes(), &damage);
+        if let Ok(s) = std::str::from_utf8(&bad) {
+            if let Ok(scene) = Scene::from_toml_str(s) {
+                // A scene that parses is valid: its world builds.
+                if scene.dim == 2 {
+                    let _ = scene.world::<DVec2>();
+                } else {
+                    let _ = scene.world::<DVec3>();
+                }
+            }
+        }
+    }
+
+    /// Random TOML values in every field of a scene: an error or a valid scene, never a
+    /// panic.
+    #[test]
+    fn random_scene_values_never_panic(
+        fields in prop::collection::vec((0usize..16, toml_value()), 1..5)
+    ) {
+        let mut root: toml::Table = scene_2d().to_toml().parse().unwrap();
+        for (k, v) in fields {
+            set_field(&mut root, k, v);
+        }
+        if let Ok(scene) = Scene::from_toml_str(&root.to_string()) {
+            if scene.dim == 2 {
+                let _ = scene.world::<DVec2>();
+            } else {
+                let _ = scene.world::<DVec3>();
+            }
+        }
+    }
+}
+
+fn toml_value() -> impl Strategy<Value = toml::Value> {
+    let leaf = prop_oneof![
+        any::<bool>().prop_map(toml::Value::Boolean),
+        any::<i64>().prop_map(toml::Value::Integer),
+        prop_oneof![
+            any::<f64>(),
+            Just(f64::NAN),
+            Just(f64::INFINITY),
+            Just(-0.0),
+            Just(1e300),
+            Just(1e-300),
+            -5.0..5.0f64
+        ]
+        .prop_map(toml::Value::Float),
+        "[a-z ]{0,8}".prop_map(toml::Value::String),
+    ];
+    leaf.prop_recursive(3, 16, 4, |inner| {
+        prop_oneof![
+            prop::collection::vec(inner.clone(), 0..4).prop_map(toml::Value::Array),
+            prop::collection::btree_map("[a-z]{1,8}", inner, 0..3)
+                .prop_map(|m| toml::Value::Table(m.into_iter().collect())),
+        ]
+    })
+}
+
+/// Puts `v` in one of the scene's fields (by number), or in a new one.
+fn set_field(root: &mut toml::Table, k: usize, v: toml::Value) {
+    let first = |root: &mut toml::Table, key: &str| -> Option<toml::Table> {
+        root.get(key)
+            .and_then(|x| x.as_array())
+            .and_then(|a| a.first())
+            .and_then(|t| t.as_table())
+            .cloned()
+    };
+    let set_first = |root: &mut toml::Table, key: &str, t: toml::Table| {
+        if let Some(toml::Value::Array(a)) = root.get_mut(key) {
+            a[0] = toml::Value::Table(t);
+        }
+    };
+    match k {
+        0 => {
+            root.insert("dim".into(), v);
+        }
+        1 | 2 => {
+            let key = if k == 1 { "duration" } else { "restitution" };
+            if let Some(toml::Value::Table(t)) = root.get_mut("simulation") {
+                t.insert(key.into(), v);
+            }
+        }
+        3 => {
+            root.insert("simulation".into(), v);
+        }
+        4 => {
+            root.insert("boundary".into(), v);
+        }
+        5 | 6 => {
+            let key = if k == 5 { "a" } else { "b" };
+            if let Some(mut t) = first(root, "walls") {
+                t.insert(key.into(), v);
+                set_first(root, "walls", t);
+            }
+        }
+        7..=10 => {
+            let key = ["position", "velocity", "radius", "mass"][k - 7];
+            if let Some(mut t) = first(root, "bodies") {
+                t.insert(key.into(), v);
+                set_first(root, "bodies", t);
+            }
+        }
+        11 => {
+            root.insert("walls".into(), v);
+        }
+        12 => {
+            root.insert("bodies".into(), v);
+        }
+        13 => {
+            if let Some(mut t) = first(root, "walls") {
+                t.clear();
+                t.insert(
+                    ["plane", "polygon", "box"][v.to_string().len() % 3].into(),
+                    v,
+                );
+                set_first(root, "walls", t);
+            }
+        }
+        _ => {
+            root.insert("unknown".into(), v);
+        }
+    }
+}
