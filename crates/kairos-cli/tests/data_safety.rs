@@ -615,3 +615,77 @@ fn an_interrupted_run_cleans_up_and_resumes_to_the_same_events() {
         std::fs::read(work.join("final.csv")).unwrap()
     );
 }
+
+/// Random damage to the files the command line reads, through the binary: a damaged trace or
+/// checkpoint is always exit 2 with a message naming the file; a damaged scene is exit 2 or a
+/// valid run, never a panic (exit 101).
+#[test]
+fn damaged_inputs_exit_2_through_the_command_line() {
+    let dir = tempdir("cli-fuzz");
+    small_scene(&dir);
+    ok(&kairos(
+        &[
+            "run",
+            "s.toml",
+            "-q",
+            "-o",
+            "t.ktrace",
+            "--checkpoint",
+            "c.ck",
+            "--every",
+            "0.5",
+        ],
+        &dir,
+    ));
+    let mut state = 0x9e37_79b9_7f4a_7c15u64;
+    let mut rand = move |n: usize| {
+        state = state
+            .wrapping_mul(6364136223846793005)
+            .wrapping_add(1442695040888963407);
+        ((state >> 33) as usize) % n.max(1)
+    };
+    for (file, args) in [
+        ("t.ktrace", vec!["export", "bad", "--final", "out.csv"]),
+        ("t.ktrace", vec!["diff", "bad", "t.ktrace"]),
+        (
+            "c.ck",
+            vec!["run", "--resume", "bad", "-q", "-o", "out.ktrace"],
+        ),
+        ("s.toml", vec!["run", "bad", "-q", "-o", "out.ktrace"]),
+    ] {
+        let good = std::fs::read(dir.join(file)).unwrap();
+        for case in 0..24 {
+            let mut bad = good.clone();
+            match case % 3 {
+                0 => {
+                    let k = rand(bad.len());
+                    bad[k] ^= 1 << rand(8);
+                }
+                1 => bad.truncate(rand(bad.len())),
+                _ => {
+                    let k = rand(bad.len());
+                    let b = rand(256) as u8;
+                    bad.insert(k, b);
+                }
+            }
+            if bad == good {
+                continue;
+            }
+            std::fs::write(dir.join("bad"), &bad).unwrap();
+            let o = kairos(&args, &dir);
+            let code = o.status.code();
+            if file == "s.toml" {
+                assert!(
+                    matches!(code, Some(0) | Some(2)),
+                    "{args:?} case {case}: {code:?}"
+                );
+            } else {
+                assert_eq!(code, Some(2), "{file} case {case} accepted");
+                assert!(text(&o.stderr).contains("bad:"), "{}", text(&o.stderr));
+            }
+            assert!(!text(&o.stderr).contains("panicked"));
+            let _ = std::fs::remove_file(dir.join("out.csv"));
+            let _ = std::fs::remove_file(dir.join("out.ktrace"));
+        }
+    }
+}
