@@ -122,8 +122,16 @@ impl Flight {
         }
         let mut f = Flight {
             dim,
-            pos: s.bodies.iter().flat_map(|b| b.position.clone()).collect(),
-            vel: s.bodies.iter().flat_map(|b| b.velocity.clone()).collect(),
+            pos: s
+                .bodies
+                .iter()
+                .flat_map(|b| b.position[..dim].to_vec())
+                .collect(),
+            vel: s
+                .bodies
+                .iter()
+                .flat_map(|b| b.velocity[..dim].to_vec())
+                .collect(),
             radius: s.bodies.iter().map(|b| b.radius).collect(),
             lo: [0.0; 3],
             hi,

@@ -15,7 +15,7 @@ use kairos::math::{DVec2, DVec3, Vector};
 use kairos::overlap::OverlapKind;
 use kairos::scene::Scene;
 use kairos::sim::Simulation;
-use kairos::trace::{Record, Replay, TraceHeader, TraceWriter};
+use kairos::trace::{Record, Replay, TraceWriter};
 use serde::Serialize;
 
 use crate::output::{self, write_text, Files};
@@ -122,6 +122,21 @@ impl TableArgs {
     }
 }
 
+/// Where a generated scene keeps its bodies.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
+pub enum BodiesIn {
+    /// In the TOML file (`[[bodies]]` tables) up to 10,000 bodies, else in an extended-XYZ
+    /// file beside it.
+    Auto,
+    /// In the TOML file.
+    Toml,
+    /// In an extended-XYZ file beside the scene (`NAME.xyz` for `NAME.toml`).
+    Xyz,
+}
+
+/// Above this many bodies, `--bodies-in auto` writes them to an extended-XYZ file.
+pub const XYZ_ABOVE: usize = 10_000;
+
 /// Arguments of `kairos generate billiard`.
 #[derive(Args)]
 pub struct BilliardArgs {
@@ -134,6 +149,10 @@ pub struct BilliardArgs {
     /// Scene file to write.
     #[arg(short, long)]
     pub output: PathBuf,
+    /// Where the bodies go: the TOML file, or an extended-XYZ file beside it (compact and fast
+    /// to load; read by OVITO and ASE too).
+    #[arg(long, value_enum, default_value_t = BodiesIn::Auto)]
+    pub bodies_in: BodiesIn,
     #[command(flatten)]
     pub table: TableArgs,
 }
@@ -165,6 +184,10 @@ pub struct GasArgs {
     /// Scene file to write.
     #[arg(short, long)]
     pub output: PathBuf,
+    /// Where the bodies go: the TOML file, or an extended-XYZ file beside it (compact and fast
+    /// to load; read by OVITO and ASE too).
+    #[arg(long, value_enum, default_value_t = BodiesIn::Auto)]
+    pub bodies_in: BodiesIn,
 }
 
 impl GasArgs {
@@ -199,6 +222,8 @@ pub struct Summary {
     pub ball_ball: u64,
     pub ball_wall: u64,
     pub wall_seconds: f64,
+    /// Seconds spent reading and validating the scene (or checkpoint) before the run.
+    pub load_seconds: f64,
     pub events_per_second: f64,
     pub energy_drift: f64,
     /// Contacts the exact motion makes that the run did not see (0 for the event stepper).
@@ -246,7 +271,12 @@ impl Summary {
 
 /// Options of one simulation run from the command line.
 pub struct RunSpec<'a> {
-    pub scene: &'a Scene,
+    /// The scene; its bodies are dropped once the world holds them.
+    pub scene: Scene,
+    /// Number of bodies.
+    pub bodies: usize,
+    /// Seconds spent loading the scene.
+    pub load_seconds: f64,
     pub scene_name: String,
     pub stepper: Stepper,
     pub opts: BroadPhaseOptions,
@@ -274,7 +304,8 @@ enum Stop {
 }
 
 /// Simulates a scene of either dimension.
-pub fn simulate(spec: &RunSpec) -> Result<Summary> {
+pub fn simulate(mut spec: RunSpec) -> Result<Summary> {
+    let spec = &mut spec;
     match spec.scene.dim {
         2 => simulate_dim::<DVec2>(spec),
         3 => simulate_dim::<DVec3>(spec),
@@ -282,29 +313,37 @@ pub fn simulate(spec: &RunSpec) -> Result<Summary> {
     }
 }
 
-fn simulate_dim<V: Vector>(spec: &RunSpec) -> Result<Summary> {
+fn simulate_dim<V: Vector>(spec: &mut RunSpec) -> Result<Summary> {
     let kind = match spec.stepper {
         Stepper::Event(kind) => kind,
         Stepper::Discrete(kind, opts) => return simulate_discrete::<V>(spec, kind, opts),
     };
-    let scene = spec.scene;
     let broad = kind.build::<V>(&spec.opts);
     let mut sim = match spec.resume {
         Some(ck) => Simulation::restore(ck.world::<V>(), broad, ck.state),
-        None => Simulation::new(scene.world::<V>(), broad, scene.duration),
+        None => Simulation::new(spec.scene.world::<V>(), broad, spec.scene.duration),
     };
+    let mut writer = match (spec.trace, spec.resume) {
+        (None, _) => None,
+        (Some(p), Some(ck)) => Some(TraceWriter::create(p, &ck.trace_header(kind.name()))),
+        (Some(p), None) => Some(TraceWriter::create_for_scene(p, &spec.scene, kind.name())),
+    }
+    .transpose()
+    .with_context(|| format!("{}: cannot create trace", show(spec.trace.unwrap())))?;
+    // The trace replay's state of every body, saved in checkpoints so that a resumed run's
+    // trace replays to the uninterrupted run's states bit for bit.
+    let mut replay = match (&spec.checkpoint, spec.resume) {
+        (None, _) => None,
+        (Some(_), Some(ck)) => Some(ck.replay()),
+        (Some(_), None) => Some(Replay::for_scene(&spec.scene)),
+    };
+    // The world holds the bodies now: the scene's copy goes (64 bytes a body).
+    spec.scene.bodies = Vec::new();
+    let spec: &RunSpec = spec;
+    let scene = &spec.scene;
     let counts_at_start = sim.counts();
     let every = spec.checkpoint.as_ref().map_or(f64::INFINITY, |c| c.1);
     let mut next_checkpoint = ((sim.now() / every).floor() + 1.0) * every;
-    let header = match spec.resume {
-        Some(ck) => ck.trace_header(kind.name()),
-        None => TraceHeader::for_scene(scene, kind.name()),
-    };
-    let mut writer = create_trace(spec, &header)?;
-    // The trace replay's state of every body, saved in checkpoints so that a resumed run's
-    // trace replays to the uninterrupted run's states bit for bit.
-    let mut replay = spec.checkpoint.as_ref().map(|_| Replay::new(&header));
-    drop(header);
     let bar = progress_bar(spec.progress);
     let mut observer = match &spec.observe {
         Some((dt, path)) => {
@@ -461,16 +500,6 @@ fn write_samples(
     Ok(())
 }
 
-/// The trace of a run, if one is asked for, with this header.
-fn create_trace(spec: &RunSpec, header: &TraceHeader) -> Result<Option<TraceWriter>> {
-    let Some(p) = spec.trace else {
-        return Ok(None);
-    };
-    let w = TraceWriter::create(p, header)
-        .with_context(|| format!("{}: cannot create trace", show(p)))?;
-    Ok(Some(w))
-}
-
 /// Completes the trace (footer, rename into place) and returns its hash as hex.
 fn finish_trace(spec: &RunSpec, writer: Option<TraceWriter>) -> Result<Option<String>> {
     match (writer, spec.trace) {
@@ -507,7 +536,7 @@ fn simulate_discrete<V: Vector>(
     kind: OverlapKind,
     opts: DiscreteOptions,
 ) -> Result<Summary> {
-    let scene = spec.scene;
+    let scene = &spec.scene;
     let steps = (scene.duration / opts.dt).ceil() * opts.substeps as f64;
     anyhow::ensure!(
         steps <= spec.max_steps as f64,
@@ -522,10 +551,13 @@ fn simulate_discrete<V: Vector>(
     );
     let mut sim = DiscreteSim::new(scene.world::<V>(), kind, opts, scene.duration)
         .map_err(|e| anyhow::anyhow!("{}: {e}", spec.scene_name))?;
-    let mut writer = create_trace(
-        spec,
-        &TraceHeader::for_scene(scene, discrete_label(kind, &opts)),
-    )?;
+    let mut writer = spec
+        .trace
+        .map(|p| {
+            TraceWriter::create_for_scene(p, scene, discrete_label(kind, &opts))
+                .with_context(|| format!("{}: cannot create trace", show(p)))
+        })
+        .transpose()?;
     let bar = progress_bar(spec.progress);
     let start = Instant::now();
     let mut io_error = None;
@@ -605,11 +637,11 @@ fn summary(
     energy_drift: f64,
     trace_hash: Option<String>,
 ) -> Summary {
-    let scene = spec.scene;
+    let scene = &spec.scene;
     Summary {
         scene: spec.scene_name.clone(),
         dim: scene.dim,
-        bodies: scene.bodies.len(),
+        bodies: spec.bodies,
         walls: scene.walls.len(),
         duration: scene.duration,
         stepper: if dt.is_some() { "discrete" } else { "event" }.into(),
@@ -619,6 +651,7 @@ fn summary(
         ball_ball: c.ball_ball,
         ball_wall: c.ball_wall,
         wall_seconds,
+        load_seconds: spec.load_seconds,
         events_per_second: if wall_seconds > 0.0 {
             c.total() as f64 / wall_seconds
         } else {
@@ -644,11 +677,9 @@ pub fn discrete_label(kind: OverlapKind, opts: &DiscreteOptions) -> String {
     )
 }
 
-/// Reads and validates a scene file.
+/// Reads and validates a scene file (and the bodies file it names).
 pub fn load_scene(path: &Path) -> Result<Scene> {
-    let text =
-        std::fs::read_to_string(path).with_context(|| format!("{}: cannot read", show(path)))?;
-    Scene::from_toml_str(&text).map_err(|e| anyhow::anyhow!("{}: {e}", show(path)))
+    Scene::load(path).map_err(|e| anyhow::anyhow!("{}: {e}", show(path)))
 }
 
 fn report(summary: &Summary, quiet: bool, json: Option<&Path>) -> Result<()> {
@@ -723,6 +754,7 @@ pub fn run(a: RunArgs) -> Result<ExitCode> {
         .output("--summary-json", a.summary_json.as_deref())
         .allow_same("--checkpoint", "--resume")
         .check()?;
+    let loading = Instant::now();
     let resume = match &a.resume {
         Some(p) => {
             Some(kairos::checkpoint::read(p).map_err(|e| anyhow::anyhow!("{}: {e}", show(p)))?)
@@ -749,7 +781,9 @@ pub fn run(a: RunArgs) -> Result<ExitCode> {
         );
     }
     let spec = RunSpec {
-        scene: &scene,
+        bodies: scene.bodies.len(),
+        load_seconds: loading.elapsed().as_secs_f64(),
+        scene,
         scene_name: show(&source),
         stepper,
         opts,
@@ -761,7 +795,7 @@ pub fn run(a: RunArgs) -> Result<ExitCode> {
         max_events: a.broad.max_events,
         max_steps: a.broad.max_steps,
     };
-    let summary = simulate(&spec)?;
+    let summary = simulate(spec)?;
     report(&summary, a.quiet, a.summary_json.as_deref())?;
     Ok(ExitCode::SUCCESS)
 }
@@ -780,7 +814,9 @@ pub fn demo(a: DemoArgs) -> Result<ExitCode> {
     };
     let scene = billiard(&params).map_err(anyhow::Error::msg)?;
     let spec = RunSpec {
-        scene: &scene,
+        bodies: scene.bodies.len(),
+        load_seconds: 0.0,
+        scene,
         scene_name: format!("built-in billiard (n = {}, seed = {})", a.n, a.seed),
         stepper,
         opts,
@@ -792,7 +828,7 @@ pub fn demo(a: DemoArgs) -> Result<ExitCode> {
         max_events: a.broad.max_events,
         max_steps: a.broad.max_steps,
     };
-    let summary = simulate(&spec)?;
+    let summary = simulate(spec)?;
     report(&summary, a.quiet, a.summary_json.as_deref())?;
     if !a.quiet {
         println!(
@@ -804,24 +840,62 @@ pub fn demo(a: DemoArgs) -> Result<ExitCode> {
 }
 
 pub fn generate_billiard(a: BilliardArgs) -> Result<ExitCode> {
-    Files::new().output("--output", Some(&a.output)).check()?;
     let t = a.table;
-    let scene = billiard(&t.params(a.n, a.seed)).map_err(anyhow::Error::msg)?;
     let header = format!(
         "# kairos generate billiard --n {} --seed {} --packing {} --radius-min {} --radius-max {} --aspect {} --duration {}\n",
         a.n, a.seed, t.packing, t.radius_min, t.radius_max, t.aspect, t.duration
     );
-    write_text(&a.output, &(header + &scene.to_toml()))?;
-    Ok(ExitCode::SUCCESS)
+    write_scene(&a.output, a.bodies_in, a.n, &header, || {
+        billiard(&t.params(a.n, a.seed)).map_err(anyhow::Error::msg)
+    })
 }
 
 pub fn generate_gas(a: GasArgs) -> Result<ExitCode> {
-    Files::new().output("--output", Some(&a.output)).check()?;
-    let scene = gas(&a.params()).map_err(anyhow::Error::msg)?;
     let header = format!(
         "# kairos generate gas --dim {} --n {} --packing {} --polydispersity {} --mass {} --seed {} --duration {}\n",
         a.dim, a.n, a.packing, a.polydispersity, a.mass, a.seed, a.duration
     );
-    write_text(&a.output, &(header + &scene.to_toml()))?;
+    write_scene(&a.output, a.bodies_in, a.n, &header, || {
+        gas(&a.params()).map_err(anyhow::Error::msg)
+    })
+}
+
+/// Writes a generated scene to `output` (after `header`, a comment), with its bodies in the
+/// TOML or in an extended-XYZ file beside it; both outputs are checked before generating.
+fn write_scene(
+    output: &Path,
+    bodies_in: BodiesIn,
+    n: usize,
+    header: &str,
+    make: impl FnOnce() -> Result<Scene>,
+) -> Result<ExitCode> {
+    let xyz = match bodies_in {
+        BodiesIn::Xyz => true,
+        BodiesIn::Toml => false,
+        BodiesIn::Auto => n > XYZ_ABOVE,
+    };
+    let xyz_path = xyz.then(|| output.with_extension("xyz"));
+    Files::new()
+        .output("--output", Some(output))
+        .output("the bodies file", xyz_path.as_deref())
+        .check()?;
+    let scene = make()?;
+    match xyz_path {
+        None => write_text(output, &(header.to_string() + &scene.to_toml()))?,
+        Some(p) => {
+            let mut f = output::create(&p)?;
+            kairos::xyz::write_bodies(&scene, &mut f)
+                .with_context(|| format!("{}: write failed", show(&p)))?;
+            output::commit(f, &p)?;
+            let name = p
+                .file_name()
+                .map(|s| s.to_string_lossy().into_owned())
+                .unwrap_or_default();
+            write_text(
+                output,
+                &(header.to_string() + &scene.to_toml_with_bodies_file(&name)),
+            )?;
+        }
+    }
     Ok(ExitCode::SUCCESS)
 }

@@ -289,23 +289,28 @@ pub fn read(path: &Path) -> Result<Checkpoint, CheckpointError> {
             .all(|x| x.is_finite());
         let in_range = |x: &f64| x.abs() <= MAX_MAGNITUDE;
         let in_box = period.as_ref().is_none_or(|l| {
-            (0..dim).all(|a| pos[a] >= 0.0 && pos[a] < l[a] && 4.0 * radius < l[a])
+            (0..dim).all(|a| pos[a] >= 0.0 && pos[a] <= l[a] && 4.0 * radius < l[a])
         });
-        if !finite
-            || !pos.iter().chain(&vel).chain(&replay_pos).all(in_range)
-            || !(radius > 0.0 && radius <= MAX_MAGNITUDE)
-            || !(inv_mass > 0.0 && mass > 0.0)
-            || !(time <= now)
-            || !(replay_time <= origin + now)
-            || !in_box
-            || (dim == 2 && (pos[2] != 0.0 || vel[2] != 0.0 || replay_pos[2] != 0.0))
-        {
-            return Err(invalid(format!("body {i}: invalid state")));
+        let problem = if !finite || !pos.iter().chain(&vel).chain(&replay_pos).all(in_range) {
+            Some("a position or velocity is not finite or beyond 1e100")
+        } else if !(radius > 0.0 && radius <= MAX_MAGNITUDE) || !(inv_mass > 0.0 && mass > 0.0) {
+            Some("radius or mass out of range")
+        } else if !(time <= now) || !(replay_time <= origin + now) {
+            Some("its state is later than the checkpoint")
+        } else if !in_box {
+            Some("outside the periodic box")
+        } else if dim == 2 && (pos[2] != 0.0 || vel[2] != 0.0 || replay_pos[2] != 0.0) {
+            Some("z is not 0 in a 2D checkpoint")
+        } else {
+            None
+        };
+        if let Some(p) = problem {
+            return Err(invalid(format!("body {i}: {p}")));
         }
         if version != 1 {
             scene.bodies.push(BodySpec {
-                position: pos[..dim].to_vec(),
-                velocity: vel[..dim].to_vec(),
+                position: pos,
+                velocity: vel,
                 radius,
                 mass,
             });

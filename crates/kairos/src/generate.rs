@@ -173,13 +173,19 @@ pub fn billiard(p: &BilliardParams) -> Result<Scene, GenerateError> {
     let bodies = pos
         .iter()
         .zip(&radii)
-        .map(|(x, &r)| BodySpec {
-            position: x[..dim].to_vec(),
-            velocity: (0..dim)
-                .map(|a| rng.gen_range(-lengths[a]..=lengths[a]))
-                .collect(),
-            radius: r,
-            mass: 1.0,
+        .map(|(x, &r)| {
+            let mut velocity = [0.0; 3];
+            for (a, v) in velocity.iter_mut().enumerate().take(dim) {
+                *v = rng.gen_range(-lengths[a]..=lengths[a]);
+            }
+            let mut position = [0.0; 3];
+            position[..dim].copy_from_slice(&x[..dim]);
+            BodySpec {
+                position,
+                velocity,
+                radius: r,
+                mass: 1.0,
+            }
         })
         .collect();
     let walls = if dim == 2 {
@@ -418,8 +424,8 @@ pub fn gas(p: &GasParams) -> Result<Scene, GenerateError> {
         let bodies = bodies
             .iter()
             .map(|b| BodySpec {
-                position: b.pos.to_vec(),
-                velocity: b.vel.to_vec(),
+                position: b.pos.to_array3(),
+                velocity: b.vel.to_array3(),
                 radius: b.radius,
                 mass: b.mass(),
             })

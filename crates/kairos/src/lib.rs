@@ -44,6 +44,7 @@ pub mod toi;
 pub mod trace;
 pub mod wall;
 pub mod world;
+pub mod xyz;
 
 /// The most used items.
 pub mod prelude {

@@ -4,6 +4,7 @@
 //! `wall 0`, `[simulation]`) and the problem; the command line adds the file name.
 
 use std::fmt;
+use std::path::{Path, PathBuf};
 
 use toml::{Table, Value};
 
@@ -132,13 +133,13 @@ impl WallSpec {
     }
 }
 
-/// A body as written in a scene.
-#[derive(Clone, Debug, PartialEq)]
+/// A body as written in a scene: 64 bytes, so that a million-body scene loads lean.
+#[derive(Clone, Copy, Debug, PartialEq)]
 pub struct BodySpec {
-    /// Position at time 0.
-    pub position: Vec<f64>,
-    /// Velocity at time 0.
-    pub velocity: Vec<f64>,
+    /// Position at time 0 (z = 0 in 2D).
+    pub position: [f64; 3],
+    /// Velocity at time 0 (z = 0 in 2D).
+    pub velocity: [f64; 3],
     /// Radius, `> 0`.
     pub radius: f64,
     /// Mass, `> 0`.
@@ -195,6 +196,9 @@ pub enum SceneError {
     /// The text is not valid TOML.
     #[error("invalid TOML: {0}")]
     Toml(String),
+    /// The file could not be read.
+    #[error("{0}")]
+    File(String),
     /// An item is missing, malformed or physically impossible.
     #[error("{item}: {message}")]
     Invalid {
@@ -292,6 +296,11 @@ fn vector(t: &Table, key: &str, dim: usize, item: Item) -> Result<Vec<f64>, Scen
         .collect()
 }
 
+/// A vector of 2 or 3 components as 3 (z = 0 in 2D).
+pub fn pad3(v: &[f64]) -> [f64; 3] {
+    [v[0], v[1], v.get(2).copied().unwrap_or(0.0)]
+}
+
 fn tables<'a>(root: &'a Table, key: &str) -> Result<Vec<&'a Table>, SceneError> {
     match root.get(key) {
         None => Ok(Vec::new()),
@@ -317,16 +326,84 @@ fn tables<'a>(root: &'a Table, key: &str) -> Result<Vec<&'a Table>, SceneError> 
 }
 
 impl Scene {
-    /// Parses and validates a scene from TOML text.
+    /// Parses and validates a scene from TOML text (with its bodies in `[[bodies]]` tables; a
+    /// scene that names a `bodies_file` is read with [`Scene::load`]).
     pub fn from_toml_str(text: &str) -> Result<Scene, SceneError> {
+        let (scene, bodies_file) = Self::parse_toml(text)?;
+        if let Some(f) = bodies_file {
+            return Err(invalid(
+                Item::Scene,
+                format!("`bodies_file = \"{f}\"` is found beside the scene file: load the scene from its file (Scene::load)"),
+            ));
+        }
+        scene.validate()?;
+        Ok(scene)
+    }
+
+    /// Reads, parses and validates a scene file, with its bodies from the extended-XYZ file
+    /// its `bodies_file` names (relative to the scene file's folder; see [`crate::xyz`]).
+    pub fn load(path: &Path) -> Result<Scene, SceneError> {
+        let text = std::fs::read_to_string(path)
+            .map_err(|e| SceneError::File(format!("cannot read: {e}")))?;
+        let (mut scene, bodies_file) = Self::parse_toml(&text)?;
+        drop(text);
+        if let Some(name) = bodies_file {
+            let file = match path.parent() {
+                Some(dir) => dir.join(&name),
+                None => PathBuf::from(&name),
+            };
+            let f = std::fs::File::open(&file).map_err(|e| {
+                invalid(
+                    Item::Scene,
+                    format!("bodies_file {}: cannot read: {e}", file.display()),
+                )
+            })?;
+            scene.bodies = crate::xyz::read_bodies(
+                std::io::BufReader::with_capacity(1 << 20, f),
+                scene.dim,
+                &name,
+            )?;
+        }
+        scene.validate()?;
+        Ok(scene)
+    }
+
+    /// The scene's TOML, not yet validated, and the `bodies_file` it names.
+    fn parse_toml(text: &str) -> Result<(Scene, Option<String>), SceneError> {
         let root: Table = text.parse().map_err(|e: toml::de::Error| {
             SceneError::Toml(e.to_string().trim_end().replace('\n', "\n  "))
         })?;
         check_keys(
             &root,
-            &["dim", "simulation", "boundary", "walls", "bodies"],
+            &[
+                "dim",
+                "simulation",
+                "boundary",
+                "walls",
+                "bodies",
+                "bodies_file",
+            ],
             Item::Scene,
         )?;
+        let bodies_file = match root.get("bodies_file") {
+            None => None,
+            Some(Value::String(f)) if root.contains_key("bodies") => {
+                return Err(invalid(
+                    Item::Scene,
+                    format!("give the bodies either as [[bodies]] tables or in `bodies_file = \"{f}\"`, not both"),
+                ))
+            }
+            Some(Value::String(f)) => Some(f.clone()),
+            Some(v) => {
+                return Err(invalid(
+                    Item::Scene,
+                    format!(
+                        "`bodies_file` must be a file name (an extended-XYZ file beside the scene), got {}",
+                        v.type_str()
+                    ),
+                ))
+            }
+        };
         let dim = match root.get("dim") {
             None => return Err(invalid(Item::Scene, "missing field `dim` (2 or 3)")),
             Some(Value::Integer(d @ (2 | 3))) => *d as usize,
@@ -423,8 +500,8 @@ impl Scene {
             let item = Item::Body(i);
             check_keys(t, &["position", "velocity", "radius", "mass"], item)?;
             bodies.push(BodySpec {
-                position: vector(t, "position", dim, item)?,
-                velocity: vector(t, "velocity", dim, item)?,
+                position: pad3(&vector(t, "position", dim, item)?),
+                velocity: pad3(&vector(t, "velocity", dim, item)?),
                 radius: required(t, "radius", item)?,
                 mass: number(t, "mass", item)?.unwrap_or(1.0),
             });
@@ -437,8 +514,7 @@ impl Scene {
             bodies,
             periodic,
         };
-        scene.validate()?;
-        Ok(scene)
+        Ok((scene, bodies_file))
     }
 
     /// Checks every rule of the format: ranges, dimensions, and that no body overlaps another
@@ -497,8 +573,11 @@ impl Scene {
         }
         for (i, b) in self.bodies.iter().enumerate() {
             let item = Item::Body(i);
-            check_vec(&b.position, "position", item)?;
-            check_vec(&b.velocity, "velocity", item)?;
+            check_vec(&b.position[..self.dim], "position", item)?;
+            check_vec(&b.velocity[..self.dim], "velocity", item)?;
+            if self.dim == 2 && (b.position[2] != 0.0 || b.velocity[2] != 0.0) {
+                return Err(invalid(item, "a body of a 2D scene must have z = 0"));
+            }
             finite(b.radius, "radius", item)?;
             finite(b.mass, "mass", item)?;
             if !(b.radius > 0.0) {
@@ -549,8 +628,8 @@ impl Scene {
     }
 
     fn check_geometry<V: Vector>(&self) -> Result<(), SceneError> {
-        let world = self.world_unchecked::<V>();
-        if let Some((i, j, dist, sigma)) = find_overlap(&world) {
+        let period = self.periodic.as_deref().map(pad3);
+        if let Some((i, j, dist, sigma)) = find_overlap(&self.bodies, self.dim, period) {
             return Err(invalid(
                 Item::Body(i),
                 format!("overlaps body {j} (centre distance {dist}, radii sum {sigma})"),
@@ -563,10 +642,16 @@ impl Scene {
             .enumerate()
             .flat_map(|(i, w)| std::iter::repeat_n(i, w.wall_count(self.dim)))
             .collect();
-        let bodies = &world.bodies;
-        for (i, b) in bodies.iter().enumerate() {
-            for (w, wall) in world.walls.iter().enumerate() {
-                let dist = wall.distance(b.pos);
+        // The walls alone are built: no world (a second copy of every body) is made.
+        let walls: Vec<Wall<V>> = self
+            .walls
+            .iter()
+            .flat_map(|w| w.build::<V>().expect("validated wall"))
+            .collect();
+        for (i, b) in self.bodies.iter().enumerate() {
+            let pos = V::try_from_slice(&b.position[..V::DIM]).expect("dimension");
+            for (w, wall) in walls.iter().enumerate() {
+                let dist = wall.distance(pos);
                 if b.radius - dist > OVERLAP_TOLERANCE * b.radius {
                     let id = if owner[w] == w {
                         format!("wall {w}")
@@ -669,7 +754,14 @@ impl Scene {
         let bodies = self
             .bodies
             .iter()
-            .map(|b| Body::new(v(&b.position), v(&b.velocity), b.radius, b.mass))
+            .map(|b| {
+                Body::new(
+                    v(&b.position[..V::DIM]),
+                    v(&b.velocity[..V::DIM]),
+                    b.radius,
+                    b.mass,
+                )
+            })
             .collect();
         let walls = self
             .walls
@@ -698,13 +790,24 @@ impl Scene {
             let _ = writeln!(
                 s,
                 "\n[[bodies]]\nposition = {}\nvelocity = {}\nradius = {:?}\nmass = {:?}",
-                vec(&b.position),
-                vec(&b.velocity),
+                vec(&b.position[..self.dim]),
+                vec(&b.velocity[..self.dim]),
                 b.radius,
                 b.mass
             );
         }
         s
+    }
+
+    /// The scene as TOML that takes its bodies from the extended-XYZ file `bodies_file`
+    /// (written by [`crate::xyz::write_bodies`], beside the scene file).
+    pub fn to_toml_with_bodies_file(&self, bodies_file: &str) -> String {
+        let toml = self.to_toml_without_bodies();
+        let (first, rest) = toml.split_once('\n').unwrap_or((&toml, ""));
+        format!(
+            "{first}\nbodies_file = {}\n{rest}",
+            Value::String(bodies_file.to_string())
+        )
     }
 
     /// The scene as TOML without its bodies (traces and checkpoints store the bodies' states
@@ -758,63 +861,82 @@ impl Scene {
 
 /// The first overlapping pair (lower id first) with its centre distance and contact distance,
 /// found with a uniform grid of cells one largest diameter wide (`O(n)` for bounded density);
-/// minimum-image distances in a periodic box.
-fn find_overlap<V: Vector>(world: &World<V>) -> Option<(usize, usize, f64, f64)> {
-    let bodies = &world.bodies;
+/// minimum-image distances in a periodic box of lengths `period`. Works on the scene's bodies
+/// directly, with `O(n)` extra memory of 12 bytes a body (a cell index and a link).
+fn find_overlap(
+    bodies: &[BodySpec],
+    dim: usize,
+    period: Option<[f64; 3]>,
+) -> Option<(usize, usize, f64, f64)> {
     let n = bodies.len();
     if n < 2 {
         return None;
     }
     let r_max = bodies.iter().map(|b| b.radius).fold(0.0, f64::max);
-    let (mut lo, mut hi) = ([f64::INFINITY; 3], [f64::NEG_INFINITY; 3]);
-    for b in bodies {
-        for a in 0..V::DIM {
-            lo[a] = lo[a].min(b.pos.comp(a));
-            hi[a] = hi[a].max(b.pos.comp(a));
-        }
-    }
-    if let Some(l) = world.period {
-        for a in 0..V::DIM {
-            lo[a] = 0.0;
-            hi[a] = l.comp(a);
+    // Coordinates inside the box when periodic.
+    let coord = |b: &BodySpec, a: usize| match period {
+        Some(l) => b.position[a] - l[a] * (b.position[a] / l[a]).floor(),
+        None => b.position[a],
+    };
+    let (mut lo, mut hi) = ([0.0; 3], [0.0; 3]);
+    match period {
+        Some(l) => hi[..dim].copy_from_slice(&l[..dim]),
+        None => {
+            lo = [f64::INFINITY; 3];
+            hi = [f64::NEG_INFINITY; 3];
+            for b in bodies {
+                for a in 0..dim {
+                    lo[a] = lo[a].min(b.position[a]);
+                    hi[a] = hi[a].max(b.position[a]);
+                }
+            }
         }
     }
     // Cells at least one largest diameter wide, at most about 2n of them.
     let mut width = 2.0 * r_max;
-    let volume: f64 = (0..V::DIM).map(|a| (hi[a] - lo[a]).max(width)).product();
-    width = width.max((volume / (2.0 * n as f64)).powf(1.0 / V::DIM as f64));
+    let volume: f64 = (0..dim).map(|a| (hi[a] - lo[a]).max(width)).product();
+    width = width.max((volume / (2.0 * n as f64)).powf(1.0 / dim as f64));
     let mut dims = [1usize; 3];
-    for a in 0..V::DIM {
+    for a in 0..dim {
         dims[a] = (((hi[a] - lo[a]) / width).floor() as usize).clamp(1, 1 << 20);
     }
-    let coord = |b: &crate::body::Body<V>, a: usize| -> usize {
-        (((b.pos.comp(a) - lo[a]) / width).floor().max(0.0) as usize).min(dims[a] - 1)
-    };
-    let index = |c: [usize; 3]| (c[2] * dims[1] + c[1]) * dims[0] + c[0];
-    let mut head = vec![usize::MAX; dims.iter().product()];
-    let mut next = vec![usize::MAX; n];
-    let mut cells = vec![[0usize; 3]; n];
-    for (i, b) in bodies.iter().enumerate() {
+    let cell_of = |b: &BodySpec| -> [usize; 3] {
         let mut c = [0usize; 3];
-        for (a, slot) in c.iter_mut().enumerate().take(V::DIM) {
-            *slot = coord(b, a);
+        for (a, slot) in c.iter_mut().enumerate().take(dim) {
+            *slot = (((coord(b, a) - lo[a]) / width).floor().max(0.0) as usize).min(dims[a] - 1);
         }
-        cells[i] = c;
-        let k = index(c);
-        next[i] = head[k];
-        head[k] = i;
+        c
+    };
+    let index = |c: [usize; 3]| ((c[2] * dims[1] + c[1]) * dims[0] + c[0]) as u32;
+    // Bodies sorted by cell (a counting sort): `start[k]..start[k + 1]` are cell k's.
+    let cells = dims.iter().product::<usize>();
+    let mut start = vec![0u32; cells + 1];
+    let cell: Vec<u32> = bodies.iter().map(|b| index(cell_of(b))).collect();
+    for &k in &cell {
+        start[k as usize + 1] += 1;
     }
-    let periodic = world.period.is_some();
+    for k in 0..cells {
+        start[k + 1] += start[k];
+    }
+    let mut order = vec![0u32; n];
+    {
+        let mut fill = start.clone();
+        for (i, &k) in cell.iter().enumerate() {
+            order[fill[k as usize] as usize] = i as u32;
+            fill[k as usize] += 1;
+        }
+    }
+    drop(cell);
     let mut found: Option<(usize, usize, f64, f64)> = None;
     for (i, bi) in bodies.iter().enumerate() {
-        let c = cells[i];
+        let c = cell_of(bi);
         let mut ranges = [[0usize; 3]; 3];
         let mut counts = [1usize; 3];
-        for a in 0..V::DIM {
+        for a in 0..dim {
             let mut list = Vec::with_capacity(3);
             for delta in [-1i64, 0, 1] {
                 let x = c[a] as i64 + delta;
-                let x = if periodic {
+                let x = if period.is_some() {
                     x.rem_euclid(dims[a] as i64)
                 } else if x < 0 || x >= dims[a] as i64 {
                     continue;
@@ -831,27 +953,28 @@ fn find_overlap<V: Vector>(world: &World<V>) -> Option<(usize, usize, f64, f64)>
         for z in 0..counts[2] {
             for y in 0..counts[1] {
                 for x in 0..counts[0] {
-                    let mut j = head[index([ranges[0][x], ranges[1][y], ranges[2][z]])];
-                    while j != usize::MAX {
-                        if j > i {
-                            let bj = &bodies[j];
-                            let mut d = bi.pos - bj.pos;
-                            if let Some(l) = world.period {
-                                let mut arr = d.to_array3();
-                                for (a, x) in arr.iter_mut().enumerate().take(V::DIM) {
-                                    *x -= l.comp(a) * (*x / l.comp(a)).round();
-                                }
-                                d = V::try_from_slice(&arr[..V::DIM]).expect("dimension");
-                            }
-                            let sigma = bi.radius + bj.radius;
-                            let dist = d.length();
-                            if sigma - dist > OVERLAP_TOLERANCE * sigma
-                                && found.is_none_or(|(fi, fj, _, _)| (i, j) < (fi, fj))
-                            {
-                                found = Some((i, j, dist, sigma));
-                            }
+                    let k = index([ranges[0][x], ranges[1][y], ranges[2][z]]) as usize;
+                    for &j in &order[start[k] as usize..start[k + 1] as usize] {
+                        let j = j as usize;
+                        if j <= i {
+                            continue;
                         }
-                        j = next[j];
+                        let bj = &bodies[j];
+                        let mut d2 = 0.0;
+                        for a in 0..dim {
+                            let mut d = bi.position[a] - bj.position[a];
+                            if let Some(l) = period {
+                                d -= l[a] * (d / l[a]).round();
+                            }
+                            d2 += d * d;
+                        }
+                        let sigma = bi.radius + bj.radius;
+                        let dist = d2.sqrt();
+                        if sigma - dist > OVERLAP_TOLERANCE * sigma
+                            && found.is_none_or(|(fi, fj, _, _)| (i, j) < (fi, fj))
+                        {
+                            found = Some((i, j, dist, sigma));
+                        }
                     }
                 }
             }

@@ -204,7 +204,6 @@ pub struct TraceHeader {
 impl TraceHeader {
     /// The header of a run of `scene` from its start (every body at time 0).
     pub fn for_scene(scene: &Scene, broad_phase: impl Into<String>) -> Self {
-        let pad = |v: &[f64]| [v[0], v[1], v.get(2).copied().unwrap_or(0.0)];
         TraceHeader {
             dim: scene.dim as u32,
             broad_phase: broad_phase.into(),
@@ -217,15 +216,17 @@ impl TraceHeader {
                     radius: b.radius,
                     mass: b.mass,
                     time: 0.0,
-                    pos: pad(&b.position),
-                    vel: pad(&b.velocity),
+                    pos: b.position,
+                    vel: b.velocity,
                 })
                 .collect(),
         }
     }
 
-    fn encode(&self) -> Vec<u8> {
-        let mut h = Vec::with_capacity(64 + self.scene_toml.len() + 72 * self.bodies.len());
+    /// The header's bytes up to the body states (padding included), with the header length
+    /// patched in.
+    fn encode_start(&self, bodies: usize) -> Vec<u8> {
+        let mut h = Vec::with_capacity(64 + self.scene_toml.len());
         h.extend_from_slice(&MAGIC);
         h.extend_from_slice(&VERSION.to_le_bytes());
         h.extend_from_slice(&self.dim.to_le_bytes());
@@ -240,11 +241,8 @@ impl TraceHeader {
             h.push(0);
         }
         h.extend_from_slice(&self.start_time.to_le_bytes());
-        h.extend_from_slice(&(self.bodies.len() as u64).to_le_bytes());
-        for b in &self.bodies {
-            b.encode(&mut h);
-        }
-        let len = h.len() as u64;
+        h.extend_from_slice(&(bodies as u64).to_le_bytes());
+        let len = (h.len() + BODY_STATE_SIZE * bodies) as u64;
         h[16..24].copy_from_slice(&len.to_le_bytes());
         h
     }
@@ -255,13 +253,12 @@ impl TraceHeader {
     pub fn scene(&self) -> Result<Scene, TraceError> {
         let mut scene = Scene::from_toml_str(&self.scene_toml)
             .map_err(|e| TraceError::Corrupt(format!("embedded scene: {e}")))?;
-        let d = self.dim as usize;
         scene.bodies = self
             .bodies
             .iter()
             .map(|b| BodySpec {
-                position: b.pos[..d].to_vec(),
-                velocity: b.vel[..d].to_vec(),
+                position: b.pos,
+                velocity: b.vel,
                 radius: b.radius,
                 mass: b.mass,
             })
@@ -306,11 +303,54 @@ impl TraceWriter {
     /// Starts a trace at `path`, written with an [`AtomicWriter`]: it appears at its path
     /// only after [`TraceWriter::finish`].
     pub fn create(path: &Path, header: &TraceHeader) -> io::Result<Self> {
+        Self::create_with(path, header, header.bodies.iter().copied())
+    }
+
+    /// Starts the trace of a run of `scene` from its start, streaming the bodies' states into
+    /// the header (no copy of them is made: a million-body scene's header costs no memory).
+    pub fn create_for_scene(
+        path: &Path,
+        scene: &Scene,
+        broad_phase: impl Into<String>,
+    ) -> io::Result<Self> {
+        let header = TraceHeader {
+            dim: scene.dim as u32,
+            broad_phase: broad_phase.into(),
+            scene_toml: scene.to_toml_without_bodies(),
+            start_time: 0.0,
+            bodies: Vec::new(),
+        };
+        Self::create_with(
+            path,
+            &header,
+            scene.bodies.iter().map(|b| BodyState {
+                radius: b.radius,
+                mass: b.mass,
+                time: 0.0,
+                pos: b.position,
+                vel: b.velocity,
+            }),
+        )
+    }
+
+    /// Starts a trace whose header is `header` with `bodies` as its body states.
+    fn create_with(
+        path: &Path,
+        header: &TraceHeader,
+        bodies: impl ExactSizeIterator<Item = BodyState>,
+    ) -> io::Result<Self> {
         let mut out = AtomicWriter::with_capacity(1 << 20, path)?;
-        let bytes = header.encode();
         let mut check = Fnv1a::default();
-        check.update(&bytes);
-        out.write_all(&bytes)?;
+        let start = header.encode_start(bodies.len());
+        check.update(&start);
+        out.write_all(&start)?;
+        let mut buf = Vec::with_capacity(BODY_STATE_SIZE);
+        for b in bodies {
+            buf.clear();
+            b.encode(&mut buf);
+            check.update(&buf);
+            out.write_all(&buf)?;
+        }
         Ok(Self {
             out,
             count: 0,
@@ -673,6 +713,19 @@ impl Replay {
                 .bodies
                 .iter()
                 .map(|b| (b.pos, b.vel, b.time))
+                .collect(),
+        }
+    }
+
+    /// The states of a run of `scene` at its start (every body at time 0).
+    pub fn for_scene(scene: &Scene) -> Self {
+        Self {
+            dim: scene.dim,
+            start_time: 0.0,
+            bodies: scene
+                .bodies
+                .iter()
+                .map(|b| (b.position, b.velocity, 0.0))
                 .collect(),
         }
     }

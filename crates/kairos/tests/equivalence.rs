@@ -5,7 +5,7 @@ mod common;
 use common::{assert_same_log, records};
 use kairos::generate::{billiard, BilliardParams};
 use kairos::prelude::*;
-use kairos::scene::{BodySpec, WallSpec};
+use kairos::scene::{pad3, BodySpec, WallSpec};
 
 fn compare(scene: &Scene, opts: &BroadPhaseOptions, what: &str) -> usize {
     let reference = records::<DVec2>(scene, BroadPhaseKind::AllPairs, opts);
@@ -105,8 +105,8 @@ fn simultaneous_events_on_a_lattice() {
         for j in 0..8 {
             let vx = if (i + j) % 2 == 0 { 1.0 } else { -1.0 };
             bodies.push(BodySpec {
-                position: vec![2.0 + 3.0 * i as f64, 2.0 + 3.0 * j as f64],
-                velocity: vec![vx, 0.0],
+                position: pad3(&[2.0 + 3.0 * i as f64, 2.0 + 3.0 * j as f64]),
+                velocity: pad3(&[vx, 0.0]),
                 radius: 0.5,
                 mass: 1.0,
             });
@@ -143,26 +143,26 @@ fn simultaneous_events_on_a_lattice() {
 fn touching_starts_and_3d() {
     let bodies = vec![
         BodySpec {
-            position: vec![1.0, 1.0],
-            velocity: vec![1.0, 0.5],
+            position: pad3(&[1.0, 1.0]),
+            velocity: pad3(&[1.0, 0.5]),
             radius: 1.0,
             mass: 1.0,
         },
         BodySpec {
-            position: vec![3.0, 1.0],
-            velocity: vec![-1.0, 0.0],
+            position: pad3(&[3.0, 1.0]),
+            velocity: pad3(&[-1.0, 0.0]),
             radius: 1.0,
             mass: 3.0,
         },
         BodySpec {
-            position: vec![5.0, 1.0],
-            velocity: vec![0.0, 0.0],
+            position: pad3(&[5.0, 1.0]),
+            velocity: pad3(&[0.0, 0.0]),
             radius: 1.0,
             mass: 1.0,
         },
         BodySpec {
-            position: vec![8.0, 5.0],
-            velocity: vec![-3.0, -1.0],
+            position: pad3(&[8.0, 5.0]),
+            velocity: pad3(&[-3.0, -1.0]),
             radius: 0.5,
             mass: 1.0,
         },
@@ -189,8 +189,8 @@ fn touching_starts_and_3d() {
         let f = i as f64;
         let (x, y, z) = ((i % 4) as f64, ((i / 4) % 4) as f64, (i / 16) as f64);
         bodies3.push(BodySpec {
-            position: vec![1.2 * x, 1.2 * y, 1.2 * z],
-            velocity: vec![(f * 0.7).sin(), (f * 1.1).cos(), (f * 0.3).sin() * 2.0],
+            position: pad3(&[1.2 * x, 1.2 * y, 1.2 * z]),
+            velocity: pad3(&[(f * 0.7).sin(), (f * 1.1).cos(), (f * 0.3).sin() * 2.0]),
             radius: 0.4 + 0.1 * (f * 0.5).sin().abs(),
             mass: 1.0 + f / 40.0,
         });
@@ -282,8 +282,8 @@ fn grid_stress_scenes() {
                 vec![rng.gen_range(-8.0..8.0), rng.gen_range(-8.0..8.0)]
             };
             bodies.push(BodySpec {
-                position: p,
-                velocity: v,
+                position: pad3(&p),
+                velocity: pad3(&v),
                 radius: r,
                 mass: r * r,
             });
@@ -407,16 +407,16 @@ fn walls_in_3d_are_identical() {
     for i in 0..60 {
         let f = i as f64;
         bodies.push(BodySpec {
-            position: vec![
+            position: pad3(&[
                 2.0 + (f * 3.7) % 16.0,
                 2.0 + (f * 5.3) % 16.0,
                 1.5 + (f * 0.9) % 5.0,
-            ],
-            velocity: vec![
+            ]),
+            velocity: pad3(&[
                 (f * 0.7).sin() * 6.0,
                 (f * 1.3).cos() * 6.0,
                 4.0 + (f * 0.3).sin() * 4.0,
-            ],
+            ]),
             radius: 0.3 + 0.2 * (f * 0.37).sin().abs(),
             mass: 1.0,
         });
@@ -479,8 +479,8 @@ fn restitution_zero_terminates_and_agrees() {
         }
         let v = vec![rng.gen_range(-6.0..6.0), rng.gen_range(-6.0..6.0)];
         bodies.push(BodySpec {
-            position: p,
-            velocity: v,
+            position: pad3(&p),
+            velocity: pad3(&v),
             radius: 0.6,
             mass: rng.gen_range(0.5..2.0),
         });
