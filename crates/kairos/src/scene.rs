@@ -19,6 +19,13 @@ pub const MAX_MAGNITUDE: f64 = 1e100;
 /// overlap by at most this fraction of the contact distance (round-off in generated files).
 pub const OVERLAP_TOLERANCE: f64 = 1e-12;
 
+/// The error of a wall item that gives no kind of wall.
+const WALL_KINDS: &str = "no kind of wall given; a wall is one of: a segment \
+    (`a = [...]` and `b = [...]`, its ends; a thin rod in 3D), a plane \
+    (`plane = { point = [...], normal = [...] }`), a convex polygon (3D, \
+    `polygon = [[x, y, z], ...]`, its vertices in order) or a box of 2*dim walls \
+    (`box = { min = [...], max = [...] }`)";
+
 /// A wall as written in a scene (see `docs/scene-format.md`).
 #[derive(Clone, Debug, PartialEq)]
 pub enum WallSpec {
@@ -371,6 +378,18 @@ impl Scene {
         for (i, t) in tables(&root, "walls")?.into_iter().enumerate() {
             let item = Item::Wall(i);
             check_keys(t, &["a", "b", "plane", "polygon", "box"], item)?;
+            let segment = t.contains_key("a") || t.contains_key("b");
+            let kinds = ["plane", "polygon", "box"]
+                .iter()
+                .filter(|k| t.contains_key(**k))
+                .count()
+                + usize::from(segment);
+            if kinds > 1 {
+                return Err(invalid(
+                    item,
+                    "give exactly one of `a`/`b`, `plane`, `polygon` or `box`",
+                ));
+            }
             let spec = if let Some(p) = t.get("plane") {
                 let p = p
                     .as_table()
@@ -400,22 +419,26 @@ impl Scene {
                     min: vector(b, "min", dim, item)?,
                     max: vector(b, "max", dim, item)?,
                 }
-            } else {
+            } else if segment {
+                let end = |key: &str| {
+                    if t.contains_key(key) {
+                        vector(t, key, dim, item)
+                    } else {
+                        Err(invalid(
+                            item,
+                            format!(
+                                "missing field `{key}` (a segment needs both ends, `a` and `b`)"
+                            ),
+                        ))
+                    }
+                };
                 WallSpec::Segment {
-                    a: vector(t, "a", dim, item)?,
-                    b: vector(t, "b", dim, item)?,
+                    a: end("a")?,
+                    b: end("b")?,
                 }
+            } else {
+                return Err(invalid(item, WALL_KINDS));
             };
-            let kinds = ["plane", "polygon", "box", "a"]
-                .iter()
-                .filter(|k| t.contains_key(**k))
-                .count();
-            if kinds > 1 {
-                return Err(invalid(
-                    item,
-                    "give exactly one of `a`/`b`, `plane`, `polygon` or `box`",
-                ));
-            }
             walls.push(spec);
         }
         let mut bodies = Vec::new();

@@ -182,6 +182,40 @@ fn geometry_errors() {
     Scene::from_toml_str(&GOOD.replace("position = [5.0, 5.0]", "position = [9.5, 5.0]")).unwrap();
 }
 
+/// A wall item must say which kind of wall it is; the error lists the kinds and their fields.
+#[test]
+fn wall_items_name_their_kind() {
+    let text = format!("{GOOD}[[walls]]\n");
+    match err(&text) {
+        SceneError::Invalid { item, message } => {
+            assert_eq!(item, Item::Wall(4), "{message}");
+            for needle in [
+                "segment", "`a = ", "`b = ", "plane", "point", "normal", "polygon", "box", "min",
+                "max",
+            ] {
+                assert!(message.contains(needle), "`{message}` lacks {needle}");
+            }
+            assert!(!message.contains("missing field"), "{message}");
+        }
+        e => panic!("{e}"),
+    }
+    // A segment with one end names the other.
+    assert_item(
+        &GOOD.replace("a = [10.0, 0.0]\n", ""),
+        Item::Wall(1),
+        "missing field `a` (a segment needs both ends",
+    );
+    // Two kinds in one item.
+    assert_item(
+        &GOOD.replace(
+            "a = [10.0, 0.0]\n",
+            "plane = { point = [10.0, 0.0], normal = [-1.0, 0.0] }\n",
+        ),
+        Item::Wall(1),
+        "exactly one",
+    );
+}
+
 fn small_trace(dir: &std::path::Path) -> std::path::PathBuf {
     let scene = billiard(&BilliardParams {
         n: 10,
