@@ -264,67 +264,24 @@ pub fn gas_bodies<V: crate::math::Vector>(
             V::DIM
         )));
     }
-    if p.n == 0 {
-        return Err(GenerateError(
-            "the number of balls must be at least 1".into(),
-        ));
-    }
-    if p.n > 100_000_000 {
-        return Err(GenerateError(format!(
-            "{} balls would not fit in memory here (at most 100,000,000)",
-            p.n
-        )));
-    }
-    if !(p.packing > 0.0 && p.packing < 1.0) {
-        return Err(GenerateError(format!(
-            "packing must be in (0, 1), got {}",
-            p.packing
-        )));
-    }
-    if !(0.0..1.0).contains(&p.polydispersity) {
-        return Err(GenerateError(format!(
-            "polydispersity must be in [0, 1), got {}",
-            p.polydispersity
-        )));
-    }
-    if !(p.mass > 0.0 && p.mass.is_finite() && p.duration > 0.0 && p.duration.is_finite()) {
-        return Err(GenerateError(
-            "mass and duration must be positive and finite".into(),
-        ));
-    }
-    let mut rng = Pcg64::seed_from_u64(p.seed);
-    let radii: Vec<f64> = (0..p.n)
-        .map(|_| 0.5 * (1.0 + p.polydispersity * rng.gen_range(-1.0..=1.0)))
-        .collect();
-    let ball_volume: f64 = radii
-        .iter()
-        .map(|r| {
-            if p.dim == 3 {
-                4.0 / 3.0 * PI * r * r * r
-            } else {
-                PI * r * r
-            }
-        })
-        .sum();
-    let box_volume = ball_volume / p.packing;
-    let d_max = 1.0 + p.polydispersity;
-
-    // Lattice sites in unit cells of a unit box, then scaled.
-    let (lengths, sites): ([f64; 3], Vec<[f64; 3]>) = if p.dim == 3 {
-        let m = ((p.n as f64 / 4.0).cbrt().ceil() as usize).max(1);
-        let a = (box_volume / (m * m * m) as f64).cbrt();
+    let (mut rng, radii, plan) = gas_plan(p)?;
+    // Lattice sites in unit cells of the lattice, scaled to the box.
+    let h = 3f64.sqrt() / 2.0;
+    let (cells, a, lengths, sites_count) = (plan.cells, plan.a, plan.lengths, plan.sites);
+    let mut sites: Vec<[f64; 3]> = Vec::with_capacity(sites_count);
+    if p.dim == 3 {
         let basis = [
             [0.0, 0.0, 0.0],
             [0.5, 0.5, 0.0],
             [0.5, 0.0, 0.5],
             [0.0, 0.5, 0.5],
         ];
-        let mut s = Vec::with_capacity(4 * m * m * m);
+        let m = cells[0];
         for z in 0..m {
             for y in 0..m {
                 for x in 0..m {
                     for b in basis {
-                        s.push([
+                        sites.push([
                             (x as f64 + b[0]) * a,
                             (y as f64 + b[1]) * a,
                             (z as f64 + b[2]) * a,
@@ -333,33 +290,13 @@ pub fn gas_bodies<V: crate::math::Vector>(
                 }
             }
         }
-        if a / 2f64.sqrt() < d_max * (1.0 + 1e-9) {
-            return Err(GenerateError(format!(
-                "packing {} cannot be reached from an fcc lattice with polydispersity {} (nearest sites {:.4} apart, largest diameter {:.4}); lower the packing",
-                p.packing, p.polydispersity, a / 2f64.sqrt(), d_max
-            )));
-        }
-        ([m as f64 * a; 3], s)
     } else {
-        // Triangular lattice: rows of spacing a * sqrt(3) / 2, an even number of rows.
-        let h = 3f64.sqrt() / 2.0;
-        let mx = (((p.n as f64) / h).sqrt().ceil() as usize).max(1);
-        let my = ((p.n.div_ceil(mx)).div_ceil(2) * 2).max(2);
-        let a = (box_volume / (mx as f64 * my as f64 * h)).sqrt();
-        let mut s = Vec::with_capacity(mx * my);
-        for y in 0..my {
-            for x in 0..mx {
-                s.push([(x as f64 + 0.5 * (y % 2) as f64) * a, y as f64 * h * a, 0.0]);
+        for y in 0..cells[1] {
+            for x in 0..cells[0] {
+                sites.push([(x as f64 + 0.5 * (y % 2) as f64) * a, y as f64 * h * a, 0.0]);
             }
         }
-        if a < d_max * (1.0 + 1e-9) {
-            return Err(GenerateError(format!(
-                "packing {} cannot be reached from a triangular lattice with polydispersity {} (nearest sites {:.4} apart, largest diameter {:.4}); lower the packing",
-                p.packing, p.polydispersity, a, d_max
-            )));
-        }
-        ([mx as f64 * a, my as f64 * h * a, 0.0], s)
-    };
+    }
     // A random subset of the sites (partial Fisher-Yates).
     let mut order: Vec<u32> = (0..sites.len() as u32).collect();
     for i in 0..p.n {
@@ -409,6 +346,165 @@ pub fn gas_bodies<V: crate::math::Vector>(
         })
         .collect();
     Ok((v(lengths), bodies))
+}
+
+/// Checks the parameters of [`gas_bodies`] (any dimension) without generating anything: the
+/// same errors, at the cost of drawing the radii.
+pub fn check_gas(p: &GasParams) -> Result<(), GenerateError> {
+    if p.dim != 2 && p.dim != 3 {
+        return Err(GenerateError(format!(
+            "dimension must be 2 or 3, got {}",
+            p.dim
+        )));
+    }
+    gas_plan(p).map(|_| ())
+}
+
+/// The checks of [`gas_bodies`], the radii (the random generator after drawing them) and the
+/// lattice.
+fn gas_plan(p: &GasParams) -> Result<(Pcg64, Vec<f64>, Lattice), GenerateError> {
+    use std::f64::consts::PI;
+    if p.n == 0 {
+        return Err(GenerateError(
+            "the number of balls must be at least 1".into(),
+        ));
+    }
+    if p.n > 100_000_000 {
+        return Err(GenerateError(format!(
+            "{} balls would not fit in memory here (at most 100,000,000)",
+            p.n
+        )));
+    }
+    if !(p.packing > 0.0 && p.packing < 1.0) {
+        return Err(GenerateError(format!(
+            "packing must be in (0, 1), got {}",
+            p.packing
+        )));
+    }
+    if !(0.0..1.0).contains(&p.polydispersity) {
+        return Err(GenerateError(format!(
+            "polydispersity must be in [0, 1), got {}",
+            p.polydispersity
+        )));
+    }
+    if !(p.mass > 0.0 && p.mass.is_finite() && p.duration > 0.0 && p.duration.is_finite()) {
+        return Err(GenerateError(
+            "mass and duration must be positive and finite".into(),
+        ));
+    }
+    let mut rng = Pcg64::seed_from_u64(p.seed);
+    let radii: Vec<f64> = (0..p.n)
+        .map(|_| 0.5 * (1.0 + p.polydispersity * rng.gen_range(-1.0..=1.0)))
+        .collect();
+    let ball_volume: f64 = radii
+        .iter()
+        .map(|r| {
+            if p.dim == 3 {
+                4.0 / 3.0 * PI * r * r * r
+            } else {
+                PI * r * r
+            }
+        })
+        .sum();
+    let box_volume = ball_volume / p.packing;
+    let d_max = 1.0 + p.polydispersity;
+
+    let lattice = |n: usize, box_volume: f64| Lattice::new(p.dim, n, box_volume);
+    let plan = lattice(p.n, box_volume);
+    let sites_count = plan.sites;
+    // Periodic images: every box length must exceed twice the largest contact distance, and
+    // the lattice's nearest sites must lie a largest diameter apart. When either fails, the
+    // message says which packing, or how many balls at this packing, would pass both.
+    let contact = 2.0 * radii.iter().copied().fold(0.0, f64::max);
+    let dim_f = p.dim as f64;
+    let fits = |l: &Lattice| l.shortest() > 2.0 * contact && l.nearest >= d_max * (1.0 + 1e-9);
+    if !fits(&plan) {
+        // Both limits scale as box_volume^(1/d), i.e. as packing^(-1/d).
+        let ratio = (plan.shortest() / (2.0 * contact)).min(plan.nearest / (d_max * (1.0 + 1e-9)));
+        let below = p.packing * ratio.powf(dim_f);
+        let per_ball = box_volume / p.n as f64;
+        let more = (p.n + 1..=p.n.saturating_mul(64).min(p.n + 1_000_000))
+            .find(|&k| fits(&lattice(k, per_ball * k as f64)));
+        let advice = match more {
+            Some(k) => format!("use a packing below {below:.4}, or {k} balls or more"),
+            None => format!("use a packing below {below:.4}"),
+        };
+        let balls = if p.n == 1 { "ball" } else { "balls" };
+        return Err(GenerateError(if plan.shortest() > 2.0 * contact {
+            format!(
+                "packing {} cannot be reached from a {} lattice of {sites_count} sites for {} \
+                 {balls} with polydispersity {} (nearest sites {:.4} apart, largest diameter \
+                 {:.4}); {advice}",
+                p.packing, plan.name, p.n, p.polydispersity, plan.nearest, d_max
+            )
+        } else {
+            format!(
+                "a periodic box for {} {balls} at packing {} would be {:.4} long, but its \
+                 lengths must exceed twice the largest contact distance ({:.4}, two largest \
+                 diameters), so that a ball meets at most one image of another; {advice}",
+                p.n,
+                p.packing,
+                plan.shortest(),
+                2.0 * contact
+            )
+        }));
+    }
+    Ok((rng, radii, plan))
+}
+
+/// The lattice [`gas_bodies`] starts from: `cells` unit cells of side `a` (four sites each, face-
+/// centred cubic, in 3D; one site, a triangular lattice of rows `a sqrt(3) / 2` apart, in 2D),
+/// in a box of `lengths`, nearest sites `nearest` apart.
+struct Lattice {
+    name: &'static str,
+    dim: usize,
+    cells: [usize; 3],
+    sites: usize,
+    a: f64,
+    lengths: [f64; 3],
+    nearest: f64,
+}
+
+impl Lattice {
+    /// The lattice for `n` balls in a box of `box_volume`.
+    fn new(dim: usize, n: usize, box_volume: f64) -> Self {
+        let h = 3f64.sqrt() / 2.0;
+        if dim == 3 {
+            let m = ((n as f64 / 4.0).cbrt().ceil() as usize).max(1);
+            let a = (box_volume / (m * m * m) as f64).cbrt();
+            Self {
+                name: "face-centred cubic",
+                dim,
+                cells: [m; 3],
+                sites: 4 * m * m * m,
+                a,
+                lengths: [m as f64 * a; 3],
+                nearest: a / 2f64.sqrt(),
+            }
+        } else {
+            // An even number of rows.
+            let mx = (((n as f64) / h).sqrt().ceil() as usize).max(1);
+            let my = ((n.div_ceil(mx)).div_ceil(2) * 2).max(2);
+            let a = (box_volume / (mx as f64 * my as f64 * h)).sqrt();
+            Self {
+                name: "triangular",
+                dim,
+                cells: [mx, my, 1],
+                sites: mx * my,
+                a,
+                lengths: [mx as f64 * a, my as f64 * h * a, 0.0],
+                nearest: a,
+            }
+        }
+    }
+
+    /// The shortest box length.
+    fn shortest(&self) -> f64 {
+        self.lengths[..self.dim]
+            .iter()
+            .copied()
+            .fold(f64::INFINITY, f64::min)
+    }
 }
 
 /// [`gas_bodies`] as a scene file's content.

@@ -216,6 +216,64 @@ fn wall_items_name_their_kind() {
     );
 }
 
+/// The gas generator blames the real cause: a box too short for its periodic images, or a
+/// lattice too tight, and says which packing or how many balls would do.
+#[test]
+fn gas_errors_say_what_to_change() {
+    use kairos::generate::{check_gas, gas, GasParams};
+    let gas_err = |dim: usize, n: usize, packing: f64| {
+        let p = GasParams {
+            dim,
+            n,
+            packing,
+            ..Default::default()
+        };
+        let e = gas(&p).unwrap_err().0;
+        assert_eq!(check_gas(&p).unwrap_err().0, e);
+        assert!(!e.contains("generated scene is invalid"), "{e}");
+        e
+    };
+    let ok = |dim: usize, n: usize, packing: f64| {
+        gas(&GasParams {
+            dim,
+            n,
+            packing,
+            ..Default::default()
+        })
+        .unwrap_or_else(|e| panic!("{dim}D n={n} packing {packing}: {e}"));
+    };
+    // One ball: the box would be shorter than two diameters.
+    let e = gas_err(3, 1, 0.3);
+    assert!(
+        e.contains("1 ball at")
+            && e.contains("twice the largest contact distance")
+            && e.contains("packing below 0.0654")
+            && e.contains("13 balls or more"),
+        "{e}"
+    );
+    assert!(!e.contains("lattice"), "{e}");
+    ok(3, 1, 0.065);
+    ok(3, 13, 0.3);
+    // A few discs at a high packing: the same cause in 2D.
+    let e = gas_err(2, 8, 0.9);
+    assert!(e.contains("twice the largest contact distance"), "{e}");
+    assert!(e.contains("20 balls or more"), "{e}");
+    ok(2, 20, 0.9);
+    // A lattice with many more sites than balls: its sites are too close.
+    let e = gas_err(3, 5, 0.3);
+    assert!(
+        e.contains("lattice of 32 sites for 5 balls") && e.contains("13 balls or more"),
+        "{e}"
+    );
+    // Beyond close packing no number of balls helps.
+    let e = gas_err(3, 1000, 0.8);
+    assert!(
+        e.contains("packing below 0.5397") && !e.contains("balls or more"),
+        "{e}"
+    );
+    ok(3, 1000, 0.5397);
+}
+
 fn small_trace(dir: &std::path::Path) -> std::path::PathBuf {
     let scene = billiard(&BilliardParams {
         n: 10,
