@@ -684,3 +684,51 @@ fn killed_run_leaves_a_valid_checkpoint() {
         assert!((0..3).all(|a| (0.0..=l[a]).contains(&b.pos[a])));
     }
 }
+
+/// An empty wall item and the gas generator's impossible boxes say what to change.
+#[test]
+fn errors_say_what_to_do() {
+    let dir = tempdir("advice");
+    std::fs::write(
+        dir.join("w.toml"),
+        "dim = 2\n[simulation]\nduration = 1.0\n[[walls]]\n",
+    )
+    .unwrap();
+    let o = kairos(&["run", "w.toml"], &dir);
+    assert_eq!(o.status.code(), Some(2));
+    let err = text(&o.stderr);
+    assert!(
+        err.contains("w.toml: wall 0: no kind of wall given") && err.contains("box = { min"),
+        "{err}"
+    );
+    for (args, needle) in [
+        (
+            vec!["--n", "1", "--packing", "0.3"],
+            "twice the largest contact distance",
+        ),
+        (
+            vec!["--n", "8", "--packing", "0.9", "--dim", "2"],
+            "or 20 balls or more",
+        ),
+    ] {
+        let mut full = vec!["generate", "gas", "-o", "g.toml"];
+        full.extend(&args);
+        let o = kairos(&full, &dir);
+        assert_eq!(o.status.code(), Some(2), "{args:?}");
+        let err = text(&o.stderr);
+        assert!(
+            err.contains(needle) && !err.contains("invalid"),
+            "{args:?}: {err}"
+        );
+        assert!(!dir.join("g.toml").exists());
+    }
+    // The documented packing range of `generate billiard` works in 3D and in 2D.
+    for args in [
+        vec!["--n", "300", "--packing", "0.25", "--dim", "3"],
+        vec!["--n", "500", "--packing", "0.5"],
+    ] {
+        let mut full = vec!["generate", "billiard", "-o", "b.toml"];
+        full.extend(&args);
+        ok(&kairos(&full, &dir));
+    }
+}

@@ -216,6 +216,46 @@ fn wall_items_name_their_kind() {
     );
 }
 
+/// The billiard generator reaches its documented packings (up to 0.5) where random sequential
+/// placement jams, and says what to change where the walls leave too little room.
+#[test]
+fn billiard_reaches_documented_packings() {
+    for (dim, n, packing) in [
+        (2, 500, 0.5),
+        (3, 300, 0.25),
+        (3, 300, 0.45),
+        (3, 300, 0.5),
+        (3, 100, 0.5),
+    ] {
+        let scene = billiard(&BilliardParams {
+            dim,
+            n,
+            packing,
+            ..Default::default()
+        })
+        .unwrap_or_else(|e| panic!("{dim}D n={n} packing {packing}: {e}"));
+        scene.validate().unwrap();
+        assert_eq!(scene.bodies.len(), n);
+    }
+    let e = billiard(&BilliardParams {
+        dim: 3,
+        n: 10,
+        packing: 0.5,
+        ..Default::default()
+    })
+    .unwrap_err();
+    assert!(
+        e.0.contains("lower the packing") && e.0.contains("more balls"),
+        "{e}"
+    );
+    let e = billiard(&BilliardParams {
+        packing: 0.6,
+        ..Default::default()
+    })
+    .unwrap_err();
+    assert!(e.0.contains("(0, 0.5]"), "{e}");
+}
+
 /// The gas generator blames the real cause: a box too short for its periodic images, or a
 /// lattice too tight, and says which packing or how many balls would do.
 #[test]
