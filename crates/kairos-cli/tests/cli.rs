@@ -732,3 +732,95 @@ fn errors_say_what_to_do() {
         ok(&kairos(&full, &dir));
     }
 }
+
+/// `generate --restitution` makes dissipative scenes that state their contact duration (the TC
+/// model) and finish; elastic files do not change; checkpoints refuse dissipative runs, whose
+/// last collision times they do not store.
+#[test]
+fn dissipative_scenes_generate_and_finish() {
+    let dir = tempdir("dissipative");
+    for (kind, extra) in [
+        ("billiard", vec!["--n", "300", "--packing", "0.45"]),
+        (
+            "billiard",
+            vec!["--n", "300", "--packing", "0.45", "--dim", "3"],
+        ),
+        (
+            "gas",
+            vec!["--n", "500", "--packing", "0.3", "--duration", "5"],
+        ),
+    ] {
+        let mut args = vec!["generate", kind, "-o", "e.toml"];
+        args.extend(&extra);
+        ok(&kairos(&args, &dir));
+        let elastic = std::fs::read_to_string(dir.join("e.toml")).unwrap();
+        assert!(!elastic.contains("contact_duration") && !elastic.contains("--restitution"));
+        args[3] = "d.toml";
+        args.extend(["--restitution", "0"]);
+        ok(&kairos(&args, &dir));
+        let dissipative = std::fs::read_to_string(dir.join("d.toml")).unwrap();
+        assert!(
+            dissipative
+                .lines()
+                .next()
+                .unwrap()
+                .ends_with(" --restitution 0")
+                && dissipative.contains("\nrestitution = 0.0\ncontact_duration = "),
+            "{dissipative}"
+        );
+        if extra.contains(&"3") {
+            assert!(dissipative.starts_with("# kairos generate billiard --dim 3 --n 300"));
+        }
+        // Apart from the command line, the restitution and the contact duration, the same.
+        let strip = |s: &str| -> Vec<String> {
+            s.lines()
+                .skip(1)
+                .filter(|l| !l.starts_with("restitution") && !l.starts_with("contact_duration"))
+                .map(String::from)
+                .collect()
+        };
+        assert_eq!(strip(&elastic), strip(&dissipative));
+        let o = kairos(
+            &["run", "d.toml", "--no-trace", "--summary-json", "s.json"],
+            &dir,
+        );
+        ok(&o);
+        let s = json(&dir.join("s.json"));
+        assert!(s["energy_drift"].as_f64().unwrap() < -0.5, "{s}");
+    }
+    let o = kairos(
+        &[
+            "generate",
+            "billiard",
+            "--n",
+            "10",
+            "--restitution",
+            "2",
+            "-o",
+            "x.toml",
+        ],
+        &dir,
+    );
+    assert_eq!(o.status.code(), Some(2));
+    assert!(text(&o.stderr).contains("restitution must be in [0, 1]"));
+    assert!(!dir.join("x.toml").exists());
+    let o = kairos(
+        &[
+            "run",
+            "d.toml",
+            "--checkpoint",
+            "ck.bin",
+            "--every",
+            "1",
+            "--no-trace",
+        ],
+        &dir,
+    );
+    assert_eq!(o.status.code(), Some(2));
+    assert!(
+        text(&o.stderr).contains("need an elastic scene"),
+        "{}",
+        text(&o.stderr)
+    );
+    assert!(!dir.join("ck.bin").exists());
+}

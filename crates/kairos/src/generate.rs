@@ -29,6 +29,9 @@ pub struct BilliardParams {
     pub aspect: f64,
     /// Simulated time.
     pub duration: f64,
+    /// Coefficient of restitution in `[0, 1]` (1 = elastic). A dissipative scene gets an
+    /// explicit contact duration, [`Scene::default_contact_duration`].
+    pub restitution: f64,
 }
 
 impl Default for BilliardParams {
@@ -42,6 +45,7 @@ impl Default for BilliardParams {
             radius_max: 1.0,
             aspect: 1.0,
             duration: 5.0,
+            restitution: 1.0,
         }
     }
 }
@@ -99,6 +103,7 @@ pub fn billiard(p: &BilliardParams) -> Result<Scene, GenerateError> {
             p.dim
         )));
     }
+    check_restitution(p.restitution)?;
     let dim = p.dim;
     let mut rng = Pcg64::seed_from_u64(p.seed);
     let radii: Vec<f64> = (0..p.n)
@@ -218,14 +223,18 @@ pub fn billiard(p: &BilliardParams) -> Result<Scene, GenerateError> {
             max: lengths.to_vec(),
         }]
     };
-    let scene = Scene {
-        dim,
-        duration: p.duration,
-        restitution: 1.0,
-        walls,
-        bodies,
-        periodic: None,
-    };
+    let scene = with_restitution(
+        Scene {
+            dim,
+            duration: p.duration,
+            restitution: 1.0,
+            contact_duration: None,
+            walls,
+            bodies,
+            periodic: None,
+        },
+        p.restitution,
+    );
     scene
         .validate()
         .map_err(|e| GenerateError(format!("generated scene is invalid: {e}")))?;
@@ -323,6 +332,26 @@ fn push_apart(pos: &mut [[f64; 3]], radii: &[f64], lengths: &[f64]) -> bool {
     false
 }
 
+/// `scene` with restitution `e`: a dissipative scene states its contact duration (the default
+/// for its bodies), so that the file says which `t_c` it is simulated with.
+fn with_restitution(mut scene: Scene, e: f64) -> Scene {
+    scene.restitution = e;
+    if e < 1.0 {
+        scene.contact_duration = Some(scene.default_contact_duration());
+    }
+    scene
+}
+
+fn check_restitution(e: f64) -> Result<(), GenerateError> {
+    if (0.0..=1.0).contains(&e) {
+        Ok(())
+    } else {
+        Err(GenerateError(format!(
+            "restitution must be in [0, 1] (1 = elastic), got {e}"
+        )))
+    }
+}
+
 /// Parameters of [`gas`].
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct GasParams {
@@ -340,6 +369,8 @@ pub struct GasParams {
     pub seed: u64,
     /// Simulated time.
     pub duration: f64,
+    /// Coefficient of restitution in `[0, 1]` (1 = elastic), as in [`BilliardParams`].
+    pub restitution: f64,
 }
 
 impl Default for GasParams {
@@ -352,6 +383,7 @@ impl Default for GasParams {
             mass: 1.0,
             seed: 0,
             duration: 10.0,
+            restitution: 1.0,
         }
     }
 }
@@ -621,6 +653,7 @@ impl Lattice {
 
 /// [`gas_bodies`] as a scene file's content.
 pub fn gas(p: &GasParams) -> Result<Scene, GenerateError> {
+    check_restitution(p.restitution)?;
     fn build<V: crate::math::Vector>(p: &GasParams) -> Result<Scene, GenerateError> {
         let (l, bodies) = gas_bodies::<V>(p)?;
         let bodies = bodies
@@ -632,14 +665,18 @@ pub fn gas(p: &GasParams) -> Result<Scene, GenerateError> {
                 mass: b.mass(),
             })
             .collect();
-        Ok(Scene {
-            dim: p.dim,
-            duration: p.duration,
-            restitution: 1.0,
-            walls: Vec::new(),
-            bodies,
-            periodic: Some(l.to_vec()),
-        })
+        Ok(with_restitution(
+            Scene {
+                dim: p.dim,
+                duration: p.duration,
+                restitution: 1.0,
+                contact_duration: None,
+                walls: Vec::new(),
+                bodies,
+                periodic: Some(l.to_vec()),
+            },
+            p.restitution,
+        ))
     }
     let scene = match p.dim {
         2 => build::<crate::math::DVec2>(p)?,

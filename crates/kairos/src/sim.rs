@@ -180,16 +180,14 @@ impl<V: Vector> Simulation<V> {
     }
 
     /// Moves the time origin to the current time: every body is advanced to it and its local
-    /// time set to 0. A core mechanism, at the same deterministic moments (the first event at
+    /// time set to 0, and the last-collision times of the TC model move with them
+    /// ([`World::rebase`]). A core mechanism, at the same deterministic moments (the first event at
     /// or after local time [`EPOCH`]) whatever the broad phase, so event logs stay identical;
     /// it keeps every time the predictions work with below `EPOCH`, where the spacing of `f64`
     /// values is about `1.4e-14`, however long the run.
     fn rebase(&mut self) {
         let t = self.now;
-        self.world.advance_all_to(t);
-        for b in &mut self.world.bodies {
-            b.time = 0.0;
-        }
+        self.world.rebase(t);
         self.origin += t;
         self.now = 0.0;
         self.broad.rebased(&self.world);

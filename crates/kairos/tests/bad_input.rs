@@ -216,6 +216,71 @@ fn wall_items_name_their_kind() {
     );
 }
 
+/// `[simulation] contact_duration` (the TC model's `t_c`): checked, round-tripped, and written
+/// only when given, so elastic scenes' files (and the traces that embed them) do not change.
+#[test]
+fn contact_duration_is_checked_and_round_trips() {
+    assert_item(
+        &GOOD.replace("duration = 5.0", "duration = 5.0\ncontact_duration = -1e-6"),
+        Item::Simulation,
+        "contact_duration",
+    );
+    assert_item(
+        &GOOD.replace(
+            "duration = 5.0",
+            "duration = 5.0\ncontact_duration = \"short\"",
+        ),
+        Item::Simulation,
+        "number",
+    );
+    let s = Scene::from_toml_str(&GOOD.replace(
+        "duration = 5.0",
+        "duration = 5.0\nrestitution = 0.5\ncontact_duration = 1e-5",
+    ))
+    .unwrap();
+    assert_eq!(s.contact_duration, Some(1e-5));
+    assert_eq!(s.contact_duration(), 1e-5);
+    assert_eq!(s.world::<DVec2>().contact_duration, 1e-5);
+    assert!(s.to_toml().contains("contact_duration = 1e-5\n"));
+    assert_eq!(Scene::from_toml_str(&s.to_toml()).unwrap(), s);
+
+    // Absent: the default from the bodies (mean radius over rms speed, times 1e-4).
+    let s = Scene::from_toml_str(GOOD).unwrap();
+    assert_eq!(s.contact_duration, None);
+    let v2 = (4.0 + 0.25 + 1.0 + 0.25) / 2.0;
+    let expected = kairos::scene::DEFAULT_CONTACT_DURATION_FRACTION * 0.375 / f64::sqrt(v2);
+    assert!((s.contact_duration() - expected).abs() < 1e-15 * expected);
+    assert!(!s.to_toml().contains("contact_duration"));
+
+    // Generated elastic scenes do not mention it; dissipative ones state the default.
+    let elastic = billiard(&BilliardParams::default()).unwrap();
+    assert_eq!(elastic.contact_duration, None);
+    assert!(!elastic.to_toml().contains("contact_duration"));
+    let p = BilliardParams {
+        restitution: 0.3,
+        ..Default::default()
+    };
+    let g = billiard(&p).unwrap();
+    assert_eq!(g.restitution, 0.3);
+    assert_eq!(g.contact_duration, Some(g.default_contact_duration()));
+    assert_eq!(Scene::from_toml_str(&g.to_toml()).unwrap(), g);
+    // Only the restitution differs from the elastic scene.
+    assert_eq!(
+        Scene {
+            restitution: 1.0,
+            contact_duration: None,
+            ..g
+        },
+        elastic
+    );
+    let e = billiard(&BilliardParams {
+        restitution: 1.5,
+        ..Default::default()
+    })
+    .unwrap_err();
+    assert!(e.0.contains("restitution"), "{e}");
+}
+
 /// The billiard generator reaches its documented packings (up to 0.5) where random sequential
 /// placement jams, and says what to change where the walls leave too little room.
 #[test]
