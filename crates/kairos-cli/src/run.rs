@@ -198,6 +198,7 @@ pub struct Summary {
     pub scene: String,
     pub dim: usize,
     pub bodies: usize,
+    /// Walls as the simulation counts them (wall ids in events): a `box` item is `2 * dim`.
     pub walls: usize,
     pub duration: f64,
     /// `event` or `discrete`.
@@ -222,8 +223,12 @@ pub struct Summary {
 impl Summary {
     fn print(&self) {
         println!(
-            "scene          {} ({}D, {} bodies, {} walls, {} s)",
-            self.scene, self.dim, self.bodies, self.walls, self.duration
+            "scene          {} ({}D, {}, {}, {} s)",
+            self.scene,
+            self.dim,
+            count(self.bodies, "body", "bodies"),
+            count(self.walls, "wall", "walls"),
+            self.duration
         );
         match self.dt {
             None => println!("broad phase    {} (event-driven)", self.broad_phase),
@@ -252,6 +257,11 @@ impl Summary {
             _ => println!("trace          not written"),
         }
     }
+}
+
+/// `n` and the noun, singular for 1.
+fn count(n: usize, one: &str, many: &str) -> String {
+    format!("{n} {}", if n == 1 { one } else { many })
 }
 
 /// Options of one simulation run from the command line.
@@ -493,7 +503,7 @@ fn summary(
         scene: spec.scene_name.clone(),
         dim: scene.dim,
         bodies: scene.bodies.len(),
-        walls: scene.walls.len(),
+        walls: scene.walls.iter().map(|w| w.wall_count(scene.dim)).sum(),
         duration: scene.duration,
         stepper: if dt.is_some() { "discrete" } else { "event" }.into(),
         broad_phase: broad_phase.to_string(),

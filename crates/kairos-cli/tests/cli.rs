@@ -824,3 +824,42 @@ fn dissipative_scenes_generate_and_finish() {
     );
     assert!(!dir.join("ck.bin").exists());
 }
+
+/// The summary counts walls as the simulation does (a box is 2 * dim walls), with singular
+/// and plural.
+#[test]
+fn summary_counts_walls() {
+    let dir = tempdir("walls");
+    let body = "[[bodies]]\nposition = [5.0, 5.0]\nvelocity = [1.0, 0.5]\nradius = 1.0\n";
+    let cases = [
+        (
+            "box.toml",
+            format!("dim = 2\n[simulation]\nduration = 1.0\n[[walls]]\nbox = {{ min = [0.0, 0.0], max = [10.0, 10.0] }}\n{body}"),
+            "(2D, 1 body, 4 walls, 1 s)",
+            4,
+        ),
+        (
+            "one.toml",
+            format!("dim = 2\n[simulation]\nduration = 1.0\n[[walls]]\na = [0.0, 0.0]\nb = [10.0, 0.0]\n{body}"),
+            "(2D, 1 body, 1 wall, 1 s)",
+            1,
+        ),
+        (
+            "cube.toml",
+            format!("dim = 3\n[simulation]\nduration = 1.0\n[[walls]]\nbox = {{ min = [0.0, 0.0, 0.0], max = [10.0, 10.0, 10.0] }}\n{}[[bodies]]\nposition = [2.0, 2.0, 2.0]\nvelocity = [0.0, 0.0, 0.0]\nradius = 1.0\n", body.replace("[5.0, 5.0]", "[5.0, 5.0, 5.0]").replace("[1.0, 0.5]", "[1.0, 0.5, 0.0]")),
+            "(3D, 2 bodies, 6 walls, 1 s)",
+            6,
+        ),
+    ];
+    for (name, scene, needle, walls) in cases {
+        std::fs::write(dir.join(name), scene).unwrap();
+        let o = kairos(
+            &["run", name, "--no-trace", "--summary-json", "s.json"],
+            &dir,
+        );
+        ok(&o);
+        let out = text(&o.stdout);
+        assert!(out.contains(needle), "{name}: {out}");
+        assert_eq!(json(&dir.join("s.json"))["walls"], walls, "{name}");
+    }
+}
