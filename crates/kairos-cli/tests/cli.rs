@@ -863,3 +863,27 @@ fn summary_counts_walls() {
         assert_eq!(json(&dir.join("s.json"))["walls"], walls, "{name}");
     }
 }
+
+/// `bench scale` checks its arguments before printing anything, and reports an error once.
+#[test]
+fn bench_scale_checks_arguments_first() {
+    let dir = tempdir("scaleargs");
+    for (args, needle) in [
+        (vec!["--dims", "4"], "--dims takes 2 and 3"),
+        (
+            vec!["--dims", "3", "--n", "1"],
+            "twice the largest contact distance",
+        ),
+        (vec!["--packing-3d", "0.9"], "cannot be reached"),
+        (vec!["--n", "0"], "--n"),
+    ] {
+        let mut full = vec!["bench", "scale", "--no-thesis"];
+        full.extend(&args);
+        let o = kairos(&full, &dir);
+        assert_eq!(o.status.code(), Some(2), "{args:?}");
+        assert!(o.stdout.is_empty(), "{args:?}: {}", text(&o.stdout));
+        let err = text(&o.stderr);
+        assert!(err.contains(needle), "{args:?}: {err}");
+        assert_eq!(err.matches("error:").count(), 1, "{args:?}: {err}");
+    }
+}
