@@ -86,7 +86,8 @@ impl<V: Vector> Simulation<V> {
     }
 
     /// Continues a simulation from a saved state: `world` must hold the bodies exactly as they
-    /// were saved (see [`crate::checkpoint`]). The events that follow are bit-identical to those
+    /// were saved (see [`crate::checkpoint`]), and, when its restitution is below 1, their last
+    /// collision times too ([`World::last_collision`], which the TC model's responses read). The events that follow are bit-identical to those
     /// of the uninterrupted run, whatever the broad phase.
     pub fn restore(world: World<V>, broad: Box<dyn BroadPhase<V>>, state: SimState) -> Self {
         Self {
