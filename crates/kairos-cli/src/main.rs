@@ -102,8 +102,8 @@ pub struct BroadPhaseArgs {
     #[arg(long)]
     pub dt: Option<f64>,
     /// Stop (exit 2, no trace kept; a last checkpoint with --checkpoint) after this many
-    /// collisions: a bound on runaway work such as a velocity of 1e100 in a small box. A trace
-    /// takes 128 bytes an event.
+    /// events (collisions, and box crossings in a periodic box): a bound on runaway work such
+    /// as a velocity of 1e100 in a small box. A trace takes 128 bytes a collision.
     #[arg(long, default_value_t = DEFAULT_MAX_EVENTS, value_name = "N")]
     pub max_events: u64,
     /// Discrete stepper: refuse a run of more steps (duration / dt x substeps) than this.
@@ -128,8 +128,8 @@ pub struct BroadPhaseArgs {
     pub bvh_shrink: f64,
 }
 
-/// Default of `--max-events`: 10^8 collisions (a 12.8 GB trace; at a million bodies, about a
-/// hundred collisions each).
+/// Default of `--max-events`: 10^8 events (at most a 12.8 GB trace; at a million bodies, about
+/// a hundred collisions each).
 pub const DEFAULT_MAX_EVENTS: u64 = 100_000_000;
 /// Default of `--max-steps`: 10^7 fixed steps.
 pub const DEFAULT_MAX_STEPS: u64 = 10_000_000;

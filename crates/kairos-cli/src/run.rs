@@ -118,6 +118,7 @@ impl TableArgs {
             radius_max: self.radius_max,
             aspect: self.aspect,
             duration: self.duration,
+            restitution: 1.0,
         }
     }
 }
@@ -146,6 +147,10 @@ pub struct BilliardArgs {
     /// Random seed.
     #[arg(long, default_value_t = 0)]
     pub seed: u64,
+    /// Coefficient of restitution in [0, 1] (1 = elastic). Below 1, the scene also states
+    /// its contact duration (the TC model, see docs/scene-format.md).
+    #[arg(long, default_value_t = 1.0)]
+    pub restitution: f64,
     /// Scene file to write.
     #[arg(short, long)]
     pub output: PathBuf,
@@ -181,6 +186,10 @@ pub struct GasArgs {
     /// Simulated time.
     #[arg(long, default_value_t = 10.0)]
     pub duration: f64,
+    /// Coefficient of restitution in [0, 1] (1 = elastic). Below 1, the scene also states
+    /// its contact duration (the TC model, see docs/scene-format.md).
+    #[arg(long, default_value_t = 1.0)]
+    pub restitution: f64,
     /// Scene file to write.
     #[arg(short, long)]
     pub output: PathBuf,
@@ -201,6 +210,7 @@ impl GasArgs {
             mass: self.mass,
             seed: self.seed,
             duration: self.duration,
+            restitution: self.restitution,
         }
     }
 }
@@ -211,6 +221,7 @@ pub struct Summary {
     pub scene: String,
     pub dim: usize,
     pub bodies: usize,
+    /// Walls as the simulation counts them (wall ids in events): a `box` item is `2 * dim`.
     pub walls: usize,
     pub duration: f64,
     /// `event` or `discrete`.
@@ -237,8 +248,12 @@ pub struct Summary {
 impl Summary {
     fn print(&self) {
         println!(
-            "scene          {} ({}D, {} bodies, {} walls, {} s)",
-            self.scene, self.dim, self.bodies, self.walls, self.duration
+            "scene          {} ({}D, {}, {}, {} s)",
+            self.scene,
+            self.dim,
+            count(self.bodies, "body", "bodies"),
+            count(self.walls, "wall", "walls"),
+            self.duration
         );
         match self.dt {
             None => println!("broad phase    {} (event-driven)", self.broad_phase),
@@ -267,6 +282,11 @@ impl Summary {
             _ => println!("trace          not written"),
         }
     }
+}
+
+/// `n` and the noun, singular for 1.
+fn count(n: usize, one: &str, many: &str) -> String {
+    format!("{n} {}", if n == 1 { one } else { many })
 }
 
 /// Options of one simulation run from the command line.
@@ -363,16 +383,24 @@ fn simulate_dim<V: Vector>(spec: &mut RunSpec) -> Result<Summary> {
     let mut io_error = None;
     let mut stop = None;
     crate::interrupt::polling();
-    while let Some(event) = sim.step() {
+    let all_events = |c: kairos::sim::EventCounts| c.total() + c.box_crossings;
+    while let Some(event) = sim.process_next() {
         if let Some(sig) = crate::interrupt::requested() {
             stop = Some(Stop::Signal(sig));
-        } else if sim.counts().total() - counts_at_start.total() > spec.max_events {
+        } else if all_events(sim.counts()) - all_events(counts_at_start) > spec.max_events {
             stop = Some(Stop::TooManyEvents);
+        }
+        if event.kind == kairos::event::EventKind::BoxCrossing && stop.is_none() {
+            continue;
         }
         if stop.is_some() {
             // The event just processed is not in the trace, but the simulation is past it:
             // a checkpoint saves it, with the replay state it leads to.
-            if let Some(r) = replay.as_mut() {
+            // (Box crossings are not recorded, so they never change the replay's state.)
+            if let (Some(r), false) = (
+                replay.as_mut(),
+                event.kind == kairos::event::EventKind::BoxCrossing,
+            ) {
                 r.apply(&Record::from_event(&event, sim.world(), sim.lookahead()));
             }
             break;
@@ -419,7 +447,7 @@ fn simulate_dim<V: Vector>(spec: &mut RunSpec) -> Result<Summary> {
                 kairos::checkpoint::write(path, scene, &sim, r)
                     .with_context(|| format!("{}: writing the checkpoint failed", show(path)))?;
                 format!(
-                    "a checkpoint at t = {} is in {}: continue with `kairos run --resume {}`",
+                    "a checkpoint at t = {:?} is in {}: continue with `kairos run --resume {}`",
                     sim.now(),
                     show(path),
                     show(path)
@@ -430,7 +458,7 @@ fn simulate_dim<V: Vector>(spec: &mut RunSpec) -> Result<Summary> {
         };
         let done = sim.counts().total() - counts_at_start.total();
         let at = format!(
-            "t = {} of {} after {done} collisions",
+            "t = {:?} of {} after {done} collisions",
             sim.now(),
             scene.duration
         );
@@ -441,7 +469,7 @@ fn simulate_dim<V: Vector>(spec: &mut RunSpec) -> Result<Summary> {
             }
             .into(),
             Stop::TooManyEvents => anyhow::anyhow!(
-                "{}: stopped at {at}: more than --max-events {} collisions (raise it with \
+                "{}: stopped at {at}: more than --max-events {} events (raise it with \
                  --max-events N if this run is meant to be that long; a trace takes 128 bytes \
                  a collision); {kept}",
                 spec.scene_name,
@@ -642,7 +670,7 @@ fn summary(
         scene: spec.scene_name.clone(),
         dim: scene.dim,
         bodies: spec.bodies,
-        walls: scene.walls.len(),
+        walls: scene.walls.iter().map(|w| w.wall_count(scene.dim)).sum(),
         duration: scene.duration,
         stepper: if dt.is_some() { "discrete" } else { "event" }.into(),
         broad_phase: broad_phase.to_string(),
@@ -761,10 +789,15 @@ pub fn run(a: RunArgs) -> Result<ExitCode> {
         }
         None => None,
     };
-    let scene = match &resume {
+    let mut scene = match &resume {
         Some(ck) => ck.scene.clone(),
         None => load_scene(&source)?,
     };
+    // The contact duration of dissipative collisions, resolved while the bodies its default
+    // depends on are here: traces and checkpoints then state it.
+    if scene.restitution < 1.0 && scene.contact_duration.is_none() {
+        scene.contact_duration = Some(scene.contact_duration());
+    }
     if let Some(dt) = a.observe {
         anyhow::ensure!(
             scene.periodic.is_some(),
@@ -841,19 +874,27 @@ pub fn demo(a: DemoArgs) -> Result<ExitCode> {
 
 pub fn generate_billiard(a: BilliardArgs) -> Result<ExitCode> {
     let t = a.table;
+    let params = BilliardParams {
+        restitution: a.restitution,
+        ..t.params(a.n, a.seed)
+    };
     let header = format!(
-        "# kairos generate billiard --n {} --seed {} --packing {} --radius-min {} --radius-max {} --aspect {} --duration {}\n",
-        a.n, a.seed, t.packing, t.radius_min, t.radius_max, t.aspect, t.duration
+        "# kairos generate billiard{} --n {} --seed {} --packing {} --radius-min {} --radius-max {} --aspect {} --duration {}{}\n",
+        // The default dimension is left out, as before 3D existed.
+        if t.dim == 2 { String::new() } else { format!(" --dim {}", t.dim) },
+        a.n, a.seed, t.packing, t.radius_min, t.radius_max, t.aspect, t.duration,
+        restitution_flag(a.restitution)
     );
     write_scene(&a.output, a.bodies_in, a.n, &header, || {
-        billiard(&t.params(a.n, a.seed)).map_err(anyhow::Error::msg)
+        billiard(&params).map_err(anyhow::Error::msg)
     })
 }
 
 pub fn generate_gas(a: GasArgs) -> Result<ExitCode> {
     let header = format!(
-        "# kairos generate gas --dim {} --n {} --packing {} --polydispersity {} --mass {} --seed {} --duration {}\n",
-        a.dim, a.n, a.packing, a.polydispersity, a.mass, a.seed, a.duration
+        "# kairos generate gas --dim {} --n {} --packing {} --polydispersity {} --mass {} --seed {} --duration {}{}\n",
+        a.dim, a.n, a.packing, a.polydispersity, a.mass, a.seed, a.duration,
+        restitution_flag(a.restitution)
     );
     write_scene(&a.output, a.bodies_in, a.n, &header, || {
         gas(&a.params()).map_err(anyhow::Error::msg)
@@ -898,4 +939,14 @@ fn write_scene(
         }
     }
     Ok(ExitCode::SUCCESS)
+}
+
+/// ` --restitution E` for the command line a generated file records (nothing when elastic, so
+/// elastic files keep their first line).
+fn restitution_flag(e: f64) -> String {
+    if e == 1.0 {
+        String::new()
+    } else {
+        format!(" --restitution {e}")
+    }
 }

@@ -10,7 +10,7 @@ use std::time::Instant;
 use anyhow::{Context, Result};
 use clap::Args;
 use kairos::broad_phase::{BroadPhaseKind, BroadPhaseOptions};
-use kairos::generate::{billiard, gas_bodies, BilliardParams, GasParams};
+use kairos::generate::{billiard, check_gas, gas_bodies, BilliardParams, GasParams};
 use kairos::math::{DVec2, DVec3, Vector};
 use kairos::sim::Simulation;
 use kairos::world::World;
@@ -170,14 +170,19 @@ pub fn peak_rss() -> u64 {
         .map_or(0, |kb| kb * 1024)
 }
 
-fn gas_run<V: Vector>(a: &ScaleOneArgs) -> Result<Measurement> {
-    let p = GasParams {
-        dim: a.dim,
-        n: a.n,
-        packing: a.packing,
+/// The gas of a measurement.
+fn gas_params(dim: usize, n: usize, packing: f64) -> GasParams {
+    GasParams {
+        dim,
+        n,
+        packing,
         seed: 1,
         ..Default::default()
-    };
+    }
+}
+
+fn gas_run<V: Vector>(a: &ScaleOneArgs) -> Result<Measurement> {
+    let p = gas_params(a.dim, a.n, a.packing);
     let (l, bodies) = gas_bodies::<V>(&p).map_err(anyhow::Error::msg)?;
     let world = World::new(bodies, Vec::new()).with_period(l);
     let mut sim = Simulation::new(
@@ -254,11 +259,16 @@ fn child(args: &[&str]) -> Result<Measurement> {
         .arg("scale-one")
         .args(args)
         .output()?;
-    anyhow::ensure!(
-        out.status.success(),
-        "{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
+    if !out.status.success() {
+        // The child's own "error: " prefix is left to this process's report.
+        let err = String::from_utf8_lossy(&out.stderr);
+        let err = err.trim();
+        anyhow::bail!(
+            "measurement `bench scale-one {}` failed: {}",
+            args.join(" "),
+            err.strip_prefix("error: ").unwrap_or(err)
+        );
+    }
     let text = String::from_utf8_lossy(&out.stdout);
     Ok(serde_json::from_str(text.trim())?)
 }
@@ -448,7 +458,59 @@ pub fn scale_chart(all: &[Measurement]) -> Chart {
     }
 }
 
+/// Checks the arguments of a measuring run, before anything is printed.
+fn check(a: &ScaleArgs) -> Result<()> {
+    if !a.no_gas {
+        for &d in &a.dims {
+            anyhow::ensure!(
+                d == 2 || d == 3,
+                "--dims takes 2 and 3 (the gases' dimensions), got {d}"
+            );
+        }
+        anyhow::ensure!(
+            a.n.iter().all(|&n| n > 0),
+            "--n takes numbers of bodies of at least 1"
+        );
+        for (flag, x) in [
+            ("--packing-2d", a.packing_2d),
+            ("--packing-3d", a.packing_3d),
+        ] {
+            anyhow::ensure!(
+                x > 0.0 && x < 1.0,
+                "{flag} must be a packing fraction in (0, 1), got {x}"
+            );
+        }
+        anyhow::ensure!(
+            a.collisions_per_body > 0.0 && a.collisions_per_body.is_finite(),
+            "--collisions-per-body must be positive, got {}",
+            a.collisions_per_body
+        );
+        for &dim in &a.dims {
+            for &n in &a.n {
+                let packing = if dim == 2 { a.packing_2d } else { a.packing_3d };
+                check_gas(&gas_params(dim, n, packing))
+                    .map_err(|e| anyhow::anyhow!("the {dim}D gas of --n {n}: {e}"))?;
+            }
+        }
+    }
+    if !a.no_thesis {
+        anyhow::ensure!(
+            a.thesis_n.iter().all(|&n| n > 0),
+            "--thesis-n takes numbers of bodies of at least 1"
+        );
+        anyhow::ensure!(
+            a.thesis_budget > 0.0 && a.thesis_budget.is_finite(),
+            "--thesis-budget must be a positive number of seconds, got {}",
+            a.thesis_budget
+        );
+    }
+    Ok(())
+}
+
 pub fn scale(a: ScaleArgs) -> Result<ExitCode> {
+    if a.from_csv.is_none() {
+        check(&a)?;
+    }
     crate::output::Files::new()
         .output("--csv", a.csv.as_deref())
         .output("--plot", a.plot.as_deref())

@@ -684,3 +684,223 @@ fn killed_run_leaves_a_valid_checkpoint() {
         assert!((0..3).all(|a| (0.0..=l[a]).contains(&b.pos[a])));
     }
 }
+
+/// An empty wall item and the gas generator's impossible boxes say what to change.
+#[test]
+fn errors_say_what_to_do() {
+    let dir = tempdir("advice");
+    std::fs::write(
+        dir.join("w.toml"),
+        "dim = 2\n[simulation]\nduration = 1.0\n[[walls]]\n",
+    )
+    .unwrap();
+    let o = kairos(&["run", "w.toml"], &dir);
+    assert_eq!(o.status.code(), Some(2));
+    let err = text(&o.stderr);
+    assert!(
+        err.contains("w.toml: wall 0: no kind of wall given") && err.contains("box = { min"),
+        "{err}"
+    );
+    for (args, needle) in [
+        (
+            vec!["--n", "1", "--packing", "0.3"],
+            "twice the largest contact distance",
+        ),
+        (
+            vec!["--n", "8", "--packing", "0.9", "--dim", "2"],
+            "or 20 balls or more",
+        ),
+    ] {
+        let mut full = vec!["generate", "gas", "-o", "g.toml"];
+        full.extend(&args);
+        let o = kairos(&full, &dir);
+        assert_eq!(o.status.code(), Some(2), "{args:?}");
+        let err = text(&o.stderr);
+        assert!(
+            err.contains(needle) && !err.contains("invalid"),
+            "{args:?}: {err}"
+        );
+        assert!(!dir.join("g.toml").exists());
+    }
+    // The documented packing range of `generate billiard` works in 3D and in 2D.
+    for args in [
+        vec!["--n", "300", "--packing", "0.25", "--dim", "3"],
+        vec!["--n", "500", "--packing", "0.5"],
+    ] {
+        let mut full = vec!["generate", "billiard", "-o", "b.toml"];
+        full.extend(&args);
+        ok(&kairos(&full, &dir));
+    }
+}
+
+/// `generate --restitution` makes dissipative scenes that state their contact duration (the TC
+/// model) and finish; elastic files do not change; checkpoints refuse dissipative runs, whose
+/// last collision times they do not store.
+#[test]
+fn dissipative_scenes_generate_and_finish() {
+    let dir = tempdir("dissipative");
+    for (kind, extra) in [
+        ("billiard", vec!["--n", "300", "--packing", "0.45"]),
+        (
+            "billiard",
+            vec!["--n", "300", "--packing", "0.45", "--dim", "3"],
+        ),
+        (
+            "gas",
+            vec!["--n", "500", "--packing", "0.3", "--duration", "5"],
+        ),
+    ] {
+        let mut args = vec!["generate", kind, "-o", "e.toml"];
+        args.extend(&extra);
+        ok(&kairos(&args, &dir));
+        let elastic = std::fs::read_to_string(dir.join("e.toml")).unwrap();
+        assert!(!elastic.contains("contact_duration") && !elastic.contains("--restitution"));
+        args[3] = "d.toml";
+        args.extend(["--restitution", "0"]);
+        ok(&kairos(&args, &dir));
+        let dissipative = std::fs::read_to_string(dir.join("d.toml")).unwrap();
+        assert!(
+            dissipative
+                .lines()
+                .next()
+                .unwrap()
+                .ends_with(" --restitution 0")
+                && dissipative.contains("\nrestitution = 0.0\ncontact_duration = "),
+            "{dissipative}"
+        );
+        if extra.contains(&"3") {
+            assert!(dissipative.starts_with("# kairos generate billiard --dim 3 --n 300"));
+        }
+        // Apart from the command line, the restitution and the contact duration, the same.
+        let strip = |s: &str| -> Vec<String> {
+            s.lines()
+                .skip(1)
+                .filter(|l| !l.starts_with("restitution") && !l.starts_with("contact_duration"))
+                .map(String::from)
+                .collect()
+        };
+        assert_eq!(strip(&elastic), strip(&dissipative));
+        let o = kairos(
+            &["run", "d.toml", "--no-trace", "--summary-json", "s.json"],
+            &dir,
+        );
+        ok(&o);
+        let s = json(&dir.join("s.json"));
+        assert!(s["energy_drift"].as_f64().unwrap() < -0.5, "{s}");
+    }
+    let o = kairos(
+        &[
+            "generate",
+            "billiard",
+            "--n",
+            "10",
+            "--restitution",
+            "2",
+            "-o",
+            "x.toml",
+        ],
+        &dir,
+    );
+    assert_eq!(o.status.code(), Some(2));
+    assert!(text(&o.stderr).contains("restitution must be in [0, 1]"));
+    assert!(!dir.join("x.toml").exists());
+    // A dissipative run resumes exactly: checkpoints keep every body's last collision time
+    // (the TC model) and the contact duration.
+    ok(&kairos(
+        &[
+            "run",
+            "d.toml",
+            "-q",
+            "-o",
+            "full.ktrace",
+            "--checkpoint",
+            "ck.bin",
+            "--every",
+            "2",
+        ],
+        &dir,
+    ));
+    ok(&kairos(
+        &["run", "--resume", "ck.bin", "-q", "-o", "rest.ktrace"],
+        &dir,
+    ));
+    let read = |f: &str| {
+        kairos::trace::TraceReader::open(&dir.join(f))
+            .unwrap()
+            .read_all()
+            .unwrap()
+            .1
+    };
+    let (full, rest) = (read("full.ktrace"), read("rest.ktrace"));
+    let done = kairos::checkpoint::read(&dir.join("ck.bin"))
+        .unwrap()
+        .state
+        .counts
+        .total() as usize;
+    assert!(done > 100 && !rest.is_empty(), "{done} / {}", rest.len());
+    assert_eq!(full.len(), done + rest.len());
+    assert!(full[done..].iter().zip(&rest).all(|(x, y)| x.same_event(y)));
+}
+
+/// The summary counts walls as the simulation does (a box is 2 * dim walls), with singular
+/// and plural.
+#[test]
+fn summary_counts_walls() {
+    let dir = tempdir("walls");
+    let body = "[[bodies]]\nposition = [5.0, 5.0]\nvelocity = [1.0, 0.5]\nradius = 1.0\n";
+    let cases = [
+        (
+            "box.toml",
+            format!("dim = 2\n[simulation]\nduration = 1.0\n[[walls]]\nbox = {{ min = [0.0, 0.0], max = [10.0, 10.0] }}\n{body}"),
+            "(2D, 1 body, 4 walls, 1 s)",
+            4,
+        ),
+        (
+            "one.toml",
+            format!("dim = 2\n[simulation]\nduration = 1.0\n[[walls]]\na = [0.0, 0.0]\nb = [10.0, 0.0]\n{body}"),
+            "(2D, 1 body, 1 wall, 1 s)",
+            1,
+        ),
+        (
+            "cube.toml",
+            format!("dim = 3\n[simulation]\nduration = 1.0\n[[walls]]\nbox = {{ min = [0.0, 0.0, 0.0], max = [10.0, 10.0, 10.0] }}\n{}[[bodies]]\nposition = [2.0, 2.0, 2.0]\nvelocity = [0.0, 0.0, 0.0]\nradius = 1.0\n", body.replace("[5.0, 5.0]", "[5.0, 5.0, 5.0]").replace("[1.0, 0.5]", "[1.0, 0.5, 0.0]")),
+            "(3D, 2 bodies, 6 walls, 1 s)",
+            6,
+        ),
+    ];
+    for (name, scene, needle, walls) in cases {
+        std::fs::write(dir.join(name), scene).unwrap();
+        let o = kairos(
+            &["run", name, "--no-trace", "--summary-json", "s.json"],
+            &dir,
+        );
+        ok(&o);
+        let out = text(&o.stdout);
+        assert!(out.contains(needle), "{name}: {out}");
+        assert_eq!(json(&dir.join("s.json"))["walls"], walls, "{name}");
+    }
+}
+
+/// `bench scale` checks its arguments before printing anything, and reports an error once.
+#[test]
+fn bench_scale_checks_arguments_first() {
+    let dir = tempdir("scaleargs");
+    for (args, needle) in [
+        (vec!["--dims", "4"], "--dims takes 2 and 3"),
+        (
+            vec!["--dims", "3", "--n", "1"],
+            "twice the largest contact distance",
+        ),
+        (vec!["--packing-3d", "0.9"], "cannot be reached"),
+        (vec!["--n", "0"], "--n"),
+    ] {
+        let mut full = vec!["bench", "scale", "--no-thesis"];
+        full.extend(&args);
+        let o = kairos(&full, &dir);
+        assert_eq!(o.status.code(), Some(2), "{args:?}");
+        assert!(o.stdout.is_empty(), "{args:?}: {}", text(&o.stdout));
+        let err = text(&o.stderr);
+        assert!(err.contains(needle), "{args:?}: {err}");
+        assert_eq!(err.matches("error:").count(), 1, "{args:?}: {err}");
+    }
+}

@@ -458,7 +458,7 @@ fn runaway_work_is_bounded() {
     );
     fails_with(
         &o,
-        "more than --max-events 10000 collisions (raise it with --max-events N",
+        "more than --max-events 10000 events (raise it with --max-events N",
     );
     assert!(!dir.join("fast.ktrace").exists());
     let o = kairos(

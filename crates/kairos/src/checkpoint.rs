@@ -6,7 +6,8 @@
 //! `u64` body count, then per body its radius and inverse mass (as the simulation holds it), position and velocity (`3 x f64` each,
 //! z = 0 in 2D), local time (`f64`), periodic image counts (`3 x i64`), and the state its
 //! trace replay holds (the absolute time and unwrapped position of its last recorded event:
-//! see [`crate::trace::Replay`]); last, magic `KAIROEND` and the FNV-1a hash of everything
+//! see [`crate::trace::Replay`]) and the local time of its last collision (`-inf` for none;
+//! the TC model of dissipative collisions, [`World::last_collision`]); last, magic `KAIROEND` and the FNV-1a hash of everything
 //! before it. Floats are stored bit for bit, so a resumed run's events are bit-identical to
 //! the uninterrupted run's, and its trace replays to the same states. Version 1 (the scene
 //! with its bodies, no replay state) is still read.
@@ -60,6 +61,9 @@ pub struct SavedBody {
     pub replay_time: f64,
     /// Unwrapped position of that state.
     pub replay_pos: [f64; 3],
+    /// Local time of the body's last collision (the TC model of dissipative collisions;
+    /// `-inf` when none counts any more).
+    pub last_collision: f64,
 }
 
 /// A checkpoint read back.
@@ -114,7 +118,22 @@ pub fn write<V: Vector>(
     out.put(&MAGIC)?;
     out.put(&VERSION.to_le_bytes())?;
     out.put(&(V::DIM as u32).to_le_bytes())?;
-    let toml = scene.to_toml_without_bodies();
+    // The contact duration the world uses, written out: a default would be recomputed from
+    // other bodies on reading.
+    let meta = Scene {
+        dim: scene.dim,
+        duration: scene.duration,
+        restitution: scene.restitution,
+        contact_duration: if scene.restitution < 1.0 {
+            Some(w.contact_duration)
+        } else {
+            scene.contact_duration
+        },
+        walls: scene.walls.clone(),
+        bodies: Vec::new(),
+        periodic: scene.periodic.clone(),
+    };
+    let toml = meta.to_toml_without_bodies();
     out.put(&(toml.len() as u32).to_le_bytes())?;
     out.put(toml.as_bytes())?;
     let st = sim.state();
@@ -144,6 +163,11 @@ pub fn write<V: Vector>(
         let (pos, _, time) = replay.state(i);
         out.f64s([time])?;
         out.f64s(pos)?;
+        out.f64s([w
+            .last_collision
+            .get(i)
+            .copied()
+            .unwrap_or(f64::NEG_INFINITY)])?;
     }
     let h = out.hash.value();
     let mut f = out.out;
@@ -246,7 +270,7 @@ pub fn read(path: &Path) -> Result<Checkpoint, CheckpointError> {
             scene.bodies.len()
         )));
     }
-    let per_body = if version == 1 { 80 } else { 128 };
+    let per_body = if version == 1 { 80 } else { 136 };
     if n.checked_mul(per_body) != Some(body_len - c.at) {
         return Err(invalid(format!(
             "{} bytes of body states for {n} bodies",
@@ -269,7 +293,7 @@ pub fn read(path: &Path) -> Result<Checkpoint, CheckpointError> {
         let vel = c.f3()?;
         let time = c.f64()?;
         let images = [c.i64()?, c.i64()?, c.i64()?];
-        let (replay_time, replay_pos) = if version == 1 {
+        let (replay_time, replay_pos, last_collision) = if version == 1 {
             // No replay state was saved: the body's own, unwrapped, at its absolute time.
             let mut p = pos;
             if let Some(l) = &period {
@@ -277,9 +301,9 @@ pub fn read(path: &Path) -> Result<Checkpoint, CheckpointError> {
                     *x += images[a] as f64 * l[a];
                 }
             }
-            (origin + time, p)
+            (origin + time, p, f64::NEG_INFINITY)
         } else {
-            (c.f64()?, c.f3()?)
+            (c.f64()?, c.f3()?, c.f64()?)
         };
         let finite = pos
             .iter()
@@ -295,7 +319,12 @@ pub fn read(path: &Path) -> Result<Checkpoint, CheckpointError> {
             Some("a position or velocity is not finite or beyond 1e100")
         } else if !(radius > 0.0 && radius <= MAX_MAGNITUDE) || !(inv_mass > 0.0 && mass > 0.0) {
             Some("radius or mass out of range")
-        } else if !(time <= now) || !(replay_time <= origin + now) {
+        } else if !(time <= now)
+            || !(replay_time <= origin + now)
+            || !(last_collision <= now)
+            || last_collision.is_nan()
+            || last_collision == f64::INFINITY
+        {
             Some("its state is later than the checkpoint")
         } else if !in_box {
             Some("outside the periodic box")
@@ -323,6 +352,7 @@ pub fn read(path: &Path) -> Result<Checkpoint, CheckpointError> {
             inv_mass,
             replay_time,
             replay_pos,
+            last_collision,
         });
     }
     Ok(Checkpoint {
@@ -348,6 +378,13 @@ impl Checkpoint {
             if world.period.is_some() {
                 world.images[i] = s.images;
             }
+        }
+        if self
+            .bodies
+            .iter()
+            .any(|s| s.last_collision != f64::NEG_INFINITY)
+        {
+            world.last_collision = self.bodies.iter().map(|s| s.last_collision).collect();
         }
         world
     }

@@ -29,6 +29,9 @@ pub struct BilliardParams {
     pub aspect: f64,
     /// Simulated time.
     pub duration: f64,
+    /// Coefficient of restitution in `[0, 1]` (1 = elastic). A dissipative scene gets an
+    /// explicit contact duration, [`Scene::default_contact_duration`].
+    pub restitution: f64,
 }
 
 impl Default for BilliardParams {
@@ -42,6 +45,7 @@ impl Default for BilliardParams {
             radius_max: 1.0,
             aspect: 1.0,
             duration: 5.0,
+            restitution: 1.0,
         }
     }
 }
@@ -55,10 +59,15 @@ pub struct GenerateError(pub String);
 /// parameters. In 3D, the same construction with volumes instead of areas.
 ///
 /// Radii are uniform in `[radius_min, radius_max]`; the table's area is the balls' total area
-/// over `packing`; ball centres are uniform over the table with rejection of overlaps (a
-/// uniform grid keeps that linear); each velocity component is uniform in `[-W, W]` and
-/// `[-H, H]` per second for a `W x H` table, so the fastest possible ball crosses the diagonal
-/// in one second.
+/// over `packing` (at most 0.5); ball centres are uniform over the table with rejection of
+/// overlaps (a uniform grid keeps that linear). Where that random sequential placement jams (a
+/// ball finds no free place in 10,000 tries: in 3D from a packing of about 0.25 to 0.3, in 2D
+/// near 0.5), the remaining balls are placed anywhere and the overlaps pushed apart (see
+/// `push_apart`), which reaches packing 0.5 with 100 balls or more; with fewer, the walls leave
+/// too little room at high packing. Scenes that random sequential placement completes are
+/// unchanged by the second stage. Each velocity component is uniform in `[-W, W]` and `[-H, H]`
+/// per second for a `W x H` table, so the fastest possible ball crosses the diagonal in one
+/// second.
 pub fn billiard(p: &BilliardParams) -> Result<Scene, GenerateError> {
     if p.n == 0 {
         return Err(GenerateError(
@@ -73,7 +82,7 @@ pub fn billiard(p: &BilliardParams) -> Result<Scene, GenerateError> {
     }
     if !(p.packing > 0.0 && p.packing <= 0.5) {
         return Err(GenerateError(format!(
-            "packing must be in (0, 0.5] for random placement, got {}",
+            "packing must be in (0, 0.5] (the fraction of the table covered by balls), got {}",
             p.packing
         )));
     }
@@ -94,6 +103,7 @@ pub fn billiard(p: &BilliardParams) -> Result<Scene, GenerateError> {
             p.dim
         )));
     }
+    check_restitution(p.restitution)?;
     let dim = p.dim;
     let mut rng = Pcg64::seed_from_u64(p.seed);
     let radii: Vec<f64> = (0..p.n)
@@ -130,7 +140,6 @@ pub fn billiard(p: &BilliardParams) -> Result<Scene, GenerateError> {
         c
     };
     let mut pos: Vec<[f64; 3]> = Vec::with_capacity(p.n);
-    const MAX_TRIES: usize = 10_000;
     for (i, &r) in radii.iter().enumerate() {
         let margin = r * (1.0 + 1e-9);
         let mut placed = false;
@@ -165,9 +174,26 @@ pub fn billiard(p: &BilliardParams) -> Result<Scene, GenerateError> {
             }
         }
         if !placed {
-            return Err(GenerateError(format!(
-                "could not place ball {i} without overlap after {MAX_TRIES} tries; lower the packing"
-            )));
+            // Random sequential placement jams (near 0.38 of the volume in 3D, 0.55 of the
+            // area in 2D, lower with a spread of radii): the other balls go anywhere and the
+            // overlaps are pushed apart.
+            for &r in &radii[i..] {
+                let margin = r * (1.0 + 1e-9);
+                let mut x = [0.0; 3];
+                for a in 0..dim {
+                    x[a] = rng.gen_range(margin..=lengths[a] - margin);
+                }
+                pos.push(x);
+            }
+            if !push_apart(&mut pos, &radii, &lengths[..dim]) {
+                return Err(GenerateError(format!(
+                    "could not place {} balls without overlap at packing {} in {dim}D: the walls \
+                     leave few balls too little room; lower the packing or use more balls \
+                     (packing 0.5 needs about 100 balls in 3D)",
+                    p.n, p.packing
+                )));
+            }
+            break;
         }
     }
     let bodies = pos
@@ -203,18 +229,133 @@ pub fn billiard(p: &BilliardParams) -> Result<Scene, GenerateError> {
             max: lengths.to_vec(),
         }]
     };
-    let scene = Scene {
-        dim,
-        duration: p.duration,
-        restitution: 1.0,
-        walls,
-        bodies,
-        periodic: None,
-    };
+    let scene = with_restitution(
+        Scene {
+            dim,
+            duration: p.duration,
+            restitution: 1.0,
+            contact_duration: None,
+            walls,
+            bodies,
+            periodic: None,
+        },
+        p.restitution,
+    );
     scene
         .validate()
         .map_err(|e| GenerateError(format!("generated scene is invalid: {e}")))?;
     Ok(scene)
+}
+
+/// Tries of random sequential placement for one ball before [`push_apart`] takes over.
+const MAX_TRIES: usize = 10_000;
+/// Sweeps of [`push_apart`] before it gives up.
+const MAX_SWEEPS: usize = 20_000;
+
+/// Removes the overlaps of balls at `pos` with `radii` in the box `[0, lengths]` (centres kept
+/// a radius from its faces): sweeps over the overlapping pairs (found on a grid of cells one
+/// largest diameter wide), each pushed apart along its centre line to slightly more than
+/// contact, until a sweep finds none. Deterministic (a fixed order, no randomness). Returns
+/// `false` when the overlaps are not gone after [`MAX_SWEEPS`] sweeps.
+fn push_apart(pos: &mut [[f64; 3]], radii: &[f64], lengths: &[f64]) -> bool {
+    let dim = lengths.len();
+    let n = pos.len();
+    let r_max = radii.iter().copied().fold(0.0, f64::max);
+    let cell = 2.0 * r_max;
+    let mut g = [1usize; 3];
+    for a in 0..dim {
+        g[a] = (lengths[a] / cell).ceil().max(1.0) as usize;
+    }
+    let cells = g[0] * g[1] * g[2];
+    let mut head = vec![u32::MAX; cells];
+    let mut next = vec![u32::MAX; n];
+    let mut of = vec![[0usize; 3]; n];
+    let clamp = |x: &mut [f64; 3], r: f64| {
+        let margin = r * (1.0 + 1e-9);
+        for a in 0..dim {
+            x[a] = x[a].clamp(margin, lengths[a] - margin);
+        }
+    };
+    for _ in 0..MAX_SWEEPS {
+        head.fill(u32::MAX);
+        for i in 0..n {
+            let mut c = [0usize; 3];
+            for a in 0..dim {
+                c[a] = ((pos[i][a] / cell) as usize).min(g[a] - 1);
+            }
+            of[i] = c;
+            let k = (c[2] * g[1] + c[1]) * g[0] + c[0];
+            next[i] = head[k];
+            head[k] = i as u32;
+        }
+        let mut moved = false;
+        for i in 0..n {
+            let c = of[i];
+            let range = |a: usize| c[a].saturating_sub(1)..=(c[a] + 1).min(g[a] - 1);
+            for nz in range(2) {
+                for ny in range(1) {
+                    for nx in range(0) {
+                        let mut j = head[(nz * g[1] + ny) * g[0] + nx];
+                        while j != u32::MAX {
+                            let jj = j as usize;
+                            j = next[jj];
+                            if jj <= i {
+                                continue;
+                            }
+                            let s = (radii[i] + radii[jj]) * (1.0 + 1e-9);
+                            let mut d = [0.0; 3];
+                            for a in 0..dim {
+                                d[a] = pos[jj][a] - pos[i][a];
+                            }
+                            let d2: f64 = d.iter().map(|x| x * x).sum();
+                            if d2 >= s * s {
+                                continue;
+                            }
+                            let dist = d2.sqrt();
+                            let u = if dist > 0.0 {
+                                d.map(|x| x / dist)
+                            } else {
+                                [1.0, 0.0, 0.0]
+                            };
+                            // Half the missing distance each, and a little more.
+                            let half = 0.5 * (s * (1.0 + 1e-3) - dist);
+                            for a in 0..dim {
+                                pos[i][a] -= u[a] * half;
+                                pos[jj][a] += u[a] * half;
+                            }
+                            clamp(&mut pos[i], radii[i]);
+                            clamp(&mut pos[jj], radii[jj]);
+                            moved = true;
+                        }
+                    }
+                }
+            }
+        }
+        if !moved {
+            return true;
+        }
+    }
+    false
+}
+
+/// `scene` with restitution `e`: a dissipative scene states its contact duration (the default
+/// for its bodies), so that the file says which `t_c` it is simulated with.
+fn with_restitution(mut scene: Scene, e: f64) -> Scene {
+    scene.restitution = e;
+    if e < 1.0 {
+        scene.contact_duration = Some(scene.default_contact_duration());
+    }
+    scene
+}
+
+fn check_restitution(e: f64) -> Result<(), GenerateError> {
+    if (0.0..=1.0).contains(&e) {
+        Ok(())
+    } else {
+        Err(GenerateError(format!(
+            "restitution must be in [0, 1] (1 = elastic), got {e}"
+        )))
+    }
 }
 
 /// Parameters of [`gas`].
@@ -234,6 +375,8 @@ pub struct GasParams {
     pub seed: u64,
     /// Simulated time.
     pub duration: f64,
+    /// Coefficient of restitution in `[0, 1]` (1 = elastic), as in [`BilliardParams`].
+    pub restitution: f64,
 }
 
 impl Default for GasParams {
@@ -246,6 +389,7 @@ impl Default for GasParams {
             mass: 1.0,
             seed: 0,
             duration: 10.0,
+            restitution: 1.0,
         }
     }
 }
@@ -270,67 +414,24 @@ pub fn gas_bodies<V: crate::math::Vector>(
             V::DIM
         )));
     }
-    if p.n == 0 {
-        return Err(GenerateError(
-            "the number of balls must be at least 1".into(),
-        ));
-    }
-    if p.n > 100_000_000 {
-        return Err(GenerateError(format!(
-            "{} balls would not fit in memory here (at most 100,000,000)",
-            p.n
-        )));
-    }
-    if !(p.packing > 0.0 && p.packing < 1.0) {
-        return Err(GenerateError(format!(
-            "packing must be in (0, 1), got {}",
-            p.packing
-        )));
-    }
-    if !(0.0..1.0).contains(&p.polydispersity) {
-        return Err(GenerateError(format!(
-            "polydispersity must be in [0, 1), got {}",
-            p.polydispersity
-        )));
-    }
-    if !(p.mass > 0.0 && p.mass.is_finite() && p.duration > 0.0 && p.duration.is_finite()) {
-        return Err(GenerateError(
-            "mass and duration must be positive and finite".into(),
-        ));
-    }
-    let mut rng = Pcg64::seed_from_u64(p.seed);
-    let radii: Vec<f64> = (0..p.n)
-        .map(|_| 0.5 * (1.0 + p.polydispersity * rng.gen_range(-1.0..=1.0)))
-        .collect();
-    let ball_volume: f64 = radii
-        .iter()
-        .map(|r| {
-            if p.dim == 3 {
-                4.0 / 3.0 * PI * r * r * r
-            } else {
-                PI * r * r
-            }
-        })
-        .sum();
-    let box_volume = ball_volume / p.packing;
-    let d_max = 1.0 + p.polydispersity;
-
-    // Lattice sites in unit cells of a unit box, then scaled.
-    let (lengths, sites): ([f64; 3], Vec<[f64; 3]>) = if p.dim == 3 {
-        let m = ((p.n as f64 / 4.0).cbrt().ceil() as usize).max(1);
-        let a = (box_volume / (m * m * m) as f64).cbrt();
+    let (mut rng, radii, plan) = gas_plan(p)?;
+    // Lattice sites in unit cells of the lattice, scaled to the box.
+    let h = 3f64.sqrt() / 2.0;
+    let (cells, a, lengths, sites_count) = (plan.cells, plan.a, plan.lengths, plan.sites);
+    let mut sites: Vec<[f64; 3]> = Vec::with_capacity(sites_count);
+    if p.dim == 3 {
         let basis = [
             [0.0, 0.0, 0.0],
             [0.5, 0.5, 0.0],
             [0.5, 0.0, 0.5],
             [0.0, 0.5, 0.5],
         ];
-        let mut s = Vec::with_capacity(4 * m * m * m);
+        let m = cells[0];
         for z in 0..m {
             for y in 0..m {
                 for x in 0..m {
                     for b in basis {
-                        s.push([
+                        sites.push([
                             (x as f64 + b[0]) * a,
                             (y as f64 + b[1]) * a,
                             (z as f64 + b[2]) * a,
@@ -339,33 +440,13 @@ pub fn gas_bodies<V: crate::math::Vector>(
                 }
             }
         }
-        if a / 2f64.sqrt() < d_max * (1.0 + 1e-9) {
-            return Err(GenerateError(format!(
-                "packing {} cannot be reached from an fcc lattice with polydispersity {} (nearest sites {:.4} apart, largest diameter {:.4}); lower the packing",
-                p.packing, p.polydispersity, a / 2f64.sqrt(), d_max
-            )));
-        }
-        ([m as f64 * a; 3], s)
     } else {
-        // Triangular lattice: rows of spacing a * sqrt(3) / 2, an even number of rows.
-        let h = 3f64.sqrt() / 2.0;
-        let mx = (((p.n as f64) / h).sqrt().ceil() as usize).max(1);
-        let my = ((p.n.div_ceil(mx)).div_ceil(2) * 2).max(2);
-        let a = (box_volume / (mx as f64 * my as f64 * h)).sqrt();
-        let mut s = Vec::with_capacity(mx * my);
-        for y in 0..my {
-            for x in 0..mx {
-                s.push([(x as f64 + 0.5 * (y % 2) as f64) * a, y as f64 * h * a, 0.0]);
+        for y in 0..cells[1] {
+            for x in 0..cells[0] {
+                sites.push([(x as f64 + 0.5 * (y % 2) as f64) * a, y as f64 * h * a, 0.0]);
             }
         }
-        if a < d_max * (1.0 + 1e-9) {
-            return Err(GenerateError(format!(
-                "packing {} cannot be reached from a triangular lattice with polydispersity {} (nearest sites {:.4} apart, largest diameter {:.4}); lower the packing",
-                p.packing, p.polydispersity, a, d_max
-            )));
-        }
-        ([mx as f64 * a, my as f64 * h * a, 0.0], s)
-    };
+    }
     // A random subset of the sites (partial Fisher-Yates).
     let mut order: Vec<u32> = (0..sites.len() as u32).collect();
     for i in 0..p.n {
@@ -417,8 +498,168 @@ pub fn gas_bodies<V: crate::math::Vector>(
     Ok((v(lengths), bodies))
 }
 
+/// Checks the parameters of [`gas_bodies`] (any dimension) without generating anything: the
+/// same errors, at the cost of drawing the radii.
+pub fn check_gas(p: &GasParams) -> Result<(), GenerateError> {
+    if p.dim != 2 && p.dim != 3 {
+        return Err(GenerateError(format!(
+            "dimension must be 2 or 3, got {}",
+            p.dim
+        )));
+    }
+    gas_plan(p).map(|_| ())
+}
+
+/// The checks of [`gas_bodies`], the radii (the random generator after drawing them) and the
+/// lattice.
+fn gas_plan(p: &GasParams) -> Result<(Pcg64, Vec<f64>, Lattice), GenerateError> {
+    use std::f64::consts::PI;
+    if p.n == 0 {
+        return Err(GenerateError(
+            "the number of balls must be at least 1".into(),
+        ));
+    }
+    if p.n > 100_000_000 {
+        return Err(GenerateError(format!(
+            "{} balls would not fit in memory here (at most 100,000,000)",
+            p.n
+        )));
+    }
+    if !(p.packing > 0.0 && p.packing < 1.0) {
+        return Err(GenerateError(format!(
+            "packing must be in (0, 1), got {}",
+            p.packing
+        )));
+    }
+    if !(0.0..1.0).contains(&p.polydispersity) {
+        return Err(GenerateError(format!(
+            "polydispersity must be in [0, 1), got {}",
+            p.polydispersity
+        )));
+    }
+    if !(p.mass > 0.0 && p.mass.is_finite() && p.duration > 0.0 && p.duration.is_finite()) {
+        return Err(GenerateError(
+            "mass and duration must be positive and finite".into(),
+        ));
+    }
+    let mut rng = Pcg64::seed_from_u64(p.seed);
+    let radii: Vec<f64> = (0..p.n)
+        .map(|_| 0.5 * (1.0 + p.polydispersity * rng.gen_range(-1.0..=1.0)))
+        .collect();
+    let ball_volume: f64 = radii
+        .iter()
+        .map(|r| {
+            if p.dim == 3 {
+                4.0 / 3.0 * PI * r * r * r
+            } else {
+                PI * r * r
+            }
+        })
+        .sum();
+    let box_volume = ball_volume / p.packing;
+    let d_max = 1.0 + p.polydispersity;
+
+    let lattice = |n: usize, box_volume: f64| Lattice::new(p.dim, n, box_volume);
+    let plan = lattice(p.n, box_volume);
+    let sites_count = plan.sites;
+    // Periodic images: every box length must exceed twice the largest contact distance, and
+    // the lattice's nearest sites must lie a largest diameter apart. When either fails, the
+    // message says which packing, or how many balls at this packing, would pass both.
+    let contact = 2.0 * radii.iter().copied().fold(0.0, f64::max);
+    let dim_f = p.dim as f64;
+    let fits = |l: &Lattice| l.shortest() > 2.0 * contact && l.nearest >= d_max * (1.0 + 1e-9);
+    if !fits(&plan) {
+        // Both limits scale as box_volume^(1/d), i.e. as packing^(-1/d).
+        let ratio = (plan.shortest() / (2.0 * contact)).min(plan.nearest / (d_max * (1.0 + 1e-9)));
+        let below = p.packing * ratio.powf(dim_f);
+        let per_ball = box_volume / p.n as f64;
+        let more = (p.n + 1..=p.n.saturating_mul(64).min(p.n + 1_000_000))
+            .find(|&k| fits(&lattice(k, per_ball * k as f64)));
+        let advice = match more {
+            Some(k) => format!("use a packing below {below:.4}, or {k} balls or more"),
+            None => format!("use a packing below {below:.4}"),
+        };
+        let balls = if p.n == 1 { "ball" } else { "balls" };
+        return Err(GenerateError(if plan.shortest() > 2.0 * contact {
+            format!(
+                "packing {} cannot be reached from a {} lattice of {sites_count} sites for {} \
+                 {balls} with polydispersity {} (nearest sites {:.4} apart, largest diameter \
+                 {:.4}); {advice}",
+                p.packing, plan.name, p.n, p.polydispersity, plan.nearest, d_max
+            )
+        } else {
+            format!(
+                "a periodic box for {} {balls} at packing {} would be {:.4} long, but its \
+                 lengths must exceed twice the largest contact distance ({:.4}, two largest \
+                 diameters), so that a ball meets at most one image of another; {advice}",
+                p.n,
+                p.packing,
+                plan.shortest(),
+                2.0 * contact
+            )
+        }));
+    }
+    Ok((rng, radii, plan))
+}
+
+/// The lattice [`gas_bodies`] starts from: `cells` unit cells of side `a` (four sites each, face-
+/// centred cubic, in 3D; one site, a triangular lattice of rows `a sqrt(3) / 2` apart, in 2D),
+/// in a box of `lengths`, nearest sites `nearest` apart.
+struct Lattice {
+    name: &'static str,
+    dim: usize,
+    cells: [usize; 3],
+    sites: usize,
+    a: f64,
+    lengths: [f64; 3],
+    nearest: f64,
+}
+
+impl Lattice {
+    /// The lattice for `n` balls in a box of `box_volume`.
+    fn new(dim: usize, n: usize, box_volume: f64) -> Self {
+        let h = 3f64.sqrt() / 2.0;
+        if dim == 3 {
+            let m = ((n as f64 / 4.0).cbrt().ceil() as usize).max(1);
+            let a = (box_volume / (m * m * m) as f64).cbrt();
+            Self {
+                name: "face-centred cubic",
+                dim,
+                cells: [m; 3],
+                sites: 4 * m * m * m,
+                a,
+                lengths: [m as f64 * a; 3],
+                nearest: a / 2f64.sqrt(),
+            }
+        } else {
+            // An even number of rows.
+            let mx = (((n as f64) / h).sqrt().ceil() as usize).max(1);
+            let my = ((n.div_ceil(mx)).div_ceil(2) * 2).max(2);
+            let a = (box_volume / (mx as f64 * my as f64 * h)).sqrt();
+            Self {
+                name: "triangular",
+                dim,
+                cells: [mx, my, 1],
+                sites: mx * my,
+                a,
+                lengths: [mx as f64 * a, my as f64 * h * a, 0.0],
+                nearest: a,
+            }
+        }
+    }
+
+    /// The shortest box length.
+    fn shortest(&self) -> f64 {
+        self.lengths[..self.dim]
+            .iter()
+            .copied()
+            .fold(f64::INFINITY, f64::min)
+    }
+}
+
 /// [`gas_bodies`] as a scene file's content.
 pub fn gas(p: &GasParams) -> Result<Scene, GenerateError> {
+    check_restitution(p.restitution)?;
     fn build<V: crate::math::Vector>(p: &GasParams) -> Result<Scene, GenerateError> {
         let (l, bodies) = gas_bodies::<V>(p)?;
         let bodies = bodies
@@ -430,14 +671,18 @@ pub fn gas(p: &GasParams) -> Result<Scene, GenerateError> {
                 mass: b.mass(),
             })
             .collect();
-        Ok(Scene {
-            dim: p.dim,
-            duration: p.duration,
-            restitution: 1.0,
-            walls: Vec::new(),
-            bodies,
-            periodic: Some(l.to_vec()),
-        })
+        Ok(with_restitution(
+            Scene {
+                dim: p.dim,
+                duration: p.duration,
+                restitution: 1.0,
+                contact_duration: None,
+                walls: Vec::new(),
+                bodies,
+                periodic: Some(l.to_vec()),
+            },
+            p.restitution,
+        ))
     }
     let scene = match p.dim {
         2 => build::<crate::math::DVec2>(p)?,

@@ -20,6 +20,17 @@ pub const MAX_MAGNITUDE: f64 = 1e100;
 /// overlap by at most this fraction of the contact distance (round-off in generated files).
 pub const OVERLAP_TOLERANCE: f64 = 1e-12;
 
+/// [`Scene::default_contact_duration`] as a fraction of the time a body of mean radius moving
+/// at the root-mean-square speed takes to cross its radius.
+pub const DEFAULT_CONTACT_DURATION_FRACTION: f64 = 1e-4;
+
+/// The error of a wall item that gives no kind of wall.
+const WALL_KINDS: &str = "no kind of wall given; a wall is one of: a segment \
+    (`a = [...]` and `b = [...]`, its ends; a thin rod in 3D), a plane \
+    (`plane = { point = [...], normal = [...] }`), a convex polygon (3D, \
+    `polygon = [[x, y, z], ...]`, its vertices in order) or a box of 2*dim walls \
+    (`box = { min = [...], max = [...] }`)";
+
 /// A wall as written in a scene (see `docs/scene-format.md`).
 #[derive(Clone, Debug, PartialEq)]
 pub enum WallSpec {
@@ -155,6 +166,10 @@ pub struct Scene {
     pub duration: f64,
     /// Coefficient of restitution in `[0, 1]`.
     pub restitution: f64,
+    /// Contact duration `t_c` of the TC model (`[simulation] contact_duration`, `>= 0`): a
+    /// collision of a body within `t_c` of its previous collision is elastic. `None` (the key
+    /// absent) means [`Scene::default_contact_duration`]. Only matters when `restitution < 1`.
+    pub contact_duration: Option<f64>,
     /// Walls, ids 0-based in file order.
     pub walls: Vec<WallSpec>,
     /// Bodies, ids 0-based in file order.
@@ -419,7 +434,11 @@ impl Scene {
             Some(_) => return Err(invalid(Item::Simulation, "must be a table")),
             None => return Err(invalid(Item::Scene, "missing table [simulation]")),
         };
-        check_keys(sim, &["duration", "restitution"], Item::Simulation)?;
+        check_keys(
+            sim,
+            &["duration", "restitution", "contact_duration"],
+            Item::Simulation,
+        )?;
         let duration = required(sim, "duration", Item::Simulation)?;
         if !(duration > 0.0) {
             return Err(invalid(
@@ -434,6 +453,7 @@ impl Scene {
                 format!("`restitution` must be in [0, 1], got {restitution}"),
             ));
         }
+        let contact_duration = number(sim, "contact_duration", Item::Simulation)?;
         let periodic = match root.get("boundary") {
             None => None,
             Some(Value::Table(t)) => {
@@ -448,6 +468,18 @@ impl Scene {
         for (i, t) in tables(&root, "walls")?.into_iter().enumerate() {
             let item = Item::Wall(i);
             check_keys(t, &["a", "b", "plane", "polygon", "box"], item)?;
+            let segment = t.contains_key("a") || t.contains_key("b");
+            let kinds = ["plane", "polygon", "box"]
+                .iter()
+                .filter(|k| t.contains_key(**k))
+                .count()
+                + usize::from(segment);
+            if kinds > 1 {
+                return Err(invalid(
+                    item,
+                    "give exactly one of `a`/`b`, `plane`, `polygon` or `box`",
+                ));
+            }
             let spec = if let Some(p) = t.get("plane") {
                 let p = p
                     .as_table()
@@ -477,22 +509,26 @@ impl Scene {
                     min: vector(b, "min", dim, item)?,
                     max: vector(b, "max", dim, item)?,
                 }
-            } else {
+            } else if segment {
+                let end = |key: &str| {
+                    if t.contains_key(key) {
+                        vector(t, key, dim, item)
+                    } else {
+                        Err(invalid(
+                            item,
+                            format!(
+                                "missing field `{key}` (a segment needs both ends, `a` and `b`)"
+                            ),
+                        ))
+                    }
+                };
                 WallSpec::Segment {
-                    a: vector(t, "a", dim, item)?,
-                    b: vector(t, "b", dim, item)?,
+                    a: end("a")?,
+                    b: end("b")?,
                 }
+            } else {
+                return Err(invalid(item, WALL_KINDS));
             };
-            let kinds = ["plane", "polygon", "box", "a"]
-                .iter()
-                .filter(|k| t.contains_key(**k))
-                .count();
-            if kinds > 1 {
-                return Err(invalid(
-                    item,
-                    "give exactly one of `a`/`b`, `plane`, `polygon` or `box`",
-                ));
-            }
             walls.push(spec);
         }
         let mut bodies = Vec::new();
@@ -510,6 +546,7 @@ impl Scene {
             dim,
             duration,
             restitution,
+            contact_duration,
             walls,
             bodies,
             periodic,
@@ -543,6 +580,21 @@ impl Scene {
             v.iter()
                 .try_for_each(|x| finite(*x, what, item).map(|_| ()))
         };
+        if !(0.0..=1.0).contains(&self.restitution) {
+            return Err(invalid(
+                Item::Simulation,
+                format!("`restitution` must be in [0, 1], got {}", self.restitution),
+            ));
+        }
+        if let Some(tc) = self.contact_duration {
+            finite(tc, "contact_duration", Item::Simulation)?;
+            if !(tc >= 0.0) {
+                return Err(invalid(
+                    Item::Simulation,
+                    format!("`contact_duration` must be at least 0, got {tc}"),
+                ));
+            }
+        }
         for (i, w) in self.walls.iter().enumerate() {
             let item = Item::Wall(i);
             match w {
@@ -740,6 +792,32 @@ impl Scene {
         inside
     }
 
+    /// The contact duration of the TC model: the scene's `contact_duration`, or
+    /// [`Scene::default_contact_duration`] when it gives none.
+    pub fn contact_duration(&self) -> f64 {
+        self.contact_duration
+            .unwrap_or_else(|| self.default_contact_duration())
+    }
+
+    /// The contact duration used when a scene gives none: `1e-4` of the time a body with the
+    /// mean radius and the root-mean-square speed takes to cross its own radius (0 when no body
+    /// moves).
+    pub fn default_contact_duration(&self) -> f64 {
+        let n = self.bodies.len().max(1) as f64;
+        let r = self.bodies.iter().map(|b| b.radius).sum::<f64>() / n;
+        let v2 = self
+            .bodies
+            .iter()
+            .map(|b| b.velocity.iter().map(|x| x * x).sum::<f64>())
+            .sum::<f64>()
+            / n;
+        if v2 > 0.0 {
+            DEFAULT_CONTACT_DURATION_FRACTION * r / v2.sqrt()
+        } else {
+            0.0
+        }
+    }
+
     /// The world of this scene in dimension `V`.
     ///
     /// # Panics
@@ -770,6 +848,7 @@ impl Scene {
             .collect();
         let world = World {
             restitution: self.restitution,
+            contact_duration: self.contact_duration(),
             ..World::new(bodies, walls)
         };
         match &self.periodic {
@@ -825,6 +904,9 @@ impl Scene {
             "duration = {:?}\nrestitution = {:?}",
             self.duration, self.restitution
         );
+        if let Some(tc) = self.contact_duration {
+            let _ = writeln!(s, "contact_duration = {tc:?}");
+        }
         if let Some(l) = &self.periodic {
             let _ = writeln!(s, "\n[boundary]\nperiodic = {}", vec(l));
         }

@@ -86,7 +86,8 @@ impl<V: Vector> Simulation<V> {
     }
 
     /// Continues a simulation from a saved state: `world` must hold the bodies exactly as they
-    /// were saved (see [`crate::checkpoint`]). The events that follow are bit-identical to those
+    /// were saved (see [`crate::checkpoint`]), and, when its restitution is below 1, their last
+    /// collision times too ([`World::last_collision`], which the TC model's responses read). The events that follow are bit-identical to those
     /// of the uninterrupted run, whatever the broad phase.
     pub fn restore(world: World<V>, broad: Box<dyn BroadPhase<V>>, state: SimState) -> Self {
         Self {
@@ -119,9 +120,24 @@ impl<V: Vector> Simulation<V> {
 
     /// Processes events up to and including the next collision, which it returns; `None` when
     /// no collision remains before the end time. Box crossings of a periodic box are processed
-    /// on the way (they are events of the simulation, but not collisions).
+    /// on the way (they are events of the simulation, but not collisions): a caller that bounds
+    /// its work, or checks for interruptions, uses [`Simulation::process_next`] instead, since
+    /// a fast body alone in a periodic box may cross it without end.
+    #[inline]
     pub fn step(&mut self) -> Option<Event> {
         loop {
+            let event = self.process_next()?;
+            if event.kind != EventKind::BoxCrossing {
+                return Some(event);
+            }
+        }
+    }
+
+    /// Processes the next event of any kind (a collision or a box crossing) and returns it, at
+    /// its absolute time; `None` when no event remains before the end time.
+    #[inline]
+    pub fn process_next(&mut self) -> Option<Event> {
+        {
             let end_local = self.end_time - self.origin;
             let event = self.broad.next_event(&self.world, self.now, end_local)?;
             debug_assert!(
@@ -170,26 +186,21 @@ impl<V: Vector> Simulation<V> {
             match event.kind {
                 EventKind::BallBall => self.counts.ball_ball += 1,
                 EventKind::BallWall => self.counts.ball_wall += 1,
-                EventKind::BoxCrossing => {
-                    self.counts.box_crossings += 1;
-                    continue;
-                }
+                EventKind::BoxCrossing => self.counts.box_crossings += 1,
             }
-            return Some(absolute);
+            Some(absolute)
         }
     }
 
     /// Moves the time origin to the current time: every body is advanced to it and its local
-    /// time set to 0. A core mechanism, at the same deterministic moments (the first event at
+    /// time set to 0, and the last-collision times of the TC model move with them
+    /// ([`World::rebase`]). A core mechanism, at the same deterministic moments (the first event at
     /// or after local time [`EPOCH`]) whatever the broad phase, so event logs stay identical;
     /// it keeps every time the predictions work with below `EPOCH`, where the spacing of `f64`
     /// values is about `1.4e-14`, however long the run.
     fn rebase(&mut self) {
         let t = self.now;
-        self.world.advance_all_to(t);
-        for b in &mut self.world.bodies {
-            b.time = 0.0;
-        }
+        self.world.rebase(t);
         self.origin += t;
         self.now = 0.0;
         self.broad.rebased(&self.world);

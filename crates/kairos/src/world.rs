@@ -9,10 +9,6 @@ use crate::toi::{
 };
 use crate::wall::{Wall, WallId};
 
-/// Below this fraction of the pair's speed scale, a collision's normal approach speed is too
-/// small to dissipate: it is treated as elastic (see [`World::resolve`]).
-pub const LOW_SPEED_FRACTION: f64 = 1e-6;
-
 /// What [`World::resolve`] did to the first body of an event.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct Response<V: Vector> {
@@ -39,6 +35,15 @@ pub struct World<V: Vector> {
     /// Per body, how many box lengths its unwrapped position lies from its stored one (periodic
     /// boundary only; empty otherwise).
     pub images: Vec<[i64; 3]>,
+    /// The contact duration `t_c` of the TC model (Luding and McNamara 1998): a collision of a
+    /// body less than `t_c` after that body's previous collision is elastic (see
+    /// [`World::resolve`]). Used only when `restitution < 1`.
+    pub contact_duration: f64,
+    /// Per body, the local time of its last collision (with a ball or a wall), or `-inf` when it
+    /// has not collided (or not within `t_c` of the last time origin move, see
+    /// [`World::rebase`]). Kept only when `restitution < 1`: empty until the first dissipative
+    /// collision, and always empty for elastic worlds. Part of the state a checkpoint must save.
+    pub last_collision: Vec<f64>,
 }
 
 impl<V: Vector> World<V> {
@@ -50,6 +55,8 @@ impl<V: Vector> World<V> {
             restitution: 1.0,
             period: None,
             images: Vec::new(),
+            contact_duration: 0.0,
+            last_collision: Vec::new(),
         }
     }
 
@@ -170,8 +177,9 @@ impl<V: Vector> World<V> {
     }
 
     /// Processes `event`: moves its bodies to the event time and applies the impulse along the
-    /// contact normal with the world's restitution (elastic below [`LOW_SPEED_FRACTION`] of the
-    /// bodies' speeds, which ends inelastic collapse; a box crossing wraps the body instead).
+    /// contact normal with the world's restitution (elastic within [`World::contact_duration`]
+    /// of either body's previous collision, the TC model, which ends inelastic collapse; a box
+    /// crossing wraps the body instead).
     /// The impulse is not applied when the bodies were not approaching along the normal at
     /// contact (round-off at a graze); the velocities are then left unchanged.
     pub fn resolve(&mut self, event: &Event) -> Response<V> {
@@ -242,14 +250,31 @@ impl<V: Vector> World<V> {
         }
     }
 
-    /// The restitution of a collision with normal approach speed `-vn` between bodies whose
-    /// speeds add up to `scale`: the world's restitution, except that a collision slower than
-    /// [`LOW_SPEED_FRACTION`] of `scale` is elastic. This ends inelastic collapse (an endless
-    /// sequence of ever weaker collisions in a cluster, at one instant) after a few dozen
-    /// events; the energy it keeps is a negligible fraction.
+    /// The restitution of a collision at local time `t` of body `ia` with body `ib` (or with a
+    /// wall, `ib = None`), under the TC model (Luding and McNamara 1998): the world's
+    /// restitution, except that the collision is elastic when either body collided less than
+    /// [`World::contact_duration`] before. Records `t` as both bodies' last collision. Elastic
+    /// worlds return at once and keep no times.
+    ///
+    /// This ends inelastic collapse: in a cluster colliding ever faster, the collisions come
+    /// closer together than `t_c` and stop dissipating, so their sequence cannot converge to
+    /// an instant.
     #[inline]
-    fn effective_restitution(&self, vn: f64, scale: f64) -> f64 {
-        if self.restitution < 1.0 && -vn < LOW_SPEED_FRACTION * scale {
+    fn collision_restitution(&mut self, t: f64, ia: usize, ib: Option<usize>) -> f64 {
+        if !(self.restitution < 1.0) {
+            return self.restitution;
+        }
+        if self.last_collision.len() != self.bodies.len() {
+            self.last_collision = vec![f64::NEG_INFINITY; self.bodies.len()];
+        }
+        let tc = self.contact_duration;
+        let mut elastic = t - self.last_collision[ia] < tc;
+        self.last_collision[ia] = t;
+        if let Some(ib) = ib {
+            elastic |= t - self.last_collision[ib] < tc;
+            self.last_collision[ib] = t;
+        }
+        if elastic {
             1.0
         } else {
             self.restitution
@@ -277,9 +302,9 @@ impl<V: Vector> World<V> {
                 if !(vn < 0.0) {
                     return none(d);
                 }
-                let e = self.effective_restitution(vn, ba.vel.length() + bb.vel.length());
-                let j = -(1.0 + e) * vn / (ba.inv_mass + bb.inv_mass);
                 let (ima, imb) = (ba.inv_mass, bb.inv_mass);
+                let e = self.collision_restitution(event.time, ia, Some(ib));
+                let j = -(1.0 + e) * vn / (ima + imb);
                 self.bodies[ia].vel += n * (j * ima);
                 self.bodies[ib].vel -= n * (j * imb);
                 Response {
@@ -301,8 +326,8 @@ impl<V: Vector> World<V> {
                 if !(vn < 0.0) {
                     return none(d);
                 }
-                let e = self.effective_restitution(vn, b.vel.length());
                 let m = b.mass();
+                let e = self.collision_restitution(event.time, ia, None);
                 self.bodies[ia].vel -= n * ((1.0 + e) * vn);
                 Response {
                     impulse: Some(n * (-(1.0 + e) * vn * m)),
@@ -338,6 +363,26 @@ impl<V: Vector> World<V> {
         self.bodies
             .iter()
             .fold(V::ZERO, |acc, b| acc + b.vel * b.mass())
+    }
+
+    /// Moves the time origin to local time `t`: every body is advanced to `t` and its local time
+    /// becomes 0, and the last-collision times are shifted by `-t` (see
+    /// [`crate::sim::Simulation`]). A last collision at least `t_c` before `t` can no longer
+    /// make any collision elastic and becomes `-inf`; the others lie within `t_c` of `t`, so
+    /// for `t_c <= t / 2` their shift is exact (Sterbenz).
+    pub fn rebase(&mut self, t: f64) {
+        self.advance_all_to(t);
+        for b in &mut self.bodies {
+            b.time = 0.0;
+        }
+        let tc = self.contact_duration;
+        for last in &mut self.last_collision {
+            *last = if t - *last < tc {
+                *last - t
+            } else {
+                f64::NEG_INFINITY
+            };
+        }
     }
 
     /// Moves every body's stored state to time `t` (used at the end of a run). In a periodic

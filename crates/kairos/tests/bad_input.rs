@@ -182,6 +182,203 @@ fn geometry_errors() {
     Scene::from_toml_str(&GOOD.replace("position = [5.0, 5.0]", "position = [9.5, 5.0]")).unwrap();
 }
 
+/// A wall item must say which kind of wall it is; the error lists the kinds and their fields.
+#[test]
+fn wall_items_name_their_kind() {
+    let text = format!("{GOOD}[[walls]]\n");
+    match err(&text) {
+        SceneError::Invalid { item, message } => {
+            assert_eq!(item, Item::Wall(4), "{message}");
+            for needle in [
+                "segment", "`a = ", "`b = ", "plane", "point", "normal", "polygon", "box", "min",
+                "max",
+            ] {
+                assert!(message.contains(needle), "`{message}` lacks {needle}");
+            }
+            assert!(!message.contains("missing field"), "{message}");
+        }
+        e => panic!("{e}"),
+    }
+    // A segment with one end names the other.
+    assert_item(
+        &GOOD.replace("a = [10.0, 0.0]\n", ""),
+        Item::Wall(1),
+        "missing field `a` (a segment needs both ends",
+    );
+    // Two kinds in one item.
+    assert_item(
+        &GOOD.replace(
+            "a = [10.0, 0.0]\n",
+            "plane = { point = [10.0, 0.0], normal = [-1.0, 0.0] }\n",
+        ),
+        Item::Wall(1),
+        "exactly one",
+    );
+}
+
+/// `[simulation] contact_duration` (the TC model's `t_c`): checked, round-tripped, and written
+/// only when given, so elastic scenes' files (and the traces that embed them) do not change.
+#[test]
+fn contact_duration_is_checked_and_round_trips() {
+    assert_item(
+        &GOOD.replace("duration = 5.0", "duration = 5.0\ncontact_duration = -1e-6"),
+        Item::Simulation,
+        "contact_duration",
+    );
+    assert_item(
+        &GOOD.replace(
+            "duration = 5.0",
+            "duration = 5.0\ncontact_duration = \"short\"",
+        ),
+        Item::Simulation,
+        "number",
+    );
+    let s = Scene::from_toml_str(&GOOD.replace(
+        "duration = 5.0",
+        "duration = 5.0\nrestitution = 0.5\ncontact_duration = 1e-5",
+    ))
+    .unwrap();
+    assert_eq!(s.contact_duration, Some(1e-5));
+    assert_eq!(s.contact_duration(), 1e-5);
+    assert_eq!(s.world::<DVec2>().contact_duration, 1e-5);
+    assert!(s.to_toml().contains("contact_duration = 1e-5\n"));
+    assert_eq!(Scene::from_toml_str(&s.to_toml()).unwrap(), s);
+
+    // Absent: the default from the bodies (mean radius over rms speed, times 1e-4).
+    let s = Scene::from_toml_str(GOOD).unwrap();
+    assert_eq!(s.contact_duration, None);
+    let v2 = (4.0 + 0.25 + 1.0 + 0.25) / 2.0;
+    let expected = kairos::scene::DEFAULT_CONTACT_DURATION_FRACTION * 0.375 / f64::sqrt(v2);
+    assert!((s.contact_duration() - expected).abs() < 1e-15 * expected);
+    assert!(!s.to_toml().contains("contact_duration"));
+
+    // Generated elastic scenes do not mention it; dissipative ones state the default.
+    let elastic = billiard(&BilliardParams::default()).unwrap();
+    assert_eq!(elastic.contact_duration, None);
+    assert!(!elastic.to_toml().contains("contact_duration"));
+    let p = BilliardParams {
+        restitution: 0.3,
+        ..Default::default()
+    };
+    let g = billiard(&p).unwrap();
+    assert_eq!(g.restitution, 0.3);
+    assert_eq!(g.contact_duration, Some(g.default_contact_duration()));
+    assert_eq!(Scene::from_toml_str(&g.to_toml()).unwrap(), g);
+    // Only the restitution differs from the elastic scene.
+    assert_eq!(
+        Scene {
+            restitution: 1.0,
+            contact_duration: None,
+            ..g
+        },
+        elastic
+    );
+    let e = billiard(&BilliardParams {
+        restitution: 1.5,
+        ..Default::default()
+    })
+    .unwrap_err();
+    assert!(e.0.contains("restitution"), "{e}");
+}
+
+/// The billiard generator reaches its documented packings (up to 0.5) where random sequential
+/// placement jams, and says what to change where the walls leave too little room.
+#[test]
+fn billiard_reaches_documented_packings() {
+    for (dim, n, packing) in [
+        (2, 500, 0.5),
+        (3, 300, 0.25),
+        (3, 300, 0.45),
+        (3, 300, 0.5),
+        (3, 100, 0.5),
+    ] {
+        let scene = billiard(&BilliardParams {
+            dim,
+            n,
+            packing,
+            ..Default::default()
+        })
+        .unwrap_or_else(|e| panic!("{dim}D n={n} packing {packing}: {e}"));
+        scene.validate().unwrap();
+        assert_eq!(scene.bodies.len(), n);
+    }
+    let e = billiard(&BilliardParams {
+        dim: 3,
+        n: 10,
+        packing: 0.5,
+        ..Default::default()
+    })
+    .unwrap_err();
+    assert!(
+        e.0.contains("lower the packing") && e.0.contains("more balls"),
+        "{e}"
+    );
+    let e = billiard(&BilliardParams {
+        packing: 0.6,
+        ..Default::default()
+    })
+    .unwrap_err();
+    assert!(e.0.contains("(0, 0.5]"), "{e}");
+}
+
+/// The gas generator blames the real cause: a box too short for its periodic images, or a
+/// lattice too tight, and says which packing or how many balls would do.
+#[test]
+fn gas_errors_say_what_to_change() {
+    use kairos::generate::{check_gas, gas, GasParams};
+    let gas_err = |dim: usize, n: usize, packing: f64| {
+        let p = GasParams {
+            dim,
+            n,
+            packing,
+            ..Default::default()
+        };
+        let e = gas(&p).unwrap_err().0;
+        assert_eq!(check_gas(&p).unwrap_err().0, e);
+        assert!(!e.contains("generated scene is invalid"), "{e}");
+        e
+    };
+    let ok = |dim: usize, n: usize, packing: f64| {
+        gas(&GasParams {
+            dim,
+            n,
+            packing,
+            ..Default::default()
+        })
+        .unwrap_or_else(|e| panic!("{dim}D n={n} packing {packing}: {e}"));
+    };
+    // One ball: the box would be shorter than two diameters.
+    let e = gas_err(3, 1, 0.3);
+    assert!(
+        e.contains("1 ball at")
+            && e.contains("twice the largest contact distance")
+            && e.contains("packing below 0.0654")
+            && e.contains("13 balls or more"),
+        "{e}"
+    );
+    assert!(!e.contains("lattice"), "{e}");
+    ok(3, 1, 0.065);
+    ok(3, 13, 0.3);
+    // A few discs at a high packing: the same cause in 2D.
+    let e = gas_err(2, 8, 0.9);
+    assert!(e.contains("twice the largest contact distance"), "{e}");
+    assert!(e.contains("20 balls or more"), "{e}");
+    ok(2, 20, 0.9);
+    // A lattice with many more sites than balls: its sites are too close.
+    let e = gas_err(3, 5, 0.3);
+    assert!(
+        e.contains("lattice of 32 sites for 5 balls") && e.contains("13 balls or more"),
+        "{e}"
+    );
+    // Beyond close packing no number of balls helps.
+    let e = gas_err(3, 1000, 0.8);
+    assert!(
+        e.contains("packing below 0.5397") && !e.contains("balls or more"),
+        "{e}"
+    );
+    ok(3, 1000, 0.5397);
+}
+
 fn small_trace(dir: &std::path::Path) -> std::path::PathBuf {
     let scene = billiard(&BilliardParams {
         n: 10,
