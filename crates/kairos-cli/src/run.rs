@@ -227,6 +227,8 @@ pub struct Summary {
     /// `event` or `discrete`.
     pub stepper: String,
     pub broad_phase: String,
+    /// Why `--broad-phase auto` (the default) chose it; `None` when the broad phase was given.
+    pub broad_phase_auto: Option<String>,
     /// The time step of a discrete run.
     pub dt: Option<f64>,
     pub events: u64,
@@ -256,7 +258,13 @@ impl Summary {
             self.duration
         );
         match self.dt {
-            None => println!("broad phase    {} (event-driven)", self.broad_phase),
+            None => match &self.broad_phase_auto {
+                Some(why) => println!(
+                    "broad phase    {} (event-driven; auto: {why})",
+                    self.broad_phase
+                ),
+                None => println!("broad phase    {} (event-driven)", self.broad_phase),
+            },
             Some(dt) => println!(
                 "stepper        discrete, dt = {dt}, broad phase {}",
                 self.broad_phase
@@ -297,6 +305,8 @@ pub struct RunSpec<'a> {
     pub bodies: usize,
     /// Seconds spent loading the scene.
     pub load_seconds: f64,
+    /// Why `auto` chose the broad phase, when it did.
+    pub auto: Option<String>,
     pub scene_name: String,
     pub stepper: Stepper,
     pub opts: BroadPhaseOptions,
@@ -317,6 +327,19 @@ pub struct RunSpec<'a> {
 /// Most rows `--observe` may write (each a CSV line of about 130 bytes).
 const MAX_OBSERVE_ROWS: f64 = 1e7;
 
+impl RunSpec<'_> {
+    /// Replaces `--broad-phase auto` by the broad phase it picks for the scene (while the
+    /// scene still holds its bodies), remembering why.
+    fn resolve_auto(mut self) -> Self {
+        if let Stepper::Auto = self.stepper {
+            let choice = kairos::broad_phase::BroadPhaseKind::auto(&self.scene);
+            self.stepper = Stepper::Event(choice.kind);
+            self.auto = Some(choice.reason);
+        }
+        self
+    }
+}
+
 /// Why a run stopped before its end time.
 enum Stop {
     Signal(i32),
@@ -336,7 +359,13 @@ pub fn simulate(mut spec: RunSpec) -> Result<Summary> {
 fn simulate_dim<V: Vector>(spec: &mut RunSpec) -> Result<Summary> {
     let kind = match spec.stepper {
         Stepper::Event(kind) => kind,
+        Stepper::Auto => unreachable!("resolved by RunSpec::new"),
         Stepper::Discrete(kind, opts) => return simulate_discrete::<V>(spec, kind, opts),
+    };
+    // The trace says when `auto` chose.
+    let label = match &spec.auto {
+        Some(_) => format!("{} (auto)", kind.name()),
+        None => kind.name().to_string(),
     };
     let broad = kind.build::<V>(&spec.opts);
     let mut sim = match spec.resume {
@@ -345,8 +374,8 @@ fn simulate_dim<V: Vector>(spec: &mut RunSpec) -> Result<Summary> {
     };
     let mut writer = match (spec.trace, spec.resume) {
         (None, _) => None,
-        (Some(p), Some(ck)) => Some(TraceWriter::create(p, &ck.trace_header(kind.name()))),
-        (Some(p), None) => Some(TraceWriter::create_for_scene(p, &spec.scene, kind.name())),
+        (Some(p), Some(ck)) => Some(TraceWriter::create(p, &ck.trace_header(label))),
+        (Some(p), None) => Some(TraceWriter::create_for_scene(p, &spec.scene, label)),
     }
     .transpose()
     .with_context(|| format!("{}: cannot create trace", show(spec.trace.unwrap())))?;
@@ -674,6 +703,7 @@ fn summary(
         duration: scene.duration,
         stepper: if dt.is_some() { "discrete" } else { "event" }.into(),
         broad_phase: broad_phase.to_string(),
+        broad_phase_auto: spec.auto.clone(),
         dt,
         events: c.total(),
         ball_ball: c.ball_ball,
@@ -827,7 +857,9 @@ pub fn run(a: RunArgs) -> Result<ExitCode> {
         resume: resume.as_ref(),
         max_events: a.broad.max_events,
         max_steps: a.broad.max_steps,
-    };
+        auto: None,
+    }
+    .resolve_auto();
     let summary = simulate(spec)?;
     report(&summary, a.quiet, a.summary_json.as_deref())?;
     Ok(ExitCode::SUCCESS)
@@ -860,7 +892,9 @@ pub fn demo(a: DemoArgs) -> Result<ExitCode> {
         resume: None,
         max_events: a.broad.max_events,
         max_steps: a.broad.max_steps,
-    };
+        auto: None,
+    }
+    .resolve_auto();
     let summary = simulate(spec)?;
     report(&summary, a.quiet, a.summary_json.as_deref())?;
     if !a.quiet {

@@ -904,3 +904,84 @@ fn bench_scale_checks_arguments_first() {
         assert_eq!(err.matches("error:").count(), 1, "{args:?}: {err}");
     }
 }
+
+/// `--broad-phase auto` (the default) picks calendar-lists for dense periodic gases and
+/// calendar otherwise, says so in the summary and the trace, and changes no event.
+#[test]
+fn auto_picks_the_calendar_measured_faster_and_changes_no_event() {
+    let dir = tempdir("auto");
+    for (dim, packing, want) in [
+        ("3", "0.45", "calendar-lists"),
+        ("3", "0.2", "calendar"),
+        ("2", "0.7", "calendar-lists"),
+        ("2", "0.5", "calendar"),
+    ] {
+        ok(&kairos(
+            &[
+                "generate",
+                "gas",
+                "--dim",
+                dim,
+                "--n",
+                "500",
+                "--packing",
+                packing,
+                "--duration",
+                "1",
+                "-o",
+                "g.toml",
+            ],
+            &dir,
+        ));
+        ok(&kairos(
+            &[
+                "run",
+                "g.toml",
+                "-q",
+                "-o",
+                "auto.ktrace",
+                "--summary-json",
+                "s.json",
+            ],
+            &dir,
+        ));
+        let s = json(&dir.join("s.json"));
+        assert_eq!(s["broad_phase"], want, "{dim}D packing {packing}");
+        assert!(s["broad_phase_auto"].as_str().unwrap().contains(packing));
+        let header = kairos::trace::TraceReader::open(&dir.join("auto.ktrace"))
+            .unwrap()
+            .header()
+            .broad_phase
+            .clone();
+        assert_eq!(header, format!("{want} (auto)"));
+        let other = if want == "calendar" {
+            "calendar-lists"
+        } else {
+            "calendar"
+        };
+        ok(&kairos(
+            &[
+                "run",
+                "g.toml",
+                "-q",
+                "-o",
+                "all.ktrace",
+                "--broad-phase",
+                other,
+                "--summary-json",
+                "t.json",
+            ],
+            &dir,
+        ));
+        assert!(json(&dir.join("t.json"))["broad_phase_auto"].is_null());
+        ok(&kairos(&["diff", "auto.ktrace", "all.ktrace"], &dir));
+    }
+    ok(&kairos(
+        &["generate", "billiard", "--n", "50", "-o", "b.toml"],
+        &dir,
+    ));
+    let o = kairos(&["run", "b.toml", "--no-trace"], &dir);
+    ok(&o);
+    assert!(text(&o.stdout)
+        .contains("broad phase    calendar (event-driven; auto: a scene with walls)"));
+}

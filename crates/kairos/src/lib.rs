@@ -6,10 +6,15 @@
 //! events in time order: no collision is missed and nothing overlaps.
 //!
 //! * [`toi`]: exact contact times (the narrow phase), numerically stable;
-//! * [`broad_phase`]: next-event searches that only prune: [`broad_phase::AllPairs`] and the
-//!   thesis's adaptive swept-AABB hierarchy [`broad_phase::KayaBvh`];
+//! * [`broad_phase`]: next-event searches that only prune: [`broad_phase::AllPairs`], the
+//!   thesis's adaptive swept-AABB hierarchy [`broad_phase::KayaBvh`], and the event calendar
+//!   [`broad_phase::Calendar`] (with cells or neighbour lists), the fastest;
+//!   [`broad_phase::BroadPhaseKind::auto`] picks between its two forms for a scene (the command
+//!   line's default);
 //! * [`sim::Simulation`]: the event loop over a [`world::World`];
-//! * [`scene`], [`generate`], [`trace`]: scene files, generators and binary event traces.
+//! * [`scene`], [`xyz`], [`generate`], [`trace`], [`checkpoint`]: scene files (with large
+//!   scenes' bodies in extended XYZ), generators, binary event traces with their replay, and
+//!   restartable checkpoints, all written through [`atomic`].
 //!
 //! All physics is generic over [`math::Vector`] (2D and 3D share one code path).
 //!

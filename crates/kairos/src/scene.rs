@@ -818,6 +818,24 @@ impl Scene {
         }
     }
 
+    /// The fraction of a periodic box that the bodies fill (`None` without a periodic box).
+    pub fn packing(&self) -> Option<f64> {
+        let l = self.periodic.as_ref()?;
+        let volume: f64 = l.iter().product();
+        let filled: f64 = self
+            .bodies
+            .iter()
+            .map(|b| {
+                if self.dim == 3 {
+                    4.0 / 3.0 * std::f64::consts::PI * b.radius.powi(3)
+                } else {
+                    std::f64::consts::PI * b.radius * b.radius
+                }
+            })
+            .sum();
+        Some(filled / volume)
+    }
+
     /// The world of this scene in dimension `V`.
     ///
     /// # Panics

@@ -41,6 +41,15 @@ pub trait BroadPhase<V: Vector> {
     }
 }
 
+/// What [`BroadPhaseKind::auto`] chose for a scene, and why.
+#[derive(Clone, Debug, PartialEq)]
+pub struct AutoChoice {
+    /// The broad phase chosen.
+    pub kind: BroadPhaseKind,
+    /// The rule that chose it, in words.
+    pub reason: String,
+}
+
 /// The broad phases available by name.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum BroadPhaseKind {
@@ -69,6 +78,46 @@ impl BroadPhaseKind {
         BroadPhaseKind::Sap,
         BroadPhaseKind::Grid,
     ];
+
+    /// Packing fraction from which [`BroadPhaseKind::auto`] picks `calendar-lists` for a 3D
+    /// periodic gas (measured: `docs/benchmarks.md`, "Which calendar `auto` picks").
+    pub const AUTO_LISTS_PACKING_3D: f64 = 0.4;
+    /// The same for a 2D periodic gas.
+    pub const AUTO_LISTS_PACKING_2D: f64 = 0.65;
+
+    /// The event-driven broad phase measured fastest for `scene`: `calendar-lists` for a dense
+    /// periodic gas (packing fraction at least [`Self::AUTO_LISTS_PACKING_3D`] in 3D,
+    /// [`Self::AUTO_LISTS_PACKING_2D`] in 2D), where its neighbour lists cut the candidates of
+    /// every prediction; `calendar` otherwise (sparser gases, scenes with walls), where the
+    /// lists' upkeep costs more than it saves, for half the memory. Every broad phase gives the
+    /// same events: the choice changes only the speed.
+    pub fn auto(scene: &crate::scene::Scene) -> AutoChoice {
+        let threshold = if scene.dim == 3 {
+            Self::AUTO_LISTS_PACKING_3D
+        } else {
+            Self::AUTO_LISTS_PACKING_2D
+        };
+        match scene.packing() {
+            Some(phi) if phi >= threshold => AutoChoice {
+                kind: BroadPhaseKind::CalendarLists,
+                reason: format!(
+                    "a dense {}D periodic gas (packing {phi:.3} >= {threshold})",
+                    scene.dim
+                ),
+            },
+            Some(phi) => AutoChoice {
+                kind: BroadPhaseKind::Calendar,
+                reason: format!(
+                    "a {}D periodic gas of packing {phi:.3} < {threshold}",
+                    scene.dim
+                ),
+            },
+            None => AutoChoice {
+                kind: BroadPhaseKind::Calendar,
+                reason: "a scene with walls".into(),
+            },
+        }
+    }
 
     /// The command-line name.
     pub fn name(self) -> &'static str {
