@@ -203,30 +203,19 @@ pub fn frames(a: FramesArgs) -> Result<ExitCode> {
         k += 1;
         next_frame = k as f64 * a.every;
     }
-    while let Some(r) = next(&mut reader, &a.trace)? {
-        while next_frame <= end && next_frame < r.time {
-            write_xyz(
-                &replay,
-                &mut out,
-                next_frame,
-                &radii,
-                scene.periodic.as_ref(),
-            )?;
+    loop {
+        let r = next(&mut reader, &a.trace)?;
+        // The frames before the next record (after the last one: every frame left).
+        while next_frame <= end && r.as_ref().is_none_or(|r| next_frame < r.time) {
+            let period = scene.periodic.as_ref();
+            write_xyz(&replay, &mut out, next_frame, &radii, period)?;
             k += 1;
             next_frame = k as f64 * a.every;
         }
-        replay.apply(&r);
-    }
-    while next_frame <= end {
-        write_xyz(
-            &replay,
-            &mut out,
-            next_frame,
-            &radii,
-            scene.periodic.as_ref(),
-        )?;
-        k += 1;
-        next_frame = k as f64 * a.every;
+        match r {
+            Some(r) => replay.apply(&r),
+            None => break,
+        }
     }
     output::commit(out, &a.output)?;
     Ok(ExitCode::SUCCESS)
