@@ -80,6 +80,15 @@ before(async () => {
   );
   kairos("run", "gas.toml", "-q", "-o", "gas.ktrace");
   kairos("view", "gas.ktrace", "-o", "gas.html");
+  // A resumed run's trace: it starts at its checkpoint (after a move of the time origin).
+  kairos(
+    "generate", "gas", "--dim", "2", "--n", "64", "--packing", "0.3", "--duration", "90",
+    "-o", "long.toml"
+  );
+  kairos("run", "long.toml", "-q", "--no-trace", "--checkpoint", "long.ck", "--every", "70");
+  kairos("run", "--resume", "long.ck", "-q", "-o", "resumed.ktrace");
+  kairos("view", "resumed.ktrace", "-o", "resumed.html");
+  kairos("export", "resumed.ktrace", "--final", "resumed.csv");
 
   context = await chromium.launchPersistentContext(mkdtempSync(join(work, "profile-")), {
     executablePath: CHROMIUM,
@@ -456,6 +465,27 @@ test("a periodic trace is drawn wrapped into its box", async () => {
     const px = await bodyPixel(page, id);
     const c = await pixel(page, px.x, px.y);
     assert.ok(close(c, rgb(colors.body)) || close(c, rgb(colors.hit)), `body ${id} drawn: ${c}`);
+  }
+  await page.done();
+});
+
+test("a resumed run's trace replays from its checkpoint to the same final state", async () => {
+  const page = await open("resumed.html");
+  const { startTime, endTime, events } = await state(page);
+  assert.ok(startTime >= 70 && startTime < endTime && endTime === 90, `${startTime} to ${endTime}`);
+  assert.ok(events > 10, `${events} events`);
+  // Times before the start are the start.
+  await setTime(page, 0);
+  assert.equal((await state(page)).time, startTime);
+  await setTime(page, endTime);
+  const box = readFileSync(join(work, "long.toml"), "utf8").match(/periodic = \[([^\]]+)\]/)[1].split(",").map(Number);
+  const rows = readFileSync(join(work, "resumed.csv"), "utf8").trim().split("\n").slice(1);
+  assert.equal(rows.length, 64);
+  for (const [i, row] of rows.entries()) {
+    const [, x, y] = row.split(",").map(Number);
+    const want = [x, y].map((v, k) => v - box[k] * Math.floor(v / box[k]));
+    const got = await position(page, i);
+    assert.ok(got.every((g, k) => Math.abs(g - want[k]) < 1e-6 || Math.abs(Math.abs(g - want[k]) - box[k]) < 1e-6), `body ${i}: ${got} vs ${want}`);
   }
   await page.done();
 });

@@ -680,6 +680,7 @@
       const hit = highlighted();
       return {
         time: now,
+        startTime: START,
         endTime: END,
         playing,
         speed,
