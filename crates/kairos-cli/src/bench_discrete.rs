@@ -65,6 +65,7 @@ pub struct DiscreteArgs {
 
 fn parse_overlap(s: &str) -> Result<OverlapKind, String> {
     s.parse()
+        .map_err(|e: kairos::names::UnknownName| e.to_string())
 }
 
 /// One row of the table.

@@ -79,6 +79,7 @@ impl BenchScene {
 
 fn parse_overlap(s: &str) -> Result<OverlapKind, String> {
     s.parse()
+        .map_err(|e: kairos::names::UnknownName| e.to_string())
 }
 
 /// Half-width of the aligned scene's band in y.

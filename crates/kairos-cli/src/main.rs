@@ -173,7 +173,7 @@ impl BroadPhaseArgs {
                 .as_deref()
                 .unwrap_or("sap")
                 .parse()
-                .map_err(|e: String| anyhow::anyhow!("--broad-phase: {e}"))?;
+                .map_err(|e| anyhow::anyhow!("--broad-phase: {e}"))?;
             let opts = DiscreteOptions {
                 dt,
                 substeps: self.substeps,
@@ -190,7 +190,7 @@ impl BroadPhaseArgs {
             match self.broad_phase.as_deref().unwrap_or("auto") {
                 "auto" => Ok(Stepper::Auto),
                 name => {
-                    let kind: BroadPhaseKind = name.parse().map_err(|e: String| {
+                    let kind: BroadPhaseKind = name.parse().map_err(|e| {
                         anyhow::anyhow!("--broad-phase: {e}, or auto (the default)")
                     })?;
                     Ok(Stepper::Event(kind))
@@ -202,6 +202,7 @@ impl BroadPhaseArgs {
 
 fn parse_broad_phase(s: &str) -> Result<BroadPhaseKind, String> {
     s.parse()
+        .map_err(|e: kairos::names::UnknownName| e.to_string())
 }
 
 /// A path argument, for messages.

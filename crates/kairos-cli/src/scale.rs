@@ -80,7 +80,9 @@ pub struct ScaleArgs {
 
 /// A broad phase for the gas runs: one of the calendars.
 fn parse_gas_broad_phase(s: &str) -> Result<BroadPhaseKind, String> {
-    let kind: BroadPhaseKind = s.parse()?;
+    let kind: BroadPhaseKind = s
+        .parse()
+        .map_err(|e: kairos::names::UnknownName| e.to_string())?;
     match kind {
         BroadPhaseKind::Calendar | BroadPhaseKind::CalendarLists => Ok(kind),
         _ => Err(format!(

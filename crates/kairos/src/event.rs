@@ -104,3 +104,21 @@ impl EarliestEvent {
         self.best
     }
 }
+
+/// Event counts of a run.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct EventCounts {
+    /// Ball-ball collisions.
+    pub ball_ball: u64,
+    /// Ball-wall collisions.
+    pub ball_wall: u64,
+    /// Box crossings in a periodic box (not collisions).
+    pub box_crossings: u64,
+}
+
+impl EventCounts {
+    /// All collisions (box crossings are not counted).
+    pub fn total(&self) -> u64 {
+        self.ball_ball + self.ball_wall
+    }
+}

@@ -41,6 +41,7 @@ pub mod event;
 pub mod generate;
 pub mod hash;
 pub mod math;
+pub mod names;
 pub mod observe;
 pub mod overlap;
 pub mod scene;

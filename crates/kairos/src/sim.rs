@@ -1,27 +1,10 @@
 //! The event loop: find the next event, process it, repeat.
 
 use crate::broad_phase::BroadPhase;
+pub use crate::event::EventCounts;
 use crate::event::{Event, EventKind};
 use crate::math::Vector;
 use crate::world::World;
-
-/// Event counts of a run.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
-pub struct EventCounts {
-    /// Ball-ball collisions.
-    pub ball_ball: u64,
-    /// Ball-wall collisions.
-    pub ball_wall: u64,
-    /// Box crossings in a periodic box (not collisions).
-    pub box_crossings: u64,
-}
-
-impl EventCounts {
-    /// All collisions (box crossings are not counted).
-    pub fn total(&self) -> u64 {
-        self.ball_ball + self.ball_wall
-    }
-}
 
 /// An event-driven simulation of a [`World`] up to an end time.
 ///

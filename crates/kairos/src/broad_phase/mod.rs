@@ -15,9 +15,6 @@ pub use calendar::{Calendar, CalendarOptions};
 pub use kaya_bvh::{KayaBvh, KayaBvhOptions};
 pub use swept::SweptBoxes;
 
-use std::fmt;
-use std::str::FromStr;
-
 use crate::event::Event;
 use crate::math::Vector;
 use crate::overlap::OverlapKind;
@@ -50,35 +47,26 @@ pub struct AutoChoice {
     pub reason: String,
 }
 
-/// The broad phases available by name.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-pub enum BroadPhaseKind {
-    /// [`AllPairs`].
-    AllPairs,
-    /// [`KayaBvh`].
-    KayaBvh,
-    /// [`Calendar`] with its cell grid.
-    Calendar,
-    /// [`Calendar`] with neighbour lists ([`CalendarOptions::list_skin`]): fewer candidates per
-    /// prediction for more memory.
-    CalendarLists,
-    /// Continuous sweep and prune: [`SweptBoxes`] over the incremental sweep and prune.
-    Sap,
-    /// Continuous uniform grid: [`SweptBoxes`] over the spatial hash.
-    Grid,
+crate::names::named_kinds! {
+    /// The broad phases available by name.
+    pub enum BroadPhaseKind("broad phase") {
+        /// [`AllPairs`].
+        AllPairs => "all-pairs",
+        /// [`KayaBvh`].
+        KayaBvh => "kaya-bvh",
+        /// [`Calendar`] with its cell grid.
+        Calendar => "calendar",
+        /// [`Calendar`] with neighbour lists ([`CalendarOptions::list_skin`]): fewer candidates
+        /// per prediction for more memory.
+        CalendarLists => "calendar-lists",
+        /// Continuous sweep and prune: [`SweptBoxes`] over the incremental sweep and prune.
+        Sap => "sap",
+        /// Continuous uniform grid: [`SweptBoxes`] over the spatial hash.
+        Grid => "grid",
+    }
 }
 
 impl BroadPhaseKind {
-    /// Every broad phase, in the order the benchmarks list them.
-    pub const ALL: [BroadPhaseKind; 6] = [
-        BroadPhaseKind::AllPairs,
-        BroadPhaseKind::KayaBvh,
-        BroadPhaseKind::Calendar,
-        BroadPhaseKind::CalendarLists,
-        BroadPhaseKind::Sap,
-        BroadPhaseKind::Grid,
-    ];
-
     /// Packing fraction from which [`BroadPhaseKind::auto`] picks `calendar-lists` for a 3D
     /// periodic gas (measured: `docs/benchmarks.md`, "Which calendar `auto` picks").
     pub const AUTO_LISTS_PACKING_3D: f64 = 0.4;
@@ -119,18 +107,6 @@ impl BroadPhaseKind {
         }
     }
 
-    /// The command-line name.
-    pub fn name(self) -> &'static str {
-        match self {
-            BroadPhaseKind::AllPairs => "all-pairs",
-            BroadPhaseKind::KayaBvh => "kaya-bvh",
-            BroadPhaseKind::Calendar => "calendar",
-            BroadPhaseKind::CalendarLists => "calendar-lists",
-            BroadPhaseKind::Sap => "sap",
-            BroadPhaseKind::Grid => "grid",
-        }
-    }
-
     /// A new broad phase of this kind.
     pub fn build<V: Vector>(self, opts: &BroadPhaseOptions) -> Box<dyn BroadPhase<V>> {
         match self {
@@ -152,36 +128,6 @@ impl BroadPhaseKind {
             BroadPhaseKind::Grid => Box::new(SweptBoxes::new("grid", OverlapKind::Grid, opts.kaya)),
         }
     }
-}
-
-impl fmt::Display for BroadPhaseKind {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(self.name())
-    }
-}
-
-impl FromStr for BroadPhaseKind {
-    type Err = String;
-    fn from_str(s: &str) -> Result<Self, String> {
-        parse_by_name(s, &Self::ALL, Self::name, "broad phase")
-    }
-}
-
-/// The item of `all` whose `name` is `s`, or an error listing the names (`what` says what kind
-/// of thing was asked for).
-pub(crate) fn parse_by_name<K: Copy>(
-    s: &str,
-    all: &[K],
-    name: fn(K) -> &'static str,
-    what: &str,
-) -> Result<K, String> {
-    all.iter().copied().find(|&k| name(k) == s).ok_or_else(|| {
-        let names: Vec<_> = all.iter().map(|&k| name(k)).collect();
-        format!(
-            "unknown {what} `{s}` (expected one of: {})",
-            names.join(", ")
-        )
-    })
 }
 
 /// Options of every broad phase.

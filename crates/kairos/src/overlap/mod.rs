@@ -43,9 +43,6 @@ pub use grid::{Grid, GridOptions};
 pub use sap::Sap;
 pub use sort_sweep::SortSweep;
 
-use std::fmt;
-use std::str::FromStr;
-
 use crate::math::{Aabb, Vector};
 
 /// A discrete broad phase: the overlapping pairs of a set of boxes.
@@ -56,46 +53,26 @@ pub trait OverlapFinder<V: Vector> {
     fn find_pairs(&mut self, boxes: &[Aabb<V>], out: &mut Vec<[u32; 2]>);
 }
 
-/// The discrete broad phases available by name.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-pub enum OverlapKind {
-    /// [`BruteForce`]: every pair (the reference).
-    BruteForce,
-    /// [`Bvh`]: a median-split hierarchy rebuilt per call, self-traversed (thesis Algorithm 3).
-    Bvh,
-    /// [`Sap`]: incremental sweep and prune on every axis, by insertion sort.
-    Sap,
-    /// [`SortSweep`]: sort and sweep along the axis of largest variance (Ericson).
-    SortSweep,
-    /// [`Dbvt`]: a dynamic AABB tree of fat boxes with a persistent candidate set (Box2D).
-    Dbvt,
-    /// [`Grid`]: a uniform grid of hashed cells.
-    Grid,
+crate::names::named_kinds! {
+    /// The discrete broad phases available by name.
+    pub enum OverlapKind("discrete broad phase") {
+        /// [`BruteForce`]: every pair (the reference).
+        BruteForce => "brute-force",
+        /// [`Bvh`]: a median-split hierarchy rebuilt per call, self-traversed (thesis
+        /// Algorithm 3).
+        Bvh => "bvh",
+        /// [`Sap`]: incremental sweep and prune on every axis, by insertion sort.
+        Sap => "sap",
+        /// [`SortSweep`]: sort and sweep along the axis of largest variance (Ericson).
+        SortSweep => "sort-sweep",
+        /// [`Dbvt`]: a dynamic AABB tree of fat boxes with a persistent candidate set (Box2D).
+        Dbvt => "dbvt",
+        /// [`Grid`]: a uniform grid of hashed cells.
+        Grid => "grid",
+    }
 }
 
 impl OverlapKind {
-    /// Every discrete broad phase, in the order the benchmarks list them.
-    pub const ALL: [OverlapKind; 6] = [
-        OverlapKind::BruteForce,
-        OverlapKind::Bvh,
-        OverlapKind::Sap,
-        OverlapKind::SortSweep,
-        OverlapKind::Dbvt,
-        OverlapKind::Grid,
-    ];
-
-    /// The command-line name.
-    pub fn name(self) -> &'static str {
-        match self {
-            OverlapKind::BruteForce => "brute-force",
-            OverlapKind::Bvh => "bvh",
-            OverlapKind::Sap => "sap",
-            OverlapKind::SortSweep => "sort-sweep",
-            OverlapKind::Dbvt => "dbvt",
-            OverlapKind::Grid => "grid",
-        }
-    }
-
     /// A new finder of this kind, with default options.
     pub fn build<V: Vector>(self) -> Box<dyn OverlapFinder<V>> {
         match self {
@@ -106,19 +83,6 @@ impl OverlapKind {
             OverlapKind::Dbvt => Box::new(Dbvt::new()),
             OverlapKind::Grid => Box::new(Grid::new()),
         }
-    }
-}
-
-impl fmt::Display for OverlapKind {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(self.name())
-    }
-}
-
-impl FromStr for OverlapKind {
-    type Err = String;
-    fn from_str(s: &str) -> Result<Self, String> {
-        crate::broad_phase::parse_by_name(s, &Self::ALL, Self::name, "discrete broad phase")
     }
 }
 

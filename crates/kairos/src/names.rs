@@ -1,0 +1,68 @@
+//! Kinds chosen by name on the command line (broad phases, discrete broad phases): one macro
+//! gives each its `ALL`, `name`, `Display` and `FromStr`, and [`UnknownName`] is the error of a
+//! name that is none of them. A leaf module: it imports nothing of the crate.
+
+/// A name that is not one of the kinds of its sort.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+#[error("unknown {what} `{given}` (expected one of: {})", expected.join(", "))]
+pub struct UnknownName {
+    /// What sort of thing was asked for ("broad phase").
+    pub what: &'static str,
+    /// The name given.
+    pub given: String,
+    /// Every known name.
+    pub expected: Vec<&'static str>,
+}
+
+/// An enum of named kinds: `named_kinds! { /** doc */ pub enum K("what") { /** doc */ A =>
+/// "a", ... } }` defines the enum with `Clone, Copy, Debug, PartialEq, Eq, Hash`, `K::ALL` (in
+/// order), `K::name`, `Display` (the name) and `FromStr` (by name, else [`UnknownName`]).
+macro_rules! named_kinds {
+    (
+        $(#[$meta:meta])*
+        $vis:vis enum $kind:ident($what:literal) {
+            $($(#[$vmeta:meta])* $variant:ident => $name:literal,)+
+        }
+    ) => {
+        $(#[$meta])*
+        #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+        $vis enum $kind {
+            $($(#[$vmeta])* $variant,)+
+        }
+
+        impl $kind {
+            /// Every kind, in the order the benchmarks list them.
+            pub const ALL: [$kind; [$($name),+].len()] = [$($kind::$variant),+];
+
+            /// The command-line name.
+            pub fn name(self) -> &'static str {
+                match self {
+                    $($kind::$variant => $name,)+
+                }
+            }
+        }
+
+        impl ::std::fmt::Display for $kind {
+            fn fmt(&self, f: &mut ::std::fmt::Formatter<'_>) -> ::std::fmt::Result {
+                f.write_str(self.name())
+            }
+        }
+
+        impl ::std::str::FromStr for $kind {
+            type Err = $crate::names::UnknownName;
+            fn from_str(s: &str) -> Result<Self, Self::Err> {
+                Self::ALL
+                    .iter()
+                    .copied()
+                    .find(|k| k.name() == s)
+                    .ok_or_else(|| $crate::names::UnknownName {
+                        what: $what,
+                        given: s.to_string(),
+                        expected: Self::ALL.iter().map(|k| k.name()).collect(),
+                    })
+            }
+        }
+    };
+}
+
+pub(crate) use named_kinds;
