@@ -43,7 +43,7 @@ use crate::event::{Event, EventKind};
 use crate::math::{Aabb, Vector};
 use crate::toi::{PairScreen, PeriodicScreen, ScreenBatch};
 use crate::world::World;
-use kairos_hint::prefetch;
+use kairos_hint::{prefetch, prefetch_lines};
 use queue::Queue;
 
 mod queue;
@@ -163,10 +163,6 @@ impl<V: Vector> Lists<V> {
             kind: KIND_CROSSING,
             partner_counter: 0,
         }
-    }
-
-    fn bytes(&self) -> usize {
-        self.node.capacity() * std::mem::size_of::<ListNode<V>>() + self.of.bytes()
     }
 }
 
@@ -350,10 +346,6 @@ impl ListStore {
         self.slots[at] = list.len() as u32;
         self.slots[at + 1..at + 1 + list.len()].copy_from_slice(list);
     }
-
-    fn bytes(&self) -> usize {
-        4 * self.slots.capacity()
-    }
 }
 
 /// A body's pending event.
@@ -409,8 +401,7 @@ impl Entry {
 fn touch<V: Vector>(world: &World<V>, counters: &[u32], cand: &[u32]) {
     for &j in cand {
         let b = &world.bodies[j as usize];
-        prefetch(&b.pos);
-        prefetch(&b.inv_mass);
+        prefetch_lines(b);
         prefetch(&counters[j as usize]);
     }
 }
@@ -597,30 +588,6 @@ impl<V: Vector> Calendar<V> {
                 ..Lists::default()
             }),
         }
-    }
-
-    /// Number of cells in the grid (0 before the first use).
-    pub fn cell_count(&self) -> usize {
-        if self.ready {
-            self.grid.len()
-        } else {
-            0
-        }
-    }
-
-    /// Bytes of memory held per body (excluding the world's own bodies).
-    pub fn bytes_per_body(&self) -> f64 {
-        let n = self.counters.len().max(1) as f64;
-        // Counters, cells and previous links.
-        let per_body = 3 * std::mem::size_of::<u32>();
-        let other = 4
-            * (self.cells.head.capacity()
-                + self.next.capacity()
-                + self.wall_start.capacity()
-                + self.walls.capacity())
-            + self.lists.as_ref().map_or(0, Lists::bytes);
-        self.queue.bytes_per_body()
-            + (per_body as f64 * self.counters.capacity() as f64 + other as f64) / n
     }
 
     fn init(&mut self, world: &World<V>) {
@@ -1058,8 +1025,7 @@ impl<V: Vector> Calendar<V> {
             let Some(body) = world.bodies.get(i as usize) else {
                 continue;
             };
-            prefetch(&body.pos);
-            prefetch(&body.inv_mass);
+            prefetch_lines(body);
             if let Some(lists) = &self.lists {
                 prefetch(lists.of.first_slot(i));
             }

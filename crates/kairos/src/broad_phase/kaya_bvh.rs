@@ -117,11 +117,6 @@ impl<V: Vector> KayaBvh<V> {
         }
     }
 
-    /// The current look-ahead `dt`.
-    pub fn dt(&self) -> f64 {
-        self.dt
-    }
-
     /// Construct Hierarchy: median split, top-down, leaves covering `[now, now + dt]`.
     fn build(&mut self, bodies: &[Body<V>], now: f64) {
         let n = bodies.len();

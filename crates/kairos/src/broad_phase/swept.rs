@@ -66,11 +66,6 @@ impl<V: Vector> SweptBoxes<V> {
         }
     }
 
-    /// The current look-ahead `dt`.
-    pub fn dt(&self) -> f64 {
-        self.dt
-    }
-
     /// Swept boxes of every body over `[now, now + span]`, plus periodic images.
     fn fill_boxes(&mut self, world: &World<V>, now: f64, span: f64) {
         let n = world.bodies.len();

@@ -97,15 +97,6 @@ impl Queue {
         q
     }
 
-    /// Bytes held per body.
-    pub(super) fn bytes_per_body(&self) -> f64 {
-        let n = self.entries.len().max(1) as f64;
-        let per = std::mem::size_of::<Entry>() + std::mem::size_of::<Node>();
-        let other =
-            std::mem::size_of::<Item>() * self.heap.capacity() + 4 * self.buckets.capacity();
-        (per as f64 * self.entries.capacity() as f64 + other as f64) / n
-    }
-
     /// Body `i`'s entry.
     #[inline]
     pub(super) fn entry(&self, i: u32) -> Entry {
