@@ -371,8 +371,8 @@ impl Checkpoint {
         let mut world = self.scene.world::<V>();
         for (i, s) in self.bodies.iter().enumerate() {
             let b = &mut world.bodies[i];
-            b.pos = V::try_from_slice(&s.pos[..V::DIM]).expect("dimension");
-            b.vel = V::try_from_slice(&s.vel[..V::DIM]).expect("dimension");
+            b.pos = V::from_array3(s.pos);
+            b.vel = V::from_array3(s.vel);
             b.time = s.time;
             b.inv_mass = s.inv_mass;
             if world.period.is_some() {

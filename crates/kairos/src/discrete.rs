@@ -250,7 +250,7 @@ impl<V: Vector> DiscreteSim<V> {
             }
         }
         if moved {
-            b.pos = V::try_from_slice(&p[..V::DIM]).expect("dimension");
+            b.pos = V::from_array3(p);
         }
     }
 
@@ -575,5 +575,5 @@ fn shift_vector<V: Vector>(k: [i8; 3], l: V) -> V {
             0.0
         },
     ];
-    V::try_from_slice(&s[..V::DIM]).expect("dimension")
+    V::from_array3(s)
 }

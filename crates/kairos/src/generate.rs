@@ -485,7 +485,7 @@ pub fn gas_bodies<V: crate::math::Vector>(
     } else {
         0.0
     };
-    let v = |x: [f64; 3]| V::try_from_slice(&x[..p.dim]).expect("dimension");
+    let v = |x: [f64; 3]| V::from_array3(x);
     let bodies = order
         .iter()
         .zip(&radii)

@@ -50,6 +50,9 @@ pub trait Vector:
     fn try_from_slice(s: &[f64]) -> Option<Self>;
     /// The components padded with zeros to three (the trace and export layout).
     fn to_array3(self) -> [f64; 3];
+    /// The vector of the first `DIM` of three components (the inverse of
+    /// [`Vector::to_array3`]; a third component is dropped in 2D).
+    fn from_array3(a: [f64; 3]) -> Self;
     /// The components as a `Vec` of length `DIM`.
     fn to_vec(self) -> Vec<f64> {
         self.to_array3()[..Self::DIM].to_vec()
@@ -116,6 +119,10 @@ impl Vector for DVec2 {
     fn to_array3(self) -> [f64; 3] {
         [self.x, self.y, 0.0]
     }
+    #[inline]
+    fn from_array3(a: [f64; 3]) -> Self {
+        DVec2::new(a[0], a[1])
+    }
 }
 
 impl Vector for DVec3 {
@@ -162,6 +169,10 @@ impl Vector for DVec3 {
     #[inline]
     fn to_array3(self) -> [f64; 3] {
         [self.x, self.y, self.z]
+    }
+    #[inline]
+    fn from_array3(a: [f64; 3]) -> Self {
+        DVec3::from_array(a)
     }
 }
 

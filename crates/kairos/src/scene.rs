@@ -701,7 +701,7 @@ impl Scene {
             .flat_map(|w| w.build::<V>().expect("validated wall"))
             .collect();
         for (i, b) in self.bodies.iter().enumerate() {
-            let pos = V::try_from_slice(&b.position[..V::DIM]).expect("dimension");
+            let pos = V::from_array3(b.position);
             for (w, wall) in walls.iter().enumerate() {
                 let dist = wall.distance(pos);
                 if b.radius - dist > OVERLAP_TOLERANCE * b.radius {

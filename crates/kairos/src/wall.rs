@@ -99,7 +99,7 @@ impl<V: Vector> Plane<V> {
                 hi[axis] = self.point.comp(axis);
             }
         }
-        let v = |a: [f64; 3]| V::try_from_slice(&a[..V::DIM]).expect("dimension");
+        let v = |a: [f64; 3]| V::from_array3(a);
         Aabb::new(v(lo), v(hi))
     }
 }
@@ -148,7 +148,7 @@ impl<V: Vector> Polygon<V> {
             nrm[1] += (a[2] - b[2]) * (a[0] + b[0]);
             nrm[2] += (a[0] - b[0]) * (a[1] + b[1]);
         }
-        let normal = V::try_from_slice(&nrm).expect("dimension");
+        let normal = V::from_array3(nrm);
         let plane = Plane::new(vertices[0], normal).ok_or("the vertices are collinear")?;
         let scale = vertices
             .iter()
@@ -168,9 +168,7 @@ impl<V: Vector> Polygon<V> {
             );
             let c = vertices[(k + 2) % n];
             let turn = cross3((b - a).to_array3(), (c - b).to_array3());
-            let along = V::try_from_slice(&turn)
-                .expect("dimension")
-                .dot(plane.normal);
+            let along = V::from_array3(turn).dot(plane.normal);
             if along <= 0.0 {
                 return Err(format!(
                     "the polygon is not convex at vertex {}",

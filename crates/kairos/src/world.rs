@@ -75,7 +75,7 @@ impl<V: Vector> World<V> {
                 }
                 img[axis] = k as i64;
             }
-            b.pos = V::try_from_slice(&p[..V::DIM]).expect("dimension");
+            b.pos = V::from_array3(p);
         }
         self.period = Some(period);
         self
@@ -112,7 +112,7 @@ impl<V: Vector> World<V> {
                     let len = l.comp(axis);
                     *x -= len * (*x / len).round();
                 }
-                V::try_from_slice(&arr[..V::DIM]).expect("dimension")
+                V::from_array3(arr)
             }
         }
     }
@@ -346,7 +346,7 @@ impl<V: Vector> World<V> {
                 // The body is placed exactly on the opposite face.
                 let mut p = b.pos.to_array3();
                 p[axis] = if upper { 0.0 } else { l.comp(axis) };
-                b.pos = V::try_from_slice(&p[..V::DIM]).expect("dimension");
+                b.pos = V::from_array3(p);
                 self.images[ia][axis] += if upper { 1 } else { -1 };
                 none(V::ZERO)
             }

@@ -619,7 +619,7 @@ impl<V: Vector> Calendar<V> {
                 (lo[a], hi[a]) = (0.0, 0.0);
             }
         }
-        let v = |x: [f64; 3]| V::try_from_slice(&x[..V::DIM]).expect("dimension");
+        let v = |x: [f64; 3]| V::from_array3(x);
         let bounds = Aabb::new(v(lo), v(hi));
         let r_max = bodies.iter().map(|b| b.radius).fold(0.0, f64::max);
         // At least one contact distance, plus the round-off of cell boundaries and crossing

@@ -108,7 +108,7 @@ impl<V: Vector> SweptBoxes<V> {
                             continue;
                         }
                         let s = [shifts[0][ix], shifts[1][iy], shifts[2][iz]];
-                        let s = V::try_from_slice(&s[..V::DIM]).expect("dimension");
+                        let s = V::from_array3(s);
                         self.boxes.push(Aabb::new(b.min + s, b.max + s));
                         self.owners.push(i as u32);
                     }

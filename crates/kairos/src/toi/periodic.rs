@@ -271,7 +271,7 @@ impl PairScreen {
             half = half.min(h);
             w1 += w3[axis].abs();
         }
-        let y = V::try_from_slice(&y3[..V::DIM]).expect("dimension");
+        let y = V::from_array3(y3);
         let screen = Self {
             t_ref,
             sigma,
