@@ -28,6 +28,7 @@
 use crate::body::Body;
 use crate::event::{Event, EventKind};
 use crate::math::{Aabb, Vector};
+use crate::names::BadOption;
 use crate::overlap::{OverlapFinder, OverlapKind};
 use crate::sim::EventCounts;
 use crate::toi::{ball_ball, ball_plane, ball_polygon, ball_segment};
@@ -65,15 +66,32 @@ impl Default for DiscreteOptions {
 
 impl DiscreteOptions {
     /// Checks the ranges documented on the fields.
-    pub fn validate(&self) -> Result<(), String> {
-        if !(self.dt > 0.0 && self.dt.is_finite()) {
-            return Err(format!("dt must be positive and finite, got {}", self.dt));
-        }
-        if self.substeps == 0 {
-            return Err("substeps must be at least 1".into());
-        }
-        Ok(())
+    pub fn validate(&self) -> Result<(), BadOption> {
+        let dt = self.dt;
+        BadOption::check(dt > 0.0 && dt.is_finite(), "dt", "positive and finite", dt)?;
+        let k = self.substeps as f64;
+        BadOption::check(self.substeps >= 1, "substeps", "at least 1", k)
     }
+}
+
+/// Why a discrete simulation cannot start.
+#[derive(Clone, Copy, Debug, PartialEq, thiserror::Error)]
+pub enum DiscreteError {
+    /// An option is out of range.
+    #[error(transparent)]
+    Option(#[from] BadOption),
+    /// A step could carry a body further than a quarter of the periodic box.
+    #[error(
+        "a step of {step} can move a body by up to {reach:.4}, more than a quarter of the periodic box ({shortest}); use a smaller dt or more substeps"
+    )]
+    StepTooLong {
+        /// The step (dt / substeps).
+        step: f64,
+        /// The longest move a step allows.
+        reach: f64,
+        /// The shortest box length.
+        shortest: f64,
+    },
 }
 
 /// Missed collisions of a discrete run (see the [module documentation](self)).
@@ -135,7 +153,7 @@ impl<V: Vector> DiscreteSim<V> {
         kind: OverlapKind,
         opts: DiscreteOptions,
         end_time: f64,
-    ) -> Result<Self, String> {
+    ) -> Result<Self, DiscreteError> {
         opts.validate()?;
         let h = opts.dt / opts.substeps as f64;
         let initial_energy = world.kinetic_energy();
@@ -150,10 +168,11 @@ impl<V: Vector> DiscreteSim<V> {
             let vmax = (2.0 * initial_energy / min_mass).sqrt();
             let shortest = (0..V::DIM).map(|k| l.comp(k)).fold(f64::INFINITY, f64::min);
             if vmax * h > 0.25 * shortest {
-                return Err(format!(
-                    "a step of {h} can move a body by up to {:.4}, more than a quarter of the periodic box ({shortest}); use a smaller dt or more substeps",
-                    vmax * h
-                ));
+                return Err(DiscreteError::StepTooLong {
+                    step: h,
+                    reach: vmax * h,
+                    shortest,
+                });
             }
         }
         Ok(Self {

@@ -1,6 +1,7 @@
-//! Kinds chosen by name on the command line (broad phases, discrete broad phases): one macro
-//! gives each its `ALL`, `name`, `Display` and `FromStr`, and [`UnknownName`] is the error of a
-//! name that is none of them. A leaf module: it imports nothing of the crate.
+//! Kinds and options chosen on the command line (broad phases, discrete broad phases, their
+//! tuning): one macro gives each kind its `ALL`, `name`, `Display` and `FromStr`;
+//! [`UnknownName`] is the error of a name that is none of them, and [`BadOption`] that of an
+//! option out of its range. A leaf module: it imports nothing of the crate.
 
 /// A name that is not one of the kinds of its sort.
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
@@ -12,6 +13,38 @@ pub struct UnknownName {
     pub given: String,
     /// Every known name.
     pub expected: Vec<&'static str>,
+}
+
+/// An option out of its documented range.
+#[derive(Clone, Copy, Debug, PartialEq, thiserror::Error)]
+#[error("{option} must be {rule}, got {value}")]
+pub struct BadOption {
+    /// The option's name.
+    pub option: &'static str,
+    /// The range it must lie in, in words ("positive and finite").
+    pub rule: &'static str,
+    /// The value given.
+    pub value: f64,
+}
+
+impl BadOption {
+    /// `Ok` when `ok`, else the error for `option` = `value`.
+    pub fn check(
+        ok: bool,
+        option: &'static str,
+        rule: &'static str,
+        value: f64,
+    ) -> Result<(), Self> {
+        if ok {
+            Ok(())
+        } else {
+            Err(BadOption {
+                option,
+                rule,
+                value,
+            })
+        }
+    }
 }
 
 /// An enum of named kinds: `named_kinds! { /** doc */ pub enum K("what") { /** doc */ A =>

@@ -94,7 +94,7 @@ impl WallSpec {
                     .iter()
                     .map(|p| v(p))
                     .collect::<Result<Vec<_>, _>>()?;
-                vec![Wall::Polygon(Polygon::new(vs)?)]
+                vec![Wall::Polygon(Polygon::new(vs).map_err(|e| e.to_string())?)]
             }
             WallSpec::Box { min, max } => {
                 if min.iter().zip(max).any(|(lo, hi)| !(lo < hi)) {
@@ -134,7 +134,7 @@ impl WallSpec {
                                 quad.reverse();
                             }
                             let vs = quad.iter().map(|p| v(p)).collect::<Result<Vec<_>, _>>()?;
-                            walls.push(Wall::Polygon(Polygon::new(vs)?));
+                            walls.push(Wall::Polygon(Polygon::new(vs).map_err(|e| e.to_string())?));
                         }
                     }
                 }

@@ -126,19 +126,45 @@ fn cross3(a: [f64; 3], b: [f64; 3]) -> [f64; 3] {
     ]
 }
 
+/// Why a polygon wall was refused.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, thiserror::Error)]
+pub enum PolygonError {
+    /// Polygons are walls of 3D scenes.
+    #[error("polygons need dim = 3")]
+    NotThreeD,
+    /// Fewer than three vertices.
+    #[error("a polygon needs at least 3 vertices, got {0}")]
+    TooFewVertices(usize),
+    /// A vertex is not finite.
+    #[error("vertices must be finite")]
+    NotFinite,
+    /// Every vertex lies on one line.
+    #[error("the vertices are collinear")]
+    Collinear,
+    /// The vertices do not lie in one plane (relative `1e-9`).
+    #[error("the vertices are not coplanar")]
+    NotCoplanar,
+    /// Two consecutive vertices coincide.
+    #[error("vertices {0} and {1} coincide")]
+    Coincide(usize, usize),
+    /// The polygon turns the wrong way (or not at all) at this vertex.
+    #[error("the polygon is not convex at vertex {0}")]
+    NotConvex(usize),
+}
+
 impl<V: Vector> Polygon<V> {
     /// A polygon (3D only) from at least three vertices, checked to be planar (to a relative
     /// `1e-9`), strictly convex, and free of repeated vertices.
-    pub fn new(vertices: Vec<V>) -> Result<Self, String> {
+    pub fn new(vertices: Vec<V>) -> Result<Self, PolygonError> {
         let n = vertices.len();
         if V::DIM != 3 {
-            return Err("polygons need dim = 3".into());
+            return Err(PolygonError::NotThreeD);
         }
         if n < 3 {
-            return Err(format!("a polygon needs at least 3 vertices, got {n}"));
+            return Err(PolygonError::TooFewVertices(n));
         }
         if vertices.iter().any(|v| !v.is_finite()) {
-            return Err("vertices must be finite".into());
+            return Err(PolygonError::NotFinite);
         }
         // Newell's normal: robust for any planar polygon.
         let mut nrm = [0.0; 3];
@@ -149,7 +175,7 @@ impl<V: Vector> Polygon<V> {
             nrm[2] += (a[0] - b[0]) * (a[1] + b[1]);
         }
         let normal = V::from_array3(nrm);
-        let plane = Plane::new(vertices[0], normal).ok_or("the vertices are collinear")?;
+        let plane = Plane::new(vertices[0], normal).ok_or(PolygonError::Collinear)?;
         let scale = vertices
             .iter()
             .map(|v| (*v - vertices[0]).length())
@@ -158,22 +184,17 @@ impl<V: Vector> Polygon<V> {
             .iter()
             .any(|v| plane.signed_distance(*v).abs() > 1e-9 * scale)
         {
-            return Err("the vertices are not coplanar".into());
+            return Err(PolygonError::NotCoplanar);
         }
         let mut edges = Vec::with_capacity(n);
         for k in 0..n {
             let (a, b) = (vertices[k], vertices[(k + 1) % n]);
-            edges.push(
-                Segment::new(a, b).ok_or(format!("vertices {k} and {} coincide", (k + 1) % n))?,
-            );
+            edges.push(Segment::new(a, b).ok_or(PolygonError::Coincide(k, (k + 1) % n))?);
             let c = vertices[(k + 2) % n];
             let turn = cross3((b - a).to_array3(), (c - b).to_array3());
             let along = V::from_array3(turn).dot(plane.normal);
             if along <= 0.0 {
-                return Err(format!(
-                    "the polygon is not convex at vertex {}",
-                    (k + 1) % n
-                ));
+                return Err(PolygonError::NotConvex((k + 1) % n));
             }
         }
         let c = vertices.iter().fold(V::ZERO, |acc, v| acc + *v) * (1.0 / n as f64);

@@ -19,6 +19,7 @@ use super::{earliest_box_crossing, BroadPhase};
 use crate::body::Body;
 use crate::event::{EarliestEvent, Event};
 use crate::math::{Aabb, Vector};
+use crate::names::BadOption;
 use crate::world::World;
 
 /// Relative padding of every box, far above round-off, so that a pair whose computed contact
@@ -50,20 +51,23 @@ impl Default for KayaBvhOptions {
 
 impl KayaBvhOptions {
     /// Checks the ranges documented on the fields.
-    pub fn validate(&self) -> Result<(), String> {
-        if !(self.initial_dt > 0.0 && self.initial_dt.is_finite()) {
-            return Err(format!(
-                "initial dt must be positive and finite, got {}",
-                self.initial_dt
-            ));
-        }
-        if !(self.grow > 1.0 && self.grow.is_finite()) {
-            return Err(format!("grow must be greater than 1, got {}", self.grow));
-        }
-        if !(self.shrink > 0.0 && self.shrink <= 1.0) {
-            return Err(format!("shrink must be in (0, 1], got {}", self.shrink));
-        }
-        Ok(())
+    pub fn validate(&self) -> Result<(), BadOption> {
+        let dt = self.initial_dt;
+        BadOption::check(
+            dt > 0.0 && dt.is_finite(),
+            "initial dt",
+            "positive and finite",
+            dt,
+        )?;
+        let grow = self.grow;
+        BadOption::check(
+            grow > 1.0 && grow.is_finite(),
+            "grow",
+            "greater than 1",
+            grow,
+        )?;
+        let shrink = self.shrink;
+        BadOption::check(shrink > 0.0 && shrink <= 1.0, "shrink", "in (0, 1]", shrink)
     }
 }
 

@@ -46,6 +46,7 @@
 use super::pairs::{centre_key, PairSorter};
 use super::{is_empty, OverlapFinder};
 use crate::math::{Aabb, Vector};
+use crate::names::BadOption;
 
 const NULL: u32 = u32::MAX;
 
@@ -74,15 +75,13 @@ impl Default for DbvtOptions {
 
 impl DbvtOptions {
     /// Checks the ranges documented on the fields.
-    pub fn validate(&self) -> Result<(), String> {
+    pub fn validate(&self) -> Result<(), BadOption> {
         for (name, v) in [
             ("margin_relative", self.margin_relative),
             ("margin_absolute", self.margin_absolute),
             ("displacement_factor", self.displacement_factor),
         ] {
-            if !(v >= 0.0 && v.is_finite()) {
-                return Err(format!("{name} must be finite and >= 0, got {v}"));
-            }
+            BadOption::check(v >= 0.0 && v.is_finite(), name, "finite and >= 0", v)?;
         }
         Ok(())
     }

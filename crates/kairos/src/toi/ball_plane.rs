@@ -130,7 +130,10 @@ mod tests {
         assert!(Polygon::new(vec![DVec3::ZERO, DVec3::X]).is_err());
         assert!(Polygon::new(vec![DVec3::ZERO, DVec3::X, DVec3::X * 2.0]).is_err());
         let bent = vec![DVec3::ZERO, DVec3::X, DVec3::new(1.0, 1.0, 0.5), DVec3::Y];
-        assert!(Polygon::new(bent).unwrap_err().contains("coplanar"));
+        assert_eq!(
+            Polygon::new(bent).unwrap_err(),
+            crate::wall::PolygonError::NotCoplanar
+        );
         let concave = vec![
             DVec3::ZERO,
             DVec3::new(2.0, 0.0, 0.0),
@@ -138,6 +141,9 @@ mod tests {
             DVec3::new(2.0, 2.0, 0.0),
             DVec3::new(0.0, 2.0, 0.0),
         ];
-        assert!(Polygon::new(concave).unwrap_err().contains("convex"));
+        assert!(matches!(
+            Polygon::new(concave).unwrap_err(),
+            crate::wall::PolygonError::NotConvex(_)
+        ));
     }
 }
