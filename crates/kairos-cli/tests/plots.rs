@@ -249,7 +249,7 @@ fn scale_plot_from_csv() {
     ] {
         assert!(out.contains(line), "{line} not in {out}");
     }
-    // An older `bench scale --csv` (session 1's measurements): no packing column.
+    // An older `bench scale --csv` (the first measurements): no packing column.
     assert!(
         text(&o.stderr).contains("no packing column"),
         "{}",
