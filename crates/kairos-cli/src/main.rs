@@ -85,13 +85,22 @@ enum BenchCommand {
     Overlap(bench_overlap::OverlapArgs),
 }
 
+/// How time advances (`--stepper`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
+pub enum StepperKind {
+    /// Exact, event-driven.
+    Event,
+    /// Fixed steps of --dt (the thesis's comparison method).
+    Discrete,
+}
+
 /// Stepper and broad-phase selection and tuning, shared by the commands that simulate.
 #[derive(Args, Clone, Debug)]
 pub struct BroadPhaseArgs {
     /// How time advances: `event` (exact, event-driven) or `discrete` (fixed steps of --dt, the
     /// thesis's comparison method).
-    #[arg(long, default_value = "event", value_parser = ["event", "discrete"])]
-    pub stepper: String,
+    #[arg(long, value_enum, default_value_t = StepperKind::Event)]
+    pub stepper: StepperKind,
     /// Broad phase. Event stepper: auto (default: calendar-lists for dense periodic gases,
     /// packing >= 0.4 in 3D or 0.65 in 2D, else calendar), calendar, calendar-lists (neighbour
     /// lists: faster on dense gases, twice the memory), kaya-bvh (the thesis's), sap, grid or
@@ -164,7 +173,7 @@ impl BroadPhaseArgs {
 
     /// The validated stepper.
     pub fn stepper(&self) -> Result<Stepper> {
-        if self.stepper == "discrete" {
+        if self.stepper == StepperKind::Discrete {
             let dt = self
                 .dt
                 .ok_or_else(|| anyhow::anyhow!("--stepper discrete needs --dt"))?;
