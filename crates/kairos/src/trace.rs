@@ -205,21 +205,19 @@ impl TraceHeader {
     /// The header of a run of `scene` from its start (every body at time 0).
     pub fn for_scene(scene: &Scene, broad_phase: impl Into<String>) -> Self {
         TraceHeader {
+            bodies: initial_states(scene).collect(),
+            ..Self::without_bodies(scene, broad_phase)
+        }
+    }
+
+    /// The header of a run of `scene` from its start, with no body states yet.
+    fn without_bodies(scene: &Scene, broad_phase: impl Into<String>) -> Self {
+        TraceHeader {
             dim: scene.dim as u32,
             broad_phase: broad_phase.into(),
             scene_toml: scene.to_toml_without_bodies(),
             start_time: 0.0,
-            bodies: scene
-                .bodies
-                .iter()
-                .map(|b| BodyState {
-                    radius: b.radius,
-                    mass: b.mass,
-                    time: 0.0,
-                    pos: b.position,
-                    vel: b.velocity,
-                })
-                .collect(),
+            bodies: Vec::new(),
         }
     }
 
@@ -265,6 +263,17 @@ impl TraceHeader {
             .collect();
         Ok(scene)
     }
+}
+
+/// Every body of `scene` at time 0, as a trace header holds it.
+fn initial_states(scene: &Scene) -> impl ExactSizeIterator<Item = BodyState> + '_ {
+    scene.bodies.iter().map(|b| BodyState {
+        radius: b.radius,
+        mass: b.mass,
+        time: 0.0,
+        pos: b.position,
+        vel: b.velocity,
+    })
 }
 
 /// Why a trace could not be read.
@@ -313,24 +322,8 @@ impl TraceWriter {
         scene: &Scene,
         broad_phase: impl Into<String>,
     ) -> io::Result<Self> {
-        let header = TraceHeader {
-            dim: scene.dim as u32,
-            broad_phase: broad_phase.into(),
-            scene_toml: scene.to_toml_without_bodies(),
-            start_time: 0.0,
-            bodies: Vec::new(),
-        };
-        Self::create_with(
-            path,
-            &header,
-            scene.bodies.iter().map(|b| BodyState {
-                radius: b.radius,
-                mass: b.mass,
-                time: 0.0,
-                pos: b.position,
-                vel: b.velocity,
-            }),
-        )
+        let header = TraceHeader::without_bodies(scene, broad_phase);
+        Self::create_with(path, &header, initial_states(scene))
     }
 
     /// Starts a trace whose header is `header` with `bodies` as its body states.
@@ -489,7 +482,9 @@ impl TraceReader {
                 header.start_time
             )));
         }
-        let scene = header.scene()?;
+        // The scene without its bodies is enough to count the walls (and to check it parses).
+        let scene = Scene::from_toml_str(&header.scene_toml)
+            .map_err(|e| corrupt(format!("embedded scene: {e}")))?;
         let walls = scene.walls.iter().map(|w| w.wall_count(scene.dim)).sum();
         file.seek(SeekFrom::Start(header_len))?;
         Ok(Self {
