@@ -31,8 +31,7 @@ use crate::math::{Aabb, Vector};
 use crate::names::BadOption;
 use crate::overlap::{OverlapFinder, OverlapKind};
 use crate::sim::EventCounts;
-use crate::toi::{ball_ball, ball_plane, ball_polygon, ball_segment};
-use crate::wall::Wall;
+use crate::toi::{body_body, body_wall};
 use crate::world::World;
 
 /// Relative padding of the boxes given to the broad phases, above coordinate round-off.
@@ -510,7 +509,7 @@ impl<V: Vector> DiscreteSim<V> {
             let bi = self.start[i as usize];
             let mut bj = self.start[j as usize];
             bj.pos += shift;
-            let toi = ball_ball(&bi, &bj);
+            let toi = body_body(&bi, &bj);
             if !(toi.is_hit() && toi.time <= t1) {
                 continue;
             }
@@ -524,11 +523,7 @@ impl<V: Vector> DiscreteSim<V> {
         }
         for wall in &self.world.walls {
             for b in &self.start {
-                let toi = match wall {
-                    Wall::Segment(s) => ball_segment(b, s),
-                    Wall::Plane(p) => ball_plane(b, p),
-                    Wall::Polygon(p) => ball_polygon(b, p),
-                };
+                let toi = body_wall(b, wall);
                 if !(toi.is_hit() && toi.time <= t1) {
                     continue;
                 }

@@ -4,8 +4,8 @@ use crate::body::{Body, BodyId};
 use crate::event::{Event, EventKind};
 use crate::math::Vector;
 use crate::toi::{
-    ball_ball, ball_ball_periodic, ball_ball_periodic_cannot_hit_by, ball_plane, ball_polygon,
-    ball_segment, box_exit, Toi,
+    ball_ball_periodic_cannot_hit_by, body_body, body_body_contact, body_body_periodic, body_wall,
+    body_wall_contact, box_exit, Contact, Toi,
 };
 use crate::wall::{Wall, WallId};
 
@@ -17,6 +17,20 @@ pub struct Response<V: Vector> {
     /// Centre line at contact: body `a` minus body `b` (nearest image), or body `a` minus the
     /// wall's closest point; zero for a box crossing.
     pub separation: V,
+    /// The contact's unit normal (from `b`, or the wall, towards `a`), when it is defined;
+    /// `None` for a box crossing.
+    pub normal: Option<V>,
+}
+
+impl<V: Vector> Response<V> {
+    /// No impulse and no contact (a box crossing).
+    fn nothing() -> Self {
+        Self {
+            impulse: None,
+            separation: V::ZERO,
+            normal: None,
+        }
+    }
 }
 
 /// Bodies and static walls, with the response law.
@@ -130,25 +144,35 @@ impl<V: Vector> World<V> {
         })
     }
 
-    /// Contact time of bodies `i` and `j` (see [`ball_ball`]).
+    /// Contact time of bodies `i` and `j` (the narrow phase's [`body_body`], or
+    /// [`body_body_periodic`] in a periodic box).
     #[inline]
     pub fn predict_pair(&self, i: BodyId, j: BodyId) -> Toi {
         let (lo, hi) = if i < j { (i, j) } else { (j, i) };
         let (bi, bj) = (&self.bodies[lo as usize], &self.bodies[hi as usize]);
         match self.period {
-            None => ball_ball(bi, bj),
-            Some(l) => ball_ball_periodic(bi, bj, l),
+            None => body_body(bi, bj),
+            Some(l) => body_body_periodic(bi, bj, l),
         }
     }
 
-    /// Contact time of body `i` with wall `w`.
+    /// Contact time of body `i` with wall `w` (the narrow phase's [`body_wall`]).
     #[inline]
     pub fn predict_wall(&self, i: BodyId, w: WallId) -> Toi {
-        let b = &self.bodies[i as usize];
-        match &self.walls[w as usize] {
-            Wall::Segment(s) => ball_segment(b, s),
-            Wall::Plane(p) => ball_plane(b, p),
-            Wall::Polygon(p) => ball_polygon(b, p),
+        body_wall(&self.bodies[i as usize], &self.walls[w as usize])
+    }
+
+    /// The contact of `event` (a collision), from its bodies' stored states: call it once they
+    /// are advanced to the event's time.
+    #[inline]
+    pub fn contact(&self, event: &Event) -> Contact<V> {
+        let a = &self.bodies[event.a as usize];
+        match event.kind {
+            EventKind::BallBall => {
+                let b = &self.bodies[event.b as usize];
+                body_body_contact(a, b, self.separation(a.pos, b.pos))
+            }
+            _ => body_wall_contact(a, &self.walls[event.b as usize]),
         }
     }
 
@@ -196,12 +220,9 @@ impl<V: Vector> World<V> {
     /// very predicate every broad phase uses) and, while it still says "contact now", adds a
     /// tiny outward normal velocity, doubling it each time: a correction at round-off level.
     fn ensure_separating(&mut self, event: &Event, response: &mut Response<V>) {
-        let d = response.separation;
-        let dist = d.length();
-        if !(dist > 0.0) {
+        let Some(n) = response.normal else {
             return;
-        }
-        let n = d * (1.0 / dist);
+        };
         let (ia, ib) = (event.a as usize, event.b as usize);
         let mut nudge = 4.0 * f64::EPSILON;
         for _ in 0..64 {
@@ -282,25 +303,24 @@ impl<V: Vector> World<V> {
     }
 
     fn respond(&mut self, event: &Event) -> Response<V> {
-        let none = |separation| Response {
+        let none = |contact: Contact<V>| Response {
             impulse: None,
-            separation,
+            separation: contact.separation,
+            normal: contact.normal,
         };
         match event.kind {
             EventKind::BallBall => {
                 let (ia, ib) = (event.a as usize, event.b as usize);
                 self.bodies[ia].advance_to(event.time);
                 self.bodies[ib].advance_to(event.time);
+                let contact = self.contact(event);
+                let Some(n) = contact.normal else {
+                    return none(contact);
+                };
                 let (ba, bb) = (&self.bodies[ia], &self.bodies[ib]);
-                let d = self.separation(ba.pos, bb.pos);
-                let dist2 = d.length_squared();
-                if !(dist2 > 0.0) {
-                    return none(d);
-                }
-                let n = d * (1.0 / dist2.sqrt());
                 let vn = (ba.vel - bb.vel).dot(n);
                 if !(vn < 0.0) {
-                    return none(d);
+                    return none(contact);
                 }
                 let (ima, imb) = (ba.inv_mass, bb.inv_mass);
                 let e = self.collision_restitution(event.time, ia, Some(ib));
@@ -309,34 +329,34 @@ impl<V: Vector> World<V> {
                 self.bodies[ib].vel -= n * (j * imb);
                 Response {
                     impulse: Some(n * j),
-                    separation: d,
+                    separation: contact.separation,
+                    normal: contact.normal,
                 }
             }
             EventKind::BallWall => {
                 let ia = event.a as usize;
                 self.bodies[ia].advance_to(event.time);
+                let contact = self.contact(event);
+                let Some(n) = contact.normal else {
+                    return none(contact);
+                };
                 let b = &self.bodies[ia];
-                let d = b.pos - self.walls[event.b as usize].closest_point(b.pos);
-                let dist2 = d.length_squared();
-                if !(dist2 > 0.0) {
-                    return none(d);
-                }
-                let n = d * (1.0 / dist2.sqrt());
                 let vn = b.vel.dot(n);
                 if !(vn < 0.0) {
-                    return none(d);
+                    return none(contact);
                 }
                 let m = b.mass();
                 let e = self.collision_restitution(event.time, ia, None);
                 self.bodies[ia].vel -= n * ((1.0 + e) * vn);
                 Response {
                     impulse: Some(n * (-(1.0 + e) * vn * m)),
-                    separation: d,
+                    separation: contact.separation,
+                    normal: contact.normal,
                 }
             }
             EventKind::BoxCrossing => {
                 let Some(l) = self.period else {
-                    return none(V::ZERO);
+                    return Response::nothing();
                 };
                 let ia = event.a as usize;
                 let axis = (event.b / 2) as usize;
@@ -348,7 +368,7 @@ impl<V: Vector> World<V> {
                 p[axis] = if upper { 0.0 } else { l.comp(axis) };
                 b.pos = V::from_array3(p);
                 self.images[ia][axis] += if upper { 1 } else { -1 };
-                none(V::ZERO)
+                Response::nothing()
             }
         }
     }

@@ -2,7 +2,7 @@ use super::BroadPhase;
 use crate::body::Body;
 use crate::event::{EarliestEvent, Event, EventKind};
 use crate::math::Vector;
-use crate::toi::{ball_ball, ball_ball_periodic, Toi};
+use crate::toi::{body_body, body_body_periodic, Toi};
 use crate::world::World;
 
 /// The thesis's baseline: after every event, test every ball-ball and ball-wall pair (and every
@@ -13,8 +13,8 @@ use crate::world::World;
 #[derive(Clone, Copy, Debug, Default)]
 pub struct AllPairs;
 
-/// The scan, monomorphised for one pair-prediction function so that the inner loop carries no
-/// dispatch.
+/// The scan, monomorphised for one of the narrow phase's pair predictions (the one
+/// [`World::predict_pair`] would choose) so that the inner loop carries no dispatch.
 #[inline(always)]
 fn scan<V: Vector>(
     world: &World<V>,
@@ -58,8 +58,8 @@ impl<V: Vector> BroadPhase<V> for AllPairs {
 
     fn next_event(&mut self, world: &World<V>, _now: f64, horizon: f64) -> Option<Event> {
         match world.period {
-            None => scan(world, horizon, ball_ball),
-            Some(l) => scan(world, horizon, |bi, bj| ball_ball_periodic(bi, bj, l)),
+            None => scan(world, horizon, body_body),
+            Some(l) => scan(world, horizon, |bi, bj| body_body_periodic(bi, bj, l)),
         }
     }
 }

@@ -41,7 +41,7 @@ use super::BroadPhase;
 use crate::body::Body;
 use crate::event::{Event, EventKind};
 use crate::math::{Aabb, Vector};
-use crate::toi::{PairScreen, PeriodicScreen, ScreenBatch};
+use crate::toi::{body_body, body_body_periodic_by, box_exit, PairScreen, ScreenBatch, Toi};
 use crate::world::World;
 use kairos_hint::{prefetch, prefetch_lines};
 use queue::Queue;
@@ -1083,7 +1083,7 @@ impl<V: Vector> Calendar<V> {
     fn test_candidates(&self, world: &World<V>, i: u32, cand: &[u32], best: &mut Entry) {
         let bi = &world.bodies[i as usize];
         for &j in cand {
-            let toi = crate::toi::ball_ball(bi, &world.bodies[j as usize]);
+            let toi = body_body(bi, &world.bodies[j as usize]);
             self.offer(i, j, toi, best);
         }
     }
@@ -1135,12 +1135,8 @@ impl<V: Vector> Calendar<V> {
             let j = cand[k];
             let bj = &bodies[j as usize];
             let (lo, hi) = if i < j { (bi, bj) } else { (bj, bi) };
-            let end = || exit_i.min(crate::toi::box_exit(bj, l).0);
-            let toi = match PeriodicScreen::of(lo, hi, l, best.time) {
-                PeriodicScreen::Reject => return,
-                PeriodicScreen::MinImage(m) => m.contact_until(end()),
-                PeriodicScreen::Full => crate::toi::ball_ball_periodic_until(lo, hi, l, end()),
-            };
+            let end = || exit_i.min(box_exit(bj, l).0);
+            let toi = body_body_periodic_by(lo, hi, l, best.time, end);
             self.offer(i, j, toi, best);
         };
         if first != usize::MAX {
@@ -1173,7 +1169,7 @@ impl<V: Vector> Calendar<V> {
 
     /// Lowers `best` to the contact `toi` of bodies `i` and `j`, if it is one and not later.
     #[inline(always)]
-    fn offer(&self, i: u32, j: u32, toi: crate::toi::Toi, best: &mut Entry) {
+    fn offer(&self, i: u32, j: u32, toi: Toi, best: &mut Entry) {
         if toi.is_hit() && toi.time <= best.time {
             let e = Entry {
                 time: toi.time,

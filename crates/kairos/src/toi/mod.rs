@@ -1,5 +1,21 @@
-//! Exact times of contact (narrow phase) for balls moving with constant velocity.
+//! The narrow phase: exact times of contact, and the contact's geometry, for bodies moving with
+//! constant velocity.
 //!
+//! # The entry
+//! Broad phases and the discrete stepper ask for contact times only through the shape-level
+//! entry: [`body_body`], [`body_body_periodic`] (and its bounded form
+//! [`body_body_periodic_by`], the calendar's path), [`body_wall`], or through
+//! [`crate::world::World::predict_pair`] and [`crate::world::World::predict_wall`], which call
+//! them. The collision response asks [`body_body_contact`] and [`body_wall_contact`] for the
+//! contact's normal and point at the event's time. Each entry dispatches on the shapes of its
+//! pair (balls only, for now), so a new shape adds its solvers here and nowhere else.
+//!
+//! The contact geometry is a query of its own rather than a field of [`Toi`]: a broad phase
+//! predicts many pairs for every event it keeps (the calendar about twenty), and an event's
+//! bodies are advanced to its time before the response anyway, so the geometry is computed once,
+//! for the event processed, from the advanced states.
+//!
+//! # Balls
 //! Every query reduces to one problem: the first `t >= 0` at which `|d + w t| = sigma`, where
 //! `d` is a relative position, `w` a relative velocity and `sigma` a contact distance
 //! (thesis section 3.1.5, equations 3.9 to 3.12). [`first_contact`] solves it without
@@ -28,7 +44,9 @@ pub use periodic::{
     MinImage, PairScreen, PeriodicScreen, ScreenBatch,
 };
 
+use crate::body::Body;
 use crate::math::Vector;
+use crate::wall::Wall;
 
 /// Outcome of a time-of-contact query.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -41,6 +59,9 @@ pub enum ToiStatus {
     Separating,
     /// The pair approaches but passes without touching, or only grazes: no contact.
     Grazing,
+    /// A bounded query ([`body_body_periodic_by`]) proved that no contact comes at or before
+    /// its bound, without solving; a later contact may exist.
+    NotBy,
 }
 
 /// Result of a time-of-contact query.
@@ -67,6 +88,95 @@ impl Toi {
     pub fn is_hit(&self) -> bool {
         matches!(self.status, ToiStatus::Approaching | ToiStatus::Penetrating)
     }
+}
+
+/// Contact time of two bodies in open space (see [`ball_ball`]).
+#[inline]
+pub fn body_body<V: Vector>(a: &Body<V>, b: &Body<V>) -> Toi {
+    ball_ball(a, b)
+}
+
+/// Contact time of two bodies in the periodic box `period` (see [`ball_ball_periodic`]).
+#[inline]
+pub fn body_body_periodic<V: Vector>(a: &Body<V>, b: &Body<V>, period: V) -> Toi {
+    ball_ball_periodic(a, b, period)
+}
+
+/// [`body_body_periodic`] for a caller that uses only contacts at or before `t_max`, with the
+/// pair's window end given lazily (`min` of the two [`box_exit`] times; see
+/// [`ball_ball_periodic_until`]). Every contact at or before `t_max` is reported with the same
+/// bits as the full prediction; a pair that cannot report one is rejected by the
+/// [`PeriodicScreen`] without solving, and without evaluating `window_end`
+/// ([`ToiStatus::NotBy`]). `lo` must be the body with the lower id.
+#[inline(always)]
+pub fn body_body_periodic_by<V: Vector>(
+    lo: &Body<V>,
+    hi: &Body<V>,
+    period: V,
+    t_max: f64,
+    window_end: impl FnOnce() -> f64,
+) -> Toi {
+    match PeriodicScreen::of(lo, hi, period, t_max) {
+        PeriodicScreen::Reject => Toi::miss(ToiStatus::NotBy),
+        PeriodicScreen::MinImage(m) => m.contact_until(window_end()),
+        PeriodicScreen::Full => ball_ball_periodic_until(lo, hi, period, window_end()),
+    }
+}
+
+/// Contact time of a body with a wall.
+#[inline]
+pub fn body_wall<V: Vector>(b: &Body<V>, wall: &Wall<V>) -> Toi {
+    match wall {
+        Wall::Segment(s) => ball_segment(b, s),
+        Wall::Plane(p) => ball_plane(b, p),
+        Wall::Polygon(p) => ball_polygon(b, p),
+    }
+}
+
+/// Where two bodies, or a body and a wall, touch.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Contact<V: Vector> {
+    /// The centre line: body `a`'s centre minus body `b`'s (nearest periodic image), or the
+    /// body's centre minus the wall's closest point.
+    pub separation: V,
+    /// Unit normal, pointing from `b` (or the wall) towards `a`; `None` when it is undefined
+    /// (the centres coincide, or the centre lies on the wall).
+    pub normal: Option<V>,
+    /// The contact point: where `a`'s surface meets the normal (for a wall, the wall's closest
+    /// point).
+    pub point: V,
+}
+
+/// The contact of bodies `a` and `b`, both stored at the contact's time, whose centre line is
+/// `separation` (`a - b`, through the nearest periodic image: see
+/// [`crate::world::World::separation`]).
+#[inline]
+pub fn body_body_contact<V: Vector>(a: &Body<V>, _b: &Body<V>, separation: V) -> Contact<V> {
+    let normal = unit(separation);
+    Contact {
+        separation,
+        normal,
+        point: normal.map_or(a.pos, |n| a.pos - n * a.radius),
+    }
+}
+
+/// The contact of body `b`, stored at the contact's time, with `wall`.
+#[inline]
+pub fn body_wall_contact<V: Vector>(b: &Body<V>, wall: &Wall<V>) -> Contact<V> {
+    let point = wall.closest_point(b.pos);
+    let separation = b.pos - point;
+    Contact {
+        separation,
+        normal: unit(separation),
+        point,
+    }
+}
+
+/// `d / |d|`, or `None` when `d` is zero (or not finite).
+#[inline]
+fn unit<V: Vector>(d: V) -> Option<V> {
+    let dist2 = d.length_squared();
+    (dist2 > 0.0 && dist2.is_finite()).then(|| d * (1.0 / dist2.sqrt()))
 }
 
 /// First time `t >= 0` at which `|d + w t| = sigma` while the distance decreases.
@@ -136,6 +246,24 @@ mod tests {
         assert_eq!(z.status, ToiStatus::Separating);
         let n = first_contact(DVec2::new(f64::NAN, 0.0), DVec2::new(-1.0, 0.0), 2.0);
         assert!(!n.is_hit() && !n.time.is_nan());
+    }
+
+    #[test]
+    fn contact_geometry_of_balls_and_walls() {
+        use crate::body::Body;
+        use crate::wall::{Plane, Wall};
+        let a = Body::new(DVec2::new(3.0, 4.0), DVec2::ZERO, 1.0, 1.0);
+        let b = Body::new(DVec2::ZERO, DVec2::ZERO, 4.0, 1.0);
+        let c = body_body_contact(&a, &b, a.pos - b.pos);
+        assert!((c.normal.unwrap() - DVec2::new(0.6, 0.8)).length() < 1e-15);
+        assert!((c.point - DVec2::new(2.4, 3.2)).length() < 1e-14);
+        let same = body_body_contact(&a, &a, DVec2::ZERO);
+        assert_eq!(same.normal, None);
+        let floor = Wall::Plane(Plane::new(DVec2::new(0.0, 1.0), DVec2::new(0.0, 1.0)).unwrap());
+        let w = body_wall_contact(&a, &floor);
+        assert_eq!(w.normal, Some(DVec2::new(0.0, 1.0)));
+        assert_eq!(w.point, DVec2::new(3.0, 1.0));
+        assert_eq!(w.separation, DVec2::new(0.0, 3.0));
     }
 
     #[test]
