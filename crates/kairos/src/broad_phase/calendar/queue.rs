@@ -13,7 +13,7 @@
 //! walks about ten levels, one dependent cache miss each. Here an update unlinks the body and
 //! links it elsewhere: a few misses, independent of each other.
 
-use super::Entry;
+use super::entry::Entry;
 
 const NONE: u32 = u32::MAX;
 /// A location code with this bit set is a position in the heap.
@@ -375,6 +375,7 @@ impl Queue {
 
 #[cfg(test)]
 mod tests {
+    use super::super::entry::EntryKind;
     use super::*;
 
     fn entry(time: f64, a: u32) -> Entry {
@@ -382,7 +383,7 @@ mod tests {
             time,
             a,
             b: a + 1,
-            kind: 0,
+            kind: EntryKind::BallBall,
             partner_counter: 0,
         }
     }

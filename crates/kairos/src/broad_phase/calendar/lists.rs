@@ -1,0 +1,418 @@
+//! Neighbour lists (`calendar-lists`): each body's candidates are the bodies listed with it, kept
+//! in one flat store, and a body is re-listed when it has moved a set reach from its centre.
+
+use super::cells::NextLinks;
+use super::entry::{Entry, EntryKind};
+use super::Calendar;
+use crate::body::Body;
+use crate::math::Vector;
+use crate::world::World;
+
+/// Neighbour lists: each body lists the bodies whose *centres* lie within the cut-off of its
+/// own, and is re-listed when it has moved [`Lists::reach`] from its centre.
+///
+/// Why it only prunes: the cut-off exceeds the largest contact distance plus twice the reach
+/// (padded by the cells' margins for round-off), so two bodies that are not listed together
+/// cannot touch while both are within reach of their centres (in a periodic box, through any
+/// image: the centres' minimum image is the nearest). A body's entry is never later than its
+/// re-listing, and a re-listing re-predicts the body with its new list (the new neighbours'
+/// own entries need not change: the pair was just predicted by the body re-listed last).
+#[derive(Clone, Debug, Default)]
+pub(super) struct Lists<V: Vector> {
+    /// The skin as a fraction of the largest contact distance.
+    pub(super) skin: f64,
+    /// How far a body may move from its centre before it is re-listed.
+    pub(super) reach: f64,
+    /// The squared cut-off of the centres' distance.
+    pub(super) cut2: f64,
+    /// Each body's centre (its position when it was last listed) and the next body in its
+    /// cell's list: a re-listing reads both of each body in the cells around it, so they share
+    /// a cache line (in this mode the calendar's own `next` is unused).
+    pub(super) node: Vec<ListNode<V>>,
+    /// Each body's neighbours (symmetric: `j` lists `i` when `i` lists `j`), in one store.
+    pub(super) of: ListStore,
+}
+
+impl<V: Vector> Lists<V> {
+    /// Whether the centre `ci` (of a body) and that of body `j` lie within the cut-off (in the
+    /// box `period`, by their minimum image; centres lie in the box, so `|d| <= L` on every
+    /// axis).
+    #[inline(always)]
+    pub(super) fn near_centre(&self, ci: V, j: u32, period: Option<V>) -> bool {
+        let d = (ci - self.node[j as usize].centre).to_array3();
+        let mut dd = 0.0;
+        match period {
+            Some(l) => {
+                let l = l.to_array3();
+                for a in 0..V::DIM {
+                    let x = d[a].abs();
+                    let x = x.min(l[a] - x);
+                    dd += x * x;
+                }
+            }
+            None => {
+                for &x in &d[..V::DIM] {
+                    dd += x * x;
+                }
+            }
+        }
+        dd <= self.cut2
+    }
+
+    /// When body `i` (state `b`) gets `reach` from its centre, as an entry. The exit root of
+    /// `|d + v t| = reach` is taken in the form without cancellation; a body already at the
+    /// edge and leaving (round-off) is re-listed at once.
+    #[inline]
+    pub(super) fn relisting(&self, b: &Body<V>, i: u32) -> Entry {
+        let d = b.pos - self.node[i as usize].centre;
+        let a = b.vel.dot(b.vel);
+        if !(a > 0.0) {
+            return Entry::NOTHING;
+        }
+        let bb = d.dot(b.vel);
+        let cc = d.dot(d) - self.reach * self.reach;
+        let disc = bb * bb - a * cc;
+        let dt = if (!(cc < 0.0) && !(bb < 0.0)) || !(disc >= 0.0) {
+            0.0
+        } else if bb >= 0.0 {
+            cc / (-(bb + disc.sqrt()))
+        } else {
+            (disc.sqrt() - bb) / a
+        };
+        Entry {
+            time: b.time + dt.max(0.0),
+            a: i,
+            b: 0,
+            kind: EntryKind::Relisting,
+            partner_counter: 0,
+        }
+    }
+}
+
+/// A body's centre and the next body in the list of its centre's cell.
+#[derive(Clone, Copy, Debug)]
+pub(super) struct ListNode<V: Vector> {
+    pub(super) centre: V,
+    pub(super) next: u32,
+}
+
+impl<V: Vector> NextLinks for [ListNode<V>] {
+    #[inline(always)]
+    fn next(&self, i: u32) -> u32 {
+        self[i as usize].next
+    }
+    #[inline(always)]
+    fn set_next(&mut self, i: u32, n: u32) {
+        self[i as usize].next = n;
+    }
+}
+
+/// Every body's neighbour list in one flat store: body `i`'s row is `stride` slots from
+/// `start + i * stride`, its length first and its neighbours after it. A prediction reaches a
+/// body's list with one load that depends on nothing else (a vector of vectors needs two: the
+/// header, then the list), and rows start on cache lines, so a list of up to 15 neighbours is
+/// one line. A row that would overflow makes the whole store grow (rare: the stride starts
+/// with room over the longest list of a sample). Alignment is only a matter of speed (a clone
+/// keeps the offsets of its original).
+#[derive(Clone, Debug, Default)]
+pub(super) struct ListStore {
+    pub(super) slots: Vec<u32>,
+    /// Slots per row, a multiple of 16 (one 64-byte line).
+    pub(super) stride: usize,
+    /// Index of row 0's first slot (the first slot on a cache line).
+    pub(super) start: usize,
+    pub(super) rows: usize,
+}
+
+impl ListStore {
+    /// Slots in a cache line.
+    const LINE: usize = 16;
+
+    /// `rows` empty rows with room for `longest` neighbours each and some more.
+    pub(super) fn new(rows: usize, longest: usize) -> Self {
+        let mut store = ListStore::default();
+        store.reshape(rows, longest + longest / 2 + 4);
+        store
+    }
+
+    /// Rows of at least `room` neighbours each, the old rows' contents copied over (new rows
+    /// are empty).
+    pub(super) fn reshape(&mut self, rows: usize, room: usize) {
+        let stride = (room + 1).div_ceil(Self::LINE) * Self::LINE;
+        let mut slots = vec![0u32; rows * stride + Self::LINE];
+        // Rows on cache lines: the allocation itself is only aligned to 4 bytes.
+        let misalign = (slots.as_ptr() as usize / 4) % Self::LINE;
+        let start = (Self::LINE - misalign) % Self::LINE;
+        for r in 0..self.rows.min(rows) {
+            let old = self.row(r as u32);
+            slots[start + r * stride..][..old.len()].copy_from_slice(old);
+        }
+        *self = ListStore {
+            slots,
+            stride,
+            start,
+            rows,
+        };
+    }
+
+    /// The slot of row `i`'s length.
+    #[inline(always)]
+    pub(super) fn at(&self, i: u32) -> usize {
+        self.start + i as usize * self.stride
+    }
+
+    /// The first slot of body `i`'s row (its length), without reading it.
+    #[inline]
+    pub(super) fn first_slot(&self, i: u32) -> &u32 {
+        &self.slots[self.at(i)]
+    }
+
+    /// Row `i`: its length, then its neighbours.
+    #[inline(always)]
+    pub(super) fn row(&self, i: u32) -> &[u32] {
+        let at = self.at(i);
+        let n = self.slots[at] as usize;
+        &self.slots[at..at + 1 + n]
+    }
+
+    /// Body `i`'s neighbours.
+    #[inline(always)]
+    pub(super) fn get(&self, i: u32) -> &[u32] {
+        &self.row(i)[1..]
+    }
+
+    /// Adds `j` to body `i`'s neighbours.
+    #[inline]
+    pub(super) fn push(&mut self, i: u32, j: u32) {
+        let at = self.at(i);
+        let n = self.slots[at] as usize;
+        if n + 1 == self.stride {
+            self.reshape(self.rows, 2 * self.stride);
+            return self.push(i, j);
+        }
+        self.slots[at + 1 + n] = j;
+        self.slots[at] = n as u32 + 1;
+    }
+
+    /// Removes `j` from body `i`'s neighbours (the last one takes its place), if listed.
+    #[inline]
+    pub(super) fn remove(&mut self, i: u32, j: u32) {
+        let at = self.at(i);
+        let n = self.slots[at] as usize;
+        let row = &mut self.slots[at + 1..at + 1 + n];
+        if let Some(k) = row.iter().position(|&x| x == j) {
+            row[k] = row[n - 1];
+            self.slots[at] = n as u32 - 1;
+        }
+    }
+
+    /// Makes `list` body `i`'s neighbours.
+    pub(super) fn set(&mut self, i: u32, list: &[u32]) {
+        if list.len() + 1 > self.stride {
+            self.reshape(self.rows, 2 * list.len());
+        }
+        let at = self.at(i);
+        self.slots[at] = list.len() as u32;
+        self.slots[at + 1..at + 1 + list.len()].copy_from_slice(list);
+    }
+}
+
+impl<V: Vector> Calendar<V> {
+    /// Builds the neighbour lists (the lists mode only) once the bodies are linked into the
+    /// cells of their centres: `reach` is how far a body may move before it is re-listed, `cut`
+    /// the cut-off of the centres' distance.
+    pub(super) fn build_lists(&mut self, world: &World<V>, reach: f64, cut: f64) {
+        let n = world.bodies.len();
+        if let Some(mut lists) = self.lists.take() {
+            lists.reach = reach;
+            lists.cut2 = cut * cut;
+            // The store is sized by the longest list of a sample of bodies (it grows if a list
+            // outgrows it), then filled.
+            let mut cand = Vec::new();
+            let mut longest = 0;
+            for i in (0..n as u32).step_by((n / 1024).max(1)) {
+                self.gather_listed(&lists, i, world.period, &mut cand);
+                longest = longest.max(cand.len());
+            }
+            lists.of = ListStore::new(n, longest);
+            for i in 0..n as u32 {
+                self.gather_listed(&lists, i, world.period, &mut cand);
+                lists.of.set(i, &cand);
+            }
+            self.lists = Some(lists);
+        }
+    }
+
+    /// Re-lists body `i` at time `t` (neighbour lists only): its centre moves to its position
+    /// then, its cell follows, and its list is built again from the centres in the
+    /// neighbouring cells (the neighbours' lists are updated to match).
+    pub(super) fn relist(&mut self, world: &World<V>, i: u32, t: f64) {
+        let Some(mut lists) = self.lists.take() else {
+            return;
+        };
+        let [mut old, mut new] = std::mem::take(&mut self.scratch);
+        old.clear();
+        old.extend_from_slice(lists.of.get(i));
+        let c = world.bodies[i as usize].position_at(t);
+        self.cells.unlink(&mut lists.node[..], i);
+        lists.node[i as usize].centre = c;
+        let cell = self.grid.index(self.grid.coords(c));
+        self.cells.link(&mut lists.node[..], i, cell);
+        self.gather_listed(&lists, i, world.period, &mut new);
+        lists.of.set(i, &new);
+        // Only the neighbours that leave or join the list have their own rows changed (most
+        // stay: a body re-listed has moved a fraction of the cut-off).
+        for &j in &old {
+            if !new.contains(&j) {
+                lists.of.remove(j, i);
+            }
+        }
+        for &j in &new {
+            if !old.contains(&j) {
+                lists.of.push(j, i);
+            }
+        }
+        self.scratch = [old, new];
+        self.lists = Some(lists);
+    }
+
+    /// The bodies whose centres lie within the cut-off of body `i`'s (whose cell must be that
+    /// of its centre), into `out`. The cells within the cut-off are walked as in
+    /// [`Calendar::gather`], each body's centre tested as its next link is read (the same cache
+    /// line), and kept without branching on the outcome (half or more are dropped).
+    pub(super) fn gather_listed(
+        &self,
+        lists: &Lists<V>,
+        i: u32,
+        period: Option<V>,
+        out: &mut Vec<u32>,
+    ) {
+        let ci = lists.node[i as usize].centre;
+        self.walk::<125>(
+            i,
+            Some((ci, lists.cut2)),
+            &lists.node[..],
+            |j| lists.near_centre(ci, j, period),
+            out,
+        );
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::super::CalendarOptions;
+    use super::*;
+    use crate::broad_phase::BroadPhase;
+    use crate::generate::{gas_bodies, GasParams};
+    use glam::DVec3;
+
+    /// The list store against a vector of vectors, through the same operations, starting small
+    /// so that rows overflow and the store grows several times (contents kept, rows aligned).
+    #[test]
+    fn list_store_matches_vectors_and_grows() {
+        let rows = 50u32;
+        let mut store = ListStore::new(rows as usize, 0);
+        let first_stride = store.stride;
+        let mut model: Vec<Vec<u32>> = vec![Vec::new(); rows as usize];
+        let mut state = 12345u64;
+        let mut next = |m: u32| {
+            state = state
+                .wrapping_mul(6364136223846793005)
+                .wrapping_add(1442695040888963407);
+            ((state >> 33) % m as u64) as u32
+        };
+        for step in 0..20_000 {
+            let i = next(rows);
+            match next(8) {
+                0..=3 => {
+                    let j = next(1000);
+                    store.push(i, j);
+                    model[i as usize].push(j);
+                }
+                4..=6 => {
+                    let j = match model[i as usize].len() {
+                        0 => 7,
+                        n => model[i as usize][next(n as u32) as usize],
+                    };
+                    store.remove(i, j);
+                    if let Some(k) = model[i as usize].iter().position(|&x| x == j) {
+                        model[i as usize].swap_remove(k);
+                    }
+                }
+                _ => {
+                    let list: Vec<u32> = (0..next(4 + step / 400)).map(|_| next(1000)).collect();
+                    store.set(i, &list);
+                    model[i as usize] = list;
+                }
+            }
+            assert_eq!(store.get(i), &model[i as usize][..], "step {step}");
+        }
+        for i in 0..rows {
+            assert_eq!(store.get(i), &model[i as usize][..]);
+            let at = store.start + i as usize * store.stride;
+            assert_eq!((store.slots[at..].as_ptr() as usize) % 64, 0);
+        }
+        assert!(
+            store.stride >= 4 * first_stride,
+            "{} {first_stride}",
+            store.stride
+        );
+    }
+
+    /// Neighbour lists stay symmetric and complete while bodies are re-listed: after every
+    /// stretch of events, `j` lists `i` exactly when `i` lists `j`, and exactly when their
+    /// centres lie within the cut-off. Boxes of many cells a side (the walk's cells culled by
+    /// their distance) and of five (every cell of an axis walked).
+    #[test]
+    fn lists_stay_symmetric_and_complete() {
+        for (n, packing) in [(600, 0.35), (100, 0.3)] {
+            lists_stay_symmetric_and_complete_in(n, packing);
+        }
+    }
+
+    fn lists_stay_symmetric_and_complete_in(n: usize, packing: f64) {
+        let p = GasParams {
+            dim: 3,
+            n,
+            packing,
+            polydispersity: 0.05,
+            seed: 5,
+            ..Default::default()
+        };
+        let (l, bodies) = gas_bodies::<DVec3>(&p).map_err(|e| e.0).unwrap();
+        let mut world = World::new(bodies, Vec::new()).with_period(l);
+        let start: Vec<DVec3> = world.bodies.iter().map(|b| b.pos).collect();
+        let mut cal = Calendar::<DVec3>::new(CalendarOptions {
+            list_skin: Some(CalendarOptions::DEFAULT_LIST_SKIN),
+            ..Default::default()
+        });
+        let n = world.bodies.len() as u32;
+        for _round in 0..6 {
+            for _ in 0..2000 {
+                let e = cal.next_event(&world, 0.0, f64::INFINITY).unwrap();
+                world.resolve(&e);
+                cal.event_processed(&world, &e);
+            }
+            let lists = cal.lists.as_ref().unwrap();
+            for i in 0..n {
+                for j in 0..n {
+                    if i == j {
+                        continue;
+                    }
+                    let listed = lists.of.get(i).contains(&j);
+                    assert_eq!(listed, lists.of.get(j).contains(&i), "{i} {j}");
+                    assert_eq!(
+                        listed,
+                        lists.near_centre(lists.node[i as usize].centre, j, world.period),
+                        "{i} {j}"
+                    );
+                }
+            }
+        }
+        let lists = cal.lists.as_ref().unwrap();
+        let moved = (0..n as usize)
+            .filter(|&i| lists.node[i].centre != start[i])
+            .count();
+        assert!(moved > n as usize / 2, "{moved} bodies re-listed");
+    }
+}

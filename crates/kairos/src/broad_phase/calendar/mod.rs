@@ -1,0 +1,285 @@
+//! Event calendar with a cell grid: `O(1)` to `O(log n)` work per event.
+//!
+//! The design of scientific event-driven molecular dynamics (Paul 2007; Smallenburg 2022,
+//! "Efficient event-driven simulations of hard spheres"), made exact for Kairos's invariants:
+//!
+//! * **Cells.** Space is cut into cubic cells at least as wide as the largest contact distance
+//!   (plus a relative `1e-9`), so bodies in non-adjacent cells cannot touch. A body belongs to
+//!   the cell of its centre; positions outside the grid fall in the edge cells (clamping keeps
+//!   the non-adjacency guarantee). Each wall is registered in every cell within one cell width
+//!   of it.
+//! * **One pending event per body.** A body's entry is the earliest, in [`Event::cmp_order`], of
+//!   its contacts with bodies in the 3^d neighbouring cells, with the walls of its cell, and of
+//!   its next *cell crossing*. Crossings are the calendar's own bookkeeping: they move the body to
+//!   the next cell and re-predict it, and never change its stored state, so every contact time is
+//!   the same pure function of stored states as in every other broad phase.
+//! * **Lazy invalidation.** Each body has an event counter, incremented when an event changes its
+//!   state. An entry remembers its partner's counter; when a stale entry reaches the top of the
+//!   calendar, its owner is simply re-predicted.
+//! * **Periodic boxes.** Cells tile the box exactly and neighbours wrap around; a body leaving
+//!   the box is a core box-crossing event (shared by every broad phase), after which it is
+//!   relinked to the cell of its wrapped position and re-predicted.
+//! * **The calendar** ([`queue`]) keeps the entries in time buckets (Paul 2007): a small heap
+//!   for the current bucket, unsorted lists for the later ones, an overflow list beyond; it is
+//!   ordered by the event order (crossings sort as kind 3), and memory stays `O(n)`.
+//! * **Branches and memory.** A prediction first gathers its candidates ([`ListWalk`]: the cell
+//!   lists walked breadth first without branching on loaded values); when the bodies' states do
+//!   not fit the cache, it prefetches their states and counters (and its own calendar slot)
+//!   before any test so that the cache misses overlap, and a collision prefetches the states
+//!   and lists of the event likely to come next; in a periodic box it screens them in a batch
+//!   without branching on each outcome (`test_periodic`). None of this changes an entry.
+//! * **Neighbour lists** (`calendar-lists`, [`CalendarOptions::list_skin`]). Instead of the
+//!   cells' blocks, a body's candidates are the bodies listed with it, and its bookkeeping
+//!   event is a re-listing instead of a cell crossing; see [`Lists`] for why they only prune.
+//!
+//! Why the first valid entry popped is exactly the global next event: for every pair, at least
+//! one of its bodies holds an entry that does not come after the pair's event (the body whose
+//! state changed last predicted it; a stale entry is re-predicted before anything later is
+//! popped), and a valid entry is a true event.
+
+mod cells;
+mod entry;
+mod lists;
+mod predict;
+mod prefetch;
+mod queue;
+
+use super::BroadPhase;
+use crate::body::Body;
+use crate::event::{Event, EventKind};
+use crate::math::Vector;
+use crate::world::World;
+use cells::{CellGrid, Cells};
+use entry::EntryKind;
+use lists::{ListNode, Lists};
+use predict::Batch;
+use prefetch::TOUCH_ABOVE_BYTES;
+use queue::Queue;
+
+const NONE: u32 = u32::MAX;
+
+/// Parameters of [`Calendar`].
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct CalendarOptions {
+    /// Upper bound on the number of cells per body (the grid is coarsened above it).
+    pub max_cells_per_body: f64,
+    /// Neighbour lists instead of the cells' `3^d` blocks (the `calendar-lists` broad phase):
+    /// their skin, as a fraction of the largest contact distance. `None`: no lists.
+    pub list_skin: Option<f64>,
+}
+
+impl CalendarOptions {
+    /// The skin of `calendar-lists`: the fastest measured on dense gases (see
+    /// `docs/benchmarks.md`).
+    pub const DEFAULT_LIST_SKIN: f64 = 0.6;
+}
+
+impl Default for CalendarOptions {
+    fn default() -> Self {
+        Self {
+            max_cells_per_body: 2.0,
+            list_skin: None,
+        }
+    }
+}
+
+/// The event-calendar broad phase; see the [module documentation](self).
+#[derive(Clone, Debug)]
+pub struct Calendar<V: Vector> {
+    opts: CalendarOptions,
+    ready: bool,
+    grid: CellGrid,
+    /// The pending entries, one per body.
+    queue: Queue,
+    counters: Vec<u32>,
+    cells: Cells,
+    /// The `next` links of the cells' lists (without neighbour lists: see [`ListNode`]).
+    next: Vec<u32>,
+    /// Walls near each cell, in compressed rows: `walls[wall_start[c]..wall_start[c + 1]]`.
+    wall_start: Vec<u32>,
+    walls: Vec<u32>,
+    /// Touch the candidates' states before testing them: only worth it when the bodies do not
+    /// fit the cache (a performance choice, no effect on any entry).
+    touch: bool,
+    /// Candidate lists of predictions (reused).
+    scratch: [Vec<u32>; 2],
+    /// The batch screen's buffers (reused).
+    batch: Batch,
+    /// Neighbour lists, in the `calendar-lists` mode.
+    lists: Option<Lists<V>>,
+}
+
+impl<V: Vector> Calendar<V> {
+    /// A new, empty calendar (it is built from the world on first use).
+    pub fn new(opts: CalendarOptions) -> Self {
+        Self {
+            opts,
+            ready: false,
+            grid: CellGrid::default(),
+            queue: Queue::default(),
+            counters: Vec::new(),
+            cells: Cells::default(),
+            next: Vec::new(),
+            wall_start: Vec::new(),
+            walls: Vec::new(),
+            touch: false,
+            scratch: [Vec::new(), Vec::new()],
+            batch: Batch::default(),
+            lists: opts.list_skin.map(|skin| Lists {
+                skin,
+                ..Lists::default()
+            }),
+        }
+    }
+
+    /// Builds the calendar from the world: the cell grid, the bodies in their cells, the walls
+    /// near each cell, the neighbour lists (in that mode), and every body's first entry.
+    fn init(&mut self, world: &World<V>) {
+        let n = world.bodies.len();
+        let bodies = &world.bodies;
+        let r_max = bodies.iter().map(|b| b.radius).fold(0.0, f64::max);
+        // With lists, cells index the centres, and the cells around a centre's hold every centre
+        // within the cut-off.
+        let reach = self.lists.as_ref().map_or(0.0, |l| l.skin * r_max);
+        // With lists, cells half as wide as the cut-off, and two on each side: the `5^d` cells
+        // cover the cut-off as the `3^d` would, with about half their volume, and a re-listing
+        // walks only those whose boxes come within the cut-off of the centre. (A wall is still
+        // registered in every cell within one cell width, at least the reach plus a radius.)
+        let span = if self.lists.is_some() { 2 } else { 1 };
+        let max_cells = (self.opts.max_cells_per_body * n as f64).max(1.0);
+        let (grid, cut) = CellGrid::fit(world, 2.0 * r_max + 2.0 * reach, span, max_cells);
+        self.grid = grid;
+        let cells = self.grid.len();
+
+        self.cells = Cells {
+            head: vec![NONE; cells],
+            prev: vec![NONE; n],
+            cell: vec![0; n],
+        };
+        // With lists, cells index the centres, at the bodies' stored positions.
+        match &mut self.lists {
+            Some(lists) => {
+                lists.node = bodies
+                    .iter()
+                    .map(|b| ListNode {
+                        centre: b.pos,
+                        next: NONE,
+                    })
+                    .collect();
+                self.next = Vec::new();
+            }
+            None => self.next = vec![NONE; n],
+        }
+        for (i, b) in bodies.iter().enumerate() {
+            let c = self.grid.index(self.grid.coords(b.pos));
+            self.link(i as u32, c);
+        }
+        (self.wall_start, self.walls) = self.grid.wall_rows(world);
+        self.touch = n * std::mem::size_of::<Body<V>>() > TOUCH_ABOVE_BYTES;
+        self.build_lists(world, reach, cut);
+        self.counters = vec![0; n];
+        let entries = (0..n as u32).map(|i| self.predict(world, i)).collect();
+        self.queue = Queue::new(entries);
+        self.ready = true;
+    }
+}
+
+impl<V: Vector> BroadPhase<V> for Calendar<V> {
+    fn name(&self) -> &'static str {
+        if self.lists.is_some() {
+            "calendar-lists"
+        } else {
+            "calendar"
+        }
+    }
+
+    fn next_event(&mut self, world: &World<V>, _now: f64, horizon: f64) -> Option<Event> {
+        if !self.ready || self.counters.len() != world.bodies.len() {
+            self.init(world);
+        }
+        loop {
+            let owner = self.queue.first()?;
+            let e = self.queue.entry(owner);
+            if !(e.time <= horizon) {
+                return None;
+            }
+            match e.kind {
+                EntryKind::Relisting => {
+                    self.relist(world, owner, e.time);
+                    self.repredict(world, owner);
+                }
+                EntryKind::CellCrossing => {
+                    let axis = (e.b / 2) as usize;
+                    let mut c = self.grid.unindex(self.cells.cell[owner as usize]);
+                    if e.b % 2 == 1 {
+                        c[axis] += 1;
+                    } else {
+                        c[axis] -= 1;
+                    }
+                    self.unlink(owner);
+                    let idx = self.grid.index(c);
+                    self.link(owner, idx);
+                    self.repredict(world, owner);
+                }
+                EntryKind::BallBall => {
+                    let partner = if e.a == owner { e.b } else { e.a };
+                    if self.counters[partner as usize] != e.partner_counter {
+                        self.repredict(world, owner);
+                        continue;
+                    }
+                    if self.touch {
+                        self.read_ahead(world, e.a, e.b);
+                    }
+                    return Some(Event {
+                        time: e.time,
+                        kind: EventKind::BallBall,
+                        a: e.a,
+                        b: e.b,
+                    });
+                }
+                EntryKind::BallWall | EntryKind::BoxCrossing => {
+                    return Some(Event {
+                        time: e.time,
+                        kind: e.kind.event_kind()?,
+                        a: e.a,
+                        b: e.b,
+                    });
+                }
+                // A finite time is never `Nothing`'s.
+                EntryKind::Nothing => return None,
+            }
+        }
+    }
+
+    fn rebased(&mut self, _world: &World<V>) {
+        self.ready = false;
+    }
+
+    fn event_processed(&mut self, world: &World<V>, event: &Event) {
+        if !self.ready {
+            return;
+        }
+        self.counters[event.a as usize] = self.counters[event.a as usize].wrapping_add(1);
+        if event.kind == EventKind::BoxCrossing {
+            // The body was wrapped to the opposite face: it changes cell (and, with lists, is
+            // listed anew around its new position).
+            if self.lists.is_some() {
+                self.relist(world, event.a, event.time);
+            } else {
+                let c = self
+                    .grid
+                    .index(self.grid.coords(world.bodies[event.a as usize].pos));
+                self.unlink(event.a);
+                self.link(event.a, c);
+            }
+        }
+        if event.kind == EventKind::BallBall {
+            self.counters[event.b as usize] = self.counters[event.b as usize].wrapping_add(1);
+            let (ea, eb) = self.predict_two(world, event.a, event.b);
+            self.queue.set(event.a, ea);
+            self.queue.set(event.b, eb);
+        } else {
+            self.repredict(world, event.a);
+        }
+    }
+}
