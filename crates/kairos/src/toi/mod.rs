@@ -90,7 +90,7 @@ impl Toi {
     }
 }
 
-/// Contact time of two bodies in open space (see [`ball_ball`]).
+/// Contact time of two bodies in open space (see [`ball_ball()`]).
 #[inline]
 pub fn body_body<V: Vector>(a: &Body<V>, b: &Body<V>) -> Toi {
     ball_ball(a, b)

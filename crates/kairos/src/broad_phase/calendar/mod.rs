@@ -3,16 +3,17 @@
 //! The design of scientific event-driven molecular dynamics (Paul 2007; Smallenburg 2022,
 //! "Efficient event-driven simulations of hard spheres"), made exact for Kairos's invariants:
 //!
-//! * **Cells.** Space is cut into cubic cells at least as wide as the largest contact distance
-//!   (plus a relative `1e-9`), so bodies in non-adjacent cells cannot touch. A body belongs to
-//!   the cell of its centre; positions outside the grid fall in the edge cells (clamping keeps
-//!   the non-adjacency guarantee). Each wall is registered in every cell within one cell width
-//!   of it.
-//! * **One pending event per body.** A body's entry is the earliest, in [`Event::cmp_order`], of
-//!   its contacts with bodies in the 3^d neighbouring cells, with the walls of its cell, and of
-//!   its next *cell crossing*. Crossings are the calendar's own bookkeeping: they move the body to
-//!   the next cell and re-predict it, and never change its stored state, so every contact time is
-//!   the same pure function of stored states as in every other broad phase.
+//! * **Cells** ([`cells`]). Space is cut into cubic cells at least as wide as the largest contact
+//!   distance (plus a relative `1e-9`), so bodies in non-adjacent cells cannot touch. A body
+//!   belongs to the cell of its centre; positions outside the grid fall in the edge cells
+//!   (clamping keeps the non-adjacency guarantee). Each wall is registered in every cell within
+//!   one cell width of it.
+//! * **One pending entry per body** ([`entry`]). A body's entry is the earliest, in
+//!   [`Event::cmp_order`], of its contacts with bodies in the `3^d` neighbouring cells, with the
+//!   walls of its cell, its box crossing, and its next *cell crossing*. Crossings are the
+//!   calendar's own bookkeeping: they move the body to the next cell and re-predict it, and never
+//!   change its stored state, so every contact time is the same pure function of stored states as
+//!   in every other broad phase ([`predict`]).
 //! * **Lazy invalidation.** Each body has an event counter, incremented when an event changes its
 //!   state. An entry remembers its partner's counter; when a stale entry reaches the top of the
 //!   calendar, its owner is simply re-predicted.
@@ -21,21 +22,28 @@
 //!   relinked to the cell of its wrapped position and re-predicted.
 //! * **The calendar** ([`queue`]) keeps the entries in time buckets (Paul 2007): a small heap
 //!   for the current bucket, unsorted lists for the later ones, an overflow list beyond; it is
-//!   ordered by the event order (crossings sort as kind 3), and memory stays `O(n)`.
-//! * **Branches and memory.** A prediction first gathers its candidates ([`ListWalk`]: the cell
-//!   lists walked breadth first without branching on loaded values); when the bodies' states do
-//!   not fit the cache, it prefetches their states and counters (and its own calendar slot)
-//!   before any test so that the cache misses overlap, and a collision prefetches the states
-//!   and lists of the event likely to come next; in a periodic box it screens them in a batch
-//!   without branching on each outcome (`test_periodic`). None of this changes an entry.
-//! * **Neighbour lists** (`calendar-lists`, [`CalendarOptions::list_skin`]). Instead of the
-//!   cells' blocks, a body's candidates are the bodies listed with it, and its bookkeeping
-//!   event is a re-listing instead of a cell crossing; see [`Lists`] for why they only prune.
+//!   ordered by the entries' order, and memory stays `O(n)`.
+//! * **Neighbour lists** ([`lists`]: `calendar-lists`, [`CalendarOptions::list_skin`]). Instead
+//!   of the cells' blocks, a body's candidates are the bodies listed with it, and its bookkeeping
+//!   event is a re-listing instead of a cell crossing.
+//! * **Speed without changing an entry.** Gathering walks the cell lists breadth first without
+//!   branching on loaded values ([`cells`]); at large N the candidates' states are prefetched
+//!   before any test ([`prefetch`]); in a periodic box the candidates are screened in a batch
+//!   ([`predict`]). None of this changes an entry or an event log.
 //!
 //! Why the first valid entry popped is exactly the global next event: for every pair, at least
 //! one of its bodies holds an entry that does not come after the pair's event (the body whose
 //! state changed last predicted it; a stale entry is re-predicted before anything later is
 //! popped), and a valid entry is a true event.
+//!
+//! # What an event costs
+//! A collision costs about 2.6 predictions: one for each of its two bodies, plus the
+//! re-predictions of stale entries and of bookkeeping events (cell crossings, or re-listings). A
+//! prediction visits the candidates of the body's `3^d` cells (about 25 in 3D at packing 0.45) or
+//! its neighbour list (about 14 at the default skin). From about N = 10^5 the bodies' states do not
+//! fit the cache, so the cost is dominated by loading the candidates' states, the cell lists and
+//! the queue's slots: the rooms of this module either avoid work per candidate or make those cache
+//! misses overlap. Measurements: `docs/benchmarks.md`.
 
 mod cells;
 mod entry;

@@ -1,6 +1,18 @@
-//! Prefetching: when the bodies' states do not fit the cache, a prediction starts loading its
-//! candidates' states and counters before any test, so that their cache misses overlap.
-//! Hints only: nothing here changes an entry.
+//! Prefetching: hints that make a prediction's cache misses overlap instead of waiting on each
+//! other. Nothing here changes an entry.
+//!
+//! When the bodies' states do not fit the cache ([`TOUCH_ABOVE_BYTES`]), a prediction prefetches
+//! every candidate's state (every cache line of its [`crate::body::Body`], whatever the order of
+//! its fields: [`kairos_hint::prefetch_lines`]) and event counter (which a contact found with it
+//! records), and its own calendar slot and list centre, before any test. Scenes that fit the cache
+//! keep the plain walk fused with the tests. At a collision, the least entry near the top of the
+//! queue's heap owned by neither body (usually the next event) has its bodies' states and list
+//! rows prefetched ([`Calendar::read_ahead`]); and each popped event walks one link of the next
+//! bucket's list, so that pouring it finds its links cached.
+//!
+//! The library forbids unsafe code: the prefetch instruction comes from the small `kairos-hint`
+//! crate, behind a safe signature (a prefetch never faults). Plain loads summed into a black box
+//! were tried instead and are slower: their sum holds up retirement until every miss has arrived.
 
 use super::entry::EntryKind;
 use super::Calendar;

@@ -11,7 +11,8 @@
 //!
 //! Why not a heap of all bodies: at a million bodies, each update of a binary or 4-ary heap
 //! walks about ten levels, one dependent cache miss each. Here an update unlinks the body and
-//! links it elsewhere: a few misses, independent of each other.
+//! links it elsewhere: a few misses, independent of each other. A heap item carries a copy of
+//! its owner's entry, so comparisons read the heap alone. Memory: 36 bytes a body.
 
 use super::entry::Entry;
 
