@@ -176,6 +176,13 @@ impl Vector for DVec3 {
     }
 }
 
+/// The coordinate `d` of an offset moved by a whole number of box lengths `l` into
+/// `[-l/2, l/2]`: the offset's nearest periodic image along one axis.
+#[inline]
+pub fn nearest_image(d: f64, l: f64) -> f64 {
+    d - l * (d / l).round()
+}
+
 /// An axis-aligned bounding box.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct Aabb<V: Vector> {

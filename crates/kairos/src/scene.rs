@@ -9,7 +9,7 @@ use std::path::{Path, PathBuf};
 use toml::{Table, Value};
 
 use crate::body::Body;
-use crate::math::Vector;
+use crate::math::{nearest_image, Vector};
 use crate::wall::{Plane, Polygon, Segment, Wall};
 use crate::world::World;
 
@@ -962,7 +962,10 @@ impl Scene {
 /// The first overlapping pair (lower id first) with its centre distance and contact distance,
 /// found with a uniform grid of cells one largest diameter wide (`O(n)` for bounded density);
 /// minimum-image distances in a periodic box of lengths `period`. Works on the scene's bodies
-/// directly, with `O(n)` extra memory of 12 bytes a body (a cell index and a link).
+/// directly, with `O(n)` extra memory of 12 bytes a body (a cell index and a link): a scene is
+/// validated before any world exists, so the calendar's grid is not there to ask, and the
+/// discrete finders' [`crate::overlap::Grid`] would hold a box (48 bytes in 3D) and about three
+/// cell entries of 64 bytes for each body, several hundred megabytes at load for a million.
 fn find_overlap(
     bodies: &[BodySpec],
     dim: usize,
@@ -1064,7 +1067,7 @@ fn find_overlap(
                         for a in 0..dim {
                             let mut d = bi.position[a] - bj.position[a];
                             if let Some(l) = period {
-                                d -= l[a] * (d / l[a]).round();
+                                d = nearest_image(d, l[a]);
                             }
                             d2 += d * d;
                         }

@@ -2,7 +2,7 @@
 
 use crate::body::{Body, BodyId};
 use crate::event::{Event, EventKind};
-use crate::math::Vector;
+use crate::math::{nearest_image, Vector};
 use crate::toi::{
     ball_ball_periodic_cannot_hit_by, body_body, body_body_contact, body_body_periodic, body_wall,
     body_wall_contact, box_exit, Contact, Toi,
@@ -123,8 +123,7 @@ impl<V: Vector> World<V> {
             Some(l) => {
                 let mut arr = d.to_array3();
                 for (axis, x) in arr.iter_mut().enumerate().take(V::DIM) {
-                    let len = l.comp(axis);
-                    *x -= len * (*x / len).round();
+                    *x = nearest_image(*x, l.comp(axis));
                 }
                 V::from_array3(arr)
             }
