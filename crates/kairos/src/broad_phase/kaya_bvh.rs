@@ -1,75 +1,26 @@
-//! Kaya's adaptive-time-step swept-AABB hierarchy (thesis chapter 4, Algorithm 4).
+//! Kaya's swept-AABB hierarchy (thesis chapter 4): the [look-ahead](super::look_ahead)'s
+//! swept boxes in a bounding volume hierarchy.
 //!
 //! For every event the hierarchy is rebuilt top-down by median split (the axis cycles with the
 //! level, the median is found by linear-time selection, and the tree lives in one array in
-//! pre-order with no pointers). Each leaf box covers its ball from `now` to `now + dt`. The
-//! pair traversal of Algorithm 3 hands overlapping leaves to the narrow phase, which keeps only
-//! contacts no later than `now + dt`. When nothing is found, `dt` is multiplied by `grow` and
-//! the hierarchy is refitted bottom-up (Update Hierarchy) before searching again; after an
-//! event is found `dt` is multiplied by `shrink`.
+//! pre-order with no pointers); its leaves are the bodies' boxes swept over the look-ahead
+//! window. The pair traversal of Algorithm 3 hands overlapping leaves to the narrow phase.
+//! When the look-ahead grows its window, the hierarchy is refitted bottom-up (Update
+//! Hierarchy) before searching again.
 //!
 //! In a periodic box, boxes are compared through the minimum image of their centres' offset,
 //! and the earliest box crossing (an `O(n)` scan) competes with the contacts found.
 //!
 //! Walls are not leaves of the hierarchy (it is rebuilt per event and walls never move): each
 //! wall's static box is queried against the hierarchy from the root, and every leaf it
-//! overlaps gets a ball-wall narrow-phase test with the same `now + dt` limit.
+//! overlaps gets a ball-wall narrow-phase test with the same window.
 
+use super::look_ahead::{padded_wall_box, swept_box, LookAhead, LookAheadOptions, PAD_REL};
 use super::{earliest_box_crossing, BroadPhase};
 use crate::body::Body;
 use crate::event::{EarliestEvent, Event};
 use crate::math::{Aabb, Vector};
-use crate::names::BadOption;
 use crate::world::World;
-
-/// Relative padding of every box, far above round-off, so that a pair whose computed contact
-/// time lies within the look-ahead can never be pruned by a box test rounded the other way.
-pub(crate) const PAD_REL: f64 = 1e-9;
-/// Smallest look-ahead; keeps `dt` from underflowing to zero after many simultaneous events.
-pub(crate) const MIN_DT: f64 = 1e-300;
-
-/// Parameters of [`KayaBvh`].
-#[derive(Clone, Copy, Debug, PartialEq)]
-pub struct KayaBvhOptions {
-    /// Look-ahead of the first search, `> 0`.
-    pub initial_dt: f64,
-    /// Factor applied to `dt` when a search finds nothing, `> 1` (thesis: 2).
-    pub grow: f64,
-    /// Factor applied to `dt` after an event is found, in `(0, 1]` (thesis: 1/2).
-    pub shrink: f64,
-}
-
-impl Default for KayaBvhOptions {
-    fn default() -> Self {
-        Self {
-            initial_dt: 1e-3,
-            grow: 2.0,
-            shrink: 0.5,
-        }
-    }
-}
-
-impl KayaBvhOptions {
-    /// Checks the ranges documented on the fields.
-    pub fn validate(&self) -> Result<(), BadOption> {
-        let dt = self.initial_dt;
-        BadOption::check(
-            dt > 0.0 && dt.is_finite(),
-            "initial dt",
-            "positive and finite",
-            dt,
-        )?;
-        let grow = self.grow;
-        BadOption::check(
-            grow > 1.0 && grow.is_finite(),
-            "grow",
-            "greater than 1",
-            grow,
-        )?;
-        let shrink = self.shrink;
-        BadOption::check(shrink > 0.0 && shrink <= 1.0, "shrink", "in (0, 1]", shrink)
-    }
-}
 
 const INTERNAL: u32 = u32::MAX;
 
@@ -85,13 +36,17 @@ struct Node<V: Vector> {
 /// The thesis's broad phase; see the [module documentation](self).
 #[derive(Clone, Debug)]
 pub struct KayaBvh<V: Vector> {
-    opts: KayaBvhOptions,
-    dt: f64,
-    found_dt: f64,
-    nodes: Vec<Node<V>>,
-    items: Vec<Item>,
+    look_ahead: LookAhead,
+    tree: Tree<V>,
     /// The walls' padded boxes (walls never move), built on first use.
     wall_boxes: Vec<Aabb<V>>,
+}
+
+/// The hierarchy over the bodies' swept boxes.
+#[derive(Clone, Debug)]
+struct Tree<V: Vector> {
+    nodes: Vec<Node<V>>,
+    items: Vec<Item>,
 }
 
 /// A body as seen by the median split: its position at `now` (the split key) and its id.
@@ -106,23 +61,22 @@ impl<V: Vector> KayaBvh<V> {
     /// A new broad phase.
     ///
     /// # Panics
-    /// When `opts` is out of range ([`KayaBvhOptions::validate`]).
-    pub fn new(opts: KayaBvhOptions) -> Self {
-        if let Err(e) = opts.validate() {
-            panic!("invalid KayaBvhOptions: {e}");
-        }
+    /// When `opts` is out of range ([`LookAheadOptions::validate`]).
+    pub fn new(opts: LookAheadOptions) -> Self {
         Self {
-            opts,
-            dt: opts.initial_dt,
-            found_dt: 0.0,
-            nodes: Vec::new(),
-            items: Vec::new(),
+            look_ahead: LookAhead::new(opts),
+            tree: Tree {
+                nodes: Vec::new(),
+                items: Vec::new(),
+            },
             wall_boxes: Vec::new(),
         }
     }
+}
 
+impl<V: Vector> Tree<V> {
     /// Construct Hierarchy: median split, top-down, leaves covering `[now, now + dt]`.
-    fn build(&mut self, bodies: &[Body<V>], now: f64) {
+    fn build(&mut self, bodies: &[Body<V>], now: f64, dt: f64) {
         let n = bodies.len();
         let dummy = Node {
             bbox: Aabb::new(V::ZERO, V::ZERO),
@@ -142,16 +96,16 @@ impl<V: Vector> KayaBvh<V> {
         for item in &mut self.items {
             item.key = bodies[item.id as usize].position_at(now).to_array3();
         }
-        build_recursive(&mut self.nodes, &mut self.items, bodies, now, self.dt, 0, 0);
+        build_recursive(&mut self.nodes, &mut self.items, bodies, now, dt, 0, 0);
     }
 
     /// Update Hierarchy: refits every box bottom-up for the current `dt`.
-    fn refit(&mut self, bodies: &[Body<V>], now: f64) {
+    fn refit(&mut self, bodies: &[Body<V>], now: f64, dt: f64) {
         // Children follow their parent in pre-order, so a reverse sweep visits them first.
         for idx in (0..self.nodes.len()).rev() {
             let node = self.nodes[idx];
             self.nodes[idx].bbox = if node.body != INTERNAL {
-                leaf_box(&bodies[node.body as usize], now, self.dt)
+                swept_box(&bodies[node.body as usize], now, dt)
             } else {
                 self.nodes[idx + 1]
                     .bbox
@@ -159,31 +113,6 @@ impl<V: Vector> KayaBvh<V> {
             };
         }
     }
-}
-
-/// The box of a ball swept from `now` to `now + dt`, padded against round-off.
-#[inline]
-pub(crate) fn leaf_box<V: Vector>(b: &Body<V>, now: f64, dt: f64) -> Aabb<V> {
-    let p0 = b.position_at(now);
-    let p1 = p0 + b.vel * dt;
-    if !p1.is_finite() {
-        return Aabb::new(V::splat(f64::NEG_INFINITY), V::splat(f64::INFINITY));
-    }
-    let pad = b.radius + PAD_REL * (b.radius + p0.max_abs() + p1.max_abs());
-    Aabb::from_points(p0, p1).expanded(pad)
-}
-
-/// A wall's static box, padded against round-off like the leaves. Planes have infinite
-/// boxes: the padding comes from the finite coordinates only.
-pub(crate) fn padded_wall_box<V: Vector>(w: &crate::wall::Wall<V>) -> Aabb<V> {
-    let b = w.aabb();
-    let (lo, hi) = (b.min.to_array3(), b.max.to_array3());
-    let scale = lo
-        .iter()
-        .chain(&hi)
-        .filter(|x| x.is_finite())
-        .fold(0.0f64, |m, x| m.max(x.abs()));
-    b.expanded(PAD_REL * scale)
 }
 
 /// Builds the subtree of `items` (a sub-slice) rooted at node `idx`: split at the median of
@@ -199,7 +128,7 @@ fn build_recursive<V: Vector>(
 ) -> Aabb<V> {
     if items.len() == 1 {
         let b = items[0].id;
-        let bbox = leaf_box(&bodies[b as usize], now, dt);
+        let bbox = swept_box(&bodies[b as usize], now, dt);
         nodes[idx] = Node {
             bbox,
             right: 0,
@@ -325,19 +254,22 @@ impl<V: Vector> BroadPhase<V> for KayaBvh<V> {
         if world.bodies.is_empty() {
             return None;
         }
-        self.build(&world.bodies, now);
         if self.wall_boxes.len() != world.walls.len() {
             self.wall_boxes = world.walls.iter().map(padded_wall_box).collect();
         }
-        let wall_boxes = std::mem::take(&mut self.wall_boxes);
         // Box crossings (periodic boundary) are per body: the earliest one, found in O(n).
         let box_crossing = earliest_box_crossing(world);
-        let found = loop {
-            let limit = (now + self.dt).min(horizon);
+        let (tree, wall_boxes) = (&mut self.tree, &self.wall_boxes);
+        self.look_ahead.next_event(now, horizon, |window| {
+            if window.first {
+                tree.build(&world.bodies, now, window.dt);
+            } else {
+                tree.refit(&world.bodies, now, window.dt);
+            }
             let mut search = Search {
-                nodes: &self.nodes,
+                nodes: &tree.nodes,
                 world,
-                limit,
+                limit: window.end,
                 best: EarliestEvent::new(),
             };
             search.check(0);
@@ -345,22 +277,11 @@ impl<V: Vector> BroadPhase<V> for KayaBvh<V> {
                 search.check_wall(0, w as u32, wbox);
             }
             search.offer(box_crossing);
-            if let Some(e) = search.best.get() {
-                self.found_dt = self.dt;
-                self.dt = (self.dt * self.opts.shrink).max(MIN_DT);
-                break Some(e);
-            }
-            if now + self.dt >= horizon {
-                break None;
-            }
-            self.dt *= self.opts.grow;
-            self.refit(&world.bodies, now);
-        };
-        self.wall_boxes = wall_boxes;
-        found
+            search.best.get()
+        })
     }
 
     fn lookahead(&self) -> f64 {
-        self.found_dt
+        self.look_ahead.found_dt()
     }
 }

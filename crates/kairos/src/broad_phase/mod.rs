@@ -8,11 +8,13 @@
 mod all_pairs;
 mod calendar;
 mod kaya_bvh;
+mod look_ahead;
 mod swept;
 
 pub use all_pairs::AllPairs;
 pub use calendar::{Calendar, CalendarOptions};
-pub use kaya_bvh::{KayaBvh, KayaBvhOptions};
+pub use kaya_bvh::KayaBvh;
+pub use look_ahead::{KayaBvhOptions, LookAheadOptions};
 pub use swept::SweptBoxes;
 
 use crate::event::Event;
@@ -133,8 +135,8 @@ impl BroadPhaseKind {
 /// Options of every broad phase.
 #[derive(Clone, Copy, Debug, Default, PartialEq)]
 pub struct BroadPhaseOptions {
-    /// Options of [`KayaBvh`].
-    pub kaya: KayaBvhOptions,
+    /// The look-ahead of [`KayaBvh`] and [`SweptBoxes`] (`sap`, `grid`).
+    pub kaya: LookAheadOptions,
     /// Options of [`Calendar`].
     pub calendar: CalendarOptions,
 }

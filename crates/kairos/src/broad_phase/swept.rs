@@ -1,28 +1,28 @@
 //! Continuous-time sweep and prune and uniform grid: the thesis's future work (chapter 6).
 //!
-//! The thesis adapted bounding volume hierarchies to continuous time with one idea: cover each
-//! body by the box it sweeps from `now` to `now + dt`, and adapt `dt` (doubled while a search
-//! finds nothing, halved after an event). The same idea turns *any* discrete broad phase into a
-//! continuous one, and this module does exactly that: the swept boxes are handed to a
-//! discrete [`OverlapFinder`], and every pair it reports goes to the exact narrow phase with
-//! the time limit `now + dt`.
+//! The thesis adapted bounding volume hierarchies to continuous time with one idea, the
+//! [look-ahead](super::look_ahead): cover each body by the box it sweeps over an adaptive
+//! window `[now, now + dt]`. The same idea turns *any* discrete broad phase into a continuous
+//! one, and this module does exactly that: the swept boxes are handed to a discrete
+//! [`OverlapFinder`], and every pair it reports goes to the exact narrow phase with the
+//! window's end as time limit.
 //!
 //! * `sap`: the incremental sweep and prune of [`crate::overlap`]. Its sorted endpoint lists
 //!   persist from one search to the next, and between two events the swept boxes change
 //!   little (only the bodies of the last event jump), so insertion sort does almost no work.
 //! * `grid`: the spatial hash of [`crate::overlap`], cells sized from the swept boxes.
 //!
-//! In a periodic box, the look-ahead never passes the earliest box crossing (that crossing
-//! would be the next event anyway), so every swept box stays within one contact distance of
-//! the box; a box that sticks out of a face gets an image shifted by the box length, and pairs
-//! found through images are mapped back to their bodies. Walls are few and static: each
-//! wall's box is tested against every swept box.
+//! In a periodic box, the look-ahead's window never passes the earliest box crossing (that
+//! crossing would be the next event anyway), so every swept box stays within one contact
+//! distance of the box; a box that sticks out of a face gets an image shifted by the box
+//! length, and pairs found through images are mapped back to their bodies. Walls are few and
+//! static: each wall's box is tested against every swept box.
 //!
 //! Only pruning differs from `all-pairs`: contact times come from the same pure functions and
 //! the earliest event is chosen by the same total order, so event logs are bit-identical.
 
-use super::kaya_bvh::{leaf_box, padded_wall_box, MIN_DT};
-use super::{earliest_box_crossing, BroadPhase, KayaBvhOptions};
+use super::look_ahead::{padded_wall_box, swept_box, LookAhead, LookAheadOptions};
+use super::{earliest_box_crossing, BroadPhase};
 use crate::event::{EarliestEvent, Event};
 use crate::math::{Aabb, Vector};
 use crate::overlap::{OverlapFinder, OverlapKind};
@@ -32,10 +32,13 @@ use crate::world::World;
 /// adaptive look-ahead; see the [module documentation](self).
 pub struct SweptBoxes<V: Vector> {
     name: &'static str,
+    look_ahead: LookAhead,
+    candidates: Candidates<V>,
+}
+
+/// The boxes of one search and the finder that pairs them.
+struct Candidates<V: Vector> {
     finder: Box<dyn OverlapFinder<V>>,
-    opts: KayaBvhOptions,
-    dt: f64,
-    found_dt: f64,
     boxes: Vec<Aabb<V>>,
     /// The body of each box (bodies first, then periodic images).
     owners: Vec<u32>,
@@ -48,30 +51,29 @@ impl<V: Vector> SweptBoxes<V> {
     /// parameters of the thesis (`opts`: first `dt`, growth and shrink factors), named `name`.
     ///
     /// # Panics
-    /// When `opts` is out of range ([`KayaBvhOptions::validate`]).
-    pub fn new(name: &'static str, kind: OverlapKind, opts: KayaBvhOptions) -> Self {
-        if let Err(e) = opts.validate() {
-            panic!("invalid look-ahead options: {e}");
-        }
+    /// When `opts` is out of range ([`LookAheadOptions::validate`]).
+    pub fn new(name: &'static str, kind: OverlapKind, opts: LookAheadOptions) -> Self {
         Self {
             name,
-            finder: kind.build(),
-            opts,
-            dt: opts.initial_dt,
-            found_dt: 0.0,
-            boxes: Vec::new(),
-            owners: Vec::new(),
-            pairs: Vec::new(),
-            wall_boxes: Vec::new(),
+            look_ahead: LookAhead::new(opts),
+            candidates: Candidates {
+                finder: kind.build(),
+                boxes: Vec::new(),
+                owners: Vec::new(),
+                pairs: Vec::new(),
+                wall_boxes: Vec::new(),
+            },
         }
     }
+}
 
+impl<V: Vector> Candidates<V> {
     /// Swept boxes of every body over `[now, now + span]`, plus periodic images.
     fn fill_boxes(&mut self, world: &World<V>, now: f64, span: f64) {
         let n = world.bodies.len();
         self.boxes.clear();
         self.boxes
-            .extend(world.bodies.iter().map(|b| leaf_box(b, now, span)));
+            .extend(world.bodies.iter().map(|b| swept_box(b, now, span)));
         self.owners.clear();
         self.owners.extend(0..n as u32);
         let Some(l) = world.period else {
@@ -161,34 +163,27 @@ impl<V: Vector> BroadPhase<V> for SweptBoxes<V> {
         if world.bodies.is_empty() {
             return None;
         }
-        if self.wall_boxes.len() != world.walls.len() {
-            self.wall_boxes = world.walls.iter().map(padded_wall_box).collect();
+        let candidates = &mut self.candidates;
+        if candidates.wall_boxes.len() != world.walls.len() {
+            candidates.wall_boxes = world.walls.iter().map(padded_wall_box).collect();
         }
         let box_crossing = earliest_box_crossing(world);
         let cap = box_crossing.map_or(horizon, |e| e.time.min(horizon));
-        loop {
-            let limit = (now + self.dt).min(cap);
-            self.fill_boxes(world, now, limit - now);
+        self.look_ahead.next_event(now, cap, |window| {
+            let limit = window.end;
+            candidates.fill_boxes(world, now, limit - now);
             let mut best = EarliestEvent::new();
-            self.search(world, limit, &mut best);
+            candidates.search(world, limit, &mut best);
             if let Some(e) = box_crossing {
                 if e.time <= limit && e.time <= horizon {
                     best.offer(e);
                 }
             }
-            if let Some(e) = best.get() {
-                self.found_dt = self.dt;
-                self.dt = (self.dt * self.opts.shrink).max(MIN_DT);
-                return Some(e);
-            }
-            if limit >= cap {
-                return None;
-            }
-            self.dt *= self.opts.grow;
-        }
+            best.get()
+        })
     }
 
     fn lookahead(&self) -> f64 {
-        self.found_dt
+        self.look_ahead.found_dt()
     }
 }
