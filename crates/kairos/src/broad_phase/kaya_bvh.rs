@@ -19,7 +19,7 @@ use super::look_ahead::{padded_wall_box, swept_box, LookAhead, LookAheadOptions,
 use super::{earliest_box_crossing, BroadPhase};
 use crate::body::Body;
 use crate::event::{EarliestEvent, Event};
-use crate::math::{Aabb, Vector};
+use crate::math::{nearest_image, Aabb, Vector};
 use crate::world::World;
 
 const INTERNAL: u32 = u32::MAX;
@@ -169,7 +169,7 @@ fn overlaps_periodic<V: Vector>(a: &Aabb<V>, b: &Aabb<V>, l: V) -> bool {
         let (lb, hb) = (b.min.comp(axis), b.max.comp(axis));
         let len = l.comp(axis);
         let c = 0.5 * ((la + ha) - (lb + hb));
-        let m = c - len * (c / len).round();
+        let m = nearest_image(c, len);
         m.abs() <= 0.5 * ((ha - la) + (hb - lb)) + PAD_REL * len
     })
 }
