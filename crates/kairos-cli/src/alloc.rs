@@ -58,3 +58,79 @@ unsafe impl GlobalAlloc for HugePageAlloc {
         p
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The allocator hands out working memory (zeroed when asked, kept by `realloc`), and on
+    /// Linux with transparent huge pages available a large block is backed by huge pages once
+    /// touched: the advice is what the allocator is for.
+    #[test]
+    fn large_blocks_work_and_get_huge_pages() {
+        let size = 64 << 20;
+        let layout = Layout::from_size_align(size, 16).unwrap();
+        // SAFETY: a non-zero layout; the block is written within its size, then freed with the
+        // layout it was reallocated to.
+        unsafe {
+            let p = HugePageAlloc.alloc_zeroed(layout);
+            assert!(!p.is_null());
+            let block = std::slice::from_raw_parts_mut(p, size);
+            // Written before any read: a read would map the shared zero page in small pages.
+            for (k, b) in block.iter_mut().enumerate().step_by(4096) {
+                *b = (k / 4096) as u8;
+            }
+            assert!(block.iter().skip(1).step_by(4096).all(|&b| b == 0));
+            #[cfg(target_os = "linux")]
+            if thp_available() {
+                let huge = anon_huge_kib(p as usize, size);
+                assert!(huge >= 2048, "no huge page backs the block ({huge} KiB)");
+            }
+            let q = HugePageAlloc.realloc(p, layout, 2 * size);
+            assert!(!q.is_null());
+            let block = std::slice::from_raw_parts(q, size);
+            for (k, &b) in block.iter().enumerate().step_by(4096) {
+                assert_eq!(b, (k / 4096) as u8);
+            }
+            HugePageAlloc.dealloc(q, Layout::from_size_align(2 * size, 16).unwrap());
+        }
+    }
+
+    /// Transparent huge pages can be had by advice (`always` or `madvise` mode).
+    #[cfg(target_os = "linux")]
+    fn thp_available() -> bool {
+        std::fs::read_to_string("/sys/kernel/mm/transparent_hugepage/enabled")
+            .is_ok_and(|s| s.contains("[always]") || s.contains("[madvise]"))
+    }
+
+    /// `AnonHugePages` of the mappings overlapping `[addr, addr + size)`, from
+    /// `/proc/self/smaps` (the advice splits a block's mapping at the huge pages' bounds).
+    #[cfg(target_os = "linux")]
+    fn anon_huge_kib(addr: usize, size: usize) -> u64 {
+        let smaps = std::fs::read_to_string("/proc/self/smaps").unwrap();
+        let mut inside = false;
+        let mut total = 0;
+        for line in smaps.lines() {
+            let first = line.split_whitespace().next().unwrap_or("");
+            if let Some((lo, hi)) = first.split_once('-') {
+                if let (Ok(lo), Ok(hi)) =
+                    (usize::from_str_radix(lo, 16), usize::from_str_radix(hi, 16))
+                {
+                    inside = lo < addr + size && addr < hi;
+                    continue;
+                }
+            }
+            if inside {
+                if let Some(rest) = line.strip_prefix("AnonHugePages:") {
+                    total += rest
+                        .trim()
+                        .trim_end_matches("kB")
+                        .trim()
+                        .parse()
+                        .unwrap_or(0);
+                }
+            }
+        }
+        total
+    }
+}
