@@ -4,7 +4,7 @@ use crate::body::{Body, BodyId};
 use crate::event::{Event, EventKind};
 use crate::math::{nearest_image, Vector};
 use crate::toi::{
-    ball_ball_periodic_cannot_hit_by, body_body, body_body_contact, body_body_periodic, body_wall,
+    body_body, body_body_contact, body_body_periodic, body_body_periodic_by, body_wall,
     body_wall_contact, box_exit, Contact, Toi,
 };
 use crate::wall::{Wall, WallId};
@@ -155,6 +155,21 @@ impl<V: Vector> World<V> {
         }
     }
 
+    /// [`World::predict_pair`] for a caller that uses only contacts at or before `t_max`: the
+    /// same report for those, and in a periodic box a miss without solving for a pair that
+    /// cannot touch by then ([`body_body_periodic_by`]).
+    #[inline]
+    pub fn predict_pair_by(&self, i: BodyId, j: BodyId, t_max: f64) -> Toi {
+        let Some(l) = self.period else {
+            return self.predict_pair(i, j);
+        };
+        let (lo, hi) = if i < j { (i, j) } else { (j, i) };
+        let (bi, bj) = (&self.bodies[lo as usize], &self.bodies[hi as usize]);
+        body_body_periodic_by(bi, bj, l, t_max, || {
+            box_exit(bi, l).0.min(box_exit(bj, l).0)
+        })
+    }
+
     /// Contact time of body `i` with wall `w` (the narrow phase's [`body_wall`]).
     #[inline]
     pub fn predict_wall(&self, i: BodyId, w: WallId) -> Toi {
@@ -225,21 +240,10 @@ impl<V: Vector> World<V> {
         let (ia, ib) = (event.a as usize, event.b as usize);
         let mut nudge = 4.0 * f64::EPSILON;
         for _ in 0..64 {
-            // The screen's rejection is the prediction's own answer to this question, proven
-            // without solving it (usual after a collision: the pair now separates).
-            if let (EventKind::BallBall, Some(l)) = (event.kind, self.period) {
-                let (lo, hi) = (ia.min(ib), ia.max(ib));
-                if ball_ball_periodic_cannot_hit_by(
-                    &self.bodies[lo],
-                    &self.bodies[hi],
-                    l,
-                    event.time,
-                ) {
-                    return;
-                }
-            }
+            // In a periodic box the bounded prediction usually answers without solving (after a
+            // collision the pair separates).
             let again = match event.kind {
-                EventKind::BallBall => self.predict_pair(event.a, event.b),
+                EventKind::BallBall => self.predict_pair_by(event.a, event.b, event.time),
                 _ => self.predict_wall(event.a, event.b),
             };
             if !(again.is_hit() && again.time <= event.time) {
