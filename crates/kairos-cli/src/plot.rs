@@ -3,20 +3,23 @@
 //! A [`Chart`] is plain data (titles, axes, [`Series`]); [`render_svg`] draws it with the
 //! `plotters` SVG backend into a string and [`write_chart`] writes that string atomically.
 //!
-//! Logarithmic axes are drawn as linear axes over `log10` of the values, with ticks chosen
-//! here: decades, or 1-2-5 steps when fewer than three decades are in range, or the values the
-//! chart asks for ([`Chart::x_ticks`]). Points that cannot be placed (not finite, or not
-//! positive on a logarithmic axis) are left out and reported in [`Svg::notes`], never a panic.
-//! The legend is drawn in a column of its own to the right of the plot, so it never covers data.
+//! Axes are plotters' linear and logarithmic coordinates. Labelled ticks on a logarithmic axis
+//! are plotters' decades when at least three are in range, else 1-2-5 steps chosen here, or the
+//! values the chart asks for ([`Chart::x_ticks`]); labels are plotters' float printer, or powers
+//! of ten with superscripts. Points that cannot be placed (not finite, or not positive on a
+//! logarithmic axis) are left out and reported in [`Svg::notes`], never a panic. The legend is
+//! plotters' series labels, drawn in a column of its own to the right of the plot, so it never
+//! covers data.
 
 use std::path::Path;
 
 use anyhow::{bail, Result};
-use plotters::coord::ranged1d::{DefaultFormatting, KeyPointHint, Ranged};
+use plotters::coord::ranged1d::{DefaultFormatting, KeyPointHint};
 use plotters::coord::types::RangedCoordf64;
-use plotters::element::DashedPathElement;
+use plotters::data::float::pretty_print_float;
+use plotters::element::{DashedPathElement, Drawable, PointCollection};
 use plotters::prelude::*;
-use plotters::style::text_anchor::{HPos, Pos, VPos};
+use plotters_backend::{BackendCoord, DrawingErrorKind};
 
 use crate::output::write_text;
 
@@ -106,69 +109,98 @@ const REFERENCE: [RGBColor; 2] = [RGBColor(70, 70, 70), RGBColor(140, 140, 140)]
 const PLOT_WIDTH: u32 = 760;
 const HEIGHT: u32 = 500;
 const FONT: &str = "sans-serif";
+/// Width of the line and marker sample before each legend entry.
+const SAMPLE: i32 = 32;
 
-/// One axis in drawing coordinates (`log10` of the data on a logarithmic axis), with its own
-/// ticks: bold mesh lines and labels at `major`, light mesh lines at `minor`.
-#[derive(Clone)]
+/// One axis: plotters' linear or logarithmic coordinate over the data, with labelled (`bold`)
+/// and unlabelled (`light`) ticks.
+///
+/// One type for both scales, so that a single chart type serves every pair of axes; plotters'
+/// own tick wrapper (`with_key_points`) would do, but over a linear `f64` range it loses the
+/// tick labels.
 struct Axis {
-    log: bool,
-    /// Label ticks as powers of ten (`10⁵`, `2×10⁵`): a logarithmic axis with a tick that
-    /// [`format_number`] would not write in plain decimals.
+    coord: Coord,
+    bold: Vec<f64>,
+    light: Vec<f64>,
+    /// Label ticks as powers of ten (`10⁵`, `2×10⁵`): a logarithmic axis with a tick outside
+    /// 0.0001..100000.
     powers: bool,
-    lo: f64,
-    hi: f64,
-    major: Vec<f64>,
-    minor: Vec<f64>,
+}
+
+enum Coord {
+    Linear(RangedCoordf64),
+    Log(LogCoord<f64>),
 }
 
 impl Axis {
-    /// The axis over the drawing-space values `vals` (non-empty, finite), with `ticks` in data
-    /// coordinates when given.
+    /// The axis over the data values `vals` (non-empty, placeable), with `ticks` in data
+    /// coordinates when at least two of them are in range.
     fn new(log: bool, vals: &[f64], ticks: &[f64]) -> Axis {
         let min = vals.iter().copied().fold(f64::INFINITY, f64::min);
         let max = vals.iter().copied().fold(f64::NEG_INFINITY, f64::max);
-        let (min, max) = if max > min {
-            (min, max)
-        } else if log {
-            (min - 0.5, max + 0.5)
+        // A margin of 5% of the range on either side, in the axis' own scale; a single value
+        // gets a range around it. The range stays finite and at most 300 decades wide (plotters
+        // loops for ever over an infinite one); what lies beyond is drawn at the edge.
+        let (lo, hi) = if log {
+            let f = if max > min {
+                10f64.powf(0.05 * (max.log10() - min.log10()))
+            } else {
+                3.0
+            };
+            let hi = (max * f).min(f64::MAX);
+            ((min / f).max(hi / 1e300).max(f64::from_bits(1)), hi)
         } else {
-            let w = (min.abs() * 0.1).max(1.0);
+            let (min, max) = (min.max(-1e300), max.min(1e300));
+            let w = if max > min {
+                0.05 * (max - min)
+            } else {
+                (min.abs() * 0.1).max(1.0)
+            };
             (min - w, max + w)
         };
-        let pad = 0.05 * (max - min);
-        let (lo, hi) = (min - pad, max + pad);
-        let inside = |t: &f64| *t >= lo && *t <= hi;
         let given: Vec<f64> = ticks
             .iter()
-            .filter_map(|&v| to_drawing(log, v))
-            .filter(inside)
+            .copied()
+            .filter(|t| (lo..=hi).contains(t))
             .collect();
-        let (major, minor) = if given.len() >= 2 {
+        let (bold, light) = if given.len() >= 2 {
             (given, Vec::new())
+        } else if log && hi > 1e12 * lo {
+            // Light lines would crowd: plotters draws none over as many decades either.
+            (log_ticks(lo, hi), Vec::new())
         } else if log {
-            log_ticks(lo, hi)
+            let bold = log_ticks(lo, hi);
+            let light = mantissa_ticks(lo, hi, &[2.0, 3.0, 4.0, 5.0, 6.0, 7.0, 8.0, 9.0])
+                .into_iter()
+                .filter(|m| !bold.iter().any(|b| (b / m - 1.0).abs() < 1e-9))
+                .collect();
+            (bold, light)
         } else {
-            (linear_ticks(lo, hi), Vec::new())
+            (RangedCoordf64::from(lo..hi).key_points(6), Vec::new())
         };
-        let powers = log && major.iter().any(|t| !(-4.0..5.0).contains(&t.floor()));
+        let powers = log && bold.iter().any(|t| !(1e-4..1e5).contains(&(t * 1.000001)));
+        let coord = if log {
+            Coord::Log((lo..hi).log_scale().into())
+        } else {
+            Coord::Linear((lo..hi).into())
+        };
         Axis {
-            log,
+            coord,
+            bold,
+            light,
             powers,
-            lo,
-            hi,
-            major,
-            minor,
         }
     }
 
-    /// The tick label of drawing-space value `t`.
-    fn label(&self, t: f64) -> String {
-        if self.powers {
-            power_of_ten(10f64.powf(t))
-        } else if self.log {
-            format_number(10f64.powf(t))
-        } else {
-            format_number(t)
+    /// The labels of the ticks: plain decimals (plotters' float printer), or powers of ten.
+    fn labeller(&self) -> impl Fn(&f64) -> String {
+        let (powers, log) = (self.powers, matches!(self.coord, Coord::Log(_)));
+        move |&t| {
+            if powers {
+                power_of_ten(t)
+            } else {
+                pretty_print_float(t, !log)
+            }
         }
     }
 }
@@ -178,109 +210,63 @@ impl Ranged for Axis {
     type FormatOption = DefaultFormatting;
 
     fn map(&self, value: &f64, limit: (i32, i32)) -> i32 {
-        RangedCoordf64::from(self.lo..self.hi).map(value, limit)
+        match &self.coord {
+            Coord::Linear(c) => c.map(value, limit),
+            Coord::Log(c) => c.map(value, limit),
+        }
     }
 
     fn key_points<H: KeyPointHint>(&self, hint: H) -> Vec<f64> {
         if hint.weight().allow_light_points() {
-            self.minor.clone()
+            self.light.clone()
         } else {
-            self.major.clone()
+            self.bold.clone()
         }
     }
 
     fn range(&self) -> std::ops::Range<f64> {
-        self.lo..self.hi
-    }
-}
-
-/// Drawing-space coordinate of data value `v`, if it can be placed.
-fn to_drawing(log: bool, v: f64) -> Option<f64> {
-    if !v.is_finite() {
-        None
-    } else if log {
-        (v > 0.0).then(|| v.log10())
-    } else {
-        Some(v)
-    }
-}
-
-/// Major and minor ticks of a logarithmic axis over `[lo, hi]` (in `log10`).
-fn log_ticks(lo: f64, hi: f64) -> (Vec<f64>, Vec<f64>) {
-    let decades: Vec<i32> = ((lo.floor() as i32)..=(hi.ceil() as i32)).collect();
-    let at = |mantissas: &[f64]| -> Vec<f64> {
-        decades
-            .iter()
-            .flat_map(|&k| mantissas.iter().map(move |&m| m.log10() + k as f64))
-            .filter(|t| *t >= lo && *t <= hi)
-            .collect()
-    };
-    let all: Vec<f64> = (1..=9).map(f64::from).collect();
-    // Decades when there are at least three, else 1-2-5, else every integer mantissa.
-    for (major, enough) in [(vec![1.0], 3), (vec![1.0, 2.0, 5.0], 2), (all.clone(), 2)] {
-        let ticks = at(&major);
-        if ticks.len() >= enough {
-            let minor_m: Vec<f64> = all.iter().copied().filter(|m| !major.contains(m)).collect();
-            return (ticks, at(&minor_m));
+        match &self.coord {
+            Coord::Linear(c) => c.range(),
+            Coord::Log(c) => c.range(),
         }
     }
-    // Less than one ninth of a decade: fall back to evenly spaced ticks.
-    (linear_ticks(lo, hi), Vec::new())
 }
 
-/// About five ticks at multiples of 1, 2 or 5 times a power of ten in `[lo, hi]`.
-fn linear_ticks(lo: f64, hi: f64) -> Vec<f64> {
-    let raw = (hi - lo) / 5.0;
-    let p = 10f64.powf(raw.log10().floor());
-    let step = [1.0, 2.0, 5.0, 10.0]
-        .iter()
-        .map(|m| m * p)
-        .find(|s| *s >= raw)
-        .unwrap_or(10.0 * p);
-    let first = (lo / step).ceil() as i64;
-    let last = (hi / step).floor() as i64;
-    (first..=last).map(|i| i as f64 * step).collect()
-}
-
-/// A short decimal form: plain between 0.0001 and 99999, `2e6`-style outside, trailing zeros
-/// dropped, at most four significant digits.
-pub fn format_number(v: f64) -> String {
-    if v == 0.0 || !v.is_finite() {
-        return format!("{v}");
-    }
-    let e = v.abs().log10().floor() as i32;
-    let trim = |s: String| -> String {
-        if s.contains('.') {
-            s.trim_end_matches('0').trim_end_matches('.').to_string()
-        } else {
-            s
+/// Labelled ticks of a logarithmic axis over `[lo, hi]`: plotters' decades when there are at
+/// least three, else 1-2-5 steps, else every integer mantissa, else plotters' linear ticks.
+fn log_ticks(lo: f64, hi: f64) -> Vec<f64> {
+    // Under two decades plotters adds intermediate values from the first whole decade only.
+    if hi >= 100.0 * lo {
+        let decades = LogCoord::from((lo..hi).log_scale()).key_points(11);
+        if decades.len() >= 3 {
+            return decades;
         }
-    };
-    if (-4..=4).contains(&e) {
-        trim(format!("{:.*}", (3 - e).max(0) as usize, v))
-    } else {
-        let m = v / 10f64.powi(e);
-        // Rounding the mantissa can carry into the next power (9.9996e5 -> 10e5).
-        let (m, e) = if (m.abs() * 1000.0).round() >= 10_000.0 {
-            (m / 10.0, e + 1)
-        } else {
-            (m, e)
-        };
-        format!("{}e{e}", trim(format!("{m:.3}")))
     }
+    for mantissas in [
+        &[1.0, 2.0, 5.0][..],
+        &[1.0, 2.0, 3.0, 4.0, 5.0, 6.0, 7.0, 8.0, 9.0],
+    ] {
+        let ticks = mantissa_ticks(lo, hi, mantissas);
+        if ticks.len() >= 2 {
+            return ticks;
+        }
+    }
+    RangedCoordf64::from(lo..hi).key_points(6)
 }
 
-/// `v` as a power of ten with Unicode superscripts: `10⁵`, `2×10⁻³`, `2.5×10⁶`.
+/// The values `m × 10^k` in `[lo, hi]` (positive) for `m` in `mantissas`, ascending.
+fn mantissa_ticks(lo: f64, hi: f64, mantissas: &[f64]) -> Vec<f64> {
+    let decades = (lo.log10().floor() as i32)..=(hi.log10().ceil() as i32);
+    decades
+        .flat_map(|k| mantissas.iter().map(move |m| m * 10f64.powi(k)))
+        .filter(|t| (lo..=hi).contains(t))
+        .collect()
+}
+
+/// Positive `v` as a power of ten with Unicode superscripts: `10⁵`, `2×10⁻³`, `2.5×10⁶`.
 fn power_of_ten(v: f64) -> String {
-    if v <= 0.0 || !v.is_finite() {
-        return format_number(v);
-    }
-    let mut e = v.log10().floor() as i32;
-    let mut m = (v / 10f64.powi(e) * 1000.0).round() / 1000.0;
-    if m >= 10.0 {
-        m /= 10.0;
-        e += 1;
-    }
+    // The tolerance keeps a decade computed as 9.999…e4 in its own decade.
+    let e = (v.log10() + 1e-9).floor() as i32;
     let sup: String = e
         .to_string()
         .chars()
@@ -289,10 +275,9 @@ fn power_of_ten(v: f64) -> String {
             d => ['⁰', '¹', '²', '³', '⁴', '⁵', '⁶', '⁷', '⁸', '⁹'][d as usize - '0' as usize],
         })
         .collect();
-    if m == 1.0 {
-        format!("10{sup}")
-    } else {
-        format!("{}×10{sup}", format_number(m))
+    match pretty_print_float(v / 10f64.powi(e), false) {
+        m if m == "1" => format!("10{sup}"),
+        m => format!("{m}×10{sup}"),
     }
 }
 
@@ -312,13 +297,93 @@ const MARKERS: [Marker; 4] = [
     Marker::Cross,
 ];
 
-/// A series ready to draw: drawing-space points, colour, marker.
-struct Drawn<'a> {
-    series: &'a Series,
-    points: Vec<(f64, f64, Option<&'a str>)>,
+/// How a series looks: style, colour, marker, dashes.
+#[derive(Clone, Copy)]
+struct Look {
+    style: SeriesStyle,
     color: RGBColor,
     marker: Marker,
     dash: Option<(u32, u32)>,
+}
+
+/// A series ready to draw: placeable points and look.
+struct Drawn<'a> {
+    series: &'a Series,
+    points: Vec<(f64, f64, Option<&'a str>)>,
+    look: Look,
+}
+
+/// The marker of a series at one point (data coordinates), or its legend sample with its left
+/// end at one point (pixels): a stretch of its line, solid or dashed, and its marker.
+///
+/// A legend entry must be a single element type. plotters has a type for each marker shape, and
+/// its dynamic element cannot be composed with a line here (that needs a `'static` backend), so
+/// this element picks the shapes and draws them with plotters' elements.
+struct Mark<C> {
+    at: C,
+    look: Look,
+    legend: bool,
+}
+
+impl<'a, C> PointCollection<'a, C> for &'a Mark<C> {
+    type Point = &'a C;
+    type IntoIter = std::iter::Once<&'a C>;
+    fn point_iter(self) -> Self::IntoIter {
+        std::iter::once(&self.at)
+    }
+}
+
+impl<C, DB: DrawingBackend> Drawable<DB> for Mark<C> {
+    fn draw<I: Iterator<Item = BackendCoord>>(
+        &self,
+        mut pos: I,
+        backend: &mut DB,
+        dim: (u32, u32),
+    ) -> Result<(), DrawingErrorKind<DB::ErrorType>> {
+        let Some((x, y)) = pos.next() else {
+            return Ok(());
+        };
+        let Look {
+            style,
+            color,
+            marker,
+            dash,
+        } = self.look;
+        let stroke = color.stroke_width(2);
+        let mut c = (x, y);
+        if self.legend {
+            let line = [(x, y), (x + SAMPLE, y)];
+            match (style, dash) {
+                (SeriesStyle::Reference, Some((on, off))) => DashedPathElement::new(
+                    line, on, off, stroke,
+                )
+                .draw(line.into_iter(), backend, dim)?,
+                (SeriesStyle::Measured, _) => {
+                    PathElement::new(line, stroke).draw(line.into_iter(), backend, dim)?
+                }
+                _ => {}
+            }
+            c = (x + SAMPLE / 2, y);
+        }
+        if style == SeriesStyle::Reference {
+            return Ok(());
+        }
+        let (fill, at) = (color.filled(), std::iter::once(c));
+        match marker {
+            Marker::Circle => Circle::new(c, 4, fill).draw(at, backend, dim),
+            Marker::Triangle => TriangleMarker::new(c, 5, fill).draw(at, backend, dim),
+            Marker::Square => {
+                let corners = [(c.0 - 4, c.1 - 4), (c.0 + 4, c.1 + 4)];
+                Rectangle::new(corners, fill).draw(corners.into_iter(), backend, dim)
+            }
+            Marker::Cross => Cross::new(c, 4, stroke).draw(at, backend, dim),
+        }
+    }
+}
+
+/// Whether data value `v` can be placed on an axis.
+fn placeable(log: bool, v: f64) -> bool {
+    v.is_finite() && (!log || v > 0.0)
 }
 
 /// Draws `chart` as an SVG document.
@@ -336,13 +401,8 @@ pub fn render_svg(chart: &Chart) -> Result<Svg> {
             .points
             .iter()
             .enumerate()
-            .filter_map(|(i, &(x, y))| {
-                Some((
-                    to_drawing(chart.log_x, x)?,
-                    to_drawing(chart.log_y, y)?,
-                    s.point_labels.get(i).map(String::as_str),
-                ))
-            })
+            .filter(|(_, &(x, y))| placeable(chart.log_x, x) && placeable(chart.log_y, y))
+            .map(|(i, &(x, y))| (x, y, s.point_labels.get(i).map(String::as_str)))
             .collect();
         let left_out = s.points.len() - points.len();
         if left_out > 0 {
@@ -383,9 +443,12 @@ pub fn render_svg(chart: &Chart) -> Result<Svg> {
         drawn.push(Drawn {
             series: s,
             points,
-            color,
-            marker,
-            dash,
+            look: Look {
+                style: s.style,
+                color,
+                marker,
+                dash,
+            },
         });
     }
     if drawn.is_empty() {
@@ -399,24 +462,29 @@ pub fn render_svg(chart: &Chart) -> Result<Svg> {
         .iter()
         .flat_map(|d| d.points.iter().map(|p| p.1))
         .collect();
-    let x_axis = Axis::new(chart.log_x, &xs, &chart.x_ticks);
-    let y_axis = Axis::new(chart.log_y, &ys, &[]);
+    let x = Axis::new(chart.log_x, &xs, &chart.x_ticks);
+    let y = Axis::new(chart.log_y, &ys, &[]);
 
+    // The legend's column: plotters' estimate of the longest name (about a tenth narrow for
+    // sans-serif), the sample and some space.
     let longest = drawn
         .iter()
-        .map(|d| d.series.name.chars().count())
-        .max()
-        .unwrap_or(0) as u32;
-    // About 6.5 pixels per character of 14-pixel sans-serif, after the 48-pixel sample.
-    let legend_width = (60 + longest * 13 / 2).clamp(120, 400);
+        .map(|d| d.series.name.as_str())
+        .max_by_key(|n| n.chars().count())
+        .unwrap_or("");
     let mut text = String::new();
+    let (w, _) = SVGBackend::with_string(&mut text, (PLOT_WIDTH, HEIGHT))
+        .into_drawing_area()
+        .estimate_text_size(longest, &TextStyle::from((FONT, 14).into_font()))?;
+    let legend_width = w * 11 / 10 + SAMPLE as u32 + 40;
+    text.clear();
     {
         let root = SVGBackend::with_string(&mut text, (PLOT_WIDTH + legend_width, HEIGHT))
             .into_drawing_area();
         root.fill(&WHITE)?;
-        let (plot_area, legend_area) = root.split_horizontally(PLOT_WIDTH);
-        draw_plot(&plot_area, chart, &x_axis, &y_axis, &drawn)?;
-        draw_legend(&legend_area, &drawn)?;
+        let (plot, legend) = root.split_horizontally(PLOT_WIDTH);
+        let top = draw_plot(&plot, chart, &drawn, x, y)?;
+        draw_legend(&legend, &drawn, top)?;
         root.present()?;
     }
     Ok(Svg { text, notes })
@@ -424,26 +492,20 @@ pub fn render_svg(chart: &Chart) -> Result<Svg> {
 
 type Area<'a> = DrawingArea<SVGBackend<'a>, plotters::coord::Shift>;
 
-fn draw_plot(
-    area: &Area<'_>,
-    chart: &Chart,
-    x_axis: &Axis,
-    y_axis: &Axis,
-    drawn: &[Drawn<'_>],
-) -> Result<()> {
+/// Draws the axes and series; returns the top of the plotting area in pixels.
+fn draw_plot(area: &Area<'_>, chart: &Chart, drawn: &[Drawn<'_>], x: Axis, y: Axis) -> Result<i32> {
+    let (x_labels, y_labels) = (x.labeller(), y.labeller());
     let mut ctx = ChartBuilder::on(area)
         .caption(&chart.title, (FONT, 18))
         .margin(12)
         .x_label_area_size(48)
         .y_label_area_size(72)
-        .build_cartesian_2d(x_axis.clone(), y_axis.clone())?;
-    let x_fmt = |t: &f64| x_axis.label(*t);
-    let y_fmt = |t: &f64| y_axis.label(*t);
+        .build_cartesian_2d(x, y)?;
     ctx.configure_mesh()
         .x_desc(chart.x_label.as_str())
         .y_desc(chart.y_label.as_str())
-        .x_label_formatter(&x_fmt)
-        .y_label_formatter(&y_fmt)
+        .x_label_formatter(&x_labels)
+        .y_label_formatter(&y_labels)
         .label_style((FONT, 13))
         .axis_desc_style((FONT, 14))
         .bold_line_style(BLACK.mix(0.15))
@@ -452,41 +514,22 @@ fn draw_plot(
     let label_color = BLACK.mix(0.8);
     let label_style = TextStyle::from((FONT, 12).into_font()).color(&label_color);
     for d in drawn {
-        let xy: Vec<(f64, f64)> = d.points.iter().map(|p| (p.0, p.1)).collect();
-        match (d.series.style, d.dash) {
-            (SeriesStyle::Reference, Some((on, off))) => {
-                ctx.draw_series(DashedLineSeries::new(
-                    xy.clone(),
-                    on,
-                    off,
-                    d.color.stroke_width(2),
-                ))?;
-            }
-            (SeriesStyle::Measured, _) => {
-                ctx.draw_series(LineSeries::new(xy.clone(), d.color.stroke_width(2)))?;
-            }
-            _ => {}
+        let look = d.look;
+        let xy = d.points.iter().map(|&(x, y, _)| (x, y));
+        let stroke = look.color.stroke_width(2);
+        if look.style == SeriesStyle::Measured {
+            ctx.draw_series(LineSeries::new(xy.clone(), stroke))?;
         }
-        if d.series.style != SeriesStyle::Reference {
-            let style = d.color.filled();
-            match d.marker {
-                Marker::Circle => {
-                    ctx.draw_series(xy.iter().map(|&p| Circle::new(p, 4, style)))?;
-                }
-                Marker::Triangle => {
-                    ctx.draw_series(xy.iter().map(|&p| TriangleMarker::new(p, 5, style)))?;
-                }
-                Marker::Square => {
-                    ctx.draw_series(xy.iter().map(|&p| {
-                        EmptyElement::at(p) + Rectangle::new([(-4, -4), (4, 4)], style)
-                    }))?;
-                }
-                Marker::Cross => {
-                    ctx.draw_series(
-                        xy.iter()
-                            .map(|&p| Cross::new(p, 4, d.color.stroke_width(2))),
-                    )?;
-                }
+        match (look.style, look.dash) {
+            (SeriesStyle::Reference, Some((on, off))) => {
+                ctx.draw_series(DashedLineSeries::new(xy, on, off, stroke))?;
+            }
+            _ => {
+                ctx.draw_series(xy.map(|at| Mark {
+                    at,
+                    look,
+                    legend: false,
+                }))?;
             }
         }
         ctx.draw_series(d.points.iter().filter_map(|&(x, y, label)| {
@@ -497,44 +540,30 @@ fn draw_plot(
             )
         }))?;
     }
-    Ok(())
+    Ok(ctx.plotting_area().get_base_pixel().1)
 }
 
-fn draw_legend(area: &Area<'_>, drawn: &[Drawn<'_>]) -> Result<()> {
-    let text_style =
-        TextStyle::from((FONT, 14).into_font()).pos(Pos::new(HPos::Left, VPos::Center));
-    // Aligned with the top of the plotting area (caption and margin above it).
-    let top = 56;
-    for (i, d) in drawn.iter().enumerate() {
-        let y = top + 24 * i as i32;
-        let (x0, x1) = (8, 40);
-        match d.dash {
-            Some((on, off)) => area.draw(&DashedPathElement::new(
-                vec![(x0, y), (x1, y)],
-                on,
-                off,
-                d.color.stroke_width(2),
-            ))?,
-            None if d.series.style == SeriesStyle::Measured => {
-                area.draw(&PathElement::new(
-                    vec![(x0, y), (x1, y)],
-                    d.color.stroke_width(2),
-                ))?;
-            }
-            None => {}
-        }
-        if d.series.style != SeriesStyle::Reference {
-            let c = (24, y);
-            let style = d.color.filled();
-            match d.marker {
-                Marker::Circle => area.draw(&Circle::new(c, 4, style))?,
-                Marker::Triangle => area.draw(&TriangleMarker::new(c, 5, style))?,
-                Marker::Square => area.draw(&Rectangle::new([(20, y - 4), (28, y + 4)], style))?,
-                Marker::Cross => area.draw(&Cross::new(c, 4, d.color.stroke_width(2)))?,
-            }
-        }
-        area.draw(&Text::new(d.series.name.clone(), (48, y), &text_style))?;
+/// Draws the legend with plotters' series labels, level with the top of the plot at `top`.
+///
+/// plotters draws the legend inside a chart's plotting area, where it could cover data; so the
+/// legend gets a chart of its own in a column beside the plot, without axes or data.
+fn draw_legend(area: &Area<'_>, drawn: &[Drawn<'_>], top: i32) -> Result<()> {
+    let mut ctx = ChartBuilder::on(area).build_cartesian_2d(0.0..1.0, 0.0..1.0)?;
+    for d in drawn {
+        let look = d.look;
+        ctx.draw_series(std::iter::empty::<Mark<(f64, f64)>>())?
+            .label(d.series.name.as_str())
+            .legend(move |at| Mark {
+                at,
+                look,
+                legend: true,
+            });
     }
+    ctx.configure_series_labels()
+        .position(SeriesLabelPosition::Coordinate(0, top))
+        .legend_area_size(SAMPLE + 8)
+        .label_font((FONT, 14))
+        .draw()?;
     Ok(())
 }
 
@@ -592,7 +621,7 @@ pub fn discrete_chart(rows: &[DiscreteRow]) -> Chart {
             .with_point_labels(
                 steps
                     .iter()
-                    .map(|r| format!("dt = {}", format_number(r.dt.unwrap_or(0.0))))
+                    .map(|r| format!("dt = {}", pretty_print_float(r.dt.unwrap_or(0.0), true)))
                     .collect(),
             ),
         );
@@ -707,8 +736,13 @@ mod tests {
         )]))
         .unwrap_err();
         assert!(e.to_string().contains("nothing to plot"), "{e}");
-        // One point, or all points equal, still gives an axis.
-        for pts in [vec![(3.0, 3.0)], vec![(3.0, 3.0), (3.0, 3.0)]] {
+        // One point, all points equal, or the extremes of f64, still give an axis.
+        let extremes = vec![
+            (f64::MIN_POSITIVE, f64::MAX),
+            (f64::MAX, 5e-324),
+            (-f64::MAX, 1.0),
+        ];
+        for pts in [vec![(3.0, 3.0)], vec![(3.0, 3.0), (3.0, 3.0)], extremes] {
             for log in [false, true] {
                 let mut c = chart(vec![Series::new("one", SeriesStyle::Scatter, pts.clone())]);
                 c.log_x = log;
@@ -736,31 +770,122 @@ mod tests {
         );
     }
 
+    /// `v` is `want` up to rounding.
+    fn near(v: &[f64], want: &[f64]) -> bool {
+        v.len() == want.len() && v.iter().zip(want).all(|(a, b)| (a / b - 1.0).abs() < 1e-9)
+    }
+
     #[test]
     fn ticks() {
-        assert_eq!(format_number(1000.0), "1000");
-        assert_eq!(format_number(10f64.powf(3.0)), "1000");
-        assert_eq!(format_number(1e6), "1e6");
-        assert_eq!(format_number(2.5e-5), "2.5e-5");
-        assert_eq!(format_number(1e-4), "0.0001");
-        assert_eq!(format_number(0.001), "0.001");
-        assert_eq!(format_number(0.0125), "0.0125");
-        assert_eq!(format_number(999_999.0), "1e6");
-        assert_eq!(format_number(-20.0), "-20");
-        let (major, minor) = log_ticks(0.9, 3.1);
-        assert_eq!(major, vec![1.0, 2.0, 3.0]);
-        assert_eq!(minor.len(), 18); // 8 and 9, then 2..9 in two decades
-        assert_eq!(power_of_ten(1e5), "10⁵");
-        assert_eq!(power_of_ten(10f64.powf(6.0)), "10⁶");
+        // Decades when at least three are in range, light lines at the other mantissas.
+        let a = Axis::new(true, &[10.0, 1000.0], &[]);
+        assert!(near(&a.bold, &[10.0, 100.0, 1000.0]), "{:?}", a.bold);
+        assert_eq!(a.light.len(), 18, "{:?}", a.light); // 8 and 9, then 2..9 in two decades
+                                                        // Many decades: plotters keeps the labels apart.
+        let a = Axis::new(true, &[1e-10, 1e10], &[]);
+        assert!((3..=12).contains(&a.bold.len()), "{:?}", a.bold);
+        // Two decades are too few labels: 1-2-5 steps.
+        let want = [2.0, 5.0, 10.0, 20.0, 50.0, 100.0, 200.0];
+        assert!(
+            near(&log_ticks(1.58, 251.0), &want),
+            "{:?}",
+            log_ticks(1.58, 251.0)
+        );
+        assert!(near(&log_ticks(1.26, 7.9), &[2.0, 5.0]));
+        assert!(near(&log_ticks(3.5, 9.5), &[4.0, 5.0, 6.0, 7.0, 8.0, 9.0]));
+        // Less than a ninth of a decade: evenly spaced ticks, still inside the range.
+        let t = log_ticks(1.01, 1.02);
+        assert!(
+            t.len() >= 2 && t.iter().all(|v| (1.01..=1.02).contains(v)),
+            "{t:?}"
+        );
+        let a = Axis::new(false, &[0.0, 10.0], &[]);
+        assert!(a.bold.len() >= 4 && a.bold.contains(&0.0) && a.bold.contains(&10.0));
+        // Labels: plain decimals within 0.0001..100000 on a logarithmic axis...
+        let label = Axis::new(true, &[1e-4, 1e4], &[]).labeller();
+        for (v, s) in [
+            (1000.0, "1000"),
+            (1e-4, "0.0001"),
+            (0.0125, "0.0125"),
+            (1e4, "10000"),
+        ] {
+            assert_eq!(label(&v), s);
+        }
+        // ...else powers of ten...
+        let label = Axis::new(true, &[1.0, 1e6], &[]).labeller();
+        assert_eq!(label(&1e5), "10⁵");
+        assert_eq!(label(&10f64.powf(6.0)), "10⁶");
+        assert_eq!(label(&1.0), "10⁰");
         assert_eq!(power_of_ten(2e-3), "2×10⁻³");
-        assert_eq!(power_of_ten(9.9999e4), "10⁵");
+        assert_eq!(power_of_ten(9.9999999999e4), "10⁵");
         assert_eq!(power_of_ten(2.5e12), "2.5×10¹²");
-        let (major, _) = log_ticks(0.2, 2.4); // two decades are too few labels
-        let want = [2.0f64, 5.0, 10.0, 20.0, 50.0, 100.0, 200.0];
-        assert_eq!(major, want.map(f64::log10));
-        let (major, _) = log_ticks(0.1, 0.9);
-        assert_eq!(major.len(), 2); // 2 and 5
-        assert_eq!(linear_ticks(0.0, 10.0), vec![0.0, 2.0, 4.0, 6.0, 8.0, 10.0]);
+        // ...and short decimals on a linear axis.
+        let label = Axis::new(false, &[0.0, 1.0], &[]).labeller();
+        for (v, s) in [
+            (1e6, "1e6"),
+            (2.5e-5, "2.5e-5"),
+            (-20.0, "-20"),
+            (0.30000000000000004, "0.3"),
+        ] {
+            assert_eq!(label(&v), s);
+        }
+        // In the drawing: powers of ten on an axis over more decades.
+        let t = texts(
+            &render_svg(&chart(vec![Series::new(
+                "s",
+                SeriesStyle::Measured,
+                vec![(1e3, 1e6), (1e6, 30.0)],
+            )]))
+            .unwrap()
+            .text,
+        );
+        for tick in ["10³", "10⁶", "10²", "10⁵"] {
+            assert!(t.iter().any(|s| s == tick), "tick {tick} not in {t:?}");
+        }
+    }
+
+    #[test]
+    fn the_legend_is_beside_the_plot() {
+        // Data in every corner, where a legend inside the plot would go.
+        let corners = vec![(1.0, 1.0), (1.0, 1e3), (1e3, 1.0), (1e3, 1e3)];
+        let c = chart(vec![
+            Series::new("legend-a", SeriesStyle::Scatter, corners.clone()),
+            Series::new("legend-b", SeriesStyle::Measured, corners.clone()),
+            Series::new("legend-c", SeriesStyle::Reference, corners),
+        ]);
+        let svg = render_svg(&c).unwrap().text;
+        let doc = roxmltree::Document::parse(&svg).unwrap();
+        let num = |n: &roxmltree::Node, a: &str| n.attribute(a).unwrap().parse::<f64>().unwrap();
+        let nodes: Vec<roxmltree::Node> = doc.descendants().collect();
+        let first = nodes
+            .iter()
+            .position(|n| n.has_tag_name("text") && n.text().map(str::trim) == Some("legend-a"))
+            .expect("legend entry");
+        let legend_x: Vec<f64> = nodes[first..]
+            .iter()
+            .filter(|n| n.has_tag_name("text"))
+            .map(|n| num(n, "x"))
+            .collect();
+        assert_eq!(legend_x.len(), 3, "{svg}");
+        // Everything drawn before the legend (mesh, markers, lines) ends left of it.
+        let mut plot_right: f64 = 0.0;
+        for n in &nodes[..first] {
+            if n.has_tag_name("circle") {
+                plot_right = plot_right.max(num(n, "cx") + num(n, "r"));
+            } else if n.has_tag_name("polyline") {
+                for p in n.attribute("points").unwrap().split_whitespace() {
+                    let x = p.split(',').next().unwrap().parse::<f64>().unwrap();
+                    plot_right = plot_right.max(x);
+                }
+            }
+        }
+        assert!(plot_right > 600.0, "{plot_right}");
+        for x in legend_x {
+            assert!(
+                x > plot_right + SAMPLE as f64,
+                "legend at {x}, plot to {plot_right}"
+            );
+        }
     }
 
     #[test]
