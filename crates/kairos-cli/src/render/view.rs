@@ -22,9 +22,9 @@ use kairos::trace::Record;
 use kairos::trace::Replay;
 use serde_json::{json, Value};
 
-use crate::inspect::{next, open_with_scene};
+use crate::commands::inspect::{next, open_with_scene};
 use crate::output::write_text;
-use crate::picture::{self, Axes, Bounds, Shape};
+use crate::render::picture::{self, Axes, Bounds, Shape};
 use crate::show;
 
 /// Default largest number of bodies drawn.
@@ -32,9 +32,9 @@ pub const MAX_BODIES: usize = 10_000;
 /// Default largest number of events embedded (about 7 MB of page in 2D, 9 MB in 3D).
 pub const MAX_EVENTS: usize = 100_000;
 
-const TEMPLATE: &str = include_str!("../assets/viewer.html");
-const STYLE: &str = include_str!("../assets/viewer.css");
-const SCRIPT: &str = include_str!("../assets/viewer.js");
+const TEMPLATE: &str = include_str!("../../assets/viewer.html");
+const STYLE: &str = include_str!("../../assets/viewer.css");
+const SCRIPT: &str = include_str!("../../assets/viewer.js");
 
 /// Arguments of `kairos view`.
 #[derive(Args)]

@@ -60,7 +60,7 @@ pub struct DiscreteArgs {
     #[arg(long, value_name = "CSV")]
     pub from_csv: Option<std::path::PathBuf>,
     #[command(flatten)]
-    pub table: crate::run::TableArgs,
+    pub table: crate::commands::run::TableArgs,
 }
 
 fn parse_overlap(s: &str) -> Result<OverlapKind, String> {
