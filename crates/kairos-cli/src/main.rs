@@ -12,7 +12,6 @@ mod render;
 use std::process::ExitCode;
 
 use clap::{Parser, Subcommand};
-use kairos::broad_phase::BroadPhaseKind;
 
 use commands::{inspect, run};
 use render::{snapshot, view};
@@ -59,11 +58,6 @@ enum GenerateCommand {
     Billiard(run::BilliardArgs),
     /// A hard-sphere (3D) or hard-disc (2D) gas in a periodic box.
     Gas(run::GasArgs),
-}
-
-fn parse_broad_phase(s: &str) -> Result<BroadPhaseKind, String> {
-    s.parse()
-        .map_err(|e: kairos::names::UnknownName| e.to_string())
 }
 
 /// A path argument, for messages.

@@ -28,7 +28,12 @@ pub struct DiscreteArgs {
     #[arg(long, default_value_t = 3)]
     pub runs: usize,
     /// Event-driven broad phases to time.
-    #[arg(long, value_delimiter = ',', default_value = "calendar,sap,grid,kaya-bvh,all-pairs", value_parser = crate::parse_broad_phase)]
+    #[arg(
+        long,
+        value_delimiter = ',',
+        default_value = "calendar,sap,grid,kaya-bvh,all-pairs",
+        value_enum
+    )]
     pub broad_phases: Vec<BroadPhaseKind>,
     /// Time steps of the discrete rows.
     #[arg(
@@ -38,7 +43,7 @@ pub struct DiscreteArgs {
     )]
     pub dts: Vec<f64>,
     /// Discrete broad phase of the discrete rows (the thesis compared a BVH).
-    #[arg(long, default_value = "bvh", value_parser = parse_overlap)]
+    #[arg(long, value_enum, default_value_t = OverlapKind::Bvh)]
     pub discrete_broad_phase: OverlapKind,
     /// Extra rows with sub-steps, as DT:K (K sub-steps per DT).
     #[arg(long, value_delimiter = ',', default_value = "0.1:10,0.03:3")]
@@ -61,11 +66,6 @@ pub struct DiscreteArgs {
     pub from_csv: Option<std::path::PathBuf>,
     #[command(flatten)]
     pub table: crate::commands::run::TableArgs,
-}
-
-fn parse_overlap(s: &str) -> Result<OverlapKind, String> {
-    s.parse()
-        .map_err(|e: kairos::names::UnknownName| e.to_string())
 }
 
 /// One row of the table.

@@ -40,7 +40,12 @@ pub struct OverlapArgs {
     #[arg(long, value_delimiter = ',', default_value = "2,3")]
     pub dims: Vec<usize>,
     /// Discrete broad phases to time.
-    #[arg(long, value_delimiter = ',', default_value = "brute-force,bvh,sap,sort-sweep,dbvt,grid", value_parser = parse_overlap)]
+    #[arg(
+        long,
+        value_delimiter = ',',
+        default_value = "brute-force,bvh,sap,sort-sweep,dbvt,grid",
+        value_enum
+    )]
     pub finders: Vec<OverlapKind>,
     /// Scenes.
     #[arg(long, value_delimiter = ',', default_value = "billiard,aligned")]
@@ -75,11 +80,6 @@ impl BenchScene {
             BenchScene::Aligned => "aligned",
         }
     }
-}
-
-fn parse_overlap(s: &str) -> Result<OverlapKind, String> {
-    s.parse()
-        .map_err(|e: kairos::names::UnknownName| e.to_string())
 }
 
 /// Half-width of the aligned scene's band in y.

@@ -8,6 +8,7 @@ use std::process::{Command, ExitCode};
 use std::time::Instant;
 
 use anyhow::{Context, Result};
+use clap::builder::{EnumValueParser, PossibleValue, TypedValueParser};
 use clap::Args;
 use kairos::broad_phase::{BroadPhaseKind, BroadPhaseOptions};
 use kairos::generate::{billiard, check_gas, gas_bodies, BilliardParams, GasParams};
@@ -39,7 +40,7 @@ pub struct ScaleArgs {
         long,
         value_delimiter = ',',
         default_value = "calendar,calendar-lists",
-        value_parser = parse_gas_broad_phase
+        value_parser = GasBroadPhase
     )]
     pub gas_broad_phases: Vec<BroadPhaseKind>,
     /// Packing fraction of the 2D gases.
@@ -78,17 +79,42 @@ pub struct ScaleArgs {
     pub from_csv: Option<std::path::PathBuf>,
 }
 
-/// A broad phase for the gas runs: one of the calendars.
-fn parse_gas_broad_phase(s: &str) -> Result<BroadPhaseKind, String> {
-    let kind: BroadPhaseKind = s
-        .parse()
-        .map_err(|e: kairos::names::UnknownName| e.to_string())?;
-    match kind {
-        BroadPhaseKind::Calendar | BroadPhaseKind::CalendarLists => Ok(kind),
-        _ => Err(format!(
-            "the gas runs take `calendar` or `calendar-lists`, not `{s}` (every broad phase is \
-             compared on the thesis scene)"
-        )),
+/// The broad phases of the gas runs.
+const GAS_BROAD_PHASES: [BroadPhaseKind; 2] =
+    [BroadPhaseKind::Calendar, BroadPhaseKind::CalendarLists];
+
+/// Parser of `--gas-broad-phases`: a broad phase's name, refused with the reason unless it is
+/// one of [`GAS_BROAD_PHASES`] (the only ones `--help` lists).
+#[derive(Clone)]
+struct GasBroadPhase;
+
+impl TypedValueParser for GasBroadPhase {
+    type Value = BroadPhaseKind;
+
+    fn parse_ref(
+        &self,
+        cmd: &clap::Command,
+        arg: Option<&clap::Arg>,
+        value: &std::ffi::OsStr,
+    ) -> Result<BroadPhaseKind, clap::Error> {
+        let kind = EnumValueParser::<BroadPhaseKind>::new().parse_ref(cmd, arg, value)?;
+        if GAS_BROAD_PHASES.contains(&kind) {
+            return Ok(kind);
+        }
+        let arg = arg.map_or("...".to_string(), |a| a.to_string());
+        let message = format!(
+            "invalid value '{kind}' for '{arg}': the gas runs take `calendar` or \
+             `calendar-lists`, not `{kind}` (every broad phase is compared on the thesis scene)\n"
+        );
+        Err(clap::Error::raw(clap::error::ErrorKind::ValueValidation, message).with_cmd(cmd))
+    }
+
+    fn possible_values(&self) -> Option<Box<dyn Iterator<Item = PossibleValue> + '_>> {
+        Some(Box::new(
+            GAS_BROAD_PHASES
+                .iter()
+                .map(|k| PossibleValue::new(k.name())),
+        ))
     }
 }
 
@@ -106,7 +132,7 @@ pub struct ScaleOneArgs {
     pub packing: f64,
     #[arg(long, default_value_t = 5.0)]
     pub collisions_per_body: f64,
-    #[arg(long, default_value = "calendar", value_parser = crate::parse_broad_phase)]
+    #[arg(long, value_enum, default_value_t = BroadPhaseKind::Calendar)]
     pub broad_phase: BroadPhaseKind,
     #[arg(long, default_value_t = 20.0)]
     pub budget: f64,

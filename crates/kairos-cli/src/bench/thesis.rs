@@ -25,7 +25,12 @@ pub struct ThesisArgs {
     )]
     pub n: Vec<usize>,
     /// Broad phases to time.
-    #[arg(long, value_delimiter = ',', default_value = "all-pairs,kaya-bvh,calendar,sap,grid", value_parser = crate::parse_broad_phase)]
+    #[arg(
+        long,
+        value_delimiter = ',',
+        default_value = "all-pairs,kaya-bvh,calendar,sap,grid",
+        value_enum
+    )]
     pub broad_phases: Vec<BroadPhaseKind>,
     /// Runs (scenes with seeds 0..R) per size; times are medians, collisions means.
     #[arg(long, default_value_t = 3)]

@@ -28,7 +28,7 @@ pub struct BroadPhaseArgs {
     /// lists: faster on dense gases, twice the memory), kaya-bvh (the thesis's), sap, grid or
     /// all-pairs (the reference); all give the same events. Discrete stepper: sap (default),
     /// bvh, sort-sweep, dbvt, grid or brute-force.
-    #[arg(long)]
+    #[arg(long, value_parser = broad_phase_names())]
     pub broad_phase: Option<String>,
     /// Discrete stepper: the time step.
     #[arg(long)]
@@ -58,6 +58,21 @@ pub struct BroadPhaseArgs {
     /// grid).
     #[arg(long, default_value_t = KayaBvhOptions::default().shrink)]
     pub bvh_shrink: f64,
+}
+
+/// Every name `--broad-phase` takes, for `--help` and for the first check: `auto`, then the
+/// event-driven broad phases, then the discrete ones not already named. Which of them applies
+/// depends on `--stepper`, known only once every option is read: [`BroadPhaseArgs::stepper`]
+/// turns the name into a kind, or says that the name is not one of that stepper's.
+fn broad_phase_names() -> clap::builder::PossibleValuesParser {
+    let mut names = vec!["auto"];
+    let kinds = BroadPhaseKind::ALL.iter().map(|k| k.name());
+    for name in kinds.chain(OverlapKind::ALL.iter().map(|k| k.name())) {
+        if !names.contains(&name) {
+            names.push(name);
+        }
+    }
+    clap::builder::PossibleValuesParser::new(names)
 }
 
 /// Default of `--max-events`: 10^8 events (at most a 12.8 GB trace; at a million bodies, about
@@ -128,5 +143,44 @@ impl BroadPhaseArgs {
                 }
             }
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use clap::builder::TypedValueParser;
+    use clap::ValueEnum;
+
+    /// The command line spells every kind as the library names it.
+    #[test]
+    fn value_enums_use_the_library_names() {
+        for k in BroadPhaseKind::ALL {
+            assert_eq!(BroadPhaseKind::from_str(k.name(), false), Ok(k));
+        }
+        for k in OverlapKind::ALL {
+            assert_eq!(OverlapKind::from_str(k.name(), false), Ok(k));
+        }
+        let names: Vec<String> = broad_phase_names()
+            .possible_values()
+            .expect("a list of names")
+            .map(|v| v.get_name().to_string())
+            .collect();
+        assert_eq!(
+            names,
+            [
+                "auto",
+                "all-pairs",
+                "kaya-bvh",
+                "calendar",
+                "calendar-lists",
+                "sap",
+                "grid",
+                "brute-force",
+                "bvh",
+                "sort-sweep",
+                "dbvt"
+            ]
+        );
     }
 }
