@@ -3,7 +3,6 @@
 mod alloc;
 mod bench;
 mod commands;
-mod csv_in;
 mod interrupt;
 mod output;
 mod plot;

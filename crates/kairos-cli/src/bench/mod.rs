@@ -3,7 +3,9 @@
 
 pub mod discrete;
 pub mod overlap;
+pub mod rows;
 pub mod scale;
+pub mod table;
 pub mod thesis;
 
 use std::process::ExitCode;
@@ -37,5 +39,40 @@ pub fn run(command: BenchCommand) -> Result<ExitCode> {
         BenchCommand::Discrete(a) => discrete::discrete(a),
         BenchCommand::ScaleOne(a) => scale::scale_one(a),
         BenchCommand::Overlap(a) => overlap::overlap(a),
+    }
+}
+
+/// The median of `v` (the mean of the two middle values when there are an even number).
+pub fn median(v: &[f64]) -> f64 {
+    let mut s = v.to_vec();
+    s.sort_by(f64::total_cmp);
+    let m = s.len() / 2;
+    if s.len() % 2 == 1 {
+        s[m]
+    } else {
+        0.5 * (s[m - 1] + s[m])
+    }
+}
+
+/// Distinct values in order of first appearance.
+pub fn distinct<T: PartialEq>(it: impl IntoIterator<Item = T>) -> Vec<T> {
+    let mut out = Vec::new();
+    for v in it {
+        if !out.contains(&v) {
+            out.push(v);
+        }
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn median_and_distinct() {
+        assert_eq!(median(&[3.0, 1.0, 2.0]), 2.0);
+        assert_eq!(median(&[4.0, 1.0, 3.0, 2.0]), 2.5);
+        assert_eq!(distinct([2, 1, 2, 3, 1]), [2, 1, 3]);
     }
 }
