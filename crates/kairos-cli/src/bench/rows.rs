@@ -54,15 +54,19 @@ impl<T> CsvRows<T> {
 /// Writes `rows` to `path` (atomically), the header first even when there are no rows. Numbers
 /// are written in full (reading them back gives the same numbers).
 pub fn write<T: Serialize + DeserializeOwned>(path: &Path, rows: &[T]) -> Result<()> {
-    let mut w = csv::WriterBuilder::new()
-        .has_headers(false)
-        .from_writer(Vec::new());
-    w.write_record(columns::<T>())?;
-    for r in rows {
-        w.serialize(r)?;
-    }
-    let bytes = w.into_inner().map_err(|e| anyhow!("{e}"))?;
-    write_text(path, &String::from_utf8(bytes)?)
+    let text = || -> Result<String> {
+        let mut w = csv::WriterBuilder::new()
+            .has_headers(false)
+            .from_writer(Vec::new());
+        w.write_record(columns::<T>())?;
+        for r in rows {
+            w.serialize(r)?;
+        }
+        let bytes = w.into_inner().map_err(|e| anyhow!("{e}"))?;
+        Ok(String::from_utf8(bytes)?)
+    };
+    let text = text().with_context(|| format!("{}: cannot write the rows", show(path)))?;
+    write_text(path, &text)
 }
 
 /// Reads the rows of `path`: every column of `T` must be in the header except those named in
