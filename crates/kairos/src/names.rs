@@ -49,7 +49,8 @@ impl BadOption {
 
 /// An enum of named kinds: `named_kinds! { /** doc */ pub enum K("what") { /** doc */ A =>
 /// "a", ... } }` defines the enum with `Clone, Copy, Debug, PartialEq, Eq, Hash`, `K::ALL` (in
-/// order), `K::name`, `Display` (the name) and `FromStr` (by name, else [`UnknownName`]).
+/// order), `K::name`, `Display` (the name) and `FromStr` (by name, else [`UnknownName`]); with
+/// the `clap` feature, also `clap::ValueEnum` (the same names, in the same order).
 macro_rules! named_kinds {
     (
         $(#[$meta:meta])*
@@ -93,6 +94,17 @@ macro_rules! named_kinds {
                         given: s.to_string(),
                         expected: Self::ALL.iter().map(|k| k.name()).collect(),
                     })
+            }
+        }
+
+        #[cfg(feature = "clap")]
+        impl ::clap::ValueEnum for $kind {
+            fn value_variants<'a>() -> &'a [Self] {
+                &Self::ALL
+            }
+
+            fn to_possible_value(&self) -> Option<::clap::builder::PossibleValue> {
+                Some(::clap::builder::PossibleValue::new(self.name()))
             }
         }
     };

@@ -14,8 +14,11 @@ use kairos::overlap::OverlapKind;
 use kairos::scene::Scene;
 use kairos::sim::Simulation;
 
-use crate::csv_in::CsvFile;
-use crate::output::write_text;
+use serde::{Deserialize, Serialize};
+
+use super::median;
+use super::rows;
+use super::table::Table;
 use crate::plot::{discrete_chart, write_chart, DiscreteRow};
 
 /// Arguments of `kairos bench discrete`.
@@ -28,7 +31,12 @@ pub struct DiscreteArgs {
     #[arg(long, default_value_t = 3)]
     pub runs: usize,
     /// Event-driven broad phases to time.
-    #[arg(long, value_delimiter = ',', default_value = "calendar,sap,grid,kaya-bvh,all-pairs", value_parser = crate::parse_broad_phase)]
+    #[arg(
+        long,
+        value_delimiter = ',',
+        default_value = "calendar,sap,grid,kaya-bvh,all-pairs",
+        value_enum
+    )]
     pub broad_phases: Vec<BroadPhaseKind>,
     /// Time steps of the discrete rows.
     #[arg(
@@ -38,7 +46,7 @@ pub struct DiscreteArgs {
     )]
     pub dts: Vec<f64>,
     /// Discrete broad phase of the discrete rows (the thesis compared a BVH).
-    #[arg(long, default_value = "bvh", value_parser = parse_overlap)]
+    #[arg(long, value_enum, default_value_t = OverlapKind::Bvh)]
     pub discrete_broad_phase: OverlapKind,
     /// Extra rows with sub-steps, as DT:K (K sub-steps per DT).
     #[arg(long, value_delimiter = ',', default_value = "0.1:10,0.03:3")]
@@ -60,18 +68,12 @@ pub struct DiscreteArgs {
     #[arg(long, value_name = "CSV")]
     pub from_csv: Option<std::path::PathBuf>,
     #[command(flatten)]
-    pub table: crate::run::TableArgs,
+    pub table: crate::commands::run::TableArgs,
 }
 
-fn parse_overlap(s: &str) -> Result<OverlapKind, String> {
-    s.parse()
-        .map_err(|e: kairos::names::UnknownName| e.to_string())
-}
-
-/// One row of the table.
-#[derive(Clone, Debug)]
+/// One row of the table, and one line of the CSV written by `--csv` and read by `--from-csv`.
+#[derive(Clone, Debug, Serialize, Deserialize)]
 pub struct Row {
-    pub label: String,
     /// The broad phase (event-driven or discrete).
     pub broad_phase: String,
     /// The time step of a discrete row.
@@ -80,22 +82,29 @@ pub struct Row {
     pub substeps: u32,
     /// The contact-time rewind was used.
     pub rewind: bool,
-    /// A plain fixed-step row (no sub-steps, no rewind).
-    pub plain: bool,
     pub seconds: f64,
     pub contacts: f64,
-    pub misses: f64,
+    pub missed: f64,
     /// Fraction of the simulated time reached within the budget (1 when complete).
     pub reached: f64,
 }
 
-fn median(v: &mut [f64]) -> f64 {
-    v.sort_by(f64::total_cmp);
-    let m = v.len() / 2;
-    if v.len() % 2 == 1 {
-        v[m]
-    } else {
-        0.5 * (v[m - 1] + v[m])
+impl Row {
+    /// What ran, in words.
+    pub fn label(&self) -> String {
+        match self.dt {
+            None => format!("continuous ({})", self.broad_phase),
+            Some(dt) if self.rewind => format!("discrete dt = {dt}, rewind"),
+            Some(dt) if self.substeps > 1 => {
+                format!("discrete dt = {dt}, {} sub-steps", self.substeps)
+            }
+            Some(dt) => format!("discrete dt = {dt}"),
+        }
+    }
+
+    /// A plain fixed-step row (no sub-steps, no rewind).
+    fn plain(&self) -> bool {
+        self.dt.is_some() && self.substeps == 1 && !self.rewind
     }
 }
 
@@ -178,60 +187,49 @@ pub fn measure(a: &DiscreteArgs) -> Result<Vec<Row>> {
             reached = reached.min(r);
         }
         let row = Row {
-            label: format!("continuous ({kind})"),
             broad_phase: kind.name().into(),
             dt: None,
             substeps: 1,
             rewind: false,
-            plain: false,
-            seconds: median(&mut secs),
+            seconds: median(&secs),
             contacts: contacts as f64 / scenes.len() as f64,
-            misses: 0.0,
+            missed: 0.0,
             reached,
         };
-        eprintln!("{:32} {:10.3} s", row.label, row.seconds);
+        eprintln!("{:32} {:10.3} s", row.label(), row.seconds);
         rows.push(row);
     }
-    let mut configs: Vec<(String, DiscreteOptions)> = Vec::new();
+    let mut configs: Vec<DiscreteOptions> = Vec::new();
     let base = DiscreteOptions::default();
     for &dt in &a.dts {
-        configs.push((
-            label(Some(dt), 1, false, ""),
-            DiscreteOptions {
-                dt,
-                substeps: 1,
-                toi_rewind: false,
-                ..base
-            },
-        ));
+        configs.push(DiscreteOptions {
+            dt,
+            substeps: 1,
+            toi_rewind: false,
+            ..base
+        });
     }
     for spec in &a.substeps {
         let (dt, k) = spec
             .split_once(':')
             .and_then(|(d, k)| Some((d.parse::<f64>().ok()?, k.parse::<u32>().ok()?)))
             .ok_or_else(|| anyhow::anyhow!("--substeps: expected DT:K, got `{spec}`"))?;
-        configs.push((
-            label(Some(dt), k, false, ""),
-            DiscreteOptions {
-                dt,
-                substeps: k,
-                toi_rewind: false,
-                ..base
-            },
-        ));
+        configs.push(DiscreteOptions {
+            dt,
+            substeps: k,
+            toi_rewind: false,
+            ..base
+        });
     }
     for &dt in &a.rewind {
-        configs.push((
-            label(Some(dt), 1, true, ""),
-            DiscreteOptions {
-                dt,
-                substeps: 1,
-                toi_rewind: true,
-                ..base
-            },
-        ));
+        configs.push(DiscreteOptions {
+            dt,
+            substeps: 1,
+            toi_rewind: true,
+            ..base
+        });
     }
-    for (label, opts) in configs {
+    for opts in configs {
         opts.validate().map_err(anyhow::Error::msg)?;
         let (mut secs, mut contacts, mut misses, mut reached) = (Vec::new(), 0u64, 0u64, 1.0f64);
         for s in &scenes {
@@ -242,31 +240,34 @@ pub fn measure(a: &DiscreteArgs) -> Result<Vec<Row>> {
             reached = reached.min(r);
         }
         let row = Row {
-            label,
             broad_phase: a.discrete_broad_phase.name().into(),
             dt: Some(opts.dt),
             substeps: opts.substeps,
             rewind: opts.toi_rewind,
-            plain: opts.substeps == 1 && !opts.toi_rewind,
-            seconds: median(&mut secs),
+            seconds: median(&secs),
             contacts: contacts as f64 / scenes.len() as f64,
-            misses: misses as f64 / scenes.len() as f64,
+            missed: misses as f64 / scenes.len() as f64,
             reached,
         };
         eprintln!(
             "{:32} {:10.3} s  {:10.1} misses",
-            row.label, row.seconds, row.misses
+            row.label(),
+            row.seconds,
+            row.missed
         );
         rows.push(row);
     }
     Ok(rows)
 }
 
-/// The markdown table.
-pub fn table(rows: &[Row]) -> String {
-    let mut out = format!(
-        "| algorithm | seconds | contacts resolved | missed collisions |\n|---|---:|---:|---:|\n"
-    );
+/// Prints the markdown table.
+fn print_table(rows: &[Row]) {
+    let table = Table::new()
+        .left("algorithm")
+        .right("seconds")
+        .right("contacts resolved")
+        .right("missed collisions");
+    println!("{}", table.head());
     for r in rows {
         let secs = if r.reached < 1.0 {
             format!(
@@ -278,70 +279,29 @@ pub fn table(rows: &[Row]) -> String {
             format!("{:.3}", r.seconds)
         };
         let label = if r.dt.is_some() {
-            format!("{} ({})", r.label, r.broad_phase)
+            format!("{} ({})", r.label(), r.broad_phase)
         } else {
-            r.label.clone()
+            r.label()
         };
-        out += &format!(
-            "| {label} | {secs} | {:.1} | {:.2} |\n",
-            r.contacts, r.misses
-        );
-    }
-    out
-}
-
-const CSV_COLUMNS: [&str; 8] = [
-    "broad_phase",
-    "dt",
-    "substeps",
-    "rewind",
-    "seconds",
-    "contacts",
-    "missed",
-    "reached",
-];
-
-/// The label of a row from its parameters.
-fn label(dt: Option<f64>, substeps: u32, rewind: bool, broad_phase: &str) -> String {
-    match dt {
-        None => format!("continuous ({broad_phase})"),
-        Some(dt) if rewind => format!("discrete dt = {dt}, rewind"),
-        Some(dt) if substeps > 1 => format!("discrete dt = {dt}, {substeps} sub-steps"),
-        Some(dt) => format!("discrete dt = {dt}"),
+        let cells = [
+            label,
+            secs,
+            format!("{:.1}", r.contacts),
+            format!("{:.2}", r.missed),
+        ];
+        println!("{}", table.row(&cells));
     }
 }
 
 /// Rows read back from a CSV written by `--csv`.
 fn read_csv(path: &std::path::Path) -> Result<Vec<Row>> {
-    let file = CsvFile::read(path)?;
-    file.require(&CSV_COLUMNS)?;
-    let mut rows = Vec::new();
-    for r in file.records() {
-        let dt_text = r.text("dt")?;
-        let dt = if dt_text.is_empty() {
-            None
-        } else {
-            Some(r.amount("dt")?)
-        };
-        let substeps: u32 = r.parse("substeps")?;
-        let rewind: bool = r.parse("rewind")?;
-        let broad_phase = r.text("broad_phase")?.to_string();
-        anyhow::ensure!(substeps >= 1, r.error("substeps must be at least 1"));
-        rows.push(Row {
-            label: label(dt, substeps, rewind, &broad_phase),
-            broad_phase,
-            dt,
-            substeps,
-            rewind,
-            plain: dt.is_some() && substeps == 1 && !rewind,
-            seconds: r.amount("seconds")?,
-            contacts: r.amount("contacts")?,
-            misses: r.amount("missed")?,
-            reached: r.amount("reached")?,
-        });
+    let file = rows::read::<Row>(path, &[])?;
+    for (line, r) in &file.rows {
+        if r.substeps < 1 {
+            return Err(file.error(*line, "substeps must be at least 1"));
+        }
     }
-    anyhow::ensure!(!rows.is_empty(), "{}: no rows", path.display());
-    Ok(rows)
+    file.nonempty()
 }
 
 pub fn discrete(a: DiscreteArgs) -> Result<ExitCode> {
@@ -353,23 +313,9 @@ pub fn discrete(a: DiscreteArgs) -> Result<ExitCode> {
         Some(p) => read_csv(p)?,
         None => measure(&a)?,
     };
-    print!("{}", table(&rows));
+    print_table(&rows);
     if let Some(p) = &a.csv {
-        let mut csv = CSV_COLUMNS.join(",") + "\n";
-        for r in &rows {
-            csv += &format!(
-                "{},{},{},{},{},{},{},{}\n",
-                r.broad_phase,
-                r.dt.map_or(String::new(), |d| d.to_string()),
-                r.substeps,
-                r.rewind,
-                r.seconds,
-                r.contacts,
-                r.misses,
-                r.reached
-            );
-        }
-        write_text(p, &csv)?;
+        rows::write(p, &rows)?;
     }
     if let Some(p) = &a.plot {
         // A run stopped by the time budget has no total time: it is left out of the picture.
@@ -377,10 +323,10 @@ pub fn discrete(a: DiscreteArgs) -> Result<ExitCode> {
             .iter()
             .filter(|r| r.reached >= 1.0)
             .map(|r| DiscreteRow {
-                label: r.label.clone(),
+                label: r.label(),
                 seconds: r.seconds,
-                missed: r.misses,
-                dt: r.dt.filter(|_| r.plain),
+                missed: r.missed,
+                dt: r.dt.filter(|_| r.plain()),
             })
             .collect();
         write_chart(p, &discrete_chart(&chart_rows))?;

@@ -11,8 +11,7 @@
 //! thinned, and the page says how.
 
 use std::path::{Path, PathBuf};
-use std::process::{Command, ExitCode, Stdio};
-use std::time::{Duration, Instant};
+use std::process::ExitCode;
 
 use anyhow::Result;
 use clap::Args;
@@ -22,9 +21,9 @@ use kairos::trace::Record;
 use kairos::trace::Replay;
 use serde_json::{json, Value};
 
-use crate::inspect::{next, open_with_scene};
+use crate::commands::inspect::{next, open_with_scene};
 use crate::output::write_text;
-use crate::picture::{self, Axes, Bounds, Shape};
+use crate::render::picture::{self, Axes, Bounds, Shape};
 use crate::show;
 
 /// Default largest number of bodies drawn.
@@ -32,9 +31,9 @@ pub const MAX_BODIES: usize = 10_000;
 /// Default largest number of events embedded (about 7 MB of page in 2D, 9 MB in 3D).
 pub const MAX_EVENTS: usize = 100_000;
 
-const TEMPLATE: &str = include_str!("../assets/viewer.html");
-const STYLE: &str = include_str!("../assets/viewer.css");
-const SCRIPT: &str = include_str!("../assets/viewer.js");
+const TEMPLATE: &str = include_str!("../../assets/viewer.html");
+const STYLE: &str = include_str!("../../assets/viewer.css");
+const SCRIPT: &str = include_str!("../../assets/viewer.js");
 
 /// Arguments of `kairos view`.
 #[derive(Args)]
@@ -399,88 +398,26 @@ fn render(data: &Value, title: &str) -> String {
 
 /// Opens `path` in the system's browser when there is one; otherwise says where the page is.
 /// Never fails: a missing browser is not an error of the command.
+///
+/// `opener` runs `$BROWSER` when it is set (the page's path as its one argument), else the
+/// platform's opener. Without `$BROWSER` on a machine with no display (a server, a test) there
+/// is no browser to start, and the freedesktop opener would fall back to a text browser in the
+/// background: it is not run.
 fn open_in_browser(path: &Path) {
     let abs = std::fs::canonicalize(path).unwrap_or_else(|_| path.to_path_buf());
-    match try_open(&abs) {
-        Ok(how) => println!("opened {} with {how}", abs.display()),
+    let no_display = !cfg!(any(target_os = "macos", windows))
+        && ["DISPLAY", "WAYLAND_DISPLAY"]
+            .iter()
+            .all(|v| std::env::var_os(v).is_none());
+    let result = if std::env::var_os("BROWSER").is_none() && no_display {
+        Err("no browser found (no $BROWSER and no display)".to_string())
+    } else {
+        opener::open_browser(&abs).map_err(|e| format!("no browser could be started ({e})"))
+    };
+    match result {
+        Ok(()) => println!("opened {} in the browser", abs.display()),
         Err(why) => println!("{why}: open {} in a browser", abs.display()),
     }
-}
-
-/// The browser commands to try: `$BROWSER` (a list separated by `:`, `%s` standing for the
-/// page), then the platform's opener (`xdg-open` only where there is a display).
-fn browser_commands(page: &str) -> Vec<Vec<String>> {
-    let mut cmds = Vec::new();
-    if let Ok(list) = std::env::var("BROWSER") {
-        for cmd in list.split(':').filter(|c| !c.trim().is_empty()) {
-            let mut words: Vec<String> = cmd.split_whitespace().map(String::from).collect();
-            if cmd.contains("%s") {
-                words.iter_mut().for_each(|w| *w = w.replace("%s", page));
-            } else {
-                words.push(page.to_string());
-            }
-            cmds.push(words);
-        }
-    }
-    if cfg!(target_os = "macos") {
-        cmds.push(vec!["open".into(), page.into()]);
-    } else if cfg!(windows) {
-        cmds.push(vec![
-            "cmd".into(),
-            "/C".into(),
-            "start".into(),
-            String::new(),
-            page.into(),
-        ]);
-    } else if std::env::var_os("DISPLAY").is_some() || std::env::var_os("WAYLAND_DISPLAY").is_some()
-    {
-        cmds.push(vec!["xdg-open".into(), page.into()]);
-    }
-    cmds
-}
-
-fn try_open(page: &Path) -> Result<String, String> {
-    let cmds = browser_commands(&page.display().to_string());
-    if cmds.is_empty() {
-        return Err("no browser found (no $BROWSER and no display)".into());
-    }
-    let mut tried = Vec::new();
-    for cmd in cmds {
-        let spawned = Command::new(&cmd[0])
-            .args(&cmd[1..])
-            .stdin(Stdio::null())
-            .stdout(Stdio::null())
-            .stderr(Stdio::null())
-            .spawn();
-        let mut child = match spawned {
-            Ok(c) => c,
-            Err(e) => {
-                tried.push(format!("{}: {e}", cmd[0]));
-                continue;
-            }
-        };
-        // Openers return at once; a browser started directly keeps running, which is success.
-        let start = Instant::now();
-        loop {
-            match child.try_wait() {
-                Ok(Some(status)) if status.success() => return Ok(cmd[0].clone()),
-                Ok(Some(status)) => {
-                    tried.push(format!("{} exited with {status}", cmd[0]));
-                    break;
-                }
-                Ok(None) if start.elapsed() > Duration::from_secs(3) => return Ok(cmd[0].clone()),
-                Ok(None) => std::thread::sleep(Duration::from_millis(20)),
-                Err(e) => {
-                    tried.push(format!("{}: {e}", cmd[0]));
-                    break;
-                }
-            }
-        }
-    }
-    Err(format!(
-        "no browser could be started ({})",
-        tried.join("; ")
-    ))
 }
 
 #[cfg(test)]

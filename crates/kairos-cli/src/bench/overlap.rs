@@ -25,7 +25,10 @@ use kairos::math::{Aabb, DVec2, DVec3, Vector};
 use kairos::overlap::{OverlapFinder, OverlapKind};
 use kairos::scene::WallSpec;
 
-use crate::output::write_text;
+use serde::{Deserialize, Serialize};
+
+use super::rows::{self, by_name};
+use super::table::Table;
 
 /// Arguments of `kairos bench overlap`.
 #[derive(Args)]
@@ -40,7 +43,12 @@ pub struct OverlapArgs {
     #[arg(long, value_delimiter = ',', default_value = "2,3")]
     pub dims: Vec<usize>,
     /// Discrete broad phases to time.
-    #[arg(long, value_delimiter = ',', default_value = "brute-force,bvh,sap,sort-sweep,dbvt,grid", value_parser = parse_overlap)]
+    #[arg(
+        long,
+        value_delimiter = ',',
+        default_value = "brute-force,bvh,sap,sort-sweep,dbvt,grid",
+        value_enum
+    )]
     pub finders: Vec<OverlapKind>,
     /// Scenes.
     #[arg(long, value_delimiter = ',', default_value = "billiard,aligned")]
@@ -75,11 +83,6 @@ impl BenchScene {
             BenchScene::Aligned => "aligned",
         }
     }
-}
-
-fn parse_overlap(s: &str) -> Result<OverlapKind, String> {
-    s.parse()
-        .map_err(|e: kairos::names::UnknownName| e.to_string())
 }
 
 /// Half-width of the aligned scene's band in y.
@@ -216,6 +219,20 @@ impl Flight {
     }
 }
 
+/// One line of the CSV written by `--csv`: one finder on one scene.
+#[derive(Serialize, Deserialize)]
+struct OverlapRow {
+    dim: usize,
+    scene: String,
+    n: usize,
+    #[serde(with = "by_name")]
+    finder: OverlapKind,
+    steps: usize,
+    pairs_mean: f64,
+    first_call_ms: f64,
+    step_ms: f64,
+}
+
 /// One finder on one scene.
 struct Measured {
     first_ms: f64,
@@ -291,12 +308,14 @@ pub fn overlap(a: OverlapArgs) -> Result<ExitCode> {
             "--dims: dimension must be 2 or 3, got {d}"
         );
     }
-    let mut csv = String::from("dim,scene,n,finder,steps,pairs_mean,first_call_ms,step_ms\n");
-    let mut head = String::from("| d | scene | N | pairs/step |");
-    let mut rule = String::from("|---:|---|---:|---:|");
+    let mut csv = Vec::new();
+    let mut table = Table::new()
+        .right("d")
+        .left("scene")
+        .right("N")
+        .right("pairs/step");
     for k in &a.finders {
-        head += &format!(" {k} |");
-        rule += "---:|";
+        table = table.right(k.name());
     }
     let mut lines = Vec::new();
     for &dim in &a.dims {
@@ -331,22 +350,22 @@ pub fn overlap(a: OverlapArgs) -> Result<ExitCode> {
                         ms(m.step_ms),
                         m.pairs_mean
                     );
-                    csv += &format!(
-                        "{dim},{},{n},{kind},{},{},{},{}\n",
-                        scene.name(),
-                        a.steps,
-                        m.pairs_mean,
-                        m.first_ms,
-                        m.step_ms
-                    );
+                    csv.push(OverlapRow {
+                        dim,
+                        scene: scene.name().into(),
+                        n,
+                        finder: kind,
+                        steps: a.steps,
+                        pairs_mean: m.pairs_mean,
+                        first_call_ms: m.first_ms,
+                        step_ms: m.step_ms,
+                    });
                     cells.push(ms(m.step_ms));
                 }
                 let pairs = reference.map_or("-".to_string(), |r| format!("{:.0}", r.2));
-                lines.push(format!(
-                    "| {dim} | {} | {n} | {pairs} | {} |",
-                    scene.name(),
-                    cells.join(" | ")
-                ));
+                let mut line = vec![dim.to_string(), scene.name().into(), n.to_string(), pairs];
+                line.extend(cells);
+                lines.push(table.row(&line));
             }
         }
     }
@@ -354,12 +373,12 @@ pub fn overlap(a: OverlapArgs) -> Result<ExitCode> {
         "Mean milliseconds per step (one `find_pairs` call); brute force skipped above N = {}.\n",
         a.brute_max
     );
-    println!("{head}\n{rule}");
+    println!("{}", table.head());
     for l in &lines {
         println!("{l}");
     }
     if let Some(p) = &a.csv {
-        write_text(p, &csv)?;
+        rows::write(p, &csv)?;
     }
     Ok(ExitCode::SUCCESS)
 }

@@ -10,8 +10,11 @@ use kairos::generate::billiard;
 use kairos::math::DVec2;
 use kairos::sim::Simulation;
 
-use crate::csv_in::CsvFile;
-use crate::output::write_text;
+use serde::{Deserialize, Serialize};
+
+use super::rows::{self, by_name};
+use super::table::Table;
+use super::{distinct, median};
 use crate::plot::{write_chart, Chart, Series, SeriesStyle};
 
 /// Arguments of `kairos bench thesis`.
@@ -25,7 +28,12 @@ pub struct ThesisArgs {
     )]
     pub n: Vec<usize>,
     /// Broad phases to time.
-    #[arg(long, value_delimiter = ',', default_value = "all-pairs,kaya-bvh,calendar,sap,grid", value_parser = crate::parse_broad_phase)]
+    #[arg(
+        long,
+        value_delimiter = ',',
+        default_value = "all-pairs,kaya-bvh,calendar,sap,grid",
+        value_enum
+    )]
     pub broad_phases: Vec<BroadPhaseKind>,
     /// Runs (scenes with seeds 0..R) per size; times are medians, collisions means.
     #[arg(long, default_value_t = 3)]
@@ -46,7 +54,7 @@ pub struct ThesisArgs {
     ])]
     pub from_csv: Option<std::path::PathBuf>,
     #[command(flatten)]
-    pub table: crate::run::TableArgs,
+    pub table: crate::commands::run::TableArgs,
 }
 
 /// Growth exponent of a broad phase's total running time with N on this scene (events grow
@@ -61,21 +69,12 @@ fn growth_exponent(k: BroadPhaseKind) -> f64 {
     }
 }
 
-fn median(v: &[f64]) -> f64 {
-    let mut s = v.to_vec();
-    s.sort_by(f64::total_cmp);
-    let m = s.len() / 2;
-    if s.len() % 2 == 1 {
-        s[m]
-    } else {
-        0.5 * (s[m - 1] + s[m])
-    }
-}
-
-/// One line of the CSV: one broad phase at one size.
-#[derive(Clone, Debug, PartialEq)]
+/// One line of the CSV written by `--csv` and read by `--from-csv`: one broad phase at one
+/// size.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct ThesisRow {
     pub n: usize,
+    #[serde(with = "by_name")]
     pub broad_phase: BroadPhaseKind,
     pub runs: usize,
     /// Mean over the seeds of the collisions (ball-ball and ball-wall).
@@ -85,78 +84,26 @@ pub struct ThesisRow {
     pub events_per_second: f64,
 }
 
-/// The CSV header written by `--csv` and required by `--from-csv`.
-const CSV_COLUMNS: [&str; 7] = [
-    "n",
-    "broad_phase",
-    "runs",
-    "collisions_mean",
-    "seconds_median",
-    "seconds_min",
-    "events_per_second",
-];
-
-/// The rows as CSV (full precision: reading them back gives the same numbers).
-fn to_csv(rows: &[ThesisRow]) -> String {
-    let mut csv = CSV_COLUMNS.join(",") + "\n";
-    for r in rows {
-        csv += &format!(
-            "{},{},{},{},{},{},{}\n",
-            r.n,
-            r.broad_phase,
-            r.runs,
-            r.collisions_mean,
-            r.seconds_median,
-            r.seconds_min,
-            r.events_per_second
-        );
-    }
-    csv
-}
-
 /// Reads a CSV written by `bench thesis --csv`.
 pub fn read_csv(path: &std::path::Path) -> Result<Vec<ThesisRow>> {
-    let file = CsvFile::read(path)?;
-    file.require(&CSV_COLUMNS)?;
-    let mut rows: Vec<ThesisRow> = Vec::new();
-    for r in file.records() {
-        let row = ThesisRow {
-            n: r.parse("n")?,
-            broad_phase: r.parse("broad_phase")?,
-            runs: r.parse("runs")?,
-            collisions_mean: r.amount("collisions_mean")?,
-            seconds_median: r.amount("seconds_median")?,
-            seconds_min: r.amount("seconds_min")?,
-            events_per_second: r.amount("events_per_second")?,
-        };
-        if rows
+    let file = rows::read::<ThesisRow>(path, &[])?;
+    for (k, (line, row)) in file.rows.iter().enumerate() {
+        if file.rows[..k]
             .iter()
-            .any(|o| o.n == row.n && o.broad_phase == row.broad_phase)
+            .any(|(_, o)| o.n == row.n && o.broad_phase == row.broad_phase)
         {
-            return Err(r.error(format!(
-                "a second row for {} at N = {}",
-                row.broad_phase, row.n
-            )));
+            return Err(file.error(
+                *line,
+                format!("a second row for {} at N = {}", row.broad_phase, row.n),
+            ));
         }
-        rows.push(row);
     }
-    anyhow::ensure!(
-        !rows.is_empty(),
-        "{}: no measurements",
-        file.path().display()
-    );
-    Ok(rows)
+    file.nonempty()
 }
 
 /// Prints the markdown table: a row per size, a column per broad phase (`skipped` where `rows`
 /// has no measurement), then the speedups over all-pairs when it is one of the columns.
 fn print_table(sizes: &[usize], broad_phases: &[BroadPhaseKind], rows: &[ThesisRow]) {
-    let mut head = String::from("| N | collisions |");
-    let mut rule = String::from("|---:|---:|");
-    for bp in broad_phases {
-        head += &format!(" {bp} (s) |");
-        rule += "---:|";
-    }
     // Speedup of every other broad phase over all-pairs, when all-pairs was timed.
     let reference = broad_phases
         .iter()
@@ -165,17 +112,19 @@ fn print_table(sizes: &[usize], broad_phases: &[BroadPhaseKind], rows: &[ThesisR
         Some(r) => (0..broad_phases.len()).filter(|&k| k != r).collect(),
         None => Vec::new(),
     };
-    for &k in &others {
-        head += &format!(" speedup {} |", broad_phases[k]);
-        rule += "---:|";
+    let mut table = Table::new().right("N").right("collisions");
+    for bp in broad_phases {
+        table = table.right(format!("{bp} (s)"));
     }
-    println!("{head}\n{rule}");
+    for &k in &others {
+        table = table.right(format!("speedup {}", broad_phases[k]));
+    }
+    println!("{}", table.head());
     for &n in sizes {
         let at_n: Vec<&ThesisRow> = rows.iter().filter(|r| r.n == n).collect();
         let collisions = at_n
             .first()
             .map_or("-".to_string(), |r| format!("{:.1}", r.collisions_mean));
-        let mut line = format!("| {n} | {collisions} |");
         let meds: Vec<Option<f64>> = broad_phases
             .iter()
             .map(|&bp| {
@@ -184,31 +133,21 @@ fn print_table(sizes: &[usize], broad_phases: &[BroadPhaseKind], rows: &[ThesisR
                     .map(|r| r.seconds_median)
             })
             .collect();
+        let mut cells = vec![n.to_string(), collisions];
         for m in &meds {
-            line += &match m {
-                Some(s) => format!(" {s:.6} |"),
-                None => " skipped |".to_string(),
-            };
+            cells.push(match m {
+                Some(s) => format!("{s:.6}"),
+                None => "skipped".to_string(),
+            });
         }
         for &k in &others {
-            line += &match (reference.and_then(|r| meds[r]), meds[k]) {
-                (Some(x), Some(y)) if y > 0.0 => format!(" {:.1}x |", x / y),
-                _ => " - |".to_string(),
-            };
+            cells.push(match (reference.and_then(|r| meds[r]), meds[k]) {
+                (Some(x), Some(y)) if y > 0.0 => format!("{:.1}x", x / y),
+                _ => "-".to_string(),
+            });
         }
-        println!("{line}");
+        println!("{}", table.row(&cells));
     }
-}
-
-/// Distinct values in order of first appearance.
-fn distinct<T: PartialEq + Copy>(it: impl Iterator<Item = T>) -> Vec<T> {
-    let mut out = Vec::new();
-    for v in it {
-        if !out.contains(&v) {
-            out.push(v);
-        }
-    }
-    out
 }
 
 /// Running time against N on log-log axes, a line per broad phase, with `O(n^2)` and
@@ -293,7 +232,7 @@ pub fn thesis(a: ThesisArgs) -> Result<ExitCode> {
     };
     print_table(&sizes, &broad_phases, &rows);
     if let Some(p) = &a.csv {
-        write_text(p, &to_csv(&rows))?;
+        rows::write(p, &rows)?;
     }
     if let Some(p) = &a.plot {
         write_chart(p, &thesis_chart(&rows))?;

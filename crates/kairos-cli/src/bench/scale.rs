@@ -8,6 +8,7 @@ use std::process::{Command, ExitCode};
 use std::time::Instant;
 
 use anyhow::{Context, Result};
+use clap::builder::{EnumValueParser, PossibleValue, TypedValueParser};
 use clap::Args;
 use kairos::broad_phase::{BroadPhaseKind, BroadPhaseOptions};
 use kairos::generate::{billiard, check_gas, gas_bodies, BilliardParams, GasParams};
@@ -16,8 +17,9 @@ use kairos::sim::Simulation;
 use kairos::world::World;
 use serde::{Deserialize, Serialize};
 
-use crate::csv_in::CsvFile;
-use crate::output::write_text;
+use super::distinct;
+use super::rows::{self, by_name};
+use super::table::Table;
 use crate::plot::{write_chart, Chart, Series, SeriesStyle};
 
 /// Arguments of `kairos bench scale`.
@@ -39,7 +41,7 @@ pub struct ScaleArgs {
         long,
         value_delimiter = ',',
         default_value = "calendar,calendar-lists",
-        value_parser = parse_gas_broad_phase
+        value_parser = GasBroadPhase
     )]
     pub gas_broad_phases: Vec<BroadPhaseKind>,
     /// Packing fraction of the 2D gases.
@@ -78,17 +80,42 @@ pub struct ScaleArgs {
     pub from_csv: Option<std::path::PathBuf>,
 }
 
-/// A broad phase for the gas runs: one of the calendars.
-fn parse_gas_broad_phase(s: &str) -> Result<BroadPhaseKind, String> {
-    let kind: BroadPhaseKind = s
-        .parse()
-        .map_err(|e: kairos::names::UnknownName| e.to_string())?;
-    match kind {
-        BroadPhaseKind::Calendar | BroadPhaseKind::CalendarLists => Ok(kind),
-        _ => Err(format!(
-            "the gas runs take `calendar` or `calendar-lists`, not `{s}` (every broad phase is \
-             compared on the thesis scene)"
-        )),
+/// The broad phases of the gas runs.
+const GAS_BROAD_PHASES: [BroadPhaseKind; 2] =
+    [BroadPhaseKind::Calendar, BroadPhaseKind::CalendarLists];
+
+/// Parser of `--gas-broad-phases`: a broad phase's name, refused with the reason unless it is
+/// one of [`GAS_BROAD_PHASES`] (the only ones `--help` lists).
+#[derive(Clone)]
+struct GasBroadPhase;
+
+impl TypedValueParser for GasBroadPhase {
+    type Value = BroadPhaseKind;
+
+    fn parse_ref(
+        &self,
+        cmd: &clap::Command,
+        arg: Option<&clap::Arg>,
+        value: &std::ffi::OsStr,
+    ) -> Result<BroadPhaseKind, clap::Error> {
+        let kind = EnumValueParser::<BroadPhaseKind>::new().parse_ref(cmd, arg, value)?;
+        if GAS_BROAD_PHASES.contains(&kind) {
+            return Ok(kind);
+        }
+        let arg = arg.map_or("...".to_string(), |a| a.to_string());
+        let message = format!(
+            "invalid value '{kind}' for '{arg}': the gas runs take `calendar` or \
+             `calendar-lists`, not `{kind}` (every broad phase is compared on the thesis scene)\n"
+        );
+        Err(clap::Error::raw(clap::error::ErrorKind::ValueValidation, message).with_cmd(cmd))
+    }
+
+    fn possible_values(&self) -> Option<Box<dyn Iterator<Item = PossibleValue> + '_>> {
+        Some(Box::new(
+            GAS_BROAD_PHASES
+                .iter()
+                .map(|k| PossibleValue::new(k.name())),
+        ))
     }
 }
 
@@ -106,27 +133,31 @@ pub struct ScaleOneArgs {
     pub packing: f64,
     #[arg(long, default_value_t = 5.0)]
     pub collisions_per_body: f64,
-    #[arg(long, default_value = "calendar", value_parser = crate::parse_broad_phase)]
+    #[arg(long, value_enum, default_value_t = BroadPhaseKind::Calendar)]
     pub broad_phase: BroadPhaseKind,
     #[arg(long, default_value_t = 20.0)]
     pub budget: f64,
 }
 
-/// One measurement, as the child prints it.
+/// One measurement, as the child prints it (JSON), and one line of the CSV written by `--csv`
+/// and read by `--from-csv` (the columns in the order of the fields: `packing` came last, later,
+/// and older files do not have it).
 #[derive(Serialize, Deserialize, Debug, Clone)]
 pub struct Measurement {
     pub scene: String,
     pub dim: usize,
     pub n: usize,
-    /// Packing fraction of the scene.
-    pub packing: f64,
-    pub broad_phase: String,
+    #[serde(with = "by_name")]
+    pub broad_phase: BroadPhaseKind,
     pub collisions: u64,
     pub seconds: f64,
     pub collisions_per_second: f64,
     pub peak_rss_bytes: u64,
     pub bytes_per_body: f64,
     pub complete: bool,
+    /// Packing fraction of the scene.
+    #[serde(default)]
+    pub packing: f64,
 }
 
 impl Measurement {
@@ -147,7 +178,7 @@ impl Measurement {
             dim,
             n,
             packing,
-            broad_phase: a.broad_phase.name().into(),
+            broad_phase: a.broad_phase,
             collisions,
             seconds,
             collisions_per_second: collisions as f64 / seconds,
@@ -275,86 +306,72 @@ fn child(args: &[&str]) -> Result<Measurement> {
     Ok(serde_json::from_str(text.trim())?)
 }
 
-const GAS_HEAD: &str = "## Periodic gases, one core\n\n\
-| dim | N | packing | broad phase | collisions timed | seconds | collisions/s | peak RSS / body (bytes) |\n\
-|---:|---:|---:|---|---:|---:|---:|---:|";
+/// The table of the gas runs, under its title.
+fn gas_table() -> Table {
+    println!("## Periodic gases, one core\n");
+    let table = Table::new()
+        .right("dim")
+        .right("N")
+        .right("packing")
+        .left("broad phase")
+        .right("collisions timed")
+        .right("seconds")
+        .right("collisions/s")
+        .right("peak RSS / body (bytes)");
+    println!("{}", table.head());
+    table
+}
 
-const THESIS_HEAD: &str = "\n## Thesis scene (5 s), every broad phase\n\n\
-| N | broad phase | collisions | seconds | events/s | complete | vs kaya-bvh |\n\
-|---:|---|---:|---:|---:|---|---:|";
+/// The table of the thesis-scene comparison, under its title.
+fn thesis_table() -> Table {
+    println!("\n## Thesis scene (5 s), every broad phase\n");
+    let table = Table::new()
+        .right("N")
+        .left("broad phase")
+        .right("collisions")
+        .right("seconds")
+        .right("events/s")
+        .left("complete")
+        .right("vs kaya-bvh");
+    println!("{}", table.head());
+    table
+}
 
-fn gas_line(m: &Measurement) -> String {
-    format!(
-        "| {} | {} | {} | {} | {} | {:.3} | {:.0} | {:.0} |",
-        m.dim,
-        m.n,
-        m.packing,
-        m.broad_phase,
-        m.collisions,
-        m.seconds,
-        m.collisions_per_second,
-        m.bytes_per_body
-    )
+fn gas_line(table: &Table, m: &Measurement) -> String {
+    table.row(&[
+        m.dim.to_string(),
+        m.n.to_string(),
+        m.packing.to_string(),
+        m.broad_phase.to_string(),
+        m.collisions.to_string(),
+        format!("{:.3}", m.seconds),
+        format!("{:.0}", m.collisions_per_second),
+        format!("{:.0}", m.bytes_per_body),
+    ])
 }
 
 /// The table lines of one size of the thesis-scene comparison.
-fn thesis_lines(rows: &[Measurement]) -> Vec<String> {
+fn thesis_lines(table: &Table, rows: &[Measurement]) -> Vec<String> {
     let kaya = rows
         .iter()
-        .find(|m| m.broad_phase == "kaya-bvh")
+        .find(|m| m.broad_phase == BroadPhaseKind::KayaBvh)
         .map(|m| m.collisions_per_second);
     rows.iter()
         .map(|m| {
             let ratio = kaya.map_or("-".to_string(), |k| {
                 format!("{:.1}x", m.collisions_per_second / k)
             });
-            format!(
-                "| {} | {} | {} | {:.3} | {:.0} | {} | {ratio} |",
-                m.n,
-                m.broad_phase,
-                m.collisions,
-                m.seconds,
-                m.collisions_per_second,
-                if m.complete { "yes" } else { "prefix" }
-            )
+            table.row(&[
+                m.n.to_string(),
+                m.broad_phase.to_string(),
+                m.collisions.to_string(),
+                format!("{:.3}", m.seconds),
+                format!("{:.0}", m.collisions_per_second),
+                (if m.complete { "yes" } else { "prefix" }).to_string(),
+                ratio,
+            ])
         })
         .collect()
-}
-
-/// The CSV columns, in the order `--csv` writes them (`packing` came last, later).
-const CSV_COLUMNS: [&str; 11] = [
-    "scene",
-    "dim",
-    "n",
-    "broad_phase",
-    "collisions",
-    "seconds",
-    "collisions_per_second",
-    "peak_rss_bytes",
-    "bytes_per_body",
-    "complete",
-    "packing",
-];
-
-fn to_csv(all: &[Measurement]) -> String {
-    let mut csv = CSV_COLUMNS.join(",") + "\n";
-    for m in all {
-        csv += &format!(
-            "{},{},{},{},{},{},{},{},{},{},{}\n",
-            m.scene,
-            m.dim,
-            m.n,
-            m.broad_phase,
-            m.collisions,
-            m.seconds,
-            m.collisions_per_second,
-            m.peak_rss_bytes,
-            m.bytes_per_body,
-            m.complete,
-            m.packing
-        );
-    }
-    csv
 }
 
 /// Reads a CSV written by `bench scale --csv`; `packing` (absent from older files) is then
@@ -364,8 +381,7 @@ pub fn read_csv(
     packing_2d: f64,
     packing_3d: f64,
 ) -> Result<Vec<Measurement>> {
-    let file = CsvFile::read(path)?;
-    file.require(&CSV_COLUMNS[..10])?;
+    let mut file = rows::read::<Measurement>(path, &["packing"])?;
     let has_packing = file.has("packing");
     if !has_packing {
         eprintln!(
@@ -373,62 +389,33 @@ pub fn read_csv(
             path.display()
         );
     }
-    let mut all = Vec::new();
-    for r in file.records() {
-        let scene = r.text("scene")?.to_string();
-        let dim: usize = r.parse("dim")?;
-        if !matches!((scene.as_str(), dim), ("gas", 2 | 3) | ("thesis", 2)) {
-            return Err(r.error(format!("unknown scale scene `{scene}` in {dim}D")));
+    for (line, m) in &file.rows {
+        if !matches!((m.scene.as_str(), m.dim), ("gas", 2 | 3) | ("thesis", 2)) {
+            return Err(file.error(
+                *line,
+                format!("unknown scale scene `{}` in {}D", m.scene, m.dim),
+            ));
         }
-        let broad: BroadPhaseKind = r.parse("broad_phase")?;
-        let packing = if has_packing {
-            r.amount("packing")?
-        } else if scene == "thesis" {
-            BilliardParams::default().packing
-        } else if dim == 2 {
-            packing_2d
-        } else {
-            packing_3d
-        };
-        all.push(Measurement {
-            scene,
-            dim,
-            n: r.parse("n")?,
-            packing,
-            broad_phase: broad.name().into(),
-            collisions: r.parse("collisions")?,
-            seconds: r.amount("seconds")?,
-            collisions_per_second: r.amount("collisions_per_second")?,
-            peak_rss_bytes: r.parse("peak_rss_bytes")?,
-            bytes_per_body: r.amount("bytes_per_body")?,
-            complete: r.parse("complete")?,
-        });
     }
-    anyhow::ensure!(
-        !all.is_empty(),
-        "{}: no measurements",
-        file.path().display()
-    );
-    Ok(all)
+    if !has_packing {
+        for (_, m) in &mut file.rows {
+            m.packing = if m.scene == "thesis" {
+                BilliardParams::default().packing
+            } else if m.dim == 2 {
+                packing_2d
+            } else {
+                packing_3d
+            };
+        }
+    }
+    file.nonempty()
 }
 
 /// Collisions per second against N on log-log axes, a line per scene, dimension, packing and
 /// broad phase.
 pub fn scale_chart(all: &[Measurement]) -> Chart {
-    let key = |m: &Measurement| {
-        (
-            m.scene.clone(),
-            m.dim,
-            m.packing.to_bits(),
-            m.broad_phase.clone(),
-        )
-    };
-    let mut keys = Vec::new();
-    for m in all {
-        if !keys.contains(&key(m)) {
-            keys.push(key(m));
-        }
-    }
+    let key = |m: &Measurement| (m.scene.clone(), m.dim, m.packing.to_bits(), m.broad_phase);
+    let keys = distinct(all.iter().map(key));
     let series = keys
         .iter()
         .map(|k| {
@@ -527,7 +514,7 @@ pub fn scale(a: ScaleArgs) -> Result<ExitCode> {
         None => measure(&a)?,
     };
     if let Some(p) = &a.csv {
-        write_text(p, &to_csv(&all))?;
+        rows::write(p, &all)?;
     }
     if let Some(p) = &a.plot {
         write_chart(p, &scale_chart(&all))?;
@@ -539,9 +526,9 @@ pub fn scale(a: ScaleArgs) -> Result<ExitCode> {
 fn print_tables(all: &[Measurement]) {
     let gas: Vec<&Measurement> = all.iter().filter(|m| m.scene == "gas").collect();
     if !gas.is_empty() {
-        println!("{GAS_HEAD}");
+        let table = gas_table();
         for m in gas {
-            println!("{}", gas_line(m));
+            println!("{}", gas_line(&table, m));
         }
     }
     let thesis: Vec<Measurement> = all
@@ -550,16 +537,10 @@ fn print_tables(all: &[Measurement]) {
         .cloned()
         .collect();
     if !thesis.is_empty() {
-        println!("{THESIS_HEAD}");
-        let mut sizes: Vec<usize> = Vec::new();
-        for m in &thesis {
-            if !sizes.contains(&m.n) {
-                sizes.push(m.n);
-            }
-        }
-        for n in sizes {
+        let table = thesis_table();
+        for n in distinct(thesis.iter().map(|m| m.n)) {
             let rows: Vec<Measurement> = thesis.iter().filter(|m| m.n == n).cloned().collect();
-            for line in thesis_lines(&rows) {
+            for line in thesis_lines(&table, &rows) {
                 println!("{line}");
             }
         }
@@ -570,7 +551,7 @@ fn print_tables(all: &[Measurement]) {
 fn measure(a: &ScaleArgs) -> Result<Vec<Measurement>> {
     let mut all = Vec::new();
     if !a.no_gas {
-        println!("{GAS_HEAD}");
+        let table = gas_table();
         for &dim in &a.dims {
             let packing = if dim == 2 { a.packing_2d } else { a.packing_3d };
             for &bp in &a.gas_broad_phases {
@@ -589,14 +570,14 @@ fn measure(a: &ScaleArgs) -> Result<Vec<Measurement>> {
                         "--broad-phase",
                         bp.name(),
                     ])?;
-                    println!("{}", gas_line(&m));
+                    println!("{}", gas_line(&table, &m));
                     all.push(m);
                 }
             }
         }
     }
     if !a.no_thesis {
-        println!("{THESIS_HEAD}");
+        let table = thesis_table();
         for &n in &a.thesis_n {
             let mut rows = Vec::new();
             for bp in BroadPhaseKind::ALL {
@@ -613,7 +594,7 @@ fn measure(a: &ScaleArgs) -> Result<Vec<Measurement>> {
                     &a.thesis_budget.to_string(),
                 ])?);
             }
-            for line in thesis_lines(&rows) {
+            for line in thesis_lines(&table, &rows) {
                 println!("{line}");
             }
             all.extend(rows);

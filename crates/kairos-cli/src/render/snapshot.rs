@@ -14,9 +14,9 @@ use clap::Args;
 use kairos::scene::Scene;
 use kairos::trace::Replay;
 
-use crate::inspect::{check_time, next, open_with_scene};
+use crate::commands::inspect::{check_time, next, open_with_scene};
 use crate::output::{self, Files};
-use crate::picture::{self, Axes, Bounds, DrawnWall, Shape};
+use crate::render::picture::{self, Axes, Bounds, DrawnWall, Shape};
 use crate::show;
 
 /// Colours shared with the replay page (`assets/viewer.js`).

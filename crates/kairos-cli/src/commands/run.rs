@@ -18,8 +18,9 @@ use kairos::sim::Simulation;
 use kairos::trace::{Record, Replay, TraceWriter};
 use serde::Serialize;
 
+use super::stepper::{BroadPhaseArgs, Stepper};
 use crate::output::{self, write_text, Files};
-use crate::{show, BroadPhaseArgs, Stepper};
+use crate::show;
 
 /// Arguments of `kairos run`.
 #[derive(Args)]
@@ -787,7 +788,7 @@ pub fn run(a: RunArgs) -> Result<ExitCode> {
         Some(
             a.output
                 .clone()
-                .unwrap_or_else(|| crate::default_trace_path(&source)),
+                .unwrap_or_else(|| default_trace_path(&source)),
         )
     };
     let observables = a.observe.map(|_| {
@@ -983,4 +984,13 @@ fn restitution_flag(e: f64) -> String {
     } else {
         format!(" --restitution {e}")
     }
+}
+
+/// Output path of a trace when none is given.
+pub fn default_trace_path(scene: &std::path::Path) -> PathBuf {
+    let stem = scene
+        .file_stem()
+        .map(|s| s.to_string_lossy().into_owned())
+        .unwrap_or("trace".into());
+    PathBuf::from(format!("{stem}.ktrace"))
 }

@@ -1,0 +1,78 @@
+//! `kairos bench`: scenario benchmarks that print markdown tables (and write their
+//! measurements as CSV, read back by `--from-csv`).
+
+pub mod discrete;
+pub mod overlap;
+pub mod rows;
+pub mod scale;
+pub mod table;
+pub mod thesis;
+
+use std::process::ExitCode;
+
+use anyhow::Result;
+use clap::Subcommand;
+
+/// The benchmarks.
+#[derive(Subcommand)]
+pub enum BenchCommand {
+    /// Table 5.1 of the thesis: running time against the number of balls.
+    Thesis(thesis::ThesisArgs),
+    /// Collisions per second and memory per body up to a million bodies, and every broad
+    /// phase on the thesis scene.
+    Scale(scale::ScaleArgs),
+    /// Table 5.2 of the thesis: continuous time against discrete time steps, in seconds and
+    /// missed collisions.
+    Discrete(discrete::DiscreteArgs),
+    /// One measurement of `bench scale` (run in a child process).
+    #[command(hide = true)]
+    ScaleOne(scale::ScaleOneArgs),
+    /// Time per step of every discrete broad phase (overlapping boxes) on moving scenes.
+    Overlap(overlap::OverlapArgs),
+}
+
+/// Runs one benchmark.
+pub fn run(command: BenchCommand) -> Result<ExitCode> {
+    match command {
+        BenchCommand::Thesis(a) => thesis::thesis(a),
+        BenchCommand::Scale(a) => scale::scale(a),
+        BenchCommand::Discrete(a) => discrete::discrete(a),
+        BenchCommand::ScaleOne(a) => scale::scale_one(a),
+        BenchCommand::Overlap(a) => overlap::overlap(a),
+    }
+}
+
+/// The median of `v` (the mean of the two middle values when there are an even number).
+pub fn median(v: &[f64]) -> f64 {
+    let mut s = v.to_vec();
+    s.sort_by(f64::total_cmp);
+    let m = s.len() / 2;
+    if s.len() % 2 == 1 {
+        s[m]
+    } else {
+        0.5 * (s[m - 1] + s[m])
+    }
+}
+
+/// Distinct values in order of first appearance.
+pub fn distinct<T: PartialEq>(it: impl IntoIterator<Item = T>) -> Vec<T> {
+    let mut out = Vec::new();
+    for v in it {
+        if !out.contains(&v) {
+            out.push(v);
+        }
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn median_and_distinct() {
+        assert_eq!(median(&[3.0, 1.0, 2.0]), 2.0);
+        assert_eq!(median(&[4.0, 1.0, 3.0, 2.0]), 2.5);
+        assert_eq!(distinct([2, 1, 2, 3, 1]), [2, 1, 3]);
+    }
+}

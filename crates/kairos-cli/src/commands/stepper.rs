@@ -1,0 +1,186 @@
+//! How the simulating commands advance time: `--stepper`, `--broad-phase` and their tuning,
+//! validated into a [`Stepper`].
+
+use anyhow::Result;
+use clap::Args;
+use kairos::broad_phase::{BroadPhaseKind, BroadPhaseOptions, KayaBvhOptions};
+use kairos::discrete::DiscreteOptions;
+use kairos::overlap::OverlapKind;
+
+/// How time advances (`--stepper`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
+pub enum StepperKind {
+    /// Exact, event-driven.
+    Event,
+    /// Fixed steps of --dt (the thesis's comparison method).
+    Discrete,
+}
+
+/// Stepper and broad-phase selection and tuning, shared by the commands that simulate.
+#[derive(Args, Clone, Debug)]
+pub struct BroadPhaseArgs {
+    /// How time advances: `event` (exact, event-driven) or `discrete` (fixed steps of --dt, the
+    /// thesis's comparison method).
+    #[arg(long, value_enum, default_value_t = StepperKind::Event)]
+    pub stepper: StepperKind,
+    /// Broad phase. Event stepper: auto (default: calendar-lists for dense periodic gases,
+    /// packing >= 0.4 in 3D or 0.65 in 2D, else calendar), calendar, calendar-lists (neighbour
+    /// lists: faster on dense gases, twice the memory), kaya-bvh (the thesis's), sap, grid or
+    /// all-pairs (the reference); all give the same events. Discrete stepper: sap (default),
+    /// bvh, sort-sweep, dbvt, grid or brute-force.
+    #[arg(long, value_parser = broad_phase_names())]
+    pub broad_phase: Option<String>,
+    /// Discrete stepper: the time step.
+    #[arg(long)]
+    pub dt: Option<f64>,
+    /// Stop (exit 2, no trace kept; a last checkpoint with --checkpoint) after this many
+    /// events (collisions, and box crossings in a periodic box): a bound on runaway work such
+    /// as a velocity of 1e100 in a small box. A trace takes 128 bytes a collision.
+    #[arg(long, default_value_t = DEFAULT_MAX_EVENTS, value_name = "N")]
+    pub max_events: u64,
+    /// Discrete stepper: refuse a run of more steps (duration / dt x substeps) than this.
+    #[arg(long, default_value_t = DEFAULT_MAX_STEPS, value_name = "N")]
+    pub max_steps: u64,
+    /// Discrete stepper: internal sub-steps per --dt.
+    #[arg(long, default_value_t = 1)]
+    pub substeps: u32,
+    /// Discrete stepper: move overlapping pairs back to their first contact within the step
+    /// (bisection) before resolving them.
+    #[arg(long)]
+    pub toi_rewind: bool,
+    /// Look-ahead dt of the first search (kaya-bvh, sap and grid).
+    #[arg(long, default_value_t = KayaBvhOptions::default().initial_dt)]
+    pub bvh_dt: f64,
+    /// Factor applied to the look-ahead when a search finds nothing (> 1; kaya-bvh, sap, grid).
+    #[arg(long, default_value_t = KayaBvhOptions::default().grow)]
+    pub bvh_grow: f64,
+    /// Factor applied to the look-ahead after an event is found (in (0, 1]; kaya-bvh, sap,
+    /// grid).
+    #[arg(long, default_value_t = KayaBvhOptions::default().shrink)]
+    pub bvh_shrink: f64,
+}
+
+/// Every name `--broad-phase` takes, for `--help` and for the first check: `auto`, then the
+/// event-driven broad phases, then the discrete ones not already named. Which of them applies
+/// depends on `--stepper`, known only once every option is read: [`BroadPhaseArgs::stepper`]
+/// turns the name into a kind, or says that the name is not one of that stepper's.
+fn broad_phase_names() -> clap::builder::PossibleValuesParser {
+    let mut names = vec!["auto"];
+    let kinds = BroadPhaseKind::ALL.iter().map(|k| k.name());
+    for name in kinds.chain(OverlapKind::ALL.iter().map(|k| k.name())) {
+        if !names.contains(&name) {
+            names.push(name);
+        }
+    }
+    clap::builder::PossibleValuesParser::new(names)
+}
+
+/// Default of `--max-events`: 10^8 events (at most a 12.8 GB trace; at a million bodies, about
+/// a hundred collisions each).
+pub const DEFAULT_MAX_EVENTS: u64 = 100_000_000;
+/// Default of `--max-steps`: 10^7 fixed steps.
+pub const DEFAULT_MAX_STEPS: u64 = 10_000_000;
+
+/// What advances time in a run.
+#[derive(Clone, Copy, Debug)]
+pub enum Stepper {
+    /// Exact, event-driven, with the broad phase measured fastest for the scene
+    /// ([`BroadPhaseKind::auto`]).
+    Auto,
+    /// Exact, event-driven, with this broad phase.
+    Event(BroadPhaseKind),
+    /// Fixed time steps with this discrete broad phase.
+    Discrete(OverlapKind, DiscreteOptions),
+}
+
+impl BroadPhaseArgs {
+    /// The validated options.
+    pub fn options(&self) -> Result<BroadPhaseOptions> {
+        let kaya = KayaBvhOptions {
+            initial_dt: self.bvh_dt,
+            grow: self.bvh_grow,
+            shrink: self.bvh_shrink,
+        };
+        kaya.validate().map_err(anyhow::Error::msg)?;
+        Ok(BroadPhaseOptions {
+            kaya,
+            ..Default::default()
+        })
+    }
+
+    /// The validated stepper.
+    pub fn stepper(&self) -> Result<Stepper> {
+        if self.stepper == StepperKind::Discrete {
+            let dt = self
+                .dt
+                .ok_or_else(|| anyhow::anyhow!("--stepper discrete needs --dt"))?;
+            let kind: OverlapKind = self
+                .broad_phase
+                .as_deref()
+                .unwrap_or("sap")
+                .parse()
+                .map_err(|e| anyhow::anyhow!("--broad-phase: {e}"))?;
+            let opts = DiscreteOptions {
+                dt,
+                substeps: self.substeps,
+                toi_rewind: self.toi_rewind,
+                count_misses: true,
+            };
+            opts.validate().map_err(anyhow::Error::msg)?;
+            Ok(Stepper::Discrete(kind, opts))
+        } else {
+            anyhow::ensure!(
+                self.dt.is_none() && self.substeps == 1 && !self.toi_rewind,
+                "--dt, --substeps and --toi-rewind need --stepper discrete"
+            );
+            match self.broad_phase.as_deref().unwrap_or("auto") {
+                "auto" => Ok(Stepper::Auto),
+                name => {
+                    let kind: BroadPhaseKind = name.parse().map_err(|e| {
+                        anyhow::anyhow!("--broad-phase: {e}, or auto (the default)")
+                    })?;
+                    Ok(Stepper::Event(kind))
+                }
+            }
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use clap::builder::TypedValueParser;
+    use clap::ValueEnum;
+
+    /// The command line spells every kind as the library names it.
+    #[test]
+    fn value_enums_use_the_library_names() {
+        for k in BroadPhaseKind::ALL {
+            assert_eq!(BroadPhaseKind::from_str(k.name(), false), Ok(k));
+        }
+        for k in OverlapKind::ALL {
+            assert_eq!(OverlapKind::from_str(k.name(), false), Ok(k));
+        }
+        let names: Vec<String> = broad_phase_names()
+            .possible_values()
+            .expect("a list of names")
+            .map(|v| v.get_name().to_string())
+            .collect();
+        assert_eq!(
+            names,
+            [
+                "auto",
+                "all-pairs",
+                "kaya-bvh",
+                "calendar",
+                "calendar-lists",
+                "sap",
+                "grid",
+                "brute-force",
+                "bvh",
+                "sort-sweep",
+                "dbvt"
+            ]
+        );
+    }
+}
