@@ -5,7 +5,6 @@ mod bench;
 mod commands;
 mod interrupt;
 mod output;
-mod plot;
 mod render;
 
 use std::process::ExitCode;

@@ -3,6 +3,7 @@
 
 pub mod discrete;
 pub mod overlap;
+pub mod plot;
 pub mod rows;
 pub mod scale;
 pub mod table;
