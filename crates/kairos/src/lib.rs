@@ -55,9 +55,7 @@ pub mod xyz;
 /// The most used items.
 pub mod prelude {
     pub use crate::body::{Body, BodyId};
-    pub use crate::broad_phase::{
-        BroadPhase, BroadPhaseKind, BroadPhaseOptions, KayaBvhOptions, LookAheadOptions,
-    };
+    pub use crate::broad_phase::{BroadPhase, BroadPhaseKind, BroadPhaseOptions, LookAheadOptions};
     pub use crate::event::{Event, EventKind};
     pub use crate::generate;
     pub use crate::math::{DVec2, DVec3, Vector};

@@ -82,7 +82,7 @@ fn look_ahead_options_do_not_change_the_log() {
         (1e-3, 2.0, 1.0),
     ] {
         let opts = BroadPhaseOptions {
-            kaya: LookAheadOptions {
+            look_ahead: LookAheadOptions {
                 initial_dt: dt,
                 grow,
                 shrink,

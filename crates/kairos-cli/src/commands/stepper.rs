@@ -3,7 +3,7 @@
 
 use anyhow::Result;
 use clap::Args;
-use kairos::broad_phase::{BroadPhaseKind, BroadPhaseOptions, KayaBvhOptions};
+use kairos::broad_phase::{BroadPhaseKind, BroadPhaseOptions, LookAheadOptions};
 use kairos::discrete::DiscreteOptions;
 use kairos::overlap::OverlapKind;
 
@@ -49,14 +49,14 @@ pub struct BroadPhaseArgs {
     #[arg(long)]
     pub toi_rewind: bool,
     /// Look-ahead dt of the first search (kaya-bvh, sap and grid).
-    #[arg(long, default_value_t = KayaBvhOptions::default().initial_dt)]
+    #[arg(long, default_value_t = LookAheadOptions::default().initial_dt)]
     pub bvh_dt: f64,
     /// Factor applied to the look-ahead when a search finds nothing (> 1; kaya-bvh, sap, grid).
-    #[arg(long, default_value_t = KayaBvhOptions::default().grow)]
+    #[arg(long, default_value_t = LookAheadOptions::default().grow)]
     pub bvh_grow: f64,
     /// Factor applied to the look-ahead after an event is found (in (0, 1]; kaya-bvh, sap,
     /// grid).
-    #[arg(long, default_value_t = KayaBvhOptions::default().shrink)]
+    #[arg(long, default_value_t = LookAheadOptions::default().shrink)]
     pub bvh_shrink: f64,
 }
 
@@ -96,14 +96,14 @@ pub enum Stepper {
 impl BroadPhaseArgs {
     /// The validated options.
     pub fn options(&self) -> Result<BroadPhaseOptions> {
-        let kaya = KayaBvhOptions {
+        let look_ahead = LookAheadOptions {
             initial_dt: self.bvh_dt,
             grow: self.bvh_grow,
             shrink: self.bvh_shrink,
         };
-        kaya.validate().map_err(anyhow::Error::msg)?;
+        look_ahead.validate().map_err(anyhow::Error::msg)?;
         Ok(BroadPhaseOptions {
-            kaya,
+            look_ahead,
             ..Default::default()
         })
     }

@@ -49,9 +49,6 @@ pub struct LookAheadOptions {
     pub shrink: f64,
 }
 
-/// The name of [`LookAheadOptions`] from when only [`super::KayaBvh`] had a look-ahead.
-pub type KayaBvhOptions = LookAheadOptions;
-
 impl Default for LookAheadOptions {
     fn default() -> Self {
         Self {

@@ -14,7 +14,7 @@ mod swept;
 pub use all_pairs::AllPairs;
 pub use calendar::{Calendar, CalendarOptions};
 pub use kaya_bvh::KayaBvh;
-pub use look_ahead::{KayaBvhOptions, LookAheadOptions};
+pub use look_ahead::LookAheadOptions;
 pub use swept::SweptBoxes;
 
 use crate::event::Event;
@@ -113,7 +113,7 @@ impl BroadPhaseKind {
     pub fn build<V: Vector>(self, opts: &BroadPhaseOptions) -> Box<dyn BroadPhase<V>> {
         match self {
             BroadPhaseKind::AllPairs => Box::new(AllPairs),
-            BroadPhaseKind::KayaBvh => Box::new(KayaBvh::new(opts.kaya)),
+            BroadPhaseKind::KayaBvh => Box::new(KayaBvh::new(opts.look_ahead)),
             BroadPhaseKind::Calendar => Box::new(Calendar::new(CalendarOptions {
                 list_skin: None,
                 ..opts.calendar
@@ -126,8 +126,12 @@ impl BroadPhaseKind {
                 ),
                 ..opts.calendar
             })),
-            BroadPhaseKind::Sap => Box::new(SweptBoxes::new("sap", OverlapKind::Sap, opts.kaya)),
-            BroadPhaseKind::Grid => Box::new(SweptBoxes::new("grid", OverlapKind::Grid, opts.kaya)),
+            BroadPhaseKind::Sap => {
+                Box::new(SweptBoxes::new("sap", OverlapKind::Sap, opts.look_ahead))
+            }
+            BroadPhaseKind::Grid => {
+                Box::new(SweptBoxes::new("grid", OverlapKind::Grid, opts.look_ahead))
+            }
         }
     }
 }
@@ -136,7 +140,7 @@ impl BroadPhaseKind {
 #[derive(Clone, Copy, Debug, Default, PartialEq)]
 pub struct BroadPhaseOptions {
     /// The look-ahead of [`KayaBvh`] and [`SweptBoxes`] (`sap`, `grid`).
-    pub kaya: LookAheadOptions,
+    pub look_ahead: LookAheadOptions,
     /// Options of [`Calendar`].
     pub calendar: CalendarOptions,
 }
