@@ -2,7 +2,7 @@
 
 mod common;
 
-use common::{json, kairos, ok, tempdir, text};
+use common::{demo_trace_and_damaged_copies, json, kairos, ok, tempdir, text};
 
 use std::process::Command;
 
@@ -285,13 +285,7 @@ fn bad_scenes_exit_2_and_write_nothing() {
 #[test]
 fn bad_traces_exit_2() {
     let dir = tempdir("badtrace");
-    ok(&kairos(
-        &["demo", "--n", "30", "-q", "-o", "t.ktrace"],
-        &dir,
-    ));
-    let bytes = std::fs::read(dir.join("t.ktrace")).unwrap();
-    std::fs::write(dir.join("cut.ktrace"), &bytes[..bytes.len() - 100]).unwrap();
-    std::fs::write(dir.join("junk.ktrace"), b"hello world, not a trace").unwrap();
+    demo_trace_and_damaged_copies(&dir);
     for (name, needle) in [
         ("cut.ktrace", "incomplete"),
         ("junk.ktrace", "not a Kairos trace"),

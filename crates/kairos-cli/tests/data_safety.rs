@@ -5,7 +5,7 @@ mod common;
 
 use std::path::Path;
 
-use common::{kairos, ok, tempdir, text};
+use common::{kairos, listing, ok, tempdir, text};
 
 fn fails_with(o: &std::process::Output, needle: &str) {
     assert_eq!(
@@ -35,15 +35,6 @@ fn small_scene(dir: &Path) {
         ],
         dir,
     ));
-}
-
-fn listing(dir: &Path) -> Vec<String> {
-    let mut v: Vec<String> = std::fs::read_dir(dir)
-        .unwrap()
-        .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
-        .collect();
-    v.sort();
-    v
 }
 
 #[test]

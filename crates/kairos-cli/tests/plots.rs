@@ -2,7 +2,7 @@
 
 mod common;
 
-use common::{crate_file, kairos, ok, tempdir, text};
+use common::{crate_file, kairos, listing, ok, tempdir, text};
 
 use std::path::Path;
 
@@ -25,15 +25,6 @@ fn svg_texts(path: &Path) -> Vec<String> {
         .filter(|n| n.has_tag_name("text"))
         .filter_map(|n| n.text().map(|t| t.trim().to_string()))
         .collect()
-}
-
-fn files(dir: &Path) -> Vec<String> {
-    let mut v: Vec<String> = std::fs::read_dir(dir)
-        .unwrap()
-        .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
-        .collect();
-    v.sort();
-    v
 }
 
 #[test]
@@ -77,7 +68,7 @@ fn thesis_plot_from_the_published_csv() {
         assert!(t.iter().any(|s| s == name), "{name} not in {t:?}");
     }
     // Only the plot was written.
-    assert_eq!(files(&dir), ["out.svg"]);
+    assert_eq!(listing(&dir), ["out.svg"]);
 }
 
 #[test]
@@ -139,7 +130,7 @@ fn malformed_csv_exits_2_naming_file_and_line() {
         );
         assert!(o.stdout.is_empty(), "{}", text(&o.stdout));
         // No plot, no CSV, no temporary file.
-        assert_eq!(files(&dir), ["bad.csv"]);
+        assert_eq!(listing(&dir), ["bad.csv"]);
     }
     let o = kairos(
         &[
@@ -158,7 +149,7 @@ fn malformed_csv_exits_2_naming_file_and_line() {
         "{}",
         text(&o.stderr)
     );
-    assert_eq!(files(&dir), ["bad.csv"]);
+    assert_eq!(listing(&dir), ["bad.csv"]);
 }
 
 #[test]

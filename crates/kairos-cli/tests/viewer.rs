@@ -3,7 +3,7 @@
 
 mod common;
 
-use common::{ok, tempdir, text};
+use common::{demo_trace_and_damaged_copies, ok, tempdir, text};
 
 use std::path::Path;
 use std::process::{Command, Output};
@@ -265,13 +265,7 @@ fn large_traces_are_thinned_and_the_page_says_so() {
 #[test]
 fn bad_traces_exit_2_and_leave_no_page() {
     let dir = tempdir("bad");
-    ok(&kairos(
-        &["demo", "--n", "30", "-q", "-o", "t.ktrace"],
-        &dir,
-    ));
-    let bytes = std::fs::read(dir.join("t.ktrace")).unwrap();
-    std::fs::write(dir.join("cut.ktrace"), &bytes[..bytes.len() - 100]).unwrap();
-    std::fs::write(dir.join("junk.ktrace"), b"hello world, not a trace").unwrap();
+    let bytes = demo_trace_and_damaged_copies(&dir);
     // One flipped bit in the last record: only the footer's hash can tell.
     let mut flipped = bytes.clone();
     let last = flipped.len() - 32 - 64;

@@ -55,3 +55,24 @@ pub fn ok(o: &Output) {
 pub fn json(path: &Path) -> serde_json::Value {
     serde_json::from_str(&std::fs::read_to_string(path).unwrap()).unwrap()
 }
+
+/// The names of the entries of `dir`, sorted.
+pub fn listing(dir: &Path) -> Vec<String> {
+    let mut v: Vec<String> = std::fs::read_dir(dir)
+        .unwrap()
+        .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+        .collect();
+    v.sort();
+    v
+}
+
+/// Writes a demo trace `t.ktrace` of 30 balls in `dir`, and two damaged copies: `cut.ktrace`
+/// (its last 100 bytes cut off) and `junk.ktrace` (not a trace at all). Returns the trace's
+/// bytes.
+pub fn demo_trace_and_damaged_copies(dir: &Path) -> Vec<u8> {
+    ok(&kairos(&["demo", "--n", "30", "-q", "-o", "t.ktrace"], dir));
+    let bytes = std::fs::read(dir.join("t.ktrace")).unwrap();
+    std::fs::write(dir.join("cut.ktrace"), &bytes[..bytes.len() - 100]).unwrap();
+    std::fs::write(dir.join("junk.ktrace"), b"hello world, not a trace").unwrap();
+    bytes
+}
