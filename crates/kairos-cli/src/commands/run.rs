@@ -139,15 +139,9 @@ pub enum BodiesIn {
 /// Above this many bodies, `--bodies-in auto` writes them to an extended-XYZ file.
 pub const XYZ_ABOVE: usize = 10_000;
 
-/// Arguments of `kairos generate billiard`.
+/// What every generator writes, and how.
 #[derive(Args)]
-pub struct BilliardArgs {
-    /// Number of balls.
-    #[arg(long)]
-    pub n: usize,
-    /// Random seed.
-    #[arg(long, default_value_t = 0)]
-    pub seed: u64,
+pub struct GeneratedScene {
     /// Coefficient of restitution in [0, 1] (1 = elastic). Below 1, the scene also states
     /// its contact duration (the TC model, see docs/scene-format.md).
     #[arg(long, default_value_t = 1.0)]
@@ -159,6 +153,19 @@ pub struct BilliardArgs {
     /// to load; read by OVITO and ASE too).
     #[arg(long, value_enum, default_value_t = BodiesIn::Auto)]
     pub bodies_in: BodiesIn,
+}
+
+/// Arguments of `kairos generate billiard`.
+#[derive(Args)]
+pub struct BilliardArgs {
+    /// Number of balls.
+    #[arg(long)]
+    pub n: usize,
+    /// Random seed.
+    #[arg(long, default_value_t = 0)]
+    pub seed: u64,
+    #[command(flatten)]
+    pub out: GeneratedScene,
     #[command(flatten)]
     pub table: TableArgs,
 }
@@ -187,17 +194,8 @@ pub struct GasArgs {
     /// Simulated time.
     #[arg(long, default_value_t = 10.0)]
     pub duration: f64,
-    /// Coefficient of restitution in [0, 1] (1 = elastic). Below 1, the scene also states
-    /// its contact duration (the TC model, see docs/scene-format.md).
-    #[arg(long, default_value_t = 1.0)]
-    pub restitution: f64,
-    /// Scene file to write.
-    #[arg(short, long)]
-    pub output: PathBuf,
-    /// Where the bodies go: the TOML file, or an extended-XYZ file beside it (compact and fast
-    /// to load; read by OVITO and ASE too).
-    #[arg(long, value_enum, default_value_t = BodiesIn::Auto)]
-    pub bodies_in: BodiesIn,
+    #[command(flatten)]
+    pub out: GeneratedScene,
 }
 
 impl GasArgs {
@@ -211,7 +209,7 @@ impl GasArgs {
             mass: self.mass,
             seed: self.seed,
             duration: self.duration,
-            restitution: self.restitution,
+            restitution: self.out.restitution,
         }
     }
 }
@@ -910,7 +908,7 @@ pub fn demo(a: DemoArgs) -> Result<ExitCode> {
 pub fn generate_billiard(a: BilliardArgs) -> Result<ExitCode> {
     let t = a.table;
     let params = BilliardParams {
-        restitution: a.restitution,
+        restitution: a.out.restitution,
         ..t.params(a.n, a.seed)
     };
     let header = format!(
@@ -918,9 +916,9 @@ pub fn generate_billiard(a: BilliardArgs) -> Result<ExitCode> {
         // The default dimension is left out, as before 3D existed.
         if t.dim == 2 { String::new() } else { format!(" --dim {}", t.dim) },
         a.n, a.seed, t.packing, t.radius_min, t.radius_max, t.aspect, t.duration,
-        restitution_flag(a.restitution)
+        restitution_flag(a.out.restitution)
     );
-    write_scene(&a.output, a.bodies_in, a.n, &header, || {
+    write_scene(&a.out, a.n, &header, || {
         billiard(&params).map_err(anyhow::Error::msg)
     })
 }
@@ -929,23 +927,24 @@ pub fn generate_gas(a: GasArgs) -> Result<ExitCode> {
     let header = format!(
         "# kairos generate gas --dim {} --n {} --packing {} --polydispersity {} --mass {} --seed {} --duration {}{}\n",
         a.dim, a.n, a.packing, a.polydispersity, a.mass, a.seed, a.duration,
-        restitution_flag(a.restitution)
+        restitution_flag(a.out.restitution)
     );
-    write_scene(&a.output, a.bodies_in, a.n, &header, || {
+    write_scene(&a.out, a.n, &header, || {
         gas(&a.params()).map_err(anyhow::Error::msg)
     })
 }
 
-/// Writes a generated scene to `output` (after `header`, a comment), with its bodies in the
-/// TOML or in an extended-XYZ file beside it; both outputs are checked before generating.
+/// Writes a generated scene of `n` bodies to its output (after `header`, a comment), with its
+/// bodies in the TOML or in an extended-XYZ file beside it; both outputs are checked before
+/// generating.
 fn write_scene(
-    output: &Path,
-    bodies_in: BodiesIn,
+    out: &GeneratedScene,
     n: usize,
     header: &str,
     make: impl FnOnce() -> Result<Scene>,
 ) -> Result<ExitCode> {
-    let xyz = match bodies_in {
+    let output = out.output.as_path();
+    let xyz = match out.bodies_in {
         BodiesIn::Xyz => true,
         BodiesIn::Toml => false,
         BodiesIn::Auto => n > XYZ_ABOVE,
