@@ -56,8 +56,143 @@ impl Default for BilliardParams {
 
 /// Why a scene could not be generated.
 #[derive(Clone, Debug, PartialEq, thiserror::Error)]
-#[error("{0}")]
-pub struct GenerateError(pub String);
+pub enum GenerateError {
+    /// No balls were asked for.
+    #[error("the number of balls must be at least 1")]
+    NoBalls,
+    /// More balls than the generator handles.
+    #[error("{n} balls would not fit in memory here (at most {max})")]
+    TooManyBalls {
+        /// Balls asked for.
+        n: usize,
+        /// The generator's limit.
+        max: usize,
+    },
+    /// A parameter is outside its range.
+    #[error("{name} must be in {range}, got {got}")]
+    OutOfRange {
+        /// The parameter.
+        name: &'static str,
+        /// Its range, in words.
+        range: &'static str,
+        /// The value given.
+        got: f64,
+    },
+    /// Parameters that must be positive and finite are not.
+    #[error("{names} must be positive and finite")]
+    NotPositive {
+        /// The parameters, in words.
+        names: &'static str,
+    },
+    /// The radii's bounds are out of order or not positive.
+    #[error("radii must satisfy 0 < min <= max, got [{min}, {max}]")]
+    Radii {
+        /// Smallest radius.
+        min: f64,
+        /// Largest radius.
+        max: f64,
+    },
+    /// A dimension other than 2 or 3.
+    #[error("dimension must be 2 or 3, got {0}")]
+    Dimension(usize),
+    /// Parameters of one dimension for a world of another.
+    #[error("dimension {requested} requested for a {world}D world")]
+    WorldDimension {
+        /// The parameters' dimension.
+        requested: usize,
+        /// The world's.
+        world: usize,
+    },
+    /// Random placement and pushing apart could not place every ball in the room.
+    #[error(
+        "could not place {n} balls without overlap at packing {packing} in {dim}D: the walls \
+         leave few balls too little room; lower the packing or use more balls (packing 0.5 \
+         needs about 100 balls in 3D)"
+    )]
+    Jammed {
+        /// Balls asked for.
+        n: usize,
+        /// Packing asked for.
+        packing: f64,
+        /// Dimension.
+        dim: usize,
+    },
+    /// The gas's starting lattice has sites closer than a largest diameter.
+    #[error(
+        "packing {packing} cannot be reached from a {lattice} lattice of {sites} sites for {n} \
+         {} with polydispersity {polydispersity} (nearest sites {nearest:.4} apart, largest \
+         diameter {largest_diameter:.4}); {advice}",
+        balls(*.n)
+    )]
+    LatticeTooDense {
+        /// Packing asked for.
+        packing: f64,
+        /// The lattice's name.
+        lattice: &'static str,
+        /// Its sites.
+        sites: usize,
+        /// Balls asked for.
+        n: usize,
+        /// Polydispersity asked for.
+        polydispersity: f64,
+        /// Distance of the nearest sites.
+        nearest: f64,
+        /// The largest diameter.
+        largest_diameter: f64,
+        /// What would pass.
+        advice: Advice,
+    },
+    /// The periodic box would be too short for the balls' images.
+    #[error(
+        "a periodic box for {n} {} at packing {packing} would be {length:.4} long, but its \
+         lengths must exceed twice the largest contact distance ({needed:.4}, two largest \
+         diameters), so that a ball meets at most one image of another; {advice}",
+        balls(*.n)
+    )]
+    BoxTooSmall {
+        /// Balls asked for.
+        n: usize,
+        /// Packing asked for.
+        packing: f64,
+        /// The box's shortest length.
+        length: f64,
+        /// The least length allowed.
+        needed: f64,
+        /// What would pass.
+        advice: Advice,
+    },
+    /// The generated scene failed validation (a bug of the generator if it ever happens).
+    #[error("generated scene is invalid: {0}")]
+    Invalid(String),
+}
+
+/// What gas parameters would pass the lattice's and the box's checks.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Advice {
+    /// The packing below which the same balls fit.
+    pub packing_below: f64,
+    /// The least number of balls that fit at the packing asked for, if one was found.
+    pub balls: Option<usize>,
+}
+
+impl std::fmt::Display for Advice {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "use a packing below {:.4}", self.packing_below)?;
+        match self.balls {
+            Some(k) => write!(f, ", or {k} balls or more"),
+            None => Ok(()),
+        }
+    }
+}
+
+/// "ball" or "balls".
+fn balls(n: usize) -> &'static str {
+    if n == 1 {
+        "ball"
+    } else {
+        "balls"
+    }
+}
 
 /// The thesis's billiard scene (or its 3D analogue, a cube room); deterministic for given
 /// parameters. In 3D, the same construction with volumes instead of areas.
@@ -74,38 +209,34 @@ pub struct GenerateError(pub String);
 /// second.
 pub fn billiard(p: &BilliardParams) -> Result<Scene, GenerateError> {
     if p.n == 0 {
-        return Err(GenerateError(
-            "the number of balls must be at least 1".into(),
-        ));
+        return Err(GenerateError::NoBalls);
     }
     if p.n > 50_000_000 {
-        return Err(GenerateError(format!(
-            "{} balls is more than this generator handles (50,000,000)",
-            p.n
-        )));
+        return Err(GenerateError::TooManyBalls {
+            n: p.n,
+            max: 50_000_000,
+        });
     }
     if !(p.packing > 0.0 && p.packing <= 0.5) {
-        return Err(GenerateError(format!(
-            "packing must be in (0, 0.5] (the fraction of the table covered by balls), got {}",
-            p.packing
-        )));
+        return Err(GenerateError::OutOfRange {
+            name: "packing",
+            range: "(0, 0.5] (the fraction of the table covered by balls)",
+            got: p.packing,
+        });
     }
     if !(p.radius_min > 0.0 && p.radius_min <= p.radius_max && p.radius_max.is_finite()) {
-        return Err(GenerateError(format!(
-            "radii must satisfy 0 < min <= max, got [{}, {}]",
-            p.radius_min, p.radius_max
-        )));
+        return Err(GenerateError::Radii {
+            min: p.radius_min,
+            max: p.radius_max,
+        });
     }
     if !(p.aspect > 0.0 && p.aspect.is_finite() && p.duration > 0.0 && p.duration.is_finite()) {
-        return Err(GenerateError(
-            "aspect and duration must be positive and finite".into(),
-        ));
+        return Err(GenerateError::NotPositive {
+            names: "aspect and duration",
+        });
     }
     if p.dim != 2 && p.dim != 3 {
-        return Err(GenerateError(format!(
-            "dimension must be 2 or 3, got {}",
-            p.dim
-        )));
+        return Err(GenerateError::Dimension(p.dim));
     }
     check_restitution(p.restitution)?;
     let dim = p.dim;
@@ -190,12 +321,11 @@ pub fn billiard(p: &BilliardParams) -> Result<Scene, GenerateError> {
                 pos.push(x);
             }
             if !push_apart(&mut pos, &radii, &lengths[..dim]) {
-                return Err(GenerateError(format!(
-                    "could not place {} balls without overlap at packing {} in {dim}D: the walls \
-                     leave few balls too little room; lower the packing or use more balls \
-                     (packing 0.5 needs about 100 balls in 3D)",
-                    p.n, p.packing
-                )));
+                return Err(GenerateError::Jammed {
+                    n: p.n,
+                    packing: p.packing,
+                    dim,
+                });
             }
             break;
         }
@@ -247,7 +377,7 @@ pub fn billiard(p: &BilliardParams) -> Result<Scene, GenerateError> {
     );
     scene
         .validate()
-        .map_err(|e| GenerateError(format!("generated scene is invalid: {e}")))?;
+        .map_err(|e| GenerateError::Invalid(e.to_string()))?;
     Ok(scene)
 }
 
@@ -356,9 +486,11 @@ fn check_restitution(e: f64) -> Result<(), GenerateError> {
     if (0.0..=1.0).contains(&e) {
         Ok(())
     } else {
-        Err(GenerateError(format!(
-            "restitution must be in [0, 1] (1 = elastic), got {e}"
-        )))
+        Err(GenerateError::OutOfRange {
+            name: "restitution",
+            range: "[0, 1] (1 = elastic)",
+            got: e,
+        })
     }
 }
 
@@ -412,11 +544,10 @@ pub fn gas_bodies<V: crate::math::Vector>(
 ) -> Result<(V, Vec<crate::body::Body<V>>), GenerateError> {
     use std::f64::consts::PI;
     if p.dim != V::DIM {
-        return Err(GenerateError(format!(
-            "dimension {} requested for a {}D world",
-            p.dim,
-            V::DIM
-        )));
+        return Err(GenerateError::WorldDimension {
+            requested: p.dim,
+            world: V::DIM,
+        });
     }
     let (mut rng, radii, plan) = gas_plan(p)?;
     // Lattice sites in unit cells of the lattice, scaled to the box.
@@ -506,10 +637,7 @@ pub fn gas_bodies<V: crate::math::Vector>(
 /// same errors, at the cost of drawing the radii.
 pub fn check_gas(p: &GasParams) -> Result<(), GenerateError> {
     if p.dim != 2 && p.dim != 3 {
-        return Err(GenerateError(format!(
-            "dimension must be 2 or 3, got {}",
-            p.dim
-        )));
+        return Err(GenerateError::Dimension(p.dim));
     }
     gas_plan(p).map(|_| ())
 }
@@ -519,32 +647,32 @@ pub fn check_gas(p: &GasParams) -> Result<(), GenerateError> {
 fn gas_plan(p: &GasParams) -> Result<(Pcg64, Vec<f64>, Lattice), GenerateError> {
     use std::f64::consts::PI;
     if p.n == 0 {
-        return Err(GenerateError(
-            "the number of balls must be at least 1".into(),
-        ));
+        return Err(GenerateError::NoBalls);
     }
     if p.n > 100_000_000 {
-        return Err(GenerateError(format!(
-            "{} balls would not fit in memory here (at most 100,000,000)",
-            p.n
-        )));
+        return Err(GenerateError::TooManyBalls {
+            n: p.n,
+            max: 100_000_000,
+        });
     }
     if !(p.packing > 0.0 && p.packing < 1.0) {
-        return Err(GenerateError(format!(
-            "packing must be in (0, 1), got {}",
-            p.packing
-        )));
+        return Err(GenerateError::OutOfRange {
+            name: "packing",
+            range: "(0, 1)",
+            got: p.packing,
+        });
     }
     if !(0.0..1.0).contains(&p.polydispersity) {
-        return Err(GenerateError(format!(
-            "polydispersity must be in [0, 1), got {}",
-            p.polydispersity
-        )));
+        return Err(GenerateError::OutOfRange {
+            name: "polydispersity",
+            range: "[0, 1)",
+            got: p.polydispersity,
+        });
     }
     if !(p.mass > 0.0 && p.mass.is_finite() && p.duration > 0.0 && p.duration.is_finite()) {
-        return Err(GenerateError(
-            "mass and duration must be positive and finite".into(),
-        ));
+        return Err(GenerateError::NotPositive {
+            names: "mass and duration",
+        });
     }
     let mut rng = Pcg64::seed_from_u64(p.seed);
     let radii: Vec<f64> = (0..p.n)
@@ -579,29 +707,30 @@ fn gas_plan(p: &GasParams) -> Result<(Pcg64, Vec<f64>, Lattice), GenerateError> 
         let per_ball = box_volume / p.n as f64;
         let more = (p.n + 1..=p.n.saturating_mul(64).min(p.n + 1_000_000))
             .find(|&k| fits(&lattice(k, per_ball * k as f64)));
-        let advice = match more {
-            Some(k) => format!("use a packing below {below:.4}, or {k} balls or more"),
-            None => format!("use a packing below {below:.4}"),
+        let advice = Advice {
+            packing_below: below,
+            balls: more,
         };
-        let balls = if p.n == 1 { "ball" } else { "balls" };
-        return Err(GenerateError(if plan.shortest() > 2.0 * contact {
-            format!(
-                "packing {} cannot be reached from a {} lattice of {sites_count} sites for {} \
-                 {balls} with polydispersity {} (nearest sites {:.4} apart, largest diameter \
-                 {:.4}); {advice}",
-                p.packing, plan.name, p.n, p.polydispersity, plan.nearest, d_max
-            )
+        return Err(if plan.shortest() > 2.0 * contact {
+            GenerateError::LatticeTooDense {
+                packing: p.packing,
+                lattice: plan.name,
+                sites: sites_count,
+                n: p.n,
+                polydispersity: p.polydispersity,
+                nearest: plan.nearest,
+                largest_diameter: d_max,
+                advice,
+            }
         } else {
-            format!(
-                "a periodic box for {} {balls} at packing {} would be {:.4} long, but its \
-                 lengths must exceed twice the largest contact distance ({:.4}, two largest \
-                 diameters), so that a ball meets at most one image of another; {advice}",
-                p.n,
-                p.packing,
-                plan.shortest(),
-                2.0 * contact
-            )
-        }));
+            GenerateError::BoxTooSmall {
+                n: p.n,
+                packing: p.packing,
+                length: plan.shortest(),
+                needed: 2.0 * contact,
+                advice,
+            }
+        });
     }
     Ok((rng, radii, plan))
 }
@@ -691,10 +820,10 @@ pub fn gas(p: &GasParams) -> Result<Scene, GenerateError> {
     let scene = match p.dim {
         2 => build::<crate::math::DVec2>(p)?,
         3 => build::<crate::math::DVec3>(p)?,
-        d => return Err(GenerateError(format!("dimension must be 2 or 3, got {d}"))),
+        d => return Err(GenerateError::Dimension(d)),
     };
     scene
         .validate()
-        .map_err(|e| GenerateError(format!("generated scene is invalid: {e}")))?;
+        .map_err(|e| GenerateError::Invalid(e.to_string()))?;
     Ok(scene)
 }

@@ -2,7 +2,7 @@
 
 use std::io::Write;
 
-use kairos::generate::{billiard, BilliardParams};
+use kairos::generate::{billiard, BilliardParams, GenerateError};
 use kairos::prelude::*;
 use kairos::scene::{Item, SceneError};
 use kairos::trace::{Record, TraceError, TraceHeader, TraceReader, TraceWriter};
@@ -278,7 +278,11 @@ fn contact_duration_is_checked_and_round_trips() {
         ..Default::default()
     })
     .unwrap_err();
-    assert!(e.0.contains("restitution"), "{e}");
+    assert!(
+        matches!(e, GenerateError::OutOfRange { name: "restitution", got, .. } if got == 1.5),
+        "{e}"
+    );
+    assert!(e.to_string().contains("restitution"), "{e}");
 }
 
 /// The billiard generator reaches its documented packings (up to 0.5) where random sequential
@@ -310,7 +314,12 @@ fn billiard_reaches_documented_packings() {
     })
     .unwrap_err();
     assert!(
-        e.0.contains("lower the packing") && e.0.contains("more balls"),
+        matches!(e, GenerateError::Jammed { n: 10, dim: 3, .. }),
+        "{e}"
+    );
+    let e = e.to_string();
+    assert!(
+        e.contains("lower the packing") && e.contains("more balls"),
         "{e}"
     );
     let e = billiard(&BilliardParams {
@@ -318,7 +327,7 @@ fn billiard_reaches_documented_packings() {
         ..Default::default()
     })
     .unwrap_err();
-    assert!(e.0.contains("(0, 0.5]"), "{e}");
+    assert!(e.to_string().contains("(0, 0.5]"), "{e}");
 }
 
 /// The gas generator blames the real cause: a box too short for its periodic images, or a
@@ -333,10 +342,16 @@ fn gas_errors_say_what_to_change() {
             packing,
             ..Default::default()
         };
-        let e = gas(&p).unwrap_err().0;
-        assert_eq!(check_gas(&p).unwrap_err().0, e);
-        assert!(!e.contains("generated scene is invalid"), "{e}");
-        e
+        let e = gas(&p).unwrap_err();
+        assert_eq!(check_gas(&p).unwrap_err(), e);
+        assert!(
+            matches!(
+                e,
+                GenerateError::BoxTooSmall { .. } | GenerateError::LatticeTooDense { .. }
+            ),
+            "{e}"
+        );
+        e.to_string()
     };
     let ok = |dim: usize, n: usize, packing: f64| {
         gas(&GasParams {

@@ -398,7 +398,7 @@ mod tests {
             seed: 5,
             ..Default::default()
         };
-        let (l, bodies) = gas_bodies::<DVec3>(&p).map_err(|e| e.0).unwrap();
+        let (l, bodies) = gas_bodies::<DVec3>(&p).unwrap();
         let mut world = World::new(bodies, Vec::new()).with_period(l);
         let start: Vec<DVec3> = world.bodies.iter().map(|b| b.pos).collect();
         let mut cal = Calendar::<DVec3>::new(CalendarOptions {
