@@ -45,6 +45,7 @@ pub mod names;
 pub mod observe;
 pub mod overlap;
 pub mod scene;
+pub mod shape;
 pub mod sim;
 pub mod toi;
 pub mod trace;
