@@ -470,8 +470,12 @@ fn check_finite<V: Vector>(vertices: &[V]) -> Result<(), ShapeError> {
 /// first; `None` when `d` is zero or not finite.
 #[inline]
 fn try_normalize<V: Vector>(d: V) -> Option<V> {
+    // `max_abs` skips a NaN component (`f64::max`), so finiteness is checked first.
+    if !d.is_finite() {
+        return None;
+    }
     let m = d.max_abs();
-    if !(m > 0.0 && m.is_finite()) {
+    if m == 0.0 {
         return None;
     }
     let s = V::from_array3(d.to_array3().map(|c| c / m));
@@ -505,4 +509,57 @@ fn farthest_vertex_distance<V: Vector>(vertices: &[V], centre: V) -> f64 {
 #[inline]
 fn cross2<V: Vector>(a: V, b: V) -> f64 {
     a.comp(0) * b.comp(1) - a.comp(1) * b.comp(0)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::math::{DVec2, DVec3};
+
+    #[test]
+    fn normalize_survives_extreme_scales() {
+        for s in [1e-310, 1e-200, 1.0, 1e200, 1e307] {
+            let u = try_normalize(DVec3::new(3.0, -4.0, 12.0) * s).unwrap();
+            assert!(
+                (u - DVec3::new(3.0, -4.0, 12.0) / 13.0).length() < 1e-15,
+                "{s}"
+            );
+        }
+        assert_eq!(try_normalize(DVec2::ZERO), None);
+        assert_eq!(try_normalize(DVec2::new(f64::NAN, 1.0)), None);
+        assert_eq!(try_normalize(DVec2::new(f64::INFINITY, 1.0)), None);
+    }
+
+    #[test]
+    fn farthest_vertex_breaks_ties_to_the_lowest_index() {
+        let v = [DVec2::X, DVec2::Y, DVec2::X, -DVec2::X];
+        assert_eq!(farthest_vertex(&v, DVec2::X), 0);
+        assert_eq!(farthest_vertex(&v, DVec2::ZERO), 0);
+        assert_eq!(farthest_vertex(&v, DVec2::new(f64::NAN, 0.0)), 0);
+        assert_eq!(farthest_vertex(&v, -DVec2::X), 3);
+    }
+
+    #[test]
+    fn non_finite_directions_give_points_of_the_shape() {
+        let shapes: [Shape<DVec3>; 4] = [
+            Shape::ball(1.0).unwrap(),
+            Shape::capsule(1.0, 0.5).unwrap(),
+            Shape::cylinder(1.0, 0.5).unwrap(),
+            Shape::cone(1.0, 0.5).unwrap(),
+        ];
+        for s in &shapes {
+            for d in [
+                DVec3::NAN,
+                DVec3::new(f64::NAN, 1.0, -1.0),
+                DVec3::INFINITY,
+                DVec3::new(f64::NEG_INFINITY, 1.0, 0.0),
+            ] {
+                let p = s.local_support(d);
+                assert!(
+                    p.is_finite() && p.length() <= s.bounding_radius(),
+                    "{s:?} {d:?}"
+                );
+            }
+        }
+    }
 }
