@@ -95,7 +95,7 @@ mod round;
 
 pub use motion::{Motion, MotionError, Pose};
 pub use polygon::ConvexPolygon;
-pub use polytope::{Cuboid, Segment, Triangle};
+pub use polytope::{Cuboid, Segment, Simplex, Triangle};
 pub use round::{Ball, Capsule, Cone, Cylinder};
 
 use crate::math::{Aabb, Rotation, Vector};

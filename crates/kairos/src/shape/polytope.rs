@@ -1,4 +1,4 @@
-//! Polytopes of both dimensions: cuboid, segment, triangle.
+//! Polytopes of both dimensions: cuboid, and the simplices segment and triangle.
 
 use super::{
     check_finite, check_size, farthest_vertex, farthest_vertex_distance, FeatureId, MassProperties,
@@ -73,10 +73,39 @@ impl<V: Vector> SupportMap<V> for Cuboid<V> {
     }
 }
 
-/// A segment between two distinct points of the local frame.
+/// The convex hull of `N` affinely independent vertices of the local frame: a [`Segment`]
+/// (`N = 2`) or a [`Triangle`] (`N = 3`, in either orientation).
 #[derive(Clone, Copy, Debug, PartialEq)]
-pub struct Segment<V> {
-    vertices: [V; 2],
+pub struct Simplex<V, const N: usize> {
+    vertices: [V; N],
+}
+
+/// A segment between two distinct points.
+pub type Segment<V> = Simplex<V, 2>;
+
+/// A triangle.
+pub type Triangle<V> = Simplex<V, 3>;
+
+impl<V: Vector, const N: usize> Simplex<V, N> {
+    /// The vertices.
+    #[must_use]
+    pub fn vertices(&self) -> [V; N] {
+        self.vertices
+    }
+    /// The distance from `centre` to the farthest vertex.
+    #[must_use]
+    pub fn bounding_radius_about(&self, centre: V) -> f64 {
+        farthest_vertex_distance(&self.vertices, centre)
+    }
+}
+
+impl<V: Vector, const N: usize> SupportMap<V> for Simplex<V, N> {
+    /// The vertex farthest along `d` (the lowest index on ties).
+    #[inline]
+    fn local_support_feature(&self, d: V) -> (V, FeatureId) {
+        let i = farthest_vertex(&self.vertices, d);
+        (self.vertices[i], FeatureId::Vertex(i as u32))
+    }
 }
 
 impl<V: Vector> Segment<V> {
@@ -91,16 +120,6 @@ impl<V: Vector> Segment<V> {
         }
         Ok(Self { vertices: [a, b] })
     }
-    /// The endpoints `[a, b]`.
-    #[must_use]
-    pub fn vertices(&self) -> [V; 2] {
-        self.vertices
-    }
-    /// The distance from `centre` to the farther endpoint.
-    #[must_use]
-    pub fn bounding_radius_about(&self, centre: V) -> f64 {
-        farthest_vertex_distance(&self.vertices, centre)
-    }
     /// Always an error: a segment has no area or volume.
     pub fn mass_properties(&self, density: f64) -> Result<MassProperties<V>, ShapeError> {
         super::check_density(density)?;
@@ -109,21 +128,6 @@ impl<V: Vector> Segment<V> {
             measure: if V::DIM == 2 { "area" } else { "volume" },
         })
     }
-}
-
-impl<V: Vector> SupportMap<V> for Segment<V> {
-    /// The endpoint farther along `d` (`a` on ties), `Vertex(0)` or `Vertex(1)`.
-    #[inline]
-    fn local_support_feature(&self, d: V) -> (V, FeatureId) {
-        let i = farthest_vertex(&self.vertices, d);
-        (self.vertices[i], FeatureId::Vertex(i as u32))
-    }
-}
-
-/// A triangle of the local frame, in either orientation.
-#[derive(Clone, Copy, Debug, PartialEq)]
-pub struct Triangle<V> {
-    vertices: [V; 3],
 }
 
 impl<V: Vector> Triangle<V> {
@@ -145,16 +149,6 @@ impl<V: Vector> Triangle<V> {
             return Err(ShapeError::ZeroArea);
         }
         Ok(Self { vertices })
-    }
-    /// The vertices `[a, b, c]`.
-    #[must_use]
-    pub fn vertices(&self) -> [V; 3] {
-        self.vertices
-    }
-    /// The distance from `centre` to the farthest vertex.
-    #[must_use]
-    pub fn bounding_radius_about(&self, centre: V) -> f64 {
-        farthest_vertex_distance(&self.vertices, centre)
     }
     /// Mass properties at `density` (2D): `m = ρ A`, centre of mass the centroid,
     /// `∫ x xᵀ dm = m/12 Σ pᵢ pᵢᵀ` over the vertices `pᵢ` relative to the centroid.
@@ -183,14 +177,5 @@ impl<V: Vector> Triangle<V> {
             centroid,
             V::from_array3(s),
         ))
-    }
-}
-
-impl<V: Vector> SupportMap<V> for Triangle<V> {
-    /// The vertex farthest along `d` (the lowest index on ties).
-    #[inline]
-    fn local_support_feature(&self, d: V) -> (V, FeatureId) {
-        let i = farthest_vertex(&self.vertices, d);
-        (self.vertices[i], FeatureId::Vertex(i as u32))
     }
 }

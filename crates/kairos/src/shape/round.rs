@@ -189,38 +189,65 @@ impl<V: Vector> SupportMap<V> for Capsule {
     }
 }
 
-/// A cylinder along local y, centred at the origin, caps at `y = ±half_height` (3D only).
-#[derive(Clone, Copy, Debug, PartialEq)]
-pub struct Cylinder<V> {
-    half_height: f64,
-    radius: f64,
-    dim: PhantomData<fn() -> V>,
+/// Defines a 3D-only shape along local y given by a half height and a radius (both positive
+/// and finite): the struct, its constructor and its accessors.
+macro_rules! axial_shape {
+    ($(#[$doc:meta])* $name:ident, $label:literal, $in_2d:literal) => {
+        $(#[$doc])*
+        #[derive(Clone, Copy, Debug, PartialEq)]
+        pub struct $name<V> {
+            half_height: f64,
+            radius: f64,
+            dim: PhantomData<fn() -> V>,
+        }
+
+        impl<V: Vector> $name<V> {
+            #[doc = concat!("A ", $label, " with `half_height > 0` and `radius > 0`.")]
+            ///
+            /// # Errors
+            ///
+            #[doc = concat!("[`ShapeError::WrongDimension`] in 2D (use a [`", $in_2d, "`]).")]
+            pub fn new(half_height: f64, radius: f64) -> Result<Self, ShapeError> {
+                check_dim::<V>($label, 3)?;
+                Ok(Self {
+                    half_height: check_size("half_height", half_height, false)?,
+                    radius: check_size("radius", radius, false)?,
+                    dim: PhantomData,
+                })
+            }
+            /// Half the height.
+            #[must_use]
+            pub fn half_height(&self) -> f64 {
+                self.half_height
+            }
+            #[doc = concat!("The radius (of the ", $label, "'s base).")]
+            #[must_use]
+            pub fn radius(&self) -> f64 {
+                self.radius
+            }
+        }
+    };
 }
 
+axial_shape!(
+    /// A cylinder along local y, centred at the origin, caps at `y = ±half_height` (3D only).
+    Cylinder,
+    "cylinder",
+    "super::Cuboid"
+);
+
+axial_shape!(
+    /// A cone along local y: apex at `(0, half_height, 0)`, base disc of `radius` at
+    /// `y = -half_height` (3D only).
+    ///
+    /// The local origin is the midpoint of the axis, not the centre of mass, which is a quarter
+    /// of the height above the base: `(0, -half_height / 2, 0)`.
+    Cone,
+    "cone",
+    "super::Triangle"
+);
+
 impl<V: Vector> Cylinder<V> {
-    /// A cylinder with `half_height > 0` and `radius > 0`.
-    ///
-    /// # Errors
-    ///
-    /// [`ShapeError::WrongDimension`] in 2D (use a [`super::Cuboid`]).
-    pub fn new(half_height: f64, radius: f64) -> Result<Self, ShapeError> {
-        check_dim::<V>("cylinder", 3)?;
-        Ok(Self {
-            half_height: check_size("half_height", half_height, false)?,
-            radius: check_size("radius", radius, false)?,
-            dim: PhantomData,
-        })
-    }
-    /// Half the height.
-    #[must_use]
-    pub fn half_height(&self) -> f64 {
-        self.half_height
-    }
-    /// The radius.
-    #[must_use]
-    pub fn radius(&self) -> f64 {
-        self.radius
-    }
     /// The distance from `centre` to the farthest point (on a rim circle).
     #[must_use]
     pub fn bounding_radius_about(&self, centre: V) -> f64 {
@@ -252,42 +279,7 @@ impl<V: Vector> SupportMap<V> for Cylinder<V> {
     }
 }
 
-/// A cone along local y: apex at `(0, half_height, 0)`, base disc of `radius` at
-/// `y = -half_height` (3D only).
-///
-/// The local origin is the midpoint of the axis, not the centre of mass, which is a quarter of
-/// the height above the base: `(0, -half_height / 2, 0)`.
-#[derive(Clone, Copy, Debug, PartialEq)]
-pub struct Cone<V> {
-    half_height: f64,
-    radius: f64,
-    dim: PhantomData<fn() -> V>,
-}
-
 impl<V: Vector> Cone<V> {
-    /// A cone with `half_height > 0` and base `radius > 0`.
-    ///
-    /// # Errors
-    ///
-    /// [`ShapeError::WrongDimension`] in 2D (use a [`super::Triangle`]).
-    pub fn new(half_height: f64, radius: f64) -> Result<Self, ShapeError> {
-        check_dim::<V>("cone", 3)?;
-        Ok(Self {
-            half_height: check_size("half_height", half_height, false)?,
-            radius: check_size("radius", radius, false)?,
-            dim: PhantomData,
-        })
-    }
-    /// Half the height.
-    #[must_use]
-    pub fn half_height(&self) -> f64 {
-        self.half_height
-    }
-    /// The base radius.
-    #[must_use]
-    pub fn radius(&self) -> f64 {
-        self.radius
-    }
     /// The distance from `centre` to the farthest point (the apex or the base rim).
     #[must_use]
     pub fn bounding_radius_about(&self, centre: V) -> f64 {
