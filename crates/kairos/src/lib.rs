@@ -15,6 +15,8 @@
 //! * [`scene`], [`xyz`], [`generate`], [`trace`], [`checkpoint`]: scene files (with large
 //!   scenes' bodies in extended XYZ), generators, binary event traces with their replay, and
 //!   restartable checkpoints, all written through [`atomic`].
+//! * [`shape`]: convex shapes (support functions, bounds, mass properties), poses and rigid
+//!   motions, the base of the convex queries to come.
 //!
 //! All physics is generic over [`math::Vector`] (2D and 3D share one code path).
 //!
@@ -45,6 +47,7 @@ pub mod names;
 pub mod observe;
 pub mod overlap;
 pub mod scene;
+pub mod shape;
 pub mod sim;
 pub mod toi;
 pub mod trace;

@@ -4,11 +4,18 @@
 //! phases are generic over [`Vector`], implemented for glam's `DVec2` and `DVec3`. Only the
 //! operations the physics needs are in the trait, so it stays small and monomorphises to plain
 //! glam code.
+//!
+//! Rigid motion adds three associated types, all unused by the ball simulator:
+//! [`Vector::Rotation`] (2D [`Rot2`], 3D glam's `DQuat`, both behind the [`Rotation`] trait),
+//! [`Vector::Angular`] (an angular velocity: 2D `f64`, 3D `DVec3`, in the world frame) and
+//! [`Vector::Inertia`] (2D `f64`, 3D `DMat3`). The rotation after a time `t` at constant angular
+//! velocity ω is integrated exactly: 2D `θ0 + ω t`, 3D the exponential map
+//! `q(t) = exp(ω t / 2) q0`, the solution of `q' = ½ ω q` for constant ω.
 
 use std::fmt::Debug;
 use std::ops::{Add, AddAssign, Mul, Neg, Sub, SubAssign};
 
-pub use glam::{DVec2, DVec3};
+pub use glam::{DMat3, DQuat, DVec2, DVec3};
 
 /// A point or direction in 2D or 3D space with `f64` components.
 pub trait Vector:
@@ -72,6 +79,207 @@ pub trait Vector:
         let a = self.to_array3();
         a[0].abs().max(a[1].abs()).max(a[2].abs())
     }
+
+    /// An orientation: 2D [`Rot2`], 3D a unit `DQuat`.
+    type Rotation: Rotation<Self>;
+    /// An angular velocity in the world frame: 2D `f64` (counter-clockwise positive), 3D
+    /// `DVec3` (axis times rate, right-handed).
+    type Angular: Copy + Debug + PartialEq + Default + Send + Sync + 'static;
+    /// An inertia tensor about the centre of mass in body axes: 2D `f64` (about the normal of
+    /// the plane), 3D `DMat3`.
+    type Inertia: Copy + Debug + PartialEq + Send + Sync + 'static;
+
+    /// The rotation `t` after `r0` at constant angular velocity `omega`: 2D `θ0 + ω t`,
+    /// 3D `exp(ω t / 2) q0` (exact for constant ω, no NaN for zero or tiny ω).
+    ///
+    /// When the angle `|ω t|` is not a finite `f64` the rotation is meaningless and `r0` is
+    /// returned unchanged (never NaN).
+    fn integrate_rotation(r0: Self::Rotation, omega: Self::Angular, t: f64) -> Self::Rotation;
+    /// The rate `|ω|` in radians per unit time.
+    fn angular_speed(omega: Self::Angular) -> f64;
+    /// True when every component of `omega` is finite.
+    fn angular_is_finite(omega: Self::Angular) -> bool;
+    /// The velocity `ω × r` of a point at offset `r` from the rotation centre (2D:
+    /// `ω perp(r)` with `perp(x, y) = (-y, x)`).
+    fn angular_cross(omega: Self::Angular, r: Self) -> Self;
+    /// The inertia tensor of a body whose second moments `∫ x_i² dm` about its centre of mass
+    /// along the body axes are `s` and whose products of inertia are zero. In 2D only the sum
+    /// `∫ |x|² dm` enters, so any `s` whose components are the diagonal second moments works.
+    fn inertia_from_second_moments(s: Self) -> Self::Inertia;
+}
+
+/// Why a rotation read from a scene was refused.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, thiserror::Error)]
+pub enum RotationError {
+    /// 2D takes one angle, 3D a quaternion of four values.
+    #[error("a rotation needs {expected} values, got {got}")]
+    WrongLength {
+        /// Values a rotation of this dimension takes (1 or 4).
+        expected: usize,
+        /// Values given.
+        got: usize,
+    },
+    /// A value is infinite or NaN.
+    #[error("rotation values must be finite")]
+    NonFinite,
+    /// The quaternion `[w, x, y, z]` is zero and has no direction to normalise.
+    #[error("a rotation quaternion must not be zero")]
+    ZeroQuaternion,
+}
+
+/// An orientation of the space of `V`: the operations poses and support functions need.
+///
+/// See also [`Vector::integrate_rotation`] for rotations that change in time.
+pub trait Rotation<V>: Copy + Debug + PartialEq + Send + Sync + 'static {
+    /// No rotation.
+    const IDENTITY: Self;
+    /// `R v`.
+    fn rotate(self, v: V) -> V;
+    /// `R^T v`, the inverse rotation.
+    fn inverse_rotate(self, v: V) -> V;
+    /// `self ∘ inner`: the rotation that applies `inner` first, then `self`.
+    fn compose(self, inner: Self) -> Self;
+    /// `R^T`.
+    fn inverse(self) -> Self;
+    /// True when every stored value is finite.
+    fn is_finite(self) -> bool;
+    /// The rotation of a scene: 2D one angle in radians, 3D a quaternion `[w, x, y, z]`
+    /// (normalised here; zero or non-finite refused).
+    fn try_from_scene(s: &[f64]) -> Result<Self, RotationError>;
+}
+
+/// A 2D rotation by `angle` radians counter-clockwise.
+///
+/// It stores the angle and its cosine and sine, always `angle.sin_cos()` of the stored angle:
+/// rotating a vector costs four products, and integrating a constant angular velocity is the
+/// exact sum `θ0 + ω t` followed by one `sin_cos`, which a unit complex number alone could only
+/// approximate by repeated products. Composition adds the angles (one `sin_cos`). The angle is
+/// not reduced to `(-π, π]`, so two rotations compare equal exactly when their angles do.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Rot2 {
+    angle: f64,
+    cos: f64,
+    sin: f64,
+}
+
+impl Rot2 {
+    /// The rotation by `angle` radians (counter-clockwise). A non-finite angle gives a
+    /// non-finite rotation ([`Rotation::is_finite`] is false); scenes go through
+    /// [`Rotation::try_from_scene`], which refuses it.
+    #[inline]
+    #[must_use]
+    pub fn from_angle(angle: f64) -> Self {
+        let (sin, cos) = angle.sin_cos();
+        Self { angle, cos, sin }
+    }
+    /// The angle in radians (not reduced).
+    #[inline]
+    #[must_use]
+    pub fn angle(self) -> f64 {
+        self.angle
+    }
+    /// `cos(angle)`.
+    #[inline]
+    #[must_use]
+    pub fn cos(self) -> f64 {
+        self.cos
+    }
+    /// `sin(angle)`.
+    #[inline]
+    #[must_use]
+    pub fn sin(self) -> f64 {
+        self.sin
+    }
+}
+
+impl Rotation<DVec2> for Rot2 {
+    const IDENTITY: Self = Rot2 {
+        angle: 0.0,
+        cos: 1.0,
+        sin: 0.0,
+    };
+    #[inline]
+    fn rotate(self, v: DVec2) -> DVec2 {
+        DVec2::new(
+            self.cos * v.x - self.sin * v.y,
+            self.sin * v.x + self.cos * v.y,
+        )
+    }
+    #[inline]
+    fn inverse_rotate(self, v: DVec2) -> DVec2 {
+        DVec2::new(
+            self.cos * v.x + self.sin * v.y,
+            -self.sin * v.x + self.cos * v.y,
+        )
+    }
+    #[inline]
+    fn compose(self, inner: Self) -> Self {
+        Rot2::from_angle(self.angle + inner.angle)
+    }
+    #[inline]
+    fn inverse(self) -> Self {
+        Rot2 {
+            angle: -self.angle,
+            cos: self.cos,
+            sin: -self.sin,
+        }
+    }
+    #[inline]
+    fn is_finite(self) -> bool {
+        self.angle.is_finite()
+    }
+    fn try_from_scene(s: &[f64]) -> Result<Self, RotationError> {
+        match s {
+            [a] if a.is_finite() => Ok(Rot2::from_angle(*a)),
+            [_] => Err(RotationError::NonFinite),
+            _ => Err(RotationError::WrongLength {
+                expected: 1,
+                got: s.len(),
+            }),
+        }
+    }
+}
+
+impl Rotation<DVec3> for DQuat {
+    const IDENTITY: Self = DQuat::IDENTITY;
+    #[inline]
+    fn rotate(self, v: DVec3) -> DVec3 {
+        self * v
+    }
+    #[inline]
+    fn inverse_rotate(self, v: DVec3) -> DVec3 {
+        self.conjugate() * v
+    }
+    #[inline]
+    fn compose(self, inner: Self) -> Self {
+        self * inner
+    }
+    #[inline]
+    fn inverse(self) -> Self {
+        self.conjugate()
+    }
+    #[inline]
+    fn is_finite(self) -> bool {
+        DQuat::is_finite(self)
+    }
+    fn try_from_scene(s: &[f64]) -> Result<Self, RotationError> {
+        let [w, x, y, z] = *s else {
+            return Err(RotationError::WrongLength {
+                expected: 4,
+                got: s.len(),
+            });
+        };
+        if !s.iter().all(|c| c.is_finite()) {
+            return Err(RotationError::NonFinite);
+        }
+        // Scaling by the largest component first keeps tiny quaternions from underflowing
+        // to a zero length.
+        let m = s.iter().fold(0.0f64, |m, c| m.max(c.abs()));
+        if m == 0.0 {
+            return Err(RotationError::ZeroQuaternion);
+        }
+        Ok(DQuat::from_xyzw(x / m, y / m, z / m, w / m).normalize())
+    }
 }
 
 impl Vector for DVec2 {
@@ -123,6 +331,35 @@ impl Vector for DVec2 {
     fn from_array3(a: [f64; 3]) -> Self {
         DVec2::new(a[0], a[1])
     }
+
+    type Rotation = Rot2;
+    type Angular = f64;
+    type Inertia = f64;
+    #[inline]
+    fn integrate_rotation(r0: Rot2, omega: f64, t: f64) -> Rot2 {
+        let angle = r0.angle + omega * t;
+        if angle.is_finite() {
+            Rot2::from_angle(angle)
+        } else {
+            r0
+        }
+    }
+    #[inline]
+    fn angular_speed(omega: f64) -> f64 {
+        omega.abs()
+    }
+    #[inline]
+    fn angular_is_finite(omega: f64) -> bool {
+        omega.is_finite()
+    }
+    #[inline]
+    fn angular_cross(omega: f64, r: DVec2) -> DVec2 {
+        DVec2::new(-omega * r.y, omega * r.x)
+    }
+    #[inline]
+    fn inertia_from_second_moments(s: DVec2) -> f64 {
+        s.x + s.y
+    }
 }
 
 impl Vector for DVec3 {
@@ -173,6 +410,43 @@ impl Vector for DVec3 {
     #[inline]
     fn from_array3(a: [f64; 3]) -> Self {
         DVec3::from_array(a)
+    }
+
+    type Rotation = DQuat;
+    type Angular = DVec3;
+    type Inertia = DMat3;
+    fn integrate_rotation(q0: DQuat, omega: DVec3, t: f64) -> DQuat {
+        // exp(θ / 2) for the rotation vector θ = ω t is (cos φ, sin φ θ / |θ|) with
+        // φ = |θ| / 2, written as (cos φ, sinc φ · θ / 2) so that |θ| → 0 needs no division.
+        let theta = omega * t;
+        let phi = 0.5 * theta.length();
+        if !theta.is_finite() || !phi.is_finite() {
+            return q0;
+        }
+        // sinc φ = 1 - φ²/6 + φ⁴/120 - ...: below 1e-4 the first two terms are exact to 1e-18.
+        let sinc = if phi < 1e-4 {
+            1.0 - phi * phi / 6.0
+        } else {
+            phi.sin() / phi
+        };
+        let v = theta * (0.5 * sinc);
+        (DQuat::from_xyzw(v.x, v.y, v.z, phi.cos()) * q0).normalize()
+    }
+    #[inline]
+    fn angular_speed(omega: DVec3) -> f64 {
+        omega.length()
+    }
+    #[inline]
+    fn angular_is_finite(omega: DVec3) -> bool {
+        omega.is_finite()
+    }
+    #[inline]
+    fn angular_cross(omega: DVec3, r: DVec3) -> DVec3 {
+        omega.cross(r)
+    }
+    #[inline]
+    fn inertia_from_second_moments(s: DVec3) -> DMat3 {
+        DMat3::from_diagonal(DVec3::new(s.y + s.z, s.x + s.z, s.x + s.y))
     }
 }
 

@@ -1,0 +1,565 @@
+//! Convex shapes: support functions, bounds and mass properties, with poses and rigid motions.
+//!
+//! The foundation of the convex queries (GJK, EPA, SAT, contact manifolds, time of impact with
+//! rotation), in 2D and 3D through [`Vector`], in `f64`. This module is a leaf: it depends on
+//! [`crate::math`] only.
+//!
+//! # Shapes
+//!
+//! | shape | 2D | 3D | local frame |
+//! |---|---|---|---|
+//! | [`Ball`] | disc | sphere | centre at the origin |
+//! | [`Cuboid`] | rectangle | box | centre at the origin, half extents along the axes |
+//! | [`Capsule`] | stadium | capsule | axis = local y, segment `[-h, h]`, radius `r` |
+//! | [`Segment`] | segment | segment | endpoints as given |
+//! | [`Triangle`] | triangle | triangle | vertices as given |
+//! | [`ConvexPolygon`] | polygon | — | vertices as given, counter-clockwise |
+//! | [`Cylinder`] | — | cylinder | axis = local y, caps at `y = ±h`, origin at the centre |
+//! | [`Cone`] | — | cone | axis = local y, apex at `y = +h`, base disc at `y = -h` |
+//!
+//! A shape's local origin is not always its centre of mass (a cone's is at `y = -h/2`, a
+//! triangle's at its centroid): [`MassProperties::centre_of_mass`] says where it is. A body
+//! puts its centre of mass at its position by placing the shape at the offset
+//! `-centre_of_mass` in the body frame ([`Pose::compose`]); rotations then turn about the
+//! centre of mass, as [`Motion`] assumes.
+//!
+//! Shapes that exist in one dimension only are refused in the other with
+//! [`ShapeError::WrongDimension`]. The convex polyhedron (3D hull of points, quickhull) is the
+//! gap this module leaves for a later part.
+//!
+//! Every constructor validates its input (finite, positive sizes; distinct vertices;
+//! non-degenerate triangles; strictly convex polygons) and returns a typed [`ShapeError`];
+//! after that no function of this module returns NaN, whatever the query direction.
+//!
+//! # Support functions
+//!
+//! [`SupportMap::local_support`] returns a farthest point of the shape along a direction `d`
+//! (`d · s = max { d · x : x ∈ shape }`), the closed forms of the lecture notes on GJK
+//! (Trtík, *Collision detection*, PA199): `r d/|d|` for a ball, `sgn(d) ∘ h` for a box (with
+//! `sgn 0 = +1`), the rim of the cap for a cylinder, the best vertex for a polytope. A posed
+//! shape `R A + x` has support `R S_A(R^T d) + x` ([`SupportMap::support`]). For `d = 0` (or a
+//! non-finite `d`) every point maximises `d · x` and a fixed point of the shape is returned.
+//! Ties are broken deterministically: the lowest vertex index, the `+` side of a box or cap.
+//! [`SupportMap::local_support_feature`] also names the [`FeatureId`] of the point (the vertex
+//! of a polytope, the apex of a cone), so that later contact queries can name contact features.
+//!
+//! The support point is exact up to the rounding of its few operations (relative `1e-15`);
+//! the [`Aabb`] of a posed shape is built from the supports along the axes, so it is tight to
+//! the same rounding. [`Shape::bounding_radius_about`] is the exact distance to the farthest
+//! point, in closed form.
+//!
+//! ```
+//! use kairos::math::{DQuat, DVec3};
+//! use kairos::shape::{Pose, Shape, SupportMap};
+//! let cube = Shape::<DVec3>::cuboid(DVec3::new(1.0, 2.0, 3.0)).unwrap();
+//! assert_eq!(cube.local_support(DVec3::new(1.0, -1.0, 0.0)), DVec3::new(1.0, -2.0, 3.0));
+//! let pose = Pose::new(DVec3::X * 10.0, DQuat::from_rotation_z(std::f64::consts::FRAC_PI_2));
+//! let s = cube.support(&pose, DVec3::X);
+//! assert!((s.x - 12.0).abs() < 1e-12); // the local y half extent now points along x
+//! ```
+//!
+//! # Mass properties
+//!
+//! [`Shape::mass_properties`] gives the mass, the centre of mass (local frame) and the inertia
+//! about the centre of mass (local axes) of a uniform density: area density in 2D, volume
+//! density in 3D. Closed forms: balls, boxes, cylinders and cones from their integrals;
+//! capsules as a cylinder (2D: rectangle) plus two half balls moved by the parallel axis
+//! theorem, one formula for both dimensions with the dimension's constants; triangles and
+//! polygons from the edge sums of Green's theorem about the vertex mean (for round-off). A
+//! segment (both dimensions) and a triangle in 3D enclose no area or volume: their mass would
+//! be zero, which no body can have, so they return [`ShapeError::Massless`] (they remain valid
+//! shapes for static geometry and queries).
+//!
+//! ```
+//! use kairos::math::DVec2;
+//! use kairos::shape::Shape;
+//! let rect = Shape::<DVec2>::cuboid(DVec2::new(2.0, 1.0)).unwrap();
+//! let mp = rect.mass_properties(3.0).unwrap();
+//! assert_eq!(mp.mass, 3.0 * 4.0 * 2.0);
+//! // m (w² + h²) / 12 with w = 4, h = 2
+//! assert!((mp.inertia - mp.mass * (16.0 + 4.0) / 12.0).abs() < 1e-12);
+//! ```
+//!
+//! # Why a trait and an enum
+//!
+//! Each shape is its own type implementing [`SupportMap`]; [`Shape`] is an enum over them that
+//! implements it too, by one `match`. A query written generically over `SupportMap` (the later
+//! GJK loop) is monomorphic and fully inlined when called with concrete shapes, and costs one
+//! well-predicted branch per support call when called with `Shape` (no virtual calls, no
+//! boxing, shapes stored by value in a `Vec<Shape<V>>`).
+
+mod motion;
+mod polygon;
+mod polytope;
+mod round;
+
+pub use motion::{Motion, MotionError, Pose};
+pub use polygon::ConvexPolygon;
+pub use polytope::{Cuboid, Segment, Simplex, Triangle};
+pub use round::{Ball, Capsule, Cone, Cylinder};
+
+use crate::math::{Aabb, Rotation, Vector};
+
+/// Relative tolerance below which a triangle or a polygon corner counts as degenerate: the
+/// sine of the angle at a vertex must exceed it (near-collinear vertices make normals
+/// meaningless).
+pub const DEGENERACY_TOLERANCE: f64 = 1e-12;
+
+/// The feature of a shape a support point lies on, for naming contact features.
+///
+/// Support functions return [`FeatureId::Vertex`] for the vertices of polytopes (the index into
+/// the shape's vertex list; for a [`Cuboid`], bit `i` of the index is set when the vertex is on
+/// the `+` side of axis `i`) and for a cone's apex (`Vertex(0)`), and [`FeatureId::None`] for
+/// points of curved surfaces. Edges and faces are numbered by the contact manifolds built on
+/// top of this module.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub enum FeatureId {
+    /// No discrete feature: a point of a curved surface.
+    #[default]
+    None,
+    /// A vertex, by index.
+    Vertex(u32),
+    /// An edge, by index.
+    Edge(u32),
+    /// A face, by index.
+    Face(u32),
+}
+
+/// Why a shape, or its mass properties, was refused.
+#[derive(Clone, Copy, Debug, PartialEq, thiserror::Error)]
+pub enum ShapeError {
+    /// A size (radius, half extent, half height) is negative, zero where it may not be, or not
+    /// finite.
+    #[error("{what} must be {requirement}, got {value}")]
+    InvalidSize {
+        /// Which size.
+        what: &'static str,
+        /// `"positive and finite"` or `"non-negative and finite"`.
+        requirement: &'static str,
+        /// The value given.
+        value: f64,
+    },
+    /// The shape exists in the other dimension only.
+    #[error("a {shape} exists only in {only}D, not in {dim}D")]
+    WrongDimension {
+        /// The shape's name.
+        shape: &'static str,
+        /// The one dimension it exists in.
+        only: usize,
+        /// The dimension asked for.
+        dim: usize,
+    },
+    /// A vertex has an infinite or NaN component.
+    #[error("vertex {index} is not finite")]
+    NonFiniteVertex {
+        /// The vertex's index.
+        index: usize,
+    },
+    /// Two vertices coincide.
+    #[error("vertices {first} and {second} coincide")]
+    CoincidentVertices {
+        /// The first vertex's index.
+        first: usize,
+        /// The second vertex's index.
+        second: usize,
+    },
+    /// A polygon needs at least three vertices.
+    #[error("a convex polygon needs at least 3 vertices, got {count}")]
+    TooFewVertices {
+        /// Vertices given.
+        count: usize,
+    },
+    /// The vertices (or points) are collinear to [`DEGENERACY_TOLERANCE`]: no area.
+    #[error("the vertices are collinear: the shape has no area")]
+    ZeroArea,
+    /// A polygon does not turn strictly left at this vertex (reflex, collinear or clockwise).
+    #[error("the polygon is not strictly convex and counter-clockwise at vertex {index}")]
+    NotConvex {
+        /// The vertex's index.
+        index: usize,
+    },
+    /// A polygon's boundary turns more than once around its inside.
+    #[error("the polygon winds {turns} times around its inside (a star, not a convex polygon)")]
+    SelfIntersecting {
+        /// Whole turns of the boundary.
+        turns: usize,
+    },
+    /// The density is negative, zero or not finite.
+    #[error("density must be positive and finite, got {0}")]
+    InvalidDensity(f64),
+    /// The shape encloses no area (2D) or volume (3D), so a uniform density gives it no mass.
+    #[error("a {shape} has no {measure}, so it has no mass")]
+    Massless {
+        /// The shape's name.
+        shape: &'static str,
+        /// `"area"` or `"volume"`.
+        measure: &'static str,
+    },
+}
+
+/// Mass, centre of mass and inertia of a shape of uniform density.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct MassProperties<V: Vector> {
+    /// Mass (`> 0`).
+    pub mass: f64,
+    /// The centre of mass, in the shape's local frame.
+    pub centre_of_mass: V,
+    /// The inertia tensor about the centre of mass, in the shape's local axes.
+    pub inertia: V::Inertia,
+}
+
+impl<V: Vector> MassProperties<V> {
+    /// The mass properties of mass `mass` at `centre_of_mass` whose second moments about it
+    /// along the local axes are `second_moments` (see [`Vector::inertia_from_second_moments`]).
+    fn from_second_moments(mass: f64, centre_of_mass: V, second_moments: V) -> Self {
+        Self {
+            mass,
+            centre_of_mass,
+            inertia: V::inertia_from_second_moments(second_moments),
+        }
+    }
+    /// `1 / mass`.
+    #[inline]
+    #[must_use]
+    pub fn inverse_mass(&self) -> f64 {
+        1.0 / self.mass
+    }
+}
+
+/// A convex shape described by its support function: a farthest point along any direction.
+///
+/// Only [`SupportMap::local_support_feature`] is required; the posed forms and the bounding
+/// box follow from it.
+pub trait SupportMap<V: Vector> {
+    /// A farthest point of the shape along `d`, in the local frame, and its feature.
+    ///
+    /// For `d = 0` or a non-finite `d`, a fixed point of the shape (never NaN).
+    fn local_support_feature(&self, d: V) -> (V, FeatureId);
+
+    /// A farthest point of the shape along `d`, in the local frame.
+    #[inline]
+    fn local_support(&self, d: V) -> V {
+        self.local_support_feature(d).0
+    }
+
+    /// A farthest point of the shape placed at `pose` along the world direction `d`:
+    /// `R S(R^T d) + x`.
+    #[inline]
+    fn support(&self, pose: &Pose<V>, d: V) -> V {
+        self.support_feature(pose, d).0
+    }
+
+    /// [`SupportMap::support`] with the feature of the point.
+    #[inline]
+    fn support_feature(&self, pose: &Pose<V>, d: V) -> (V, FeatureId) {
+        let (p, f) = self.local_support_feature(pose.rotation.inverse_rotate(d));
+        (pose.transform_point(p), f)
+    }
+
+    /// The axis-aligned bounding box of the shape placed at `pose`: the supports along the
+    /// `2 DIM` axis directions, tight to rounding.
+    fn aabb(&self, pose: &Pose<V>) -> Aabb<V> {
+        let mut lo = [0.0; 3];
+        let mut hi = [0.0; 3];
+        for i in 0..V::DIM {
+            let e = V::unit(i);
+            hi[i] = self.support(pose, e).comp(i);
+            lo[i] = self.support(pose, -e).comp(i);
+        }
+        Aabb::new(V::from_array3(lo), V::from_array3(hi))
+    }
+}
+
+/// Any convex shape of this module: the type scenes and bodies store.
+///
+/// See the [module docs](self) for the frames and why this is an enum over shape types.
+#[derive(Clone, Debug, PartialEq)]
+pub enum Shape<V: Vector> {
+    /// A disc (2D) or sphere (3D).
+    Ball(Ball),
+    /// A rectangle (2D) or box (3D).
+    Cuboid(Cuboid<V>),
+    /// A stadium (2D) or capsule (3D) along local y.
+    Capsule(Capsule),
+    /// A segment.
+    Segment(Segment<V>),
+    /// A triangle.
+    Triangle(Triangle<V>),
+    /// A convex polygon (2D only).
+    ConvexPolygon(ConvexPolygon<V>),
+    /// A cylinder along local y (3D only).
+    Cylinder(Cylinder<V>),
+    /// A cone along local y (3D only).
+    Cone(Cone<V>),
+}
+
+/// Calls `$body` with `$s` bound to the shape inside any variant of `$shape`.
+macro_rules! each_shape {
+    ($shape:expr, $s:ident => $body:expr) => {
+        match $shape {
+            Shape::Ball($s) => $body,
+            Shape::Cuboid($s) => $body,
+            Shape::Capsule($s) => $body,
+            Shape::Segment($s) => $body,
+            Shape::Triangle($s) => $body,
+            Shape::ConvexPolygon($s) => $body,
+            Shape::Cylinder($s) => $body,
+            Shape::Cone($s) => $body,
+        }
+    };
+}
+
+impl<V: Vector> Shape<V> {
+    /// A ball of radius `radius > 0`.
+    pub fn ball(radius: f64) -> Result<Self, ShapeError> {
+        Ball::new(radius).map(Shape::Ball)
+    }
+    /// A box of half extents `half_extents`, each `> 0`.
+    pub fn cuboid(half_extents: V) -> Result<Self, ShapeError> {
+        Cuboid::new(half_extents).map(Shape::Cuboid)
+    }
+    /// A capsule along local y: half height `>= 0` of its segment, radius `> 0`.
+    pub fn capsule(half_height: f64, radius: f64) -> Result<Self, ShapeError> {
+        Capsule::new(half_height, radius).map(Shape::Capsule)
+    }
+    /// The segment from `a` to `b` (distinct, finite).
+    pub fn segment(a: V, b: V) -> Result<Self, ShapeError> {
+        Segment::new(a, b).map(Shape::Segment)
+    }
+    /// The triangle `a b c` (finite, not degenerate).
+    pub fn triangle(a: V, b: V, c: V) -> Result<Self, ShapeError> {
+        Triangle::new(a, b, c).map(Shape::Triangle)
+    }
+    /// The convex polygon of these counter-clockwise vertices (2D only).
+    pub fn convex_polygon(vertices: Vec<V>) -> Result<Self, ShapeError> {
+        ConvexPolygon::new(vertices).map(Shape::ConvexPolygon)
+    }
+    /// The convex hull of `points` (2D only).
+    pub fn convex_hull(points: &[V]) -> Result<Self, ShapeError> {
+        ConvexPolygon::from_points(points).map(Shape::ConvexPolygon)
+    }
+    /// A cylinder along local y (3D only).
+    pub fn cylinder(half_height: f64, radius: f64) -> Result<Self, ShapeError> {
+        Cylinder::new(half_height, radius).map(Shape::Cylinder)
+    }
+    /// A cone along local y, apex at `+half_height` (3D only).
+    pub fn cone(half_height: f64, radius: f64) -> Result<Self, ShapeError> {
+        Cone::new(half_height, radius).map(Shape::Cone)
+    }
+
+    /// The shape's name, as in error messages (`"ball"`, `"cuboid"`, ...).
+    #[must_use]
+    pub fn name(&self) -> &'static str {
+        match self {
+            Shape::Ball(_) => "ball",
+            Shape::Cuboid(_) => "cuboid",
+            Shape::Capsule(_) => "capsule",
+            Shape::Segment(_) => "segment",
+            Shape::Triangle(_) => "triangle",
+            Shape::ConvexPolygon(_) => "convex polygon",
+            Shape::Cylinder(_) => "cylinder",
+            Shape::Cone(_) => "cone",
+        }
+    }
+
+    /// The distance from the local origin to the farthest point of the shape.
+    #[must_use]
+    pub fn bounding_radius(&self) -> f64 {
+        self.bounding_radius_about(V::ZERO)
+    }
+
+    /// The distance from `centre` (local frame) to the farthest point of the shape, exact
+    /// (closed form). About the centre of mass it bounds how fast a point of a rotating shape
+    /// can move: `|v| + |ω| r`.
+    #[must_use]
+    pub fn bounding_radius_about(&self, centre: V) -> f64 {
+        each_shape!(self, s => s.bounding_radius_about(centre))
+    }
+
+    /// Mass, centre of mass and inertia at a uniform `density` (per area in 2D, per volume in
+    /// 3D).
+    ///
+    /// # Errors
+    ///
+    /// [`ShapeError::InvalidDensity`] unless `density` is positive and finite;
+    /// [`ShapeError::Massless`] for a segment, and for a triangle in 3D.
+    pub fn mass_properties(&self, density: f64) -> Result<MassProperties<V>, ShapeError> {
+        each_shape!(self, s => s.mass_properties(density))
+    }
+}
+
+impl<V: Vector> SupportMap<V> for Shape<V> {
+    #[inline]
+    fn local_support_feature(&self, d: V) -> (V, FeatureId) {
+        each_shape!(self, s => s.local_support_feature(d))
+    }
+    fn aabb(&self, pose: &Pose<V>) -> Aabb<V> {
+        each_shape!(self, s => s.aabb(pose))
+    }
+}
+
+macro_rules! from_shape {
+    ($($t:ident $(<$v:ident>)?),*) => {$(
+        impl<V: Vector> From<$t $(<$v>)?> for Shape<V> {
+            fn from(s: $t $(<$v>)?) -> Self {
+                Shape::$t(s)
+            }
+        }
+    )*};
+}
+from_shape!(
+    Ball,
+    Cuboid<V>,
+    Capsule,
+    Segment<V>,
+    Triangle<V>,
+    ConvexPolygon<V>,
+    Cylinder<V>,
+    Cone<V>
+);
+
+/// `Ok` when `density` is positive and finite.
+fn check_density(density: f64) -> Result<(), ShapeError> {
+    if density > 0.0 && density.is_finite() {
+        Ok(())
+    } else {
+        Err(ShapeError::InvalidDensity(density))
+    }
+}
+
+/// `Ok(value)` when `value > 0` and finite (or `>= 0` when `zero_ok`).
+fn check_size(what: &'static str, value: f64, zero_ok: bool) -> Result<f64, ShapeError> {
+    let ok = value.is_finite() && (value > 0.0 || (zero_ok && value == 0.0));
+    if ok {
+        Ok(value)
+    } else {
+        Err(ShapeError::InvalidSize {
+            what,
+            requirement: if zero_ok {
+                "non-negative and finite"
+            } else {
+                "positive and finite"
+            },
+            value,
+        })
+    }
+}
+
+/// `Ok` when shapes of dimension `only` may be built with `V`.
+fn check_dim<V: Vector>(shape: &'static str, only: usize) -> Result<(), ShapeError> {
+    if V::DIM == only {
+        Ok(())
+    } else {
+        Err(ShapeError::WrongDimension {
+            shape,
+            only,
+            dim: V::DIM,
+        })
+    }
+}
+
+/// `Ok` when every vertex is finite.
+fn check_finite<V: Vector>(vertices: &[V]) -> Result<(), ShapeError> {
+    match vertices.iter().position(|v| !v.is_finite()) {
+        Some(index) => Err(ShapeError::NonFiniteVertex { index }),
+        None => Ok(()),
+    }
+}
+
+/// `d / |d|`, computed without overflow or underflow by scaling by the largest component
+/// first; `None` when `d` is zero or not finite.
+#[inline]
+fn try_normalize<V: Vector>(d: V) -> Option<V> {
+    // `max_abs` skips a NaN component (`f64::max`), so finiteness is checked first.
+    if !d.is_finite() {
+        return None;
+    }
+    let m = d.max_abs();
+    if m == 0.0 {
+        return None;
+    }
+    let s = V::from_array3(d.to_array3().map(|c| c / m));
+    Some(s * (1.0 / s.length()))
+}
+
+/// The index of the first vertex maximising `d · v` (vertex 0 for `d = 0` or NaN).
+#[inline]
+fn farthest_vertex<V: Vector>(vertices: &[V], d: V) -> usize {
+    let mut best = 0;
+    let mut best_dot = vertices[0].dot(d);
+    for (i, v) in vertices.iter().enumerate().skip(1) {
+        let x = v.dot(d);
+        if x > best_dot {
+            best = i;
+            best_dot = x;
+        }
+    }
+    best
+}
+
+/// The distance from `centre` to the farthest of `vertices`.
+fn farthest_vertex_distance<V: Vector>(vertices: &[V], centre: V) -> f64 {
+    vertices
+        .iter()
+        .map(|&v| (v - centre).length())
+        .fold(0.0, f64::max)
+}
+
+/// Twice the signed area of the 2D parallelogram `a × b` (components 0 and 1).
+#[inline]
+fn cross2<V: Vector>(a: V, b: V) -> f64 {
+    a.comp(0) * b.comp(1) - a.comp(1) * b.comp(0)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::math::{DVec2, DVec3};
+
+    #[test]
+    fn normalize_survives_extreme_scales() {
+        for s in [1e-310, 1e-200, 1.0, 1e200, 1e307] {
+            let u = try_normalize(DVec3::new(3.0, -4.0, 12.0) * s).unwrap();
+            assert!(
+                (u - DVec3::new(3.0, -4.0, 12.0) / 13.0).length() < 1e-15,
+                "{s}"
+            );
+        }
+        assert_eq!(try_normalize(DVec2::ZERO), None);
+        assert_eq!(try_normalize(DVec2::new(f64::NAN, 1.0)), None);
+        assert_eq!(try_normalize(DVec2::new(f64::INFINITY, 1.0)), None);
+    }
+
+    #[test]
+    fn farthest_vertex_breaks_ties_to_the_lowest_index() {
+        let v = [DVec2::X, DVec2::Y, DVec2::X, -DVec2::X];
+        assert_eq!(farthest_vertex(&v, DVec2::X), 0);
+        assert_eq!(farthest_vertex(&v, DVec2::ZERO), 0);
+        assert_eq!(farthest_vertex(&v, DVec2::new(f64::NAN, 0.0)), 0);
+        assert_eq!(farthest_vertex(&v, -DVec2::X), 3);
+    }
+
+    #[test]
+    fn non_finite_directions_give_points_of_the_shape() {
+        let shapes: [Shape<DVec3>; 4] = [
+            Shape::ball(1.0).unwrap(),
+            Shape::capsule(1.0, 0.5).unwrap(),
+            Shape::cylinder(1.0, 0.5).unwrap(),
+            Shape::cone(1.0, 0.5).unwrap(),
+        ];
+        for s in &shapes {
+            for d in [
+                DVec3::NAN,
+                DVec3::new(f64::NAN, 1.0, -1.0),
+                DVec3::INFINITY,
+                DVec3::new(f64::NEG_INFINITY, 1.0, 0.0),
+            ] {
+                let p = s.local_support(d);
+                assert!(
+                    p.is_finite() && p.length() <= s.bounding_radius(),
+                    "{s:?} {d:?}"
+                );
+            }
+        }
+    }
+}
