@@ -246,6 +246,7 @@ test("stepping moves between events and highlights their bodies and walls", asyn
   await setTime(page, 0);
   assert.equal((await state(page)).current, null);
   await page.click("#next");
+  await drawn(page);
   let s = await state(page);
   assert.equal(s.time, 1.5);
   assert.deepEqual([s.current.kind, s.current.a, s.current.b], ["ball-wall", 2, 3]);
@@ -260,6 +261,7 @@ test("stepping moves between events and highlights their bodies and walls", asyn
   assert.ok(close(await pixel(page, p.x, p.y), rgb(colors.body)), "others in body colour");
 
   await page.click("#next");
+  await drawn(page);
   s = await state(page);
   assert.equal(s.time, 2.5);
   assert.deepEqual([s.current.kind, s.current.a, s.current.b], ["ball-ball", 0, 1]);
@@ -277,16 +279,21 @@ test("stepping moves between events and highlights their bodies and walls", asyn
   s = await state(page);
   assert.deepEqual([s.time, s.current.a, s.current.b, s.cursor], [6.5, 0, 0, 3]);
   await page.click("#next");
+  await drawn(page);
   s = await state(page);
   assert.deepEqual([s.time, s.current.a, s.current.b, s.cursor], [6.5, 1, 1, 4]);
   await page.click("#next"); // no more events
+  await drawn(page);
   assert.equal((await state(page)).cursor, 4);
 
   await page.click("#prev");
+  await drawn(page);
   s = await state(page);
   assert.deepEqual([s.time, s.cursor], [6.5, 3]);
   await page.click("#prev");
+  await drawn(page);
   await page.click("#prev");
+  await drawn(page);
   s = await state(page);
   assert.deepEqual([s.time, s.cursor, s.current.a], [1.5, 1, 2]);
   assert.ok(close(await position(page, 0), [3.5, 5], 1e-6), "undone: body 0 before the collision");
@@ -295,6 +302,7 @@ test("stepping moves between events and highlights their bodies and walls", asyn
   // Between events, "previous" first goes back to the current event's time.
   await setTime(page, 2.0);
   await page.click("#prev");
+  await drawn(page);
   s = await state(page);
   assert.deepEqual([s.time, s.cursor], [1.5, 1]);
   await page.done();
@@ -311,9 +319,11 @@ test("play, pause, speed of time and the timeline change what is shown", async (
   assert.equal(await text(page, "#speed-value"), "0.1x");
   assert.equal((await state(page)).speed, 0.1);
   await page.click("#play");
+  await drawn(page);
   assert.equal(await text(page, "#play"), "Pause");
   await page.waitForTimeout(600);
   await page.click("#play");
+  await drawn(page);
   assert.equal(await text(page, "#play"), "Play");
   const slow = (await state(page)).time;
   assert.ok(slow > 0.01 && slow < 0.5, `0.1x for 0.6 s gave t = ${slow}`);
@@ -322,8 +332,10 @@ test("play, pause, speed of time and the timeline change what is shown", async (
 
   await setInput(page, "#speed", 0);
   await page.click("#play");
+  await drawn(page);
   await page.waitForTimeout(600);
   await page.click("#play");
+  await drawn(page);
   const fast = (await state(page)).time - slow;
   assert.ok(fast > 3 * slow, `1x advanced ${fast}, 0.1x advanced ${slow}`);
   const shown = Number((await text(page, "#time")).match(/^t = (\S+) of 7$/)[1]);
@@ -333,6 +345,7 @@ test("play, pause, speed of time and the timeline change what is shown", async (
   await setInput(page, "#speed", 2);
   assert.equal(await text(page, "#speed-value"), "100x");
   await page.click("#play");
+  await drawn(page);
   await page.waitForFunction(() => !window.kairosViewer.state().playing, null, { timeout: 5000 });
   let s = await state(page);
   assert.equal(s.time, 7);
@@ -359,6 +372,7 @@ test("hovering names a body and clicking keeps it", async () => {
   const tip = await text(page, "#tooltip");
   assert.match(tip, /body 1\nposition \(7, 5\)\nvelocity \(-1, 0\)/);
   await page.mouse.click(p.clientX, p.clientY);
+  await drawn(page);
   assert.equal((await state(page)).selected, 1);
   await page.mouse.move(5, 5);
   await page.waitForFunction(() => document.getElementById("tooltip").hidden);
@@ -378,11 +392,13 @@ test("the kaya-bvh leaves and hierarchy are drawn from the recorded dt", async (
   const isLeaf = (c) => close(c, rgb(colors.leaf), 40);
   assert.ok(!(await near(page, corner.x, corner.y, isLeaf)));
   await page.click("#bvh-leaves");
+  await drawn(page);
   assert.ok(await near(page, corner.x, corner.y, isLeaf), "leaf corner drawn");
   const swept = await toPixel(page, 7.5 - bvh.dt + 0.2, 5.5);
   assert.ok(await near(page, swept.x, swept.y, isLeaf), "leaf swept over dt");
 
   await page.click("#bvh-tree");
+  await drawn(page);
   const nodes = await hook(page, () => window.kairosViewer.hierarchy());
   assert.equal(nodes.length, 2, "three leaves, two internal nodes");
   const root = nodes[0];
@@ -434,6 +450,7 @@ test("a thinned trace says so", async () => {
   assert.equal(await position(page, 1), null);
   assert.equal((await position(page, 3)).length, 2);
   await page.click("#next");
+  await drawn(page);
   assert.ok((await state(page)).time > 0);
   await page.done();
 });
