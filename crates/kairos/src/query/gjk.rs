@@ -323,10 +323,10 @@ impl<V: Vector> Simplex4<V> {
         }
         let (lambda, v) = closest_on_hull(&w[..self.len]);
         let mut kept = 0;
-        for i in 0..self.len {
-            if lambda[i] > 0.0 {
+        for (i, &l) in lambda.iter().enumerate().take(self.len) {
+            if l > 0.0 {
                 self.points[kept] = self.points[i];
-                self.lambda[kept] = lambda[i];
+                self.lambda[kept] = l;
                 kept += 1;
             }
         }
@@ -337,8 +337,8 @@ impl<V: Vector> Simplex4<V> {
     /// `Σ λ_i f(p_i)`.
     fn combine(&self, f: impl Fn(&Point<V>) -> V) -> V {
         let mut s = V::ZERO;
-        for i in 0..self.len {
-            s += f(&self.points[i]) * self.lambda[i];
+        for (p, &l) in self.points[..self.len].iter().zip(&self.lambda) {
+            s += f(p) * l;
         }
         s
     }
@@ -456,10 +456,11 @@ fn affine_closest<V: Vector>(w: &[V], idx: &[usize]) -> Option<[f64; 3]> {
         if m[c][c].abs() <= 1e-13 * scale {
             return None;
         }
-        for r in c + 1..k {
-            let f = m[r][c] / m[c][c];
-            for j in c..4 {
-                m[r][j] -= f * m[c][j];
+        let row = m[c];
+        for below in m[c + 1..k].iter_mut() {
+            let f = below[c] / row[c];
+            for (x, &p) in below[c..].iter_mut().zip(&row[c..]) {
+                *x -= f * p;
             }
         }
     }
