@@ -522,8 +522,8 @@ where
 /// Whether `a` at `pose_a` and `b` at `pose_b` intersect (or touch within the tolerance).
 ///
 /// The same loop as [`distance`], stopped as soon as a lower bound on the distance is positive
-/// (a separating axis). After [`GjkOptions::max_iterations`] without a decision the shapes
-/// count as intersecting when the best upper bound is within the tolerance of zero.
+/// (a separating axis). After [`GjkOptions::max_iterations`] without a separating axis the
+/// shapes count as intersecting: the answer errs on the side of a contact.
 pub fn intersects<V, A, B>(
     a: &A,
     pose_a: &Pose<V>,
@@ -537,12 +537,7 @@ where
     A: CoreSupport<V> + ?Sized,
     B: CoreSupport<V> + ?Sized,
 {
-    let r = gjk(a, pose_a, b, pose_b, options, cache, 0.0);
-    match r.status {
-        GjkStatus::Intersecting => true,
-        GjkStatus::Separated => false,
-        GjkStatus::MaxIterations => r.lower_bound <= 0.0,
-    }
+    gjk(a, pose_a, b, pose_b, options, cache, 0.0).status != GjkStatus::Separated
 }
 
 /// The GJK loop on the cores; stops early when the lower bound on the distance exceeds
