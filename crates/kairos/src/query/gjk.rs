@@ -21,8 +21,9 @@
 //! (all barycentric weights `> 0`), the one nearest the origin. The closest affine point of a
 //! face comes from its Gram system, solved with partial pivoting; an affinely dependent face
 //! (singular system) is skipped, since its boundary faces already hold the answer. At most
-//! `2^(DIM+1) − 1 = 15` faces are tried, so there is no case analysis to get wrong and one code
-//! path serves 2D and 3D.
+//! `2^(DIM+1) − 1 = 15` faces are tried, and after each new support point only the (at most 8)
+//! faces that contain it, so there is no case analysis to get wrong and one code path serves
+//! 2D and 3D.
 //!
 //! # Round shapes: core and radius
 //!
@@ -315,13 +316,14 @@ impl<V: Vector> Simplex4<V> {
             .fold(0.0, f64::max)
     }
 
-    /// Replaces the simplex by its face nearest the origin and sets `v` to the closest point.
-    fn reduce(&mut self) {
+    /// Replaces the simplex by its face nearest the origin and sets `v` to the closest point;
+    /// only faces containing the points of the bit mask `required` are tried, if one is valid.
+    fn reduce(&mut self, required: u32) {
         let mut w = [V::ZERO; MAX_POINTS];
         for (w, p) in w.iter_mut().zip(&self.points[..self.len]) {
             *w = p.w;
         }
-        let (lambda, v) = closest_on_hull(&w[..self.len]);
+        let (lambda, v) = closest_on_hull(&w[..self.len], required);
         let mut kept = 0;
         for (i, &l) in lambda.iter().enumerate().take(self.len) {
             if l > 0.0 {
@@ -370,7 +372,13 @@ impl<V: Vector> Simplex4<V> {
 /// The point of the hull of `w` (at most 4 points) closest to the origin, with its barycentric
 /// weights: the nearest of the faces whose closest affine point is inside them (the distance
 /// subalgorithm, see the [module docs](self)).
-fn closest_on_hull<V: Vector>(w: &[V]) -> ([f64; MAX_POINTS], V) {
+///
+/// Only the faces containing the points of the bit mask `required` are tried (all faces when
+/// none of them is valid). After GJK adds a support point `w` that improves on the old
+/// simplex's closest point `v` (`v·w < |v|²`), the new closest point lies on a face containing
+/// `w`, since every other face is a face of the old simplex, at least `|v|` away: that halves
+/// the faces to try.
+fn closest_on_hull<V: Vector>(w: &[V], required: u32) -> ([f64; MAX_POINTS], V) {
     let n = w.len();
     let mut best_lambda = [0.0; MAX_POINTS];
     best_lambda[0] = 1.0;
@@ -379,7 +387,7 @@ fn closest_on_hull<V: Vector>(w: &[V]) -> ([f64; MAX_POINTS], V) {
     // Smaller faces first, so that a tie keeps the smaller face.
     for size in 1..=n {
         for mask in 1u32..(1 << n) {
-            if mask.count_ones() as usize != size {
+            if mask.count_ones() as usize != size || mask & required != required {
                 continue;
             }
             let mut idx = [0usize; MAX_POINTS];
@@ -413,6 +421,9 @@ fn closest_on_hull<V: Vector>(w: &[V]) -> ([f64; MAX_POINTS], V) {
                 best_v = v;
             }
         }
+    }
+    if best_d2 == f64::INFINITY && required != 0 {
+        return closest_on_hull(w, 0);
     }
     (best_lambda, best_v)
 }
@@ -588,7 +599,7 @@ where
         s.push(support(a, pose_a, b, pose_b, d));
         iterations += 1;
     }
-    s.reduce();
+    s.reduce(0);
 
     let mut lower = 0.0f64;
     let status = loop {
@@ -619,7 +630,7 @@ where
         }
         let previous = s;
         s.push(p);
-        s.reduce();
+        s.reduce(1 << (s.len - 1));
         if s.v.length_squared() >= v2 {
             // No progress (rounding): keep the better simplex.
             s = previous;
@@ -686,7 +697,7 @@ mod tests {
     use crate::math::{DQuat, DVec2, DVec3};
 
     fn hull3(w: &[DVec3]) -> ([f64; MAX_POINTS], DVec3) {
-        closest_on_hull(w)
+        closest_on_hull(w, 0)
     }
 
     #[test]
@@ -731,7 +742,7 @@ mod tests {
             DVec3::new(0.0, 0.0, 1.0),
         ]);
         assert!((v - DVec3::Z).length() < 1e-15, "{v}");
-        let (_, v) = closest_on_hull(&[DVec2::new(1.0, 2.0), DVec2::new(1.0, 2.0)]);
+        let (_, v) = closest_on_hull(&[DVec2::new(1.0, 2.0), DVec2::new(1.0, 2.0)], 0);
         assert_eq!(v, DVec2::new(1.0, 2.0));
     }
 
