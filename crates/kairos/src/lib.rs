@@ -16,7 +16,9 @@
 //!   scenes' bodies in extended XYZ), generators, binary event traces with their replay, and
 //!   restartable checkpoints, all written through [`atomic`].
 //! * [`shape`]: convex shapes (support functions, bounds, mass properties), poses and rigid
-//!   motions, the base of the convex queries to come.
+//!   motions, the base of the convex queries;
+//! * [`query`]: convex queries on shapes: GJK distance, closest points, contact features and
+//!   intersection, with a warm start.
 //!
 //! All physics is generic over [`math::Vector`] (2D and 3D share one code path).
 //!
@@ -46,6 +48,7 @@ pub mod math;
 pub mod names;
 pub mod observe;
 pub mod overlap;
+pub mod query;
 pub mod scene;
 pub mod shape;
 pub mod sim;

@@ -1,0 +1,842 @@
+//! GJK: the distance between two convex shapes, their closest points and features, and
+//! whether they intersect.
+//!
+//! # Algorithm
+//!
+//! The Gilbert–Johnson–Keerthi algorithm (Gilbert, Johnson, Keerthi, *A fast procedure for
+//! computing the distance between complex objects in three-dimensional space*, IEEE J.
+//! Robotics and Automation 4(2), 1988), in the form of van den Bergen (*A fast and robust GJK
+//! implementation for collision detection of convex objects*, J. Graphics Tools 4(2), 1999;
+//! *Collision Detection in Interactive 3D Environments*, 2003, §4.3) and Ericson (*Real-Time
+//! Collision Detection*, 2005, §9.5). The distance between convex `A` and `B` is the distance
+//! from the origin to their Minkowski difference `A − B = {a − b}`, whose support function is
+//! `s_A(d) − s_B(−d)`. GJK keeps a simplex of at most `DIM + 1` points of `A − B` and its point
+//! `v` closest to the origin; each iteration adds the support point `w = s_{A−B}(−v)` and
+//! reduces the simplex to the smallest face that contains the new closest point. `|v|` only
+//! decreases and is an upper bound on the distance; `v·w / |v|` is a lower bound.
+//!
+//! The closest point of a simplex (the *distance subalgorithm*) is found as in Johnson's
+//! subalgorithm, by its defining property rather than by its recursive determinant formulas:
+//! among the faces (sub-simplices) whose own closest affine point lies strictly inside them
+//! (all barycentric weights `> 0`), the one nearest the origin. The closest affine point of a
+//! face comes from its Gram system, solved with partial pivoting; an affinely dependent face
+//! (singular system) is skipped, since its boundary faces already hold the answer. At most
+//! `2^(DIM+1) − 1 = 15` faces are tried, and after each new support point only the (at most 8)
+//! faces that contain it, so there is no case analysis to get wrong and one code path serves
+//! 2D and 3D.
+//!
+//! # Round shapes: core and radius
+//!
+//! A ball is a point grown by its radius and a capsule a segment grown by its radius
+//! ([`CoreSupport`]). GJK runs on the cores, which are polytopes, so it terminates exactly after
+//! a few iterations; the radii are then subtracted from the core distance and the closest
+//! points moved along the normal (van den Bergen 2003, §4.3.4). The result is exact for these
+//! shapes, where GJK on their curved support functions would only converge asymptotically.
+//! Cylinders and cones have no such core: GJK runs on their support functions and stops at the
+//! relative tolerance below.
+//!
+//! # Guarantees and tolerances
+//!
+//! * The loop stops when the gap between the bounds is small: `|v|² − v·w ≤ ε |v|² + δ |v|`,
+//!   that is `|v| − v·w/|v| ≤ ε |v| + δ` with the relative tolerance `ε =`
+//!   [`GjkOptions::tolerance`] (default `1e-10`) and the rounding floor
+//!   `δ = 16 f64::EPSILON · s`, where `s` is the largest `|w|` of the simplex (the size of the
+//!   pair in their relative frame, independent of where they are in the world). For polytopes
+//!   and polytope cores it stops earlier, when the new support point is already in the simplex
+//!   or `|v|` stops decreasing, and the distance is exact up to rounding.
+//! * The shapes are reported [`GjkStatus::Intersecting`] when the origin is inside the simplex
+//!   or `|v| ≤ δ` (they touch or overlap within rounding), or when the core distance is at
+//!   most the sum of the radii.
+//! * Never more than [`GjkOptions::max_iterations`] support evaluations; then the status is
+//!   [`GjkStatus::MaxIterations`] with the best upper bound found ([`GjkResult::distance`]) and
+//!   the best lower bound ([`GjkResult::lower_bound`]).
+//! * No NaN for finite poses: every division is by a length checked to be positive.
+//!
+//! # Warm start
+//!
+//! A [`GjkCache`] keeps the final simplex of a query as points of each shape in its local frame
+//! (the seed's "p from the previous frame"). Since a shape is rigid, these are still points of
+//! the shape at any later pose, so the next query on the same pair starts from them: for a pair
+//! that moved a little, the same simplex is usually already the answer and one support
+//! evaluation confirms it. The cache changes where the loop starts, never the points it may
+//! use, so the answer is the same within the tolerance; it belongs to one ordered pair of
+//! shapes (as a box2d `b2SimplexCache` does), and a cache filled by another pair may give a
+//! wrong answer.
+//!
+//! ```
+//! use kairos::math::DVec3;
+//! use kairos::query::gjk::{distance, Feature, GjkCache, GjkOptions};
+//! use kairos::shape::{Pose, Segment, Triangle};
+//! let tri = Triangle::new(DVec3::ZERO, DVec3::X * 2.0, DVec3::Y * 2.0).unwrap();
+//! let seg = Segment::new(DVec3::new(0.5, 0.5, 1.0), DVec3::new(0.5, 0.5, 3.0)).unwrap();
+//! let mut cache = GjkCache::default();
+//! let opts = GjkOptions::default();
+//! let r = distance(&tri, &Pose::IDENTITY, &seg, &Pose::IDENTITY, &opts, Some(&mut cache));
+//! assert!((r.distance - 1.0).abs() < 1e-15);
+//! assert_eq!(r.feature_a, Feature::Face(0, 1, 2)); // inside the triangle
+//! assert_eq!(r.feature_b, Feature::Vertex(0)); // the segment's lower end
+//! // The segment moves a little: the cached simplex is still the answer.
+//! let moved = Pose::from_position(DVec3::new(0.01, 0.0, -0.01));
+//! let r2 = distance(&tri, &Pose::IDENTITY, &seg, &moved, &opts, Some(&mut cache));
+//! assert!((r2.distance - 0.99).abs() < 1e-15);
+//! assert!(r2.iterations <= r.iterations);
+//! ```
+
+use crate::math::{Rotation, Vector};
+use crate::shape::{
+    Ball, Capsule, Cone, ConvexPolygon, Cuboid, Cylinder, FeatureId, Pose, Shape, Simplex,
+    SupportMap,
+};
+
+/// The largest simplex: `DIM + 1` points, at most 4.
+const MAX_POINTS: usize = 4;
+
+/// The rounding floor of the stopping tests, in units of `f64::EPSILON` times the size of the
+/// simplex (see the [module docs](self)).
+const ROUNDING: f64 = 16.0 * f64::EPSILON;
+
+/// A convex shape seen by GJK: a core (a convex shape given by its support function) grown by
+/// a radius, `shape = core ⊕ ball(radius)`.
+///
+/// The provided methods make the whole shape its own core with radius zero, which is right for
+/// every shape; [`Ball`] (a point core) and [`Capsule`] (a segment core) override them so that
+/// GJK on them is exact and fast (see the [module docs](self)). A shape type of another crate
+/// opts in with an empty `impl CoreSupport<V> for MyShape {}`.
+pub trait CoreSupport<V: Vector>: SupportMap<V> {
+    /// A farthest point of the core along `d`, in the local frame, and its feature.
+    #[inline]
+    fn local_core_support(&self, d: V) -> (V, FeatureId) {
+        self.local_support_feature(d)
+    }
+    /// The radius the core is grown by (`>= 0`).
+    #[inline]
+    fn core_radius(&self) -> f64 {
+        0.0
+    }
+}
+
+impl<V: Vector> CoreSupport<V> for Ball {
+    /// The centre.
+    #[inline]
+    fn local_core_support(&self, _d: V) -> (V, FeatureId) {
+        (V::ZERO, FeatureId::None)
+    }
+    #[inline]
+    fn core_radius(&self) -> f64 {
+        self.radius()
+    }
+}
+
+impl<V: Vector> CoreSupport<V> for Capsule {
+    /// The end of the inner segment on the side of `d` (`Vertex(1)` at `+h`, `Vertex(0)` at
+    /// `−h`; the `+` end when `d_y = 0`, as the capsule's own support).
+    #[inline]
+    fn local_core_support(&self, d: V) -> (V, FeatureId) {
+        if d.comp(1) < 0.0 {
+            (V::unit(1) * -self.half_height(), FeatureId::Vertex(0))
+        } else {
+            (V::unit(1) * self.half_height(), FeatureId::Vertex(1))
+        }
+    }
+    #[inline]
+    fn core_radius(&self) -> f64 {
+        self.radius()
+    }
+}
+
+impl<V: Vector> CoreSupport<V> for Cuboid<V> {}
+impl<V: Vector, const N: usize> CoreSupport<V> for Simplex<V, N> {}
+impl<V: Vector> CoreSupport<V> for ConvexPolygon<V> {}
+impl<V: Vector> CoreSupport<V> for Cylinder<V> {}
+impl<V: Vector> CoreSupport<V> for Cone<V> {}
+
+impl<V: Vector> CoreSupport<V> for Shape<V> {
+    #[inline]
+    fn local_core_support(&self, d: V) -> (V, FeatureId) {
+        match self {
+            Shape::Ball(s) => CoreSupport::<V>::local_core_support(s, d),
+            Shape::Capsule(s) => CoreSupport::<V>::local_core_support(s, d),
+            _ => self.local_support_feature(d),
+        }
+    }
+    #[inline]
+    fn core_radius(&self) -> f64 {
+        match self {
+            Shape::Ball(s) => s.radius(),
+            Shape::Capsule(s) => s.radius(),
+            _ => 0.0,
+        }
+    }
+}
+
+/// How a GJK query ended.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum GjkStatus {
+    /// The shapes are apart; the distance is converged to the tolerance.
+    Separated,
+    /// The shapes overlap or touch within the tolerance; the distance is 0.
+    Intersecting,
+    /// The iteration limit was reached first: the distance is the best upper bound found and
+    /// [`GjkResult::lower_bound`] the best lower bound.
+    MaxIterations,
+}
+
+/// The feature of a shape a closest point lies on, named by the vertices that span it.
+///
+/// Built from the [`FeatureId`]s of the final simplex's points with positive weight: one
+/// distinct vertex is a vertex, two an edge, three a face (indices sorted ascending). For
+/// segments, triangles and polygon edges this is the feature itself; for a cuboid, whose faces
+/// are squares, two vertices can be the diagonal of a face (bit `i` of a cuboid's vertex index
+/// is its side along axis `i`: indices differing in one bit are an edge, in two a face).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Feature {
+    /// A vertex.
+    Vertex(u32),
+    /// The edge between two vertices.
+    Edge(u32, u32),
+    /// The face spanned by three vertices.
+    Face(u32, u32, u32),
+    /// A point of a curved surface (ball, capsule, cylinder, cone but its apex): no discrete
+    /// feature.
+    Curved,
+    /// Four vertices: the point is inside a solid (only when the shapes intersect).
+    Interior,
+}
+
+/// The stopping rules of a GJK query.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct GjkOptions {
+    /// Relative tolerance `ε` on the distance: the loop stops when the upper and lower bounds
+    /// are within `ε |v|` (plus rounding). Default `1e-10`.
+    pub tolerance: f64,
+    /// The most support evaluations of a query. Default 64.
+    pub max_iterations: u32,
+}
+
+impl Default for GjkOptions {
+    fn default() -> Self {
+        Self {
+            tolerance: 1e-10,
+            max_iterations: 64,
+        }
+    }
+}
+
+/// The answer of [`distance`].
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct GjkResult<V> {
+    /// How the query ended.
+    pub status: GjkStatus,
+    /// The distance between the shapes (`0` when intersecting; the best upper bound after
+    /// [`GjkStatus::MaxIterations`]).
+    pub distance: f64,
+    /// A lower bound on the distance (equal to it within the tolerance when separated).
+    pub lower_bound: f64,
+    /// The closest point of shape `a`, in the world frame. When intersecting, a point of the
+    /// cores near the overlap (not a penetration witness: that is EPA's).
+    pub point_a: V,
+    /// The closest point of shape `b`, in the world frame (`|point_b − point_a| = distance`
+    /// when separated).
+    pub point_b: V,
+    /// The unit vector from `point_a` to `point_b` when separated; zero when intersecting.
+    pub normal: V,
+    /// The feature of `a` that `point_a` lies on.
+    pub feature_a: Feature,
+    /// The feature of `b` that `point_b` lies on.
+    pub feature_b: Feature,
+    /// Support evaluations of the Minkowski difference the query made.
+    pub iterations: u32,
+}
+
+/// The final simplex of a query, as points of each shape's core in its local frame, to start
+/// the next query on the same pair from (see the [module docs](self#warm-start)).
+#[derive(Clone, Copy, Debug, Default, PartialEq)]
+pub struct GjkCache<V> {
+    len: usize,
+    local_a: [V; MAX_POINTS],
+    local_b: [V; MAX_POINTS],
+    id_a: [FeatureId; MAX_POINTS],
+    id_b: [FeatureId; MAX_POINTS],
+}
+
+impl<V: Vector> GjkCache<V> {
+    /// Forgets the simplex: the next query starts cold.
+    pub fn clear(&mut self) {
+        self.len = 0;
+    }
+    /// Whether the cache holds a simplex.
+    #[must_use]
+    pub fn is_empty(&self) -> bool {
+        self.len == 0
+    }
+}
+
+/// One point `w = a − b` of the Minkowski difference with the points of the cores it came from.
+#[derive(Clone, Copy, Debug, Default)]
+struct Point<V> {
+    w: V,
+    a: V,
+    b: V,
+    local_a: V,
+    local_b: V,
+    id_a: FeatureId,
+    id_b: FeatureId,
+}
+
+/// The simplex: its points, their barycentric weights for the closest point `v`, and `v`.
+#[derive(Clone, Copy, Debug)]
+struct Simplex4<V> {
+    points: [Point<V>; MAX_POINTS],
+    lambda: [f64; MAX_POINTS],
+    len: usize,
+    v: V,
+}
+
+impl<V: Vector> Simplex4<V> {
+    fn new() -> Self {
+        Self {
+            points: [Point::default(); MAX_POINTS],
+            lambda: [0.0; MAX_POINTS],
+            len: 0,
+            v: V::ZERO,
+        }
+    }
+
+    fn push(&mut self, p: Point<V>) {
+        debug_assert!(self.len < MAX_POINTS);
+        self.points[self.len] = p;
+        self.len += 1;
+    }
+
+    /// The largest `|w|` of the simplex: its size, the scale of its rounding.
+    fn size(&self) -> f64 {
+        self.points[..self.len]
+            .iter()
+            .map(|p| p.w.length())
+            .fold(0.0, f64::max)
+    }
+
+    /// Replaces the simplex by its face nearest the origin and sets `v` to the closest point;
+    /// only faces containing the points of the bit mask `required` are tried, if one is valid.
+    fn reduce(&mut self, required: u32) {
+        let mut w = [V::ZERO; MAX_POINTS];
+        for (w, p) in w.iter_mut().zip(&self.points[..self.len]) {
+            *w = p.w;
+        }
+        let (lambda, v) = closest_on_hull(&w[..self.len], required);
+        let mut kept = 0;
+        for (i, &l) in lambda.iter().enumerate().take(self.len) {
+            if l > 0.0 {
+                self.points[kept] = self.points[i];
+                self.lambda[kept] = l;
+                kept += 1;
+            }
+        }
+        self.len = kept;
+        self.v = v;
+    }
+
+    /// `Σ λ_i f(p_i)`.
+    fn combine(&self, f: impl Fn(&Point<V>) -> V) -> V {
+        let mut s = V::ZERO;
+        for (p, &l) in self.points[..self.len].iter().zip(&self.lambda) {
+            s += f(p) * l;
+        }
+        s
+    }
+
+    /// The feature spanned by the distinct ids of the points (with positive weight).
+    fn feature(&self, ids: impl Fn(&Point<V>) -> FeatureId) -> Feature {
+        let mut distinct = [0u32; MAX_POINTS];
+        let mut n = 0;
+        for p in &self.points[..self.len] {
+            let FeatureId::Vertex(i) = ids(p) else {
+                return Feature::Curved;
+            };
+            if !distinct[..n].contains(&i) {
+                distinct[n] = i;
+                n += 1;
+            }
+        }
+        let d = &mut distinct[..n];
+        d.sort_unstable();
+        match *d {
+            [i] => Feature::Vertex(i),
+            [i, j] => Feature::Edge(i, j),
+            [i, j, k] => Feature::Face(i, j, k),
+            _ => Feature::Interior,
+        }
+    }
+}
+
+/// The point of the hull of `w` (at most 4 points) closest to the origin, with its barycentric
+/// weights: the nearest of the faces whose closest affine point is inside them (the distance
+/// subalgorithm, see the [module docs](self)).
+///
+/// Only the faces containing the points of the bit mask `required` are tried (all faces when
+/// none of them is valid). After GJK adds a support point `w` that improves on the old
+/// simplex's closest point `v` (`v·w < |v|²`), the new closest point lies on a face containing
+/// `w`, since every other face is a face of the old simplex, at least `|v|` away: that halves
+/// the faces to try.
+fn closest_on_hull<V: Vector>(w: &[V], required: u32) -> ([f64; MAX_POINTS], V) {
+    let n = w.len();
+    let mut best_lambda = [0.0; MAX_POINTS];
+    best_lambda[0] = 1.0;
+    let mut best_v = w[0];
+    let mut best_d2 = f64::INFINITY;
+    // Smaller faces first, so that a tie keeps the smaller face.
+    for size in 1..=n {
+        for mask in 1u32..(1 << n) {
+            if mask.count_ones() as usize != size || mask & required != required {
+                continue;
+            }
+            let mut idx = [0usize; MAX_POINTS];
+            let mut k = 0;
+            for (i, slot) in (0..n).filter(|i| mask & (1 << i) != 0).zip(&mut idx) {
+                *slot = i;
+                k += 1;
+            }
+            let Some(mu) = affine_closest(w, &idx[..k]) else {
+                continue;
+            };
+            // λ_0 = 1 − Σ μ, λ_i = μ_i.
+            let mut lambda = [0.0; MAX_POINTS];
+            let mut l0 = 1.0;
+            for j in 1..k {
+                lambda[idx[j]] = mu[j - 1];
+                l0 -= mu[j - 1];
+            }
+            lambda[idx[0]] = l0;
+            if idx[..k].iter().any(|&i| lambda[i] <= 0.0) {
+                continue;
+            }
+            let mut v = V::ZERO;
+            for &i in &idx[..k] {
+                v += w[i] * lambda[i];
+            }
+            let d2 = v.length_squared();
+            if d2 < best_d2 {
+                best_d2 = d2;
+                best_lambda = lambda;
+                best_v = v;
+            }
+        }
+    }
+    if best_d2 == f64::INFINITY && required != 0 {
+        return closest_on_hull(w, 0);
+    }
+    (best_lambda, best_v)
+}
+
+/// The weights `μ` of the point `p_0 + Σ μ_j (p_j − p_0)` of the affine hull of the points
+/// `w[idx]` closest to the origin, from the Gram system `Σ_j (e_i·e_j) μ_j = −e_i·p_0` with
+/// `e_j = p_j − p_0`; `None` when the points are affinely dependent (to rounding).
+fn affine_closest<V: Vector>(w: &[V], idx: &[usize]) -> Option<[f64; 3]> {
+    let k = idx.len() - 1;
+    let mut mu = [0.0; 3];
+    if k == 0 {
+        return Some(mu);
+    }
+    if k > V::DIM {
+        return None;
+    }
+    let p0 = w[idx[0]];
+    let mut e = [V::ZERO; 3];
+    for j in 0..k {
+        e[j] = w[idx[j + 1]] - p0;
+    }
+    // Augmented matrix [G | r].
+    let mut m = [[0.0; 4]; 3];
+    let mut scale: f64 = 0.0;
+    for i in 0..k {
+        for j in 0..k {
+            m[i][j] = e[i].dot(e[j]);
+        }
+        m[i][3] = -e[i].dot(p0);
+        scale = scale.max(m[i][i]);
+    }
+    if scale <= 0.0 || !scale.is_finite() {
+        return None;
+    }
+    // Gaussian elimination with partial pivoting.
+    for c in 0..k {
+        let pivot = (c..k)
+            .max_by(|&a, &b| m[a][c].abs().total_cmp(&m[b][c].abs()))
+            .unwrap_or(c);
+        m.swap(c, pivot);
+        if m[c][c].abs() <= 1e-13 * scale {
+            return None;
+        }
+        let row = m[c];
+        for below in m[c + 1..k].iter_mut() {
+            let f = below[c] / row[c];
+            for (x, &p) in below[c..].iter_mut().zip(&row[c..]) {
+                *x -= f * p;
+            }
+        }
+    }
+    for c in (0..k).rev() {
+        let mut s = m[c][3];
+        for j in c + 1..k {
+            s -= m[c][j] * mu[j];
+        }
+        mu[c] = s / m[c][c];
+    }
+    mu.iter().all(|x| x.is_finite()).then_some(mu)
+}
+
+/// The support point of `A − B` along `d` (world frame): `s_A(d) − s_B(−d)` on the cores.
+#[inline]
+fn support<V: Vector, A: CoreSupport<V> + ?Sized, B: CoreSupport<V> + ?Sized>(
+    a: &A,
+    pose_a: &Pose<V>,
+    b: &B,
+    pose_b: &Pose<V>,
+    d: V,
+) -> Point<V> {
+    let (local_a, id_a) = a.local_core_support(pose_a.rotation.inverse_rotate(d));
+    let (local_b, id_b) = b.local_core_support(pose_b.rotation.inverse_rotate(-d));
+    let pa = pose_a.transform_point(local_a);
+    let pb = pose_b.transform_point(local_b);
+    Point {
+        w: pa - pb,
+        a: pa,
+        b: pb,
+        local_a,
+        local_b,
+        id_a,
+        id_b,
+    }
+}
+
+/// The distance between `a` at `pose_a` and `b` at `pose_b`, their closest points and features.
+///
+/// `cache`, when given, warm-starts the query from the previous query on the same pair and
+/// receives this query's final simplex. See the [module docs](self) for the algorithm and its
+/// tolerances.
+pub fn distance<V, A, B>(
+    a: &A,
+    pose_a: &Pose<V>,
+    b: &B,
+    pose_b: &Pose<V>,
+    options: &GjkOptions,
+    cache: Option<&mut GjkCache<V>>,
+) -> GjkResult<V>
+where
+    V: Vector,
+    A: CoreSupport<V> + ?Sized,
+    B: CoreSupport<V> + ?Sized,
+{
+    gjk(a, pose_a, b, pose_b, options, cache, f64::INFINITY)
+}
+
+/// Whether `a` at `pose_a` and `b` at `pose_b` intersect (or touch within the tolerance).
+///
+/// The same loop as [`distance`], stopped as soon as a lower bound on the distance is positive
+/// (a separating axis). After [`GjkOptions::max_iterations`] without a separating axis the
+/// shapes count as intersecting: the answer errs on the side of a contact.
+pub fn intersects<V, A, B>(
+    a: &A,
+    pose_a: &Pose<V>,
+    b: &B,
+    pose_b: &Pose<V>,
+    options: &GjkOptions,
+    cache: Option<&mut GjkCache<V>>,
+) -> bool
+where
+    V: Vector,
+    A: CoreSupport<V> + ?Sized,
+    B: CoreSupport<V> + ?Sized,
+{
+    gjk(a, pose_a, b, pose_b, options, cache, 0.0).status != GjkStatus::Separated
+}
+
+/// The GJK loop on the cores; stops early when the lower bound on the distance exceeds
+/// `stop_above` (`f64::INFINITY` for a full distance query).
+fn gjk<V, A, B>(
+    a: &A,
+    pose_a: &Pose<V>,
+    b: &B,
+    pose_b: &Pose<V>,
+    options: &GjkOptions,
+    cache: Option<&mut GjkCache<V>>,
+    stop_above: f64,
+) -> GjkResult<V>
+where
+    V: Vector,
+    A: CoreSupport<V> + ?Sized,
+    B: CoreSupport<V> + ?Sized,
+{
+    let margin = a.core_radius() + b.core_radius();
+    let tolerance = options.tolerance.max(0.0);
+    let max_iterations = options.max_iterations.max(1);
+    let mut s = Simplex4::new();
+    let mut iterations = 0u32;
+
+    // Start from the cached simplex, or from the support along the line between the poses.
+    if let Some(c) = cache.as_deref() {
+        for i in 0..c.len.min(V::DIM + 1) {
+            let pa = pose_a.transform_point(c.local_a[i]);
+            let pb = pose_b.transform_point(c.local_b[i]);
+            s.push(Point {
+                w: pa - pb,
+                a: pa,
+                b: pb,
+                local_a: c.local_a[i],
+                local_b: c.local_b[i],
+                id_a: c.id_a[i],
+                id_b: c.id_b[i],
+            });
+        }
+    }
+    if s.len == 0 {
+        let d = pose_b.position - pose_a.position;
+        let d = if d.length_squared() > 0.0 && d.is_finite() {
+            -d
+        } else {
+            V::unit(0)
+        };
+        s.push(support(a, pose_a, b, pose_b, d));
+        iterations += 1;
+    }
+    s.reduce(0);
+
+    let mut lower = 0.0f64;
+    let status = loop {
+        let v2 = s.v.length_squared();
+        let size = s.size();
+        if s.len == V::DIM + 1 || v2 <= (ROUNDING * size).powi(2) || !v2.is_finite() {
+            break GjkStatus::Intersecting;
+        }
+        if iterations >= max_iterations {
+            break GjkStatus::MaxIterations;
+        }
+        let vlen = v2.sqrt();
+        let p = support(a, pose_a, b, pose_b, -s.v);
+        iterations += 1;
+        let vw = s.v.dot(p.w);
+        lower = lower.max(vw / vlen);
+        if lower - margin > stop_above {
+            break GjkStatus::Separated;
+        }
+        // The bounds meet: |v| − v·w/|v| ≤ ε |v| + δ.
+        let floor = ROUNDING * size.max(p.w.length());
+        if v2 - vw <= tolerance * v2 + floor * vlen {
+            break GjkStatus::Separated;
+        }
+        // The new point is already in the simplex: nothing more to gain.
+        if s.points[..s.len].iter().any(|q| q.w == p.w) {
+            break GjkStatus::Separated;
+        }
+        let previous = s;
+        s.push(p);
+        s.reduce(1 << (s.len - 1));
+        if s.v.length_squared() >= v2 {
+            // No progress (rounding): keep the better simplex.
+            s = previous;
+            break GjkStatus::Separated;
+        }
+    };
+
+    if let Some(c) = cache {
+        c.len = s.len;
+        for i in 0..s.len {
+            c.local_a[i] = s.points[i].local_a;
+            c.local_b[i] = s.points[i].local_b;
+            c.id_a[i] = s.points[i].id_a;
+            c.id_b[i] = s.points[i].id_b;
+        }
+    }
+
+    let mut point_a = s.combine(|p| p.a);
+    let mut point_b = s.combine(|p| p.b);
+    let mut feature_a = s.feature(|p| p.id_a);
+    let mut feature_b = s.feature(|p| p.id_b);
+    if a.core_radius() > 0.0 {
+        feature_a = Feature::Curved;
+    }
+    if b.core_radius() > 0.0 {
+        feature_b = Feature::Curved;
+    }
+    let core_distance = s.v.length();
+    let mut result = GjkResult {
+        status,
+        distance: 0.0,
+        lower_bound: 0.0,
+        point_a,
+        point_b,
+        normal: V::ZERO,
+        feature_a,
+        feature_b,
+        iterations,
+    };
+    if status == GjkStatus::Intersecting {
+        return result;
+    }
+    // Separated cores: grow them by their radii along the normal from a to b.
+    let normal = -s.v * (1.0 / core_distance);
+    point_a += normal * a.core_radius();
+    point_b -= normal * b.core_radius();
+    let dist = core_distance - margin;
+    let floor = ROUNDING * s.size();
+    if dist <= floor {
+        result.status = GjkStatus::Intersecting;
+        return result;
+    }
+    result.point_a = point_a;
+    result.point_b = point_b;
+    result.normal = normal;
+    result.distance = dist;
+    result.lower_bound = (lower - margin).clamp(0.0, dist);
+    result
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::math::{DQuat, DVec2, DVec3};
+
+    fn hull3(w: &[DVec3]) -> ([f64; MAX_POINTS], DVec3) {
+        closest_on_hull(w, 0)
+    }
+
+    #[test]
+    fn closest_point_of_simplices() {
+        // Segment: the interior point.
+        let (l, v) = hull3(&[DVec3::new(-1.0, 1.0, 0.0), DVec3::new(3.0, 1.0, 0.0)]);
+        assert_eq!(v, DVec3::new(0.0, 1.0, 0.0));
+        assert_eq!(&l[..2], &[0.75, 0.25]);
+        // Triangle: a vertex region.
+        let (l, v) = hull3(&[
+            DVec3::new(1.0, 1.0, 1.0),
+            DVec3::new(2.0, 1.0, 1.0),
+            DVec3::new(1.0, 2.0, 1.0),
+        ]);
+        assert_eq!((v, l[0]), (DVec3::ONE, 1.0));
+        // Tetrahedron around the origin: inside, all weights positive.
+        let (l, v) = hull3(&[
+            DVec3::new(1.0, 0.0, -1.0),
+            DVec3::new(-1.0, 1.0, -1.0),
+            DVec3::new(-1.0, -1.0, -1.0),
+            DVec3::new(0.0, 0.0, 2.0),
+        ]);
+        assert!(
+            v.length() < 1e-15 && l.iter().all(|&x| x > 0.0),
+            "{l:?} {v}"
+        );
+    }
+
+    #[test]
+    fn degenerate_simplices_fall_back_to_their_faces() {
+        // Collinear triangle, coplanar tetrahedron and repeated points: no NaN, right answer.
+        let (_, v) = hull3(&[
+            DVec3::new(-1.0, 1.0, 0.0),
+            DVec3::new(0.0, 1.0, 0.0),
+            DVec3::new(1.0, 1.0, 0.0),
+        ]);
+        assert_eq!(v, DVec3::Y);
+        let (_, v) = hull3(&[
+            DVec3::new(-1.0, -1.0, 1.0),
+            DVec3::new(1.0, -1.0, 1.0),
+            DVec3::new(0.0, 1.0, 1.0),
+            DVec3::new(0.0, 0.0, 1.0),
+        ]);
+        assert!((v - DVec3::Z).length() < 1e-15, "{v}");
+        let (_, v) = closest_on_hull(&[DVec2::new(1.0, 2.0), DVec2::new(1.0, 2.0)], 0);
+        assert_eq!(v, DVec2::new(1.0, 2.0));
+    }
+
+    #[test]
+    fn iteration_limit_reports_both_bounds() {
+        let cyl = Shape::<DVec3>::cylinder(1.0, 1.0).unwrap();
+        let cone = Shape::<DVec3>::cone(1.0, 1.0).unwrap();
+        let pose = Pose::new(DVec3::new(3.0, 1.0, 0.5), DQuat::from_rotation_x(1.0));
+        let opts = GjkOptions {
+            max_iterations: 2,
+            ..GjkOptions::default()
+        };
+        let r = distance(&cyl, &Pose::IDENTITY, &cone, &pose, &opts, None);
+        assert_eq!(r.status, GjkStatus::MaxIterations);
+        assert_eq!(r.iterations, 2);
+        let full = distance(
+            &cyl,
+            &Pose::IDENTITY,
+            &cone,
+            &pose,
+            &GjkOptions::default(),
+            None,
+        );
+        assert_eq!(full.status, GjkStatus::Separated);
+        assert!(r.lower_bound <= full.distance + 1e-12 && full.distance <= r.distance + 1e-12);
+        assert!((full.distance - full.lower_bound) <= 1e-9 * full.distance);
+    }
+
+    #[test]
+    fn touching_coincident_and_far_shapes() {
+        let opts = GjkOptions::default();
+        let cube = Shape::<DVec3>::cuboid(DVec3::ONE).unwrap();
+        // Face to face contact, same centre, and a pair far from the origin.
+        for (x, d) in [(2.0, 0.0), (0.0, 0.0), (2.5, 0.5)] {
+            let r = distance(
+                &cube,
+                &Pose::IDENTITY,
+                &cube,
+                &Pose::from_position(DVec3::X * x),
+                &opts,
+                None,
+            );
+            assert_eq!(r.distance, d, "{r:?}");
+            assert_eq!(r.status == GjkStatus::Intersecting, d == 0.0);
+        }
+        let far = DVec3::new(1e8, -3e7, 2e8);
+        let r = distance(
+            &cube,
+            &Pose::from_position(far),
+            &cube,
+            &Pose::from_position(far + DVec3::new(2.5, 0.3, 0.0)),
+            &opts,
+            None,
+        );
+        assert!((r.distance - 0.5).abs() < 1e-7, "{r:?}");
+        // A capsule of zero half height is a ball.
+        let cap = Shape::<DVec2>::capsule(0.0, 0.5).unwrap();
+        let r = distance(
+            &cap,
+            &Pose::IDENTITY,
+            &cap,
+            &Pose::from_position(DVec2::new(3.0, 4.0)),
+            &opts,
+            None,
+        );
+        assert!((r.distance - 4.0).abs() < 1e-15);
+    }
+
+    #[test]
+    fn intersects_stops_at_a_separating_axis() {
+        let a = Shape::<DVec3>::cylinder(1.0, 1.0).unwrap();
+        let far = Pose::from_position(DVec3::new(10.0, 0.0, 0.0));
+        let opts = GjkOptions::default();
+        assert!(!intersects(&a, &Pose::IDENTITY, &a, &far, &opts, None));
+        let near = Pose::from_position(DVec3::new(1.9, 0.1, 0.0));
+        assert!(intersects(&a, &Pose::IDENTITY, &a, &near, &opts, None));
+    }
+
+    #[test]
+    fn a_cache_from_an_intersecting_query_stays_right() {
+        let opts = GjkOptions::default();
+        let b = Shape::<DVec2>::cuboid(DVec2::ONE).unwrap();
+        let mut cache = GjkCache::default();
+        let mut x = 0.0;
+        while x < 4.0 {
+            let p = Pose::from_position(DVec2::new(x, 0.3));
+            let w = distance(&b, &Pose::IDENTITY, &b, &p, &opts, Some(&mut cache));
+            let c = distance(&b, &Pose::IDENTITY, &b, &p, &opts, None);
+            assert_eq!(w.status, c.status, "{x}");
+            assert!((w.distance - c.distance).abs() < 1e-12, "{x}");
+            assert!((w.distance - (x - 2.0).max(0.0)).abs() < 1e-12, "{x} {w:?}");
+            x += 0.125;
+        }
+        cache.clear();
+        assert!(cache.is_empty());
+    }
+}

@@ -1,0 +1,31 @@
+//! Queries between convex shapes: distance, closest points, contact features, intersection.
+//!
+//! A leaf on [`crate::shape`] and [`crate::math`], not yet used by the simulator. Its first
+//! part is [`gjk`], the Gilbert–Johnson–Keerthi distance algorithm over the shapes' support
+//! maps, with a warm start for coherent sequences of queries ([`GjkCache`]). Penetration depth
+//! (EPA), separating-axis tests, contact manifolds and time of impact with rotation are to come
+//! on top of it.
+//!
+//! ```
+//! use kairos::math::DVec2;
+//! use kairos::query::{distance, GjkOptions, GjkStatus};
+//! use kairos::shape::{Ball, Cuboid, Pose};
+//! let square = Cuboid::new(DVec2::new(1.0, 1.0)).unwrap();
+//! let disc = Ball::new(0.5).unwrap();
+//! let r = distance(
+//!     &square,
+//!     &Pose::IDENTITY,
+//!     &disc,
+//!     &Pose::from_position(DVec2::new(3.0, 0.0)),
+//!     &GjkOptions::default(),
+//!     None,
+//! );
+//! assert_eq!(r.status, GjkStatus::Separated);
+//! assert!((r.distance - 1.5).abs() < 1e-12);
+//! ```
+
+pub mod gjk;
+
+pub use gjk::{
+    distance, intersects, CoreSupport, Feature, GjkCache, GjkOptions, GjkResult, GjkStatus,
+};
