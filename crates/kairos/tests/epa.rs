@@ -422,6 +422,10 @@ fn separated_pairs_give_the_gjk_distance_and_signed_distance_is_negative_inside(
         // At x = 0 the translation is not unique; its length is 2 along any axis.
         assert!((d - want).abs() < 1e-12, "{x}: {d}");
     }
+    // Same box, same place: six equally short translations; any of them, along an axis.
+    let r = penetration(&cube, &Pose::IDENTITY, &cube, &Pose::IDENTITY, &opts);
+    assert!((r.depth - 2.0).abs() < 1e-12, "{r:?}");
+    assert!((r.normal.abs().max_element() - 1.0).abs() < 1e-12, "{r:?}");
     // Face to face contact: touching, depth 0.
     let r = penetration(
         &cube,
@@ -464,4 +468,35 @@ fn the_iteration_limit_reports_both_bounds() {
     assert_eq!(r.status, EpaStatus::MaxIterations, "{r:?}");
     assert!(r.lower_bound <= full.depth + 1e-9 && full.lower_bound <= r.depth + 1e-9);
     assert!(r.depth - r.lower_bound >= full.depth - full.lower_bound);
+}
+
+#[test]
+fn far_from_the_origin_the_answer_is_the_same() {
+    let opts = EpaOptions::default();
+    let far = DVec3::new(1e6, -3e5, 2e6);
+    let a = Shape::<DVec3>::cuboid(DVec3::new(1.0, 0.5, 0.7)).unwrap();
+    let b = Shape::<DVec3>::cone(0.8, 0.6).unwrap();
+    let rot = DQuat::from_rotation_z(0.4) * DQuat::from_rotation_x(1.1);
+    let offset = DVec3::new(0.9, 0.3, -0.2);
+    let near = penetration(&a, &Pose::IDENTITY, &b, &Pose::new(offset, rot), &opts);
+    let moved = penetration(
+        &a,
+        &Pose::from_position(far),
+        &b,
+        &Pose::new(far + offset, rot),
+        &opts,
+    );
+    assert!(
+        near.depth > 0.1 && near.status == EpaStatus::Penetrating,
+        "{near:?}"
+    );
+    assert!(
+        (near.depth - moved.depth).abs() < 1e-9,
+        "{near:?} {moved:?}"
+    );
+    assert!(
+        (near.normal - moved.normal).length() < 1e-4,
+        "{near:?} {moved:?}"
+    );
+    assert!((moved.point_a - far - near.point_a).length() < 1e-4);
 }

@@ -50,9 +50,9 @@
 //! * [`EpaStatus::Degenerate`] when rounding stops the expansion before the tolerance: a new
 //!   face comes out flat, or nearer the origin than the old nearest (which no exact expansion
 //!   does: the new polytope contains the old). On curved surfaces the faces become slivers
-//!   whose normals carry the rounding, and this is how EPA ends on about 0.3% of cylinder and
-//!   cone pairs in the tests; the best face so far is returned with both bounds, within
-//!   `2e-10` of each other (relative) there. Both bounds stay valid whatever the status.
+//!   whose normals carry the rounding, and this is how EPA ends on about 1% of the overlapping
+//!   cylinder and cone pairs of the tests; the best face so far is returned with both bounds,
+//!   within `2e-10` of each other (relative) there. Both bounds stay valid whatever the status.
 //! * Curved shapes: the depth converges to `ε`, the normal only to about `√ε` (the depth is
 //!   stationary in the normal at the minimum).
 //! * Never more than [`EpaOptions::max_iterations`] support evaluations in the expansion, no
