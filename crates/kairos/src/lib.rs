@@ -18,7 +18,7 @@
 //! * [`shape`]: convex shapes (support functions, bounds, mass properties), poses and rigid
 //!   motions, the base of the convex queries;
 //! * [`query`]: convex queries on shapes: GJK distance, closest points, contact features and
-//!   intersection, with a warm start.
+//!   intersection, with a warm start; penetration depth (EPA) and signed distance.
 //!
 //! All physics is generic over [`math::Vector`] (2D and 3D share one code path).
 //!

@@ -93,7 +93,7 @@ const MAX_POINTS: usize = 4;
 
 /// The rounding floor of the stopping tests, in units of `f64::EPSILON` times the size of the
 /// simplex (see the [module docs](self)).
-const ROUNDING: f64 = 16.0 * f64::EPSILON;
+pub(super) const ROUNDING: f64 = 16.0 * f64::EPSILON;
 
 /// A convex shape seen by GJK: a core (a convex shape given by its support function) grown by
 /// a radius, `shape = core ⊕ ball(radius)`.
@@ -269,14 +269,34 @@ impl<V: Vector> GjkCache<V> {
     pub fn is_empty(&self) -> bool {
         self.len == 0
     }
+
+    /// The cached simplex as points of the Minkowski difference of the cores at the given
+    /// poses (EPA starts from GJK's final simplex through it).
+    pub(super) fn points_at(&self, pose_a: &Pose<V>, pose_b: &Pose<V>) -> Vec<Point<V>> {
+        (0..self.len.min(MAX_POINTS))
+            .map(|i| {
+                let a = pose_a.transform_point(self.local_a[i]);
+                let b = pose_b.transform_point(self.local_b[i]);
+                Point {
+                    w: a - b,
+                    a,
+                    b,
+                    local_a: self.local_a[i],
+                    local_b: self.local_b[i],
+                    id_a: self.id_a[i],
+                    id_b: self.id_b[i],
+                }
+            })
+            .collect()
+    }
 }
 
 /// One point `w = a − b` of the Minkowski difference with the points of the cores it came from.
 #[derive(Clone, Copy, Debug, Default)]
-struct Point<V> {
-    w: V,
-    a: V,
-    b: V,
+pub(super) struct Point<V> {
+    pub(super) w: V,
+    pub(super) a: V,
+    pub(super) b: V,
     local_a: V,
     local_b: V,
     id_a: FeatureId,
@@ -431,7 +451,7 @@ fn closest_on_hull<V: Vector>(w: &[V], required: u32) -> ([f64; MAX_POINTS], V) 
 /// The weights `μ` of the point `p_0 + Σ μ_j (p_j − p_0)` of the affine hull of the points
 /// `w[idx]` closest to the origin, from the Gram system `Σ_j (e_i·e_j) μ_j = −e_i·p_0` with
 /// `e_j = p_j − p_0`; `None` when the points are affinely dependent (to rounding).
-fn affine_closest<V: Vector>(w: &[V], idx: &[usize]) -> Option<[f64; 3]> {
+pub(super) fn affine_closest<V: Vector>(w: &[V], idx: &[usize]) -> Option<[f64; 3]> {
     let k = idx.len() - 1;
     let mut mu = [0.0; 3];
     if k == 0 {
@@ -487,7 +507,7 @@ fn affine_closest<V: Vector>(w: &[V], idx: &[usize]) -> Option<[f64; 3]> {
 
 /// The support point of `A − B` along `d` (world frame): `s_A(d) − s_B(−d)` on the cores.
 #[inline]
-fn support<V: Vector, A: CoreSupport<V> + ?Sized, B: CoreSupport<V> + ?Sized>(
+pub(super) fn support<V: Vector, A: CoreSupport<V> + ?Sized, B: CoreSupport<V> + ?Sized>(
     a: &A,
     pose_a: &Pose<V>,
     b: &B,

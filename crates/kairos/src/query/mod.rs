@@ -2,9 +2,10 @@
 //!
 //! A leaf on [`crate::shape`] and [`crate::math`], not yet used by the simulator. Its first
 //! part is [`gjk`], the Gilbert–Johnson–Keerthi distance algorithm over the shapes' support
-//! maps, with a warm start for coherent sequences of queries ([`GjkCache`]). Penetration depth
-//! (EPA), separating-axis tests, contact manifolds and time of impact with rotation are to come
-//! on top of it.
+//! maps, with a warm start for coherent sequences of queries ([`GjkCache`]). On top of it,
+//! [`epa`], the Expanding Polytope Algorithm: penetration depth, normal and contact points of
+//! overlapping shapes ([`penetration`]) and the [`signed_distance`] (negative inside).
+//! Separating-axis tests, contact manifolds and time of impact with rotation are to come.
 //!
 //! ```
 //! use kairos::math::DVec2;
@@ -24,8 +25,10 @@
 //! assert!((r.distance - 1.5).abs() < 1e-12);
 //! ```
 
+pub mod epa;
 pub mod gjk;
 
+pub use epa::{penetration, signed_distance, EpaOptions, EpaResult, EpaStatus};
 pub use gjk::{
     distance, intersects, CoreSupport, Feature, GjkCache, GjkOptions, GjkResult, GjkStatus,
 };
