@@ -5,7 +5,9 @@
 //! maps, with a warm start for coherent sequences of queries ([`GjkCache`]). On top of it,
 //! [`epa`], the Expanding Polytope Algorithm: penetration depth, normal and contact points of
 //! overlapping shapes ([`penetration`]) and the [`signed_distance`] (negative inside).
-//! Separating-axis tests, contact manifolds and time of impact with rotation are to come.
+//! [`toi`]: the first contact of two shapes in linear and rotational motion
+//! ([`time_of_impact`]), by conservative advancement on GJK's separating plane. Separating-axis
+//! tests and contact manifolds are to come.
 //!
 //! ```
 //! use kairos::math::DVec2;
@@ -27,8 +29,10 @@
 
 pub mod epa;
 pub mod gjk;
+pub mod toi;
 
 pub use epa::{penetration, signed_distance, EpaOptions, EpaResult, EpaStatus};
 pub use gjk::{
     distance, intersects, CoreSupport, Feature, GjkCache, GjkOptions, GjkResult, GjkStatus,
 };
+pub use toi::{time_of_impact, ImpactStatus, ToiOptions, ToiResult};
