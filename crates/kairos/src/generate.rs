@@ -11,7 +11,7 @@
 use rand::{Rng, SeedableRng};
 use rand_pcg::Pcg64;
 
-use crate::scene::{BodySpec, Scene, WallSpec};
+use crate::scene::{BodySpec, Scene, SceneError, WallSpec};
 
 /// Parameters of [`billiard`]. The defaults are calibrated so that mean collision counts match
 /// the thesis's Table 5.1 (see `docs/benchmarks.md`).
@@ -163,7 +163,7 @@ pub enum GenerateError {
     },
     /// The generated scene failed validation (a bug of the generator if it ever happens).
     #[error("generated scene is invalid: {0}")]
-    Invalid(String),
+    Invalid(SceneError),
 }
 
 /// What gas parameters would pass the lattice's and the box's checks.
@@ -375,9 +375,7 @@ pub fn billiard(p: &BilliardParams) -> Result<Scene, GenerateError> {
         },
         p.restitution,
     );
-    scene
-        .validate()
-        .map_err(|e| GenerateError::Invalid(e.to_string()))?;
+    scene.validate().map_err(GenerateError::Invalid)?;
     Ok(scene)
 }
 
@@ -822,8 +820,6 @@ pub fn gas(p: &GasParams) -> Result<Scene, GenerateError> {
         3 => build::<crate::math::DVec3>(p)?,
         d => return Err(GenerateError::Dimension(d)),
     };
-    scene
-        .validate()
-        .map_err(|e| GenerateError::Invalid(e.to_string()))?;
+    scene.validate().map_err(GenerateError::Invalid)?;
     Ok(scene)
 }
