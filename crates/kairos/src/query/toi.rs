@@ -22,6 +22,11 @@
 //! or the gap can never close ([`ImpactStatus::None`]), or after
 //! [`ToiOptions::max_iterations`] steps ([`ImpactStatus::MaxIterations`]).
 //!
+//! Two balls take the closed form instead: a ball's spin does not move its surface, so their
+//! first contact is the earlier root of `|d + w t| = r_a + r_b`, computed by the simulator's
+//! stable quadratic ([`crate::toi::first_contact`]): exact to round-off (separation 0, one
+//! iteration), as the event-driven engine predicts it.
+//!
 //! # The bound and why it is conservative
 //!
 //! Let `R_a`, `R_b` be the bounding radii of the shapes about their local origins
@@ -92,8 +97,9 @@
 //! ```
 
 use crate::math::Vector;
-use crate::query::gjk::{distance, GjkCache, GjkOptions, GjkStatus};
+use crate::query::gjk::{distance, Feature, GjkCache, GjkOptions, GjkStatus};
 use crate::shape::{Motion, Shape, SupportMap};
+use crate::toi::first_contact;
 
 /// How a [`time_of_impact`] query ended.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -150,6 +156,10 @@ pub struct ToiResult<V> {
     pub point_a: V,
     /// The closest point of `b` at `time`.
     pub point_b: V,
+    /// The feature of `a` that `point_a` lies on (GJK's, [`Feature::Curved`] for a ball).
+    pub feature_a: Feature,
+    /// The feature of `b` that `point_b` lies on.
+    pub feature_b: Feature,
     /// The contact tolerance used (see the [module docs](self#guarantees-and-tolerances)).
     pub tolerance: f64,
     /// Advancement steps (GJK queries) made.
@@ -179,11 +189,16 @@ pub fn time_of_impact<V: Vector>(
         normal: V::ZERO,
         point_a: V::ZERO,
         point_b: V::ZERO,
+        feature_a: Feature::Curved,
+        feature_b: Feature::Curved,
         tolerance: tol,
         iterations: 0,
     };
     if !(t0.is_finite() && t1.is_finite() && t0 <= t1) {
         return out;
+    }
+    if let (Shape::Ball(ba), Shape::Ball(bb)) = (a, b) {
+        return ball_ball(ba.radius(), motion_a, bb.radius(), motion_b, t0, t1, out);
     }
     let v_rel = motion_a.linear_velocity - motion_b.linear_velocity;
     let spin = motion_a.angular_speed() * ra + motion_b.angular_speed() * rb;
@@ -199,6 +214,8 @@ pub fn time_of_impact<V: Vector>(
         out.normal = g.normal;
         out.point_a = g.point_a;
         out.point_b = g.point_b;
+        out.feature_a = g.feature_a;
+        out.feature_b = g.feature_b;
         if g.status == GjkStatus::Intersecting || g.distance <= tol {
             out.status = if t == t0 {
                 ImpactStatus::Overlapping
@@ -240,6 +257,54 @@ pub fn time_of_impact<V: Vector>(
         t += dt;
     }
     out.status = ImpactStatus::MaxIterations;
+    out
+}
+
+/// Two balls: the exact first contact of the simulator's solver ([`first_contact`], a stable
+/// quadratic root), whatever their spin, since a ball's rotation does not move its surface.
+fn ball_ball<V: Vector>(
+    ra: f64,
+    motion_a: &Motion<V>,
+    rb: f64,
+    motion_b: &Motion<V>,
+    t0: f64,
+    t1: f64,
+    mut out: ToiResult<V>,
+) -> ToiResult<V> {
+    let (xa, xb) = (motion_a.pose_at(t0).position, motion_b.pose_at(t0).position);
+    let w = motion_b.linear_velocity - motion_a.linear_velocity;
+    out.iterations = 1;
+    let dt = if (xb - xa).length() <= ra + rb + out.tolerance {
+        0.0
+    } else {
+        let toi = first_contact(xb - xa, w, ra + rb);
+        if !(toi.is_hit() && toi.time <= t1 - t0) {
+            return none(out, t1);
+        }
+        toi.time
+    };
+    let t = t0 + dt;
+    let (ca, cb) = (
+        xa + motion_a.linear_velocity * dt,
+        xb + motion_b.linear_velocity * dt,
+    );
+    let d = cb - ca;
+    let len = d.length();
+    out.status = if dt == 0.0 {
+        ImpactStatus::Overlapping
+    } else {
+        ImpactStatus::Hit
+    };
+    out.time = t;
+    out.distance = (len - ra - rb).max(0.0);
+    if len > 0.0 {
+        out.normal = d * (1.0 / len);
+        out.point_a = ca + out.normal * ra;
+        out.point_b = cb - out.normal * rb;
+    } else {
+        out.point_a = ca;
+        out.point_b = cb;
+    }
     out
 }
 
