@@ -110,7 +110,7 @@ pub fn close(x: f64, y: f64, rel: f64, abs: f64) -> bool {
 // parry
 
 /// The shape in parry's shape module `$ps` (vectors converted by `$v`), with the arms of the
-/// shapes of one dimension only in `$extra`.
+/// shapes of one dimension only (and the triangle, which differs) in `$extra`.
 macro_rules! to_parry {
     ($ps:ident, $v:ident, $shape:expr, $($extra:tt)*) => {{
         use $ps as ps;
@@ -123,10 +123,6 @@ macro_rules! to_parry {
                 let [a, b] = s.vertices();
                 Box::new(ps::Segment::new(v(a), v(b)))
             }
-            Shape::Triangle(t) => {
-                let [a, b, c] = t.vertices();
-                Box::new(ps::Triangle::new(v(a), v(b), v(c)))
-            }
             $($extra)*
             _ => unreachable!(),
         };
@@ -135,10 +131,19 @@ macro_rules! to_parry {
 }
 
 /// The same shape in parry 2D (conversions through plain numbers: parry has its own glam).
+///
+/// A 2D triangle is given to parry counter-clockwise: parry's 2D triangle queries assume it
+/// (given clockwise, its intersection test and closest points can be wrong although its
+/// distance is right).
 pub fn parry2(shape: &Shape<DVec2>) -> Box<dyn parry2d_f64::shape::Shape> {
     use parry2d_f64::{math::Vector as P, shape as ps};
     let v = |p: DVec2| P::new(p.x, p.y);
     to_parry!(ps, v, shape,
+        Shape::Triangle(t) => {
+            let [a, b, c] = t.vertices();
+            let (b, c) = if (b - a).perp_dot(c - a) < 0.0 { (c, b) } else { (b, c) };
+            Box::new(ps::Triangle::new(v(a), v(b), v(c)))
+        }
         Shape::ConvexPolygon(p) => Box::new(
             ps::ConvexPolygon::from_convex_polyline_unmodified(
                 p.vertices().iter().map(|&p| v(p)).collect(),
@@ -153,6 +158,10 @@ pub fn parry3(shape: &Shape<DVec3>) -> Box<dyn parry3d_f64::shape::Shape> {
     use parry3d_f64::{math::Vector as P, shape as ps};
     let v = |p: DVec3| P::new(p.x, p.y, p.z);
     to_parry!(ps, v, shape,
+        Shape::Triangle(t) => {
+            let [a, b, c] = t.vertices();
+            Box::new(ps::Triangle::new(v(a), v(b), v(c)))
+        }
         Shape::Cylinder(c) => Box::new(ps::Cylinder::new(c.half_height(), c.radius())),
         Shape::Cone(c) => Box::new(ps::Cone::new(c.half_height(), c.radius())),
     )
