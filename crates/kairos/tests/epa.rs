@@ -500,3 +500,52 @@ fn far_from_the_origin_the_answer_is_the_same() {
     );
     assert!((moved.point_a - far - near.point_a).length() < 1e-4);
 }
+
+/// Balls and capsules whose cores overlap as well: the depth is the cores' depth plus the radii,
+/// also where the cores' Minkowski difference is flat (concentric balls, a ball centred on a
+/// capsule's axis, crossing capsules).
+#[test]
+fn overlapping_cores_add_the_radii() {
+    let opts = EpaOptions::default();
+    let check = |r: EpaResult<DVec3>, want: f64, what: &str| {
+        assert_eq!(r.status, EpaStatus::Penetrating, "{what}: {r:?}");
+        assert!(
+            close(r.depth, want, 1e-12, 1e-15),
+            "{what}: {r:?} want {want}"
+        );
+        assert!((r.normal.length() - 1.0).abs() < 1e-12, "{what}: {r:?}");
+        let gap = r.point_a - r.point_b - r.normal * r.depth;
+        assert!(gap.length() < 1e-12, "{what}: {r:?}");
+    };
+    let (b1, b2) = (Shape::ball(0.5).unwrap(), Shape::ball(0.25).unwrap());
+    let at = |x: DVec3| Pose::from_position(x);
+    let p = DVec3::new(0.3, -1.0, 2.0);
+    check(
+        penetration(&b1, &at(p), &b2, &at(p), &opts),
+        0.75,
+        "concentric balls",
+    );
+    let cap = Shape::capsule(1.0, 0.2).unwrap();
+    check(
+        penetration(&cap, &at(p), &b2, &at(p + DVec3::Y * 0.4), &opts),
+        0.45,
+        "ball on the capsule's axis",
+    );
+    let across = Pose::new(p, DQuat::from_rotation_x(std::f64::consts::FRAC_PI_2));
+    check(
+        penetration(&cap, &at(p), &cap, &across, &opts),
+        0.4,
+        "crossing capsules",
+    );
+    // A ball's centre inside a box, 0.1 below the top face: 0.1 + radius along +y.
+    let cube = Shape::cuboid(DVec3::ONE).unwrap();
+    let r = penetration(
+        &cube,
+        &at(DVec3::ZERO),
+        &b2,
+        &at(DVec3::new(0.2, 0.9, -0.3)),
+        &opts,
+    );
+    check(r, 0.35, "ball centre inside a box");
+    assert!((r.normal - DVec3::Y).length() < 1e-12, "{r:?}");
+}

@@ -26,10 +26,12 @@
 //!
 //! Balls and capsules are a point or a segment grown by a radius ([`CoreSupport`]). When their
 //! cores are apart (distance `d` below the radius sum `r`), the depth is `r − d` along the
-//! cores' normal, exactly, from a GJK query on the cores alone. When the cores overlap too,
-//! and for cylinders and cones, EPA runs on the full curved support function and converges only
-//! as its polytope refines near the answer: the result is then within the tolerance below or
-//! reported [`EpaStatus::MaxIterations`] with both bounds.
+//! cores' normal, exactly, from a GJK query on the cores alone. When the cores overlap too, the
+//! Minkowski difference is the cores' grown by a ball of radius `r`, so the depth is the
+//! cores' depth plus `r`: EPA runs on the cores, which are polytopes, and is exact as for
+//! polytopes. For cylinders and cones EPA runs on the full curved support function and
+//! converges only as its polytope refines near the answer: the result is then within the
+//! tolerance below or reported [`EpaStatus::MaxIterations`] with both bounds.
 //!
 //! # Conventions, guarantees and tolerances
 //!
@@ -209,7 +211,9 @@ where
     let (ra, rb) = (a.core_radius(), b.core_radius());
     let margin = ra + rb;
     if margin > 0.0 {
-        let core = distance(&Core(a), pose_a, &Core(b), pose_b, &options.gjk, None);
+        let (ca, cb) = (Core(a), Core(b));
+        let mut cache = GjkCache::default();
+        let core = distance(&ca, pose_a, &cb, pose_b, &options.gjk, Some(&mut cache));
         if core.status != GjkStatus::Intersecting {
             let n = core.normal;
             let point_a = core.point_a + n * ra;
@@ -243,6 +247,26 @@ where
             };
             return r;
         }
+        // The cores overlap too. The grown shapes' Minkowski difference is the cores' grown by
+        // a ball of radius `ra + rb`, so its depth is the cores' depth plus the radii, along
+        // the same normal: EPA on the cores (polytopes: exact) instead of on the curved
+        // surfaces. A flat core difference (two points, a point on a segment, crossing
+        // segments) has depth 0 along a normal orthogonal to it, which stays right.
+        let start = cache.points_at(pose_a, pose_b);
+        let sup = |d: V| support(&ca, pose_a, &cb, pose_b, d);
+        let mut r = expand(start, sup, tolerance, options.max_iterations, core.point_a);
+        r.iterations += core.iterations;
+        r.depth += margin;
+        r.lower_bound += margin;
+        r.point_a = r.point_a + r.normal * ra;
+        r.point_b = r.point_b - r.normal * rb;
+        if r.status == EpaStatus::Touching {
+            let scale = margin + r.depth;
+            if r.depth > tolerance * scale + ROUNDING * scale {
+                r.status = EpaStatus::Penetrating;
+            }
+        }
+        return r;
     }
     let (fa, fb) = (Full(a), Full(b));
     let mut cache = GjkCache::default();
