@@ -479,6 +479,13 @@ fn expand<V: Vector>(
 
     let floor = |scale: f64| ROUNDING * scale;
     let mut count = 0u32;
+    // Scratch buffers, reused by every iteration.
+    let mut visible: Vec<bool> = Vec::with_capacity(64);
+    let mut ridges: Vec<[usize; 2]> = Vec::with_capacity(64);
+    let mut horizon: Vec<[usize; 2]> = Vec::with_capacity(32);
+    let mut added: Vec<Face<V>> = Vec::with_capacity(32);
+    poly.verts.reserve(32);
+    poly.faces.reserve(64);
     let (status, face, upper) = loop {
         let f = *poly
             .faces
@@ -513,12 +520,13 @@ fn expand<V: Vector>(
         let thr = floor(poly.scale);
         let new = poly.verts.len();
         poly.verts.push(p);
-        let visible: Vec<bool> = poly
-            .faces
-            .iter()
-            .map(|g| g.n.dot(p.w - poly.verts[g.v[0]].w) > thr)
-            .collect();
-        let mut ridges: Vec<[usize; 2]> = vec![];
+        visible.clear();
+        visible.extend(
+            poly.faces
+                .iter()
+                .map(|g| g.n.dot(p.w - poly.verts[g.v[0]].w) > thr),
+        );
+        ridges.clear();
         for (g, _) in poly.faces.iter().zip(&visible).filter(|(_, &v)| v) {
             for drop in 0..V::DIM {
                 let mut r = [usize::MAX; 2];
@@ -534,7 +542,7 @@ fn expand<V: Vector>(
             }
         }
         ridges.sort_unstable();
-        let mut horizon = vec![];
+        horizon.clear();
         let mut i = 0;
         while i < ridges.len() {
             let mut j = i + 1;
@@ -546,7 +554,7 @@ fn expand<V: Vector>(
             }
             i = j;
         }
-        let mut added = Vec::with_capacity(horizon.len());
+        added.clear();
         let mut ok = !horizon.is_empty();
         for r in &horizon {
             let v = if V::DIM == 2 {
@@ -574,7 +582,7 @@ fn expand<V: Vector>(
             k += 1;
             !visible[k - 1]
         });
-        poly.faces.extend(added);
+        poly.faces.extend_from_slice(&added);
     };
     let (point_a, point_b) = poly.witnesses(&face);
     EpaResult {
