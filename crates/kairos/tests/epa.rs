@@ -272,7 +272,7 @@ fn compare_with_parry<V: Dim>(
 
 #[test]
 fn depths_and_normals_agree_with_parry() {
-    let n = 250;
+    let n = 1200;
     let two = compare_with_parry::<DVec2>(&KINDS_2D, n, 7, |a, pa, b, pb| {
         let c = parry2d_f64::query::contact(
             &parry_pose2(pa),
