@@ -45,8 +45,11 @@ enum Command {
     Snapshot(snapshot::SnapshotArgs),
     /// Compare the event sequences of two traces (exit 0 when identical, 1 otherwise).
     Diff(inspect::DiffArgs),
-    /// Distance, closest points, features, penetration and time of impact of two bodies given
-    /// in a TOML file (see docs/query-format.md).
+    /// Distance, penetration and time of impact of two bodies given in a TOML file.
+    ///
+    /// At t = 0: GJK's distance, closest points and features, and EPA's depth when the bodies
+    /// overlap; then the first contact of their linear and angular motions in [0, until]. The
+    /// file's keys are those of rigid-body scenes: see docs/query-format.md.
     Query(query::QueryArgs),
     /// Scenario benchmarks that print markdown tables.
     #[command(subcommand)]

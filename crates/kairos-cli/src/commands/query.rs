@@ -50,8 +50,8 @@ struct Answer<V: Vector> {
     epa: Option<EpaResult<V>>,
     /// The time of impact over `[0, until]`.
     toi: ToiResult<V>,
-    /// The features of the closest points at the time of impact (GJK there), unless no
-    /// contact was found.
+    /// The features of the closest points at the time of impact (GJK there), when
+    /// [`toi_has_geometry`].
     toi_features: Option<(Feature, Feature)>,
 }
 
@@ -177,7 +177,7 @@ fn compute<V: BodyDim>(pair: &Pair<V>) -> Answer<V> {
         pair.until,
         &ToiOptions::default(),
     );
-    let toi_features = (toi.status != ImpactStatus::None).then(|| {
+    let toi_features = toi_has_geometry(&toi).then(|| {
         let (qa, qb) = (a.motion.pose_at(toi.time), b.motion.pose_at(toi.time));
         let g = distance(&a.shape, &qa, &b.shape, &qb, &GjkOptions::default(), None);
         (g.feature_a, g.feature_b)
@@ -253,6 +253,13 @@ fn feature_text(f: Feature) -> String {
     }
 }
 
+/// Whether the time of impact's normal, points and features mean something: a contact found
+/// (or the safe time reached at the step limit). Not for `none`, and not for `overlapping`,
+/// whose geometry is the penetration at t = 0.
+fn toi_has_geometry<V: Vector>(toi: &ToiResult<V>) -> bool {
+    !matches!(toi.status, ImpactStatus::None | ImpactStatus::Overlapping)
+}
+
 /// The single JSON object of `--json`.
 fn to_json<V: Vector>(pair: &Pair<V>, ans: &Answer<V>) -> Value {
     let (ca, cb, normal) = ans.closest();
@@ -266,8 +273,7 @@ fn to_json<V: Vector>(pair: &Pair<V>, ans: &Answer<V>) -> Value {
         })
     });
     let t = &ans.toi;
-    let found = t.status != ImpactStatus::None;
-    let has_normal = found && t.status != ImpactStatus::Overlapping;
+    let geometry = toi_has_geometry(t);
     json!({
         "dim": V::DIM,
         "shapes": pair.names,
@@ -284,8 +290,8 @@ fn to_json<V: Vector>(pair: &Pair<V>, ans: &Answer<V>) -> Value {
             "until": pair.until,
             "distance": t.distance,
             "tolerance": t.tolerance,
-            "normal": if has_normal { json!(t.normal.to_vec()) } else { Value::Null },
-            "points": if found { json!([t.point_a.to_vec(), t.point_b.to_vec()]) } else { Value::Null },
+            "normal": geometry.then(|| t.normal.to_vec()),
+            "points": geometry.then(|| [t.point_a.to_vec(), t.point_b.to_vec()]),
             "features": ans.toi_features.map(|(fa, fb)| json!([feature_json(fa), feature_json(fb)])),
             "iterations": t.iterations,
         },
@@ -320,13 +326,13 @@ fn print_report<V: Vector>(path: &Path, pair: &Pair<V>, ans: &Answer<V>) {
     let (ca, cb, normal) = ans.closest();
     println!("at t = 0");
     println!(
-        "  status     {} (GJK, {} iterations)",
+        "  status     {} (GJK iterations {})",
         status_name(&format!("{:?}", ans.gjk.status)),
         ans.gjk.iterations
     );
     match &ans.epa {
         Some(e) => println!(
-            "  distance   {} (penetration depth {}, EPA {}, {} iterations)",
+            "  distance   {} (penetration depth {}, EPA {}, iterations {})",
             num(ans.signed_distance()),
             num(e.depth),
             status_name(&format!("{:?}", e.status)),
@@ -344,7 +350,7 @@ fn print_report<V: Vector>(path: &Path, pair: &Pair<V>, ans: &Answer<V>) {
     let t = &ans.toi;
     println!("time of impact in [0, {}]", num(pair.until));
     println!(
-        "  status     {} ({} steps, tolerance {:e})",
+        "  status     {} (advancement steps {}, tolerance {:e})",
         status_name(&format!("{:?}", t.status)),
         t.iterations,
         t.tolerance
@@ -353,10 +359,11 @@ fn print_report<V: Vector>(path: &Path, pair: &Pair<V>, ans: &Answer<V>) {
         return;
     }
     println!("  time       {}", num(t.time));
-    println!("  distance   {}", num(t.distance));
-    if t.status != ImpactStatus::Overlapping {
-        println!("  normal     {}", vec_text(t.normal));
+    if !toi_has_geometry(t) {
+        return;
     }
+    println!("  distance   {}", num(t.distance));
+    println!("  normal     {}", vec_text(t.normal));
     println!(
         "  points     {}  {}",
         vec_text(t.point_a),
