@@ -351,7 +351,7 @@ fn bad_files_are_refused() {
         (
             "negative.toml",
             format!("dim = 2\n{good_a}{good_b}[query]\nuntil = -1\n"),
-            "negative.toml: [query]: `until` must be finite and non-negative, got -1",
+            "negative.toml: [query]: `until` must be in [0, 1e100], got -1",
         ),
         (
             "toml.toml",

@@ -152,11 +152,12 @@ fn read_until(root: &Table) -> Result<f64, String> {
         Some(toml::Value::Integer(i)) => *i as f64,
         Some(v) => return Err(format!("`until` must be a number, got {}", v.type_str())),
     };
-    if until.is_finite() && until >= 0.0 && until <= kairos::scene::MAX_MAGNITUDE {
+    if (0.0..=kairos::scene::MAX_MAGNITUDE).contains(&until) {
         Ok(until)
     } else {
         Err(format!(
-            "`until` must be finite and non-negative, got {until}"
+            "`until` must be in [0, {:e}], got {until}",
+            kairos::scene::MAX_MAGNITUDE
         ))
     }
 }

@@ -1,52 +1,5 @@
-//! The keys of a rigid body in a TOML table: its shape and its motion at time 0.
-//!
-//! One body table (a `[[bodies]]` item of a query file, and of the rigid-body scenes to come)
-//! is read into a [`Shape`] and a [`Motion`] by [`RigidBodySpec::from_table`]. The format is
-//! documented in `docs/query-format.md`:
-//!
-//! | key | 2D | 3D | default |
-//! |---|---|---|---|
-//! | `shape` | one of [`SHAPE_NAMES`] | | required |
-//! | `position` | `[x, y]` | `[x, y, z]` | required |
-//! | `orientation` | angle in radians | quaternion `[w, x, y, z]` | identity |
-//! | `velocity` | `[vx, vy]` | `[vx, vy, vz]` | zero |
-//! | `angular_velocity` | scalar (rad/s, counter-clockwise) | vector (world frame) | zero |
-//!
-//! and the keys of the shape: `ball` `radius`; `box` `half_extents`; `capsule` and (3D)
-//! `cylinder`, `cone` `half_height`, `radius`; `polygon` (2D) `vertices`; `polyhedron` (3D)
-//! `points`; `segment` `a`, `b`; `triangle` `a`, `b`, `c`.
-//!
-//! The body frame is the shape's local frame (see the [shape table](super)): `position` places
-//! the shape's local origin, and the rotation turns about it. For shapes given by their
-//! vertices (polygon, polyhedron, segment, triangle) that origin is the origin of the
-//! coordinates the vertices are written in.
-//!
-//! A quaternion is normalised (any non-zero length is accepted, as
-//! [`Rotation::try_from_scene`] does); a zero or non-finite one is refused. A `polygon` must be
-//! convex; one given clockwise is reversed. A `polyhedron` is the convex hull of its points
-//! ([`Shape::convex_hull`]).
-//!
-//! Errors are typed ([`SpecError`]) and name the key and the problem
-//! (`half_extents: expected 2 numbers, got 3`); the caller adds the item (`body 1: ...`) and the
-//! file, as scene errors do. Numbers are bounded by [`crate::scene::MAX_MAGNITUDE`], like every
-//! number of a scene.
-//!
-//! ```
-//! use kairos::math::DVec2;
-//! use kairos::shape::{RigidBodySpec, Shape};
-//! let table: toml::Table = r#"
-//!     shape = "box"
-//!     half_extents = [2.0, 0.1]
-//!     position = [0.0, 1.0]
-//!     angular_velocity = 3.0
-//! "#
-//! .parse()
-//! .unwrap();
-//! let body = RigidBodySpec::<DVec2>::from_table(&table, &[]).unwrap();
-//! assert_eq!(body.shape, Shape::cuboid(DVec2::new(2.0, 0.1)).unwrap());
-//! assert_eq!(body.motion.pose.position, DVec2::new(0.0, 1.0));
-//! assert_eq!(body.motion.angular_velocity, 3.0);
-//! ```
+//! The keys of a rigid body in a TOML table: its shape and its motion at time 0 (see
+//! [`RigidBodySpec`]). The one part of the shape module that reads files.
 
 use toml::{Table, Value};
 
@@ -240,6 +193,54 @@ impl BodyDim for DVec3 {
 }
 
 /// A body read from its table: its shape in the body frame and its motion at time 0.
+///
+/// One body table (a `[[bodies]]` item of a query file, and of the rigid-body scenes to come)
+/// is read by [`RigidBodySpec::from_table`]. The format is documented in
+/// `docs/query-format.md`:
+///
+/// | key | 2D | 3D | default |
+/// |---|---|---|---|
+/// | `shape` | one of [`SHAPE_NAMES`] | | required |
+/// | `position` | `[x, y]` | `[x, y, z]` | required |
+/// | `orientation` | angle in radians | quaternion `[w, x, y, z]` | identity |
+/// | `velocity` | `[vx, vy]` | `[vx, vy, vz]` | zero |
+/// | `angular_velocity` | scalar (rad/s, counter-clockwise) | vector (world frame) | zero |
+///
+/// and the keys of the shape ([`shape_keys`]): `ball` `radius`; `box` `half_extents`;
+/// `capsule` and (3D) `cylinder`, `cone` `half_height`, `radius`; `polygon` (2D) `vertices`;
+/// `polyhedron` (3D) `points`; `segment` `a`, `b`; `triangle` `a`, `b`, `c`.
+///
+/// The body frame is the shape's local frame (see the [shape table](crate::shape)):
+/// `position` places the shape's local origin, and the rotation turns about it. For shapes
+/// given by their vertices (polygon, polyhedron, segment, triangle) that origin is the origin
+/// of the coordinates the vertices are written in.
+///
+/// A quaternion is normalised (any non-zero length is accepted, as
+/// [`Rotation::try_from_scene`] does); a zero or non-finite one is refused. A `polygon` must be
+/// convex; one given clockwise is reversed. A `polyhedron` is the convex hull of its points
+/// ([`Shape::convex_hull`]).
+///
+/// Errors are typed ([`SpecError`]) and name the key and the problem
+/// (`half_extents: expected 2 numbers, got 3`); the caller adds the item (`body 1: ...`) and
+/// the file, as scene errors do. Numbers are bounded by [`crate::scene::MAX_MAGNITUDE`], like
+/// every number of a scene.
+///
+/// ```
+/// use kairos::math::DVec2;
+/// use kairos::shape::{RigidBodySpec, Shape};
+/// let table: toml::Table = r#"
+///     shape = "box"
+///     half_extents = [2.0, 0.1]
+///     position = [0.0, 1.0]
+///     angular_velocity = 3.0
+/// "#
+/// .parse()
+/// .unwrap();
+/// let body = RigidBodySpec::<DVec2>::from_table(&table, &[]).unwrap();
+/// assert_eq!(body.shape, Shape::cuboid(DVec2::new(2.0, 0.1)).unwrap());
+/// assert_eq!(body.motion.pose.position, DVec2::new(0.0, 1.0));
+/// assert_eq!(body.motion.angular_velocity, 3.0);
+/// ```
 #[derive(Clone, Debug, PartialEq)]
 pub struct RigidBodySpec<V: Vector> {
     /// The shape, in the body frame.
@@ -249,7 +250,7 @@ pub struct RigidBodySpec<V: Vector> {
 }
 
 impl<V: BodyDim> RigidBodySpec<V> {
-    /// Reads a body table (see the [module docs](self) for the keys).
+    /// Reads a body table (see [`RigidBodySpec`] for the keys).
     ///
     /// `extra_keys` are keys the caller reads itself (a mass, a material): they are allowed
     /// and otherwise ignored here. Any other key outside [`MOTION_KEYS`] and the shape's keys
@@ -279,7 +280,7 @@ impl<V: BodyDim> RigidBodySpec<V> {
             .copied()
             .find(|n| *n == name)
             .unwrap_or("shape");
-        check_keys::<V>(table, name, own_keys, extra_keys)?;
+        check_keys(table, name, own_keys, extra_keys)?;
         let shape = read_shape::<V>(table, name)?;
         let position = vector::<V>(table, "position")?.ok_or_else(|| SpecError::Missing {
             key: "position".into(),
@@ -301,7 +302,7 @@ impl<V: BodyDim> RigidBodySpec<V> {
 }
 
 /// Refuses keys that are neither the motion's, the shape's nor the caller's.
-fn check_keys<V: Vector>(
+fn check_keys(
     table: &Table,
     shape: &'static str,
     own: &[&str],
@@ -369,10 +370,7 @@ fn read_shape<V: Vector>(t: &Table, name: &'static str) -> Result<Shape<V>, Spec
             let h = required_number(t, "half_height")?;
             let r = required_number(t, "radius")?;
             // The constructors name the offending size in their message.
-            let key = match check_sizes(h, r, name == "capsule") {
-                Some(k) => k,
-                None => "shape",
-            };
+            let key = check_sizes(h, r, name == "capsule").unwrap_or("shape");
             match name {
                 "capsule" => Shape::capsule(h, r),
                 "cylinder" => Shape::cylinder(h, r),
@@ -404,12 +402,12 @@ fn read_shape<V: Vector>(t: &Table, name: &'static str) -> Result<Shape<V>, Spec
 }
 
 /// The key of the first invalid size of a capsule, cylinder or cone (`half_height` may be 0
-/// for a capsule only), or `None` when both are valid.
+/// for a capsule only), or `None` when both are valid. Both are finite (read by [`checked`]).
 fn check_sizes(half_height: f64, radius: f64, zero_height_ok: bool) -> Option<&'static str> {
     let height_ok = half_height > 0.0 || (zero_height_ok && half_height == 0.0);
     if !height_ok {
         Some("half_height")
-    } else if !(radius > 0.0) {
+    } else if radius <= 0.0 {
         Some("radius")
     } else {
         None
