@@ -5,7 +5,11 @@ use toml::{Table, Value};
 
 use super::{Motion, MotionError, Pose, Shape, ShapeError};
 use crate::math::{DVec2, DVec3, Rotation, RotationError, Vector};
-use crate::scene::MAX_MAGNITUDE;
+
+/// Largest magnitude of a number: the bound of every number of a scene
+/// ([`crate::scene::MAX_MAGNITUDE`], equal by a test), kept here so that the shape module
+/// stays a leaf on [`crate::math`].
+const MAX_MAGNITUDE: f64 = 1e100;
 
 /// The shape names of the `shape` key, in the order error messages list them.
 pub const SHAPE_NAMES: [&str; 9] = [
@@ -85,7 +89,7 @@ pub enum SpecError {
         /// The value given.
         value: f64,
     },
-    /// A number exceeds [`MAX_MAGNITUDE`] in magnitude.
+    /// A number exceeds `1e100` in magnitude (as in scenes, [`crate::scene::MAX_MAGNITUDE`]).
     #[error("{key}: too large ({value:e}; at most {MAX_MAGNITUDE:e})")]
     TooLarge {
         /// The key.
@@ -222,8 +226,8 @@ impl BodyDim for DVec3 {
 ///
 /// Errors are typed ([`SpecError`]) and name the key and the problem
 /// (`half_extents: expected 2 numbers, got 3`); the caller adds the item (`body 1: ...`) and
-/// the file, as scene errors do. Numbers are bounded by [`crate::scene::MAX_MAGNITUDE`], like
-/// every number of a scene.
+/// the file, as scene errors do. Numbers must be at most `1e100` in magnitude, like every
+/// number of a scene ([`crate::scene::MAX_MAGNITUDE`]).
 ///
 /// ```
 /// use kairos::math::DVec2;
@@ -849,6 +853,11 @@ mod tests {
         for (text, want) in cases3 {
             assert_eq!(message3(text), want, "{text}");
         }
+    }
+
+    #[test]
+    fn numbers_are_bounded_as_in_scenes() {
+        assert_eq!(MAX_MAGNITUDE, crate::scene::MAX_MAGNITUDE);
     }
 
     #[test]
