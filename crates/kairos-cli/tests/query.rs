@@ -354,6 +354,21 @@ fn bad_files_are_refused() {
             "negative.toml: [query]: `until` must be in [0, 1e100], got -1",
         ),
         (
+            "noquery.toml",
+            format!("dim = 2\n{good_a}{good_b}"),
+            "noquery.toml: [query]: missing table (with `until`",
+        ),
+        (
+            "querykey.toml",
+            format!("dim = 2\n{good_a}{good_b}{query}tolerance = 1e-3\n"),
+            "querykey.toml: [query]: unknown field `tolerance` (expected one of: until)",
+        ),
+        (
+            "table.toml",
+            "dim = 2\nbodies = [1, 2]\n[query]\nuntil = 1\n".to_string(),
+            "table.toml: body 0: must be a table",
+        ),
+        (
             "toml.toml",
             "dim = 2\n[[bodies]\n".to_string(),
             "toml.toml: invalid TOML",

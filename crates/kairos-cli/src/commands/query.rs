@@ -113,18 +113,18 @@ fn read_pair<V: BodyDim>(root: &Table) -> Result<Pair<V>, String> {
             items.len()
         ));
     }
-    let mut bodies = Vec::with_capacity(2);
-    let mut names = Vec::with_capacity(2);
-    for (i, item) in items.iter().enumerate() {
-        let t = item
+    let body = |i: usize| {
+        let t = items[i]
             .as_table()
             .ok_or_else(|| format!("body {i}: must be a table"))?;
-        bodies.push(RigidBodySpec::<V>::from_table(t, &[]).map_err(|e| format!("body {i}: {e}"))?);
-        names.push(t["shape"].as_str().unwrap_or_default().to_string());
-    }
+        let spec = RigidBodySpec::<V>::from_table(t, &[]).map_err(|e| format!("body {i}: {e}"))?;
+        // `from_table` has checked that `shape` is a known name.
+        let name = t["shape"].as_str().unwrap_or_default().to_string();
+        Ok::<_, String>((spec, name))
+    };
+    let (b0, n0) = body(0)?;
+    let (b1, n1) = body(1)?;
     let until = read_until(root).map_err(|e| format!("[query]: {e}"))?;
-    let [b0, b1]: [RigidBodySpec<V>; 2] = bodies.try_into().map_err(|_| "two bodies")?;
-    let [n0, n1]: [String; 2] = names.try_into().map_err(|_| "two bodies")?;
     Ok(Pair {
         bodies: [b0, b1],
         names: [n0, n1],
@@ -134,15 +134,13 @@ fn read_pair<V: BodyDim>(root: &Table) -> Result<Pair<V>, String> {
 
 /// `[query] until`: required, finite and `>= 0`.
 fn read_until(root: &Table) -> Result<f64, String> {
-    let q =
-        match root.get("query") {
-            None => return Err(
-                "missing table (with `until`, the end of the time of impact's interval [0, until])"
-                    .into(),
-            ),
-            Some(toml::Value::Table(q)) => q,
-            Some(_) => return Err("must be a table".into()),
-        };
+    const MISSING: &str =
+        "missing table (with `until`: the time of impact is searched in [0, until])";
+    let q = match root.get("query") {
+        None => return Err(MISSING.into()),
+        Some(toml::Value::Table(q)) => q,
+        Some(_) => return Err("must be a table".into()),
+    };
     if let Some(k) = q.keys().find(|k| k.as_str() != "until") {
         return Err(format!("unknown field `{k}` (expected one of: until)"));
     }
