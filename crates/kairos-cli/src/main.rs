@@ -11,7 +11,7 @@ use std::process::ExitCode;
 
 use clap::{Parser, Subcommand};
 
-use commands::{inspect, run};
+use commands::{inspect, query, run};
 use render::{snapshot, view};
 
 #[global_allocator]
@@ -45,6 +45,12 @@ enum Command {
     Snapshot(snapshot::SnapshotArgs),
     /// Compare the event sequences of two traces (exit 0 when identical, 1 otherwise).
     Diff(inspect::DiffArgs),
+    /// Distance, penetration and time of impact of two bodies given in a TOML file.
+    ///
+    /// At t = 0: GJK's distance, closest points and features, and EPA's depth when the bodies
+    /// overlap; then the first contact of their linear and angular motions in [0, until]. The
+    /// file's keys are those of rigid-body scenes: see docs/query-format.md.
+    Query(query::QueryArgs),
     /// Scenario benchmarks that print markdown tables.
     #[command(subcommand)]
     Bench(bench::BenchCommand),
@@ -76,6 +82,7 @@ fn main() -> ExitCode {
         Command::View(a) => view::view(a),
         Command::Snapshot(a) => snapshot::snapshot(a),
         Command::Diff(a) => inspect::diff(a),
+        Command::Query(a) => query::query(a),
         Command::Bench(c) => bench::run(c),
     };
     match result {

@@ -92,11 +92,13 @@ mod motion;
 mod polygon;
 mod polytope;
 mod round;
+mod spec;
 
 pub use motion::{Motion, MotionError, Pose};
 pub use polygon::ConvexPolygon;
 pub use polytope::{Cuboid, Segment, Simplex, Triangle};
 pub use round::{Ball, Capsule, Cone, Cylinder};
+pub use spec::{shape_keys, BodyDim, RigidBodySpec, SpecError, MOTION_KEYS, SHAPE_NAMES};
 
 use crate::math::{Aabb, Rotation, Vector};
 

@@ -1,0 +1,873 @@
+//! The keys of a rigid body in a TOML table: its shape and its motion at time 0 (see
+//! [`RigidBodySpec`]). The one part of the shape module that reads files.
+
+use toml::{Table, Value};
+
+use super::{Motion, MotionError, Pose, Shape, ShapeError};
+use crate::math::{DVec2, DVec3, Rotation, RotationError, Vector};
+
+/// Largest magnitude of a number: the bound of every number of a scene
+/// ([`crate::scene::MAX_MAGNITUDE`], equal by a test), kept here so that the shape module
+/// stays a leaf on [`crate::math`].
+const MAX_MAGNITUDE: f64 = 1e100;
+
+/// The shape names of the `shape` key, in the order error messages list them.
+pub const SHAPE_NAMES: [&str; 9] = [
+    "ball",
+    "box",
+    "capsule",
+    "polygon",
+    "cylinder",
+    "cone",
+    "polyhedron",
+    "segment",
+    "triangle",
+];
+
+/// The keys of a body table that every shape takes.
+pub const MOTION_KEYS: [&str; 5] = [
+    "shape",
+    "position",
+    "orientation",
+    "velocity",
+    "angular_velocity",
+];
+
+/// The keys the shape `name` (one of [`SHAPE_NAMES`]) takes, besides [`MOTION_KEYS`]; `None`
+/// for an unknown name.
+#[must_use]
+pub fn shape_keys(name: &str) -> Option<&'static [&'static str]> {
+    Some(match name {
+        "ball" => &["radius"],
+        "box" => &["half_extents"],
+        "capsule" | "cylinder" | "cone" => &["half_height", "radius"],
+        "polygon" => &["vertices"],
+        "polyhedron" => &["points"],
+        "segment" => &["a", "b"],
+        "triangle" => &["a", "b", "c"],
+        _ => return None,
+    })
+}
+
+/// Why a body table was refused. Each message starts with the key concerned.
+#[derive(Clone, Debug, PartialEq, thiserror::Error)]
+pub enum SpecError {
+    /// A required key is absent.
+    #[error("{key}: missing{}", hint_suffix(.hint))]
+    Missing {
+        /// The key.
+        key: String,
+        /// What it should hold (may be empty).
+        hint: String,
+    },
+    /// A value has the wrong TOML type.
+    #[error("{key}: expected {expected}, got {got}")]
+    WrongType {
+        /// The key (with an index for an element of a list: `vertices[2]`).
+        key: String,
+        /// What it should be.
+        expected: String,
+        /// The TOML type given.
+        got: &'static str,
+    },
+    /// A list has the wrong number of elements (a vector of the other dimension, a rotation
+    /// of the wrong size).
+    #[error("{key}: expected {expected} numbers, got {got}")]
+    WrongLength {
+        /// The key.
+        key: String,
+        /// Elements required.
+        expected: usize,
+        /// Elements given.
+        got: usize,
+    },
+    /// A number is infinite or NaN.
+    #[error("{key}: must be finite, got {value}")]
+    NonFinite {
+        /// The key.
+        key: String,
+        /// The value given.
+        value: f64,
+    },
+    /// A number exceeds `1e100` in magnitude (as in scenes, [`crate::scene::MAX_MAGNITUDE`]).
+    #[error("{key}: too large ({value:e}; at most {MAX_MAGNITUDE:e})")]
+    TooLarge {
+        /// The key.
+        key: String,
+        /// The value given.
+        value: f64,
+    },
+    /// The `shape` is none of [`SHAPE_NAMES`].
+    #[error("shape: unknown shape `{name}` (expected one of: {})", SHAPE_NAMES.join(", "))]
+    UnknownShape {
+        /// The name given.
+        name: String,
+    },
+    /// A key that no body takes.
+    #[error("{key}: unknown field (expected one of: {allowed})")]
+    UnknownKey {
+        /// The key.
+        key: String,
+        /// The keys this body may have, comma-separated.
+        allowed: String,
+    },
+    /// A key of another shape (`radius` on a box).
+    #[error("{key}: not a field of a {shape} (a {shape} takes: {takes})")]
+    NotForShape {
+        /// The key.
+        key: String,
+        /// The body's shape.
+        shape: &'static str,
+        /// The keys of that shape, comma-separated.
+        takes: String,
+    },
+    /// The shape's constructor refused the values (a negative radius, a non-convex polygon, a
+    /// shape of the other dimension).
+    #[error("{key}: {source}")]
+    Shape {
+        /// The key of the offending values (`shape` for a shape of the other dimension).
+        key: &'static str,
+        /// The shape module's error.
+        source: ShapeError,
+    },
+    /// The orientation was refused (a zero quaternion).
+    #[error("orientation: {0}")]
+    Rotation(#[source] RotationError),
+    /// The motion was refused.
+    #[error("{0}")]
+    Motion(#[source] MotionError),
+}
+
+impl SpecError {
+    /// The key the error is about.
+    #[must_use]
+    pub fn key(&self) -> &str {
+        match self {
+            SpecError::Missing { key, .. }
+            | SpecError::WrongType { key, .. }
+            | SpecError::WrongLength { key, .. }
+            | SpecError::NonFinite { key, .. }
+            | SpecError::TooLarge { key, .. }
+            | SpecError::UnknownKey { key, .. }
+            | SpecError::NotForShape { key, .. } => key,
+            SpecError::UnknownShape { .. } => "shape",
+            SpecError::Shape { key, .. } => key,
+            SpecError::Rotation(_) => "orientation",
+            SpecError::Motion(_) => "velocity",
+        }
+    }
+}
+
+/// `" (hint)"`, or nothing for an empty hint.
+fn hint_suffix(hint: &str) -> String {
+    if hint.is_empty() {
+        String::new()
+    } else {
+        format!(" ({hint})")
+    }
+}
+
+/// The dimensions a body can be read in: [`Vector`] with a way to read an angular velocity,
+/// which is a scalar in 2D and a vector in 3D. Implemented for `DVec2` and `DVec3`.
+pub trait BodyDim: Vector {
+    /// Numbers an angular velocity has in a file: 1 in 2D (a plain number), 3 in 3D.
+    const ANGULAR_COMPONENTS: usize;
+    /// The angular velocity of these numbers (`ANGULAR_COMPONENTS` of them, finite).
+    fn angular_from_slice(s: &[f64]) -> Option<Self::Angular>;
+}
+
+impl BodyDim for DVec2 {
+    const ANGULAR_COMPONENTS: usize = 1;
+    fn angular_from_slice(s: &[f64]) -> Option<f64> {
+        match s {
+            [w] => Some(*w),
+            _ => None,
+        }
+    }
+}
+
+impl BodyDim for DVec3 {
+    const ANGULAR_COMPONENTS: usize = 3;
+    fn angular_from_slice(s: &[f64]) -> Option<DVec3> {
+        match s {
+            [x, y, z] => Some(DVec3::new(*x, *y, *z)),
+            _ => None,
+        }
+    }
+}
+
+/// A body read from its table: its shape in the body frame and its motion at time 0.
+///
+/// One body table (a `[[bodies]]` item of a query file, and of the rigid-body scenes to come)
+/// is read by [`RigidBodySpec::from_table`]. The format is documented in
+/// `docs/query-format.md`:
+///
+/// | key | 2D | 3D | default |
+/// |---|---|---|---|
+/// | `shape` | one of [`SHAPE_NAMES`] | | required |
+/// | `position` | `[x, y]` | `[x, y, z]` | required |
+/// | `orientation` | angle in radians | quaternion `[w, x, y, z]` | identity |
+/// | `velocity` | `[vx, vy]` | `[vx, vy, vz]` | zero |
+/// | `angular_velocity` | scalar (rad/s, counter-clockwise) | vector (world frame) | zero |
+///
+/// and the keys of the shape ([`shape_keys`]): `ball` `radius`; `box` `half_extents`;
+/// `capsule` and (3D) `cylinder`, `cone` `half_height`, `radius`; `polygon` (2D) `vertices`;
+/// `polyhedron` (3D) `points`; `segment` `a`, `b`; `triangle` `a`, `b`, `c`.
+///
+/// The body frame is the shape's local frame (see the [shape table](crate::shape)):
+/// `position` places the shape's local origin, and the rotation turns about it. For shapes
+/// given by their vertices (polygon, polyhedron, segment, triangle) that origin is the origin
+/// of the coordinates the vertices are written in.
+///
+/// A quaternion is normalised (any non-zero length is accepted, as
+/// [`Rotation::try_from_scene`] does); a zero or non-finite one is refused. A `polygon` must be
+/// convex; one given clockwise is reversed. A `polyhedron` is the convex hull of its points
+/// ([`Shape::convex_hull`]).
+///
+/// Errors are typed ([`SpecError`]) and name the key and the problem
+/// (`half_extents: expected 2 numbers, got 3`); the caller adds the item (`body 1: ...`) and
+/// the file, as scene errors do. Numbers must be at most `1e100` in magnitude, like every
+/// number of a scene ([`crate::scene::MAX_MAGNITUDE`]).
+///
+/// ```
+/// use kairos::math::DVec2;
+/// use kairos::shape::{RigidBodySpec, Shape};
+/// let table: toml::Table = r#"
+///     shape = "box"
+///     half_extents = [2.0, 0.1]
+///     position = [0.0, 1.0]
+///     angular_velocity = 3.0
+/// "#
+/// .parse()
+/// .unwrap();
+/// let body = RigidBodySpec::<DVec2>::from_table(&table, &[]).unwrap();
+/// assert_eq!(body.shape, Shape::cuboid(DVec2::new(2.0, 0.1)).unwrap());
+/// assert_eq!(body.motion.pose.position, DVec2::new(0.0, 1.0));
+/// assert_eq!(body.motion.angular_velocity, 3.0);
+/// ```
+#[derive(Clone, Debug, PartialEq)]
+pub struct RigidBodySpec<V: Vector> {
+    /// The shape, in the body frame.
+    pub shape: Shape<V>,
+    /// The pose and velocities at time 0.
+    pub motion: Motion<V>,
+}
+
+impl<V: BodyDim> RigidBodySpec<V> {
+    /// Reads a body table (see [`RigidBodySpec`] for the keys).
+    ///
+    /// `extra_keys` are keys the caller reads itself (a mass, a material): they are allowed
+    /// and otherwise ignored here. Any other key outside [`MOTION_KEYS`] and the shape's keys
+    /// is refused.
+    ///
+    /// # Errors
+    ///
+    /// A [`SpecError`] naming the key and the problem: a missing or unknown key, a wrong
+    /// type or length, a non-finite or too large number, an unknown shape, a shape of the
+    /// other dimension or one its constructor refuses, a zero quaternion.
+    pub fn from_table(table: &Table, extra_keys: &[&str]) -> Result<Self, SpecError> {
+        let name = match table.get("shape") {
+            None => {
+                return Err(SpecError::Missing {
+                    key: "shape".into(),
+                    hint: format!("one of: {}", SHAPE_NAMES.join(", ")),
+                })
+            }
+            Some(Value::String(s)) => s.as_str(),
+            Some(v) => return Err(wrong_type("shape", "a shape name (a string)", v)),
+        };
+        let Some(own_keys) = shape_keys(name) else {
+            return Err(SpecError::UnknownShape { name: name.into() });
+        };
+        let name = SHAPE_NAMES
+            .iter()
+            .copied()
+            .find(|n| *n == name)
+            .unwrap_or("shape");
+        check_keys(table, name, own_keys, extra_keys)?;
+        let shape = read_shape::<V>(table, name)?;
+        let position = vector::<V>(table, "position")?.ok_or_else(|| SpecError::Missing {
+            key: "position".into(),
+            hint: format!("{} numbers", V::DIM),
+        })?;
+        let rotation = match table.get("orientation") {
+            None => V::Rotation::IDENTITY,
+            Some(v) => read_rotation::<V>(v)?,
+        };
+        let velocity = vector::<V>(table, "velocity")?.unwrap_or(V::ZERO);
+        let angular = match table.get("angular_velocity") {
+            None => V::Angular::default(),
+            Some(v) => read_angular::<V>(v)?,
+        };
+        let motion = Motion::new(0.0, Pose::new(position, rotation), velocity, angular)
+            .map_err(SpecError::Motion)?;
+        Ok(Self { shape, motion })
+    }
+}
+
+/// Refuses keys that are neither the motion's, the shape's nor the caller's.
+fn check_keys(
+    table: &Table,
+    shape: &'static str,
+    own: &[&str],
+    extra: &[&str],
+) -> Result<(), SpecError> {
+    for key in table.keys() {
+        let k = key.as_str();
+        if MOTION_KEYS.contains(&k) || own.contains(&k) || extra.contains(&k) {
+            continue;
+        }
+        let of_a_shape = SHAPE_NAMES
+            .iter()
+            .any(|n| shape_keys(n).is_some_and(|ks| ks.contains(&k)));
+        if of_a_shape {
+            return Err(SpecError::NotForShape {
+                key: key.clone(),
+                shape,
+                takes: own.join(", "),
+            });
+        }
+        let allowed: Vec<&str> = MOTION_KEYS
+            .iter()
+            .chain(own)
+            .chain(extra)
+            .copied()
+            .collect();
+        return Err(SpecError::UnknownKey {
+            key: key.clone(),
+            allowed: allowed.join(", "),
+        });
+    }
+    Ok(())
+}
+
+/// The shape `name` from its keys.
+fn read_shape<V: Vector>(t: &Table, name: &'static str) -> Result<Shape<V>, SpecError> {
+    let only = |dim: usize| -> Result<(), SpecError> {
+        if V::DIM == dim {
+            Ok(())
+        } else {
+            Err(SpecError::Shape {
+                key: "shape",
+                source: ShapeError::WrongDimension {
+                    shape: name,
+                    only: dim,
+                    dim: V::DIM,
+                },
+            })
+        }
+    };
+    let shape_err = |key: &'static str| move |source| SpecError::Shape { key, source };
+    match name {
+        "ball" => {
+            let r = required_number(t, "radius")?;
+            Shape::ball(r).map_err(shape_err("radius"))
+        }
+        "box" => {
+            let h = required_vector::<V>(t, "half_extents")?;
+            Shape::cuboid(h).map_err(shape_err("half_extents"))
+        }
+        "capsule" | "cylinder" | "cone" => {
+            if name != "capsule" {
+                only(3)?;
+            }
+            let h = required_number(t, "half_height")?;
+            let r = required_number(t, "radius")?;
+            // The constructors name the offending size in their message.
+            let key = check_sizes(h, r, name == "capsule").unwrap_or("shape");
+            match name {
+                "capsule" => Shape::capsule(h, r),
+                "cylinder" => Shape::cylinder(h, r),
+                _ => Shape::cone(h, r),
+            }
+            .map_err(shape_err(key))
+        }
+        "polygon" => {
+            only(2)?;
+            let vertices = points::<V>(t, "vertices")?;
+            polygon(vertices).map_err(shape_err("vertices"))
+        }
+        "polyhedron" => {
+            only(3)?;
+            let pts = points::<V>(t, "points")?;
+            Shape::convex_hull(&pts).map_err(shape_err("points"))
+        }
+        "segment" => {
+            let (a, b) = (required_vector(t, "a")?, required_vector(t, "b")?);
+            Shape::segment(a, b).map_err(shape_err("a, b"))
+        }
+        _ => {
+            let a = required_vector(t, "a")?;
+            let b = required_vector(t, "b")?;
+            let c = required_vector(t, "c")?;
+            Shape::triangle(a, b, c).map_err(shape_err("a, b, c"))
+        }
+    }
+}
+
+/// The key of the first invalid size of a capsule, cylinder or cone (`half_height` may be 0
+/// for a capsule only), or `None` when both are valid. Both are finite (read by [`checked`]).
+fn check_sizes(half_height: f64, radius: f64, zero_height_ok: bool) -> Option<&'static str> {
+    let height_ok = half_height > 0.0 || (zero_height_ok && half_height == 0.0);
+    if !height_ok {
+        Some("half_height")
+    } else if radius <= 0.0 {
+        Some("radius")
+    } else {
+        None
+    }
+}
+
+/// The convex polygon of `vertices`, reversed when given clockwise.
+fn polygon<V: Vector>(vertices: Vec<V>) -> Result<Shape<V>, ShapeError> {
+    match Shape::convex_polygon(vertices.clone()) {
+        Ok(s) => Ok(s),
+        Err(e) if signed_area(&vertices) < 0.0 => {
+            let mut reversed = vertices;
+            reversed.reverse();
+            // The error of the order given is the one to report if neither works.
+            Shape::convex_polygon(reversed).map_err(|_| e)
+        }
+        Err(e) => Err(e),
+    }
+}
+
+/// Twice the signed area of a 2D polygon (positive counter-clockwise).
+fn signed_area<V: Vector>(vertices: &[V]) -> f64 {
+    let n = vertices.len();
+    (0..n)
+        .map(|i| {
+            let (p, q) = (vertices[i], vertices[(i + 1) % n]);
+            p.comp(0) * q.comp(1) - p.comp(1) * q.comp(0)
+        })
+        .sum()
+}
+
+/// The rotation of an `orientation` value: a number in 2D, four numbers in 3D.
+fn read_rotation<V: Vector>(v: &Value) -> Result<V::Rotation, SpecError> {
+    let key = "orientation";
+    let values = if V::DIM == 2 {
+        let what = "an angle in radians (a number)";
+        vec![checked(
+            key,
+            as_number(v).ok_or_else(|| wrong_type(key, what, v))?,
+        )?]
+    } else {
+        numbers(v, key, 4, "a quaternion [w, x, y, z]")?
+    };
+    V::Rotation::try_from_scene(&values).map_err(SpecError::Rotation)
+}
+
+/// The angular velocity of an `angular_velocity` value: a number in 2D, a vector in 3D.
+fn read_angular<V: BodyDim>(v: &Value) -> Result<V::Angular, SpecError> {
+    let key = "angular_velocity";
+    let values = if V::ANGULAR_COMPONENTS == 1 {
+        let what = "a number (radians per unit time)";
+        vec![checked(
+            key,
+            as_number(v).ok_or_else(|| wrong_type(key, what, v))?,
+        )?]
+    } else {
+        numbers(v, key, V::ANGULAR_COMPONENTS, "a vector")?
+    };
+    V::angular_from_slice(&values).ok_or(SpecError::WrongLength {
+        key: key.into(),
+        expected: V::ANGULAR_COMPONENTS,
+        got: values.len(),
+    })
+}
+
+/// The error of a value of the wrong type.
+fn wrong_type(key: &str, expected: &str, got: &Value) -> SpecError {
+    SpecError::WrongType {
+        key: key.into(),
+        expected: expected.into(),
+        got: got.type_str(),
+    }
+}
+
+/// A TOML number (integers too) as `f64`.
+fn as_number(v: &Value) -> Option<f64> {
+    match v {
+        Value::Float(f) => Some(*f),
+        Value::Integer(i) => Some(*i as f64),
+        _ => None,
+    }
+}
+
+/// `x` when finite and within [`MAX_MAGNITUDE`].
+fn checked(key: &str, x: f64) -> Result<f64, SpecError> {
+    if !x.is_finite() {
+        Err(SpecError::NonFinite {
+            key: key.into(),
+            value: x,
+        })
+    } else if x.abs() > MAX_MAGNITUDE {
+        Err(SpecError::TooLarge {
+            key: key.into(),
+            value: x,
+        })
+    } else {
+        Ok(x)
+    }
+}
+
+/// The number under `key`.
+fn required_number(t: &Table, key: &str) -> Result<f64, SpecError> {
+    let v = t.get(key).ok_or_else(|| SpecError::Missing {
+        key: key.into(),
+        hint: "a number".into(),
+    })?;
+    checked(
+        key,
+        as_number(v).ok_or_else(|| wrong_type(key, "a number", v))?,
+    )
+}
+
+/// Exactly `len` finite numbers from the array `v`; `what` says what it is in messages.
+fn numbers(v: &Value, key: &str, len: usize, what: &str) -> Result<Vec<f64>, SpecError> {
+    let expected = || format!("{what} of {len} numbers");
+    let arr = v
+        .as_array()
+        .ok_or_else(|| wrong_type(key, &expected(), v))?;
+    if arr.len() != len {
+        return Err(SpecError::WrongLength {
+            key: key.into(),
+            expected: len,
+            got: arr.len(),
+        });
+    }
+    arr.iter()
+        .map(|x| {
+            checked(
+                key,
+                as_number(x).ok_or_else(|| wrong_type(key, &expected(), x))?,
+            )
+        })
+        .collect()
+}
+
+/// The vector of `V::DIM` numbers in `v`.
+fn to_vector<V: Vector>(v: &Value, key: &str) -> Result<V, SpecError> {
+    let xs = numbers(v, key, V::DIM, "an array")?;
+    // `numbers` checked the length.
+    V::try_from_slice(&xs).ok_or(SpecError::WrongLength {
+        key: key.into(),
+        expected: V::DIM,
+        got: xs.len(),
+    })
+}
+
+/// The vector under `key`, if present.
+fn vector<V: Vector>(t: &Table, key: &str) -> Result<Option<V>, SpecError> {
+    t.get(key).map(|v| to_vector(v, key)).transpose()
+}
+
+/// The vector under `key`, required.
+fn required_vector<V: Vector>(t: &Table, key: &str) -> Result<V, SpecError> {
+    vector(t, key)?.ok_or_else(|| SpecError::Missing {
+        key: key.into(),
+        hint: format!("{} numbers", V::DIM),
+    })
+}
+
+/// The list of points under `key` (`[[x, y], ...]`); elements are named `key[i]`.
+fn points<V: Vector>(t: &Table, key: &str) -> Result<Vec<V>, SpecError> {
+    let hint = format!("a list of points of {} numbers", V::DIM);
+    let v = t.get(key).ok_or_else(|| SpecError::Missing {
+        key: key.into(),
+        hint: hint.clone(),
+    })?;
+    let arr = v.as_array().ok_or_else(|| wrong_type(key, &hint, v))?;
+    arr.iter()
+        .enumerate()
+        .map(|(i, p)| to_vector(p, &format!("{key}[{i}]")))
+        .collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::math::{DQuat, Rot2};
+
+    fn body2(text: &str) -> Result<RigidBodySpec<DVec2>, SpecError> {
+        RigidBodySpec::from_table(&text.parse().unwrap(), &[])
+    }
+    fn body3(text: &str) -> Result<RigidBodySpec<DVec3>, SpecError> {
+        RigidBodySpec::from_table(&text.parse().unwrap(), &[])
+    }
+    fn message2(text: &str) -> String {
+        body2(text).unwrap_err().to_string()
+    }
+    fn message3(text: &str) -> String {
+        body3(text).unwrap_err().to_string()
+    }
+
+    #[test]
+    fn every_shape_of_2d() {
+        let cases = [
+            ("shape = \"ball\"\nradius = 0.5", Shape::ball(0.5)),
+            (
+                "shape = \"box\"\nhalf_extents = [2, 0.1]",
+                Shape::cuboid(DVec2::new(2.0, 0.1)),
+            ),
+            (
+                "shape = \"capsule\"\nhalf_height = 1.0\nradius = 0.2",
+                Shape::capsule(1.0, 0.2),
+            ),
+            (
+                "shape = \"polygon\"\nvertices = [[0, 0], [1, 0], [0, 1]]",
+                Shape::convex_polygon(vec![DVec2::ZERO, DVec2::X, DVec2::Y]),
+            ),
+            (
+                "shape = \"segment\"\na = [0, 0]\nb = [1, 2]",
+                Shape::segment(DVec2::ZERO, DVec2::new(1.0, 2.0)),
+            ),
+            (
+                "shape = \"triangle\"\na = [0, 0]\nb = [1, 0]\nc = [0, 1]",
+                Shape::triangle(DVec2::ZERO, DVec2::X, DVec2::Y),
+            ),
+        ];
+        for (keys, shape) in cases {
+            let b = body2(&format!("{keys}\nposition = [1, 2]")).unwrap();
+            assert_eq!(b.shape, shape.unwrap(), "{keys}");
+            assert_eq!(
+                b.motion,
+                Motion::at_rest(0.0, Pose::from_position(DVec2::new(1.0, 2.0)))
+            );
+        }
+    }
+
+    #[test]
+    fn every_shape_of_3d() {
+        let cases = [
+            ("shape = \"ball\"\nradius = 0.5", Shape::ball(0.5)),
+            (
+                "shape = \"box\"\nhalf_extents = [1, 2, 3]",
+                Shape::cuboid(DVec3::new(1.0, 2.0, 3.0)),
+            ),
+            (
+                "shape = \"capsule\"\nhalf_height = 0\nradius = 0.2",
+                Shape::capsule(0.0, 0.2),
+            ),
+            (
+                "shape = \"cylinder\"\nhalf_height = 1\nradius = 0.2",
+                Shape::cylinder(1.0, 0.2),
+            ),
+            (
+                "shape = \"cone\"\nhalf_height = 1\nradius = 0.2",
+                Shape::cone(1.0, 0.2),
+            ),
+            (
+                "shape = \"segment\"\na = [0, 0, 0]\nb = [1, 2, 3]",
+                Shape::segment(DVec3::ZERO, DVec3::new(1.0, 2.0, 3.0)),
+            ),
+            (
+                "shape = \"triangle\"\na = [0, 0, 0]\nb = [1, 0, 0]\nc = [0, 1, 0]",
+                Shape::triangle(DVec3::ZERO, DVec3::X, DVec3::Y),
+            ),
+        ];
+        for (keys, shape) in cases {
+            let b = body3(&format!("{keys}\nposition = [1, 2, 3]")).unwrap();
+            assert_eq!(b.shape, shape.unwrap(), "{keys}");
+        }
+    }
+
+    #[test]
+    #[ignore = "needs the 3D convex hull"]
+    fn polyhedron_is_the_hull_of_its_points() {
+        let b = body3(
+            "shape = \"polyhedron\"\nposition = [0, 0, 0]\n\
+             points = [[0, 0, 0], [1, 0, 0], [0, 1, 0], [0, 0, 1], [0.1, 0.1, 0.1]]",
+        )
+        .unwrap();
+        let pts = [DVec3::ZERO, DVec3::X, DVec3::Y, DVec3::Z];
+        assert_eq!(b.shape, Shape::convex_hull(&pts).unwrap());
+    }
+
+    #[test]
+    fn motion_keys_and_defaults() {
+        let b = body2(
+            "shape = \"ball\"\nradius = 1\nposition = [0, 0]\norientation = 0.5\n\
+             velocity = [1, -2]\nangular_velocity = 3",
+        )
+        .unwrap();
+        assert_eq!(b.motion.pose.rotation, Rot2::from_angle(0.5));
+        assert_eq!(b.motion.linear_velocity, DVec2::new(1.0, -2.0));
+        assert_eq!(b.motion.angular_velocity, 3.0);
+        assert_eq!(b.motion.time, 0.0);
+
+        let b = body3(
+            "shape = \"ball\"\nradius = 1\nposition = [0, 0, 0]\n\
+             orientation = [2, 0, 0, 0]\nangular_velocity = [0, 0, 4]",
+        )
+        .unwrap();
+        // A quaternion of length 2 is normalised.
+        assert_eq!(b.motion.pose.rotation, DQuat::IDENTITY);
+        assert_eq!(b.motion.angular_velocity, DVec3::new(0.0, 0.0, 4.0));
+        assert_eq!(b.motion.linear_velocity, DVec3::ZERO);
+
+        let b = body3("shape = \"ball\"\nradius = 1\nposition = [0, 0, 0]").unwrap();
+        assert_eq!(b.motion.pose.rotation, DQuat::IDENTITY);
+        assert_eq!(b.motion.angular_velocity, DVec3::ZERO);
+    }
+
+    #[test]
+    fn a_clockwise_polygon_is_reversed() {
+        let b =
+            body2("shape = \"polygon\"\nposition = [0, 0]\nvertices = [[0, 0], [0, 1], [1, 0]]")
+                .unwrap();
+        let ccw = Shape::convex_polygon(vec![DVec2::X, DVec2::Y, DVec2::ZERO]).unwrap();
+        assert_eq!(b.shape, ccw);
+        // A non-convex one is refused whatever its order, with the error of the order given.
+        let m = message2(
+            "shape = \"polygon\"\nposition = [0, 0]\n\
+             vertices = [[0, 0], [2, 0], [1, 0.2], [1, 2]]",
+        );
+        assert!(
+            m.starts_with("vertices: the polygon is not strictly convex"),
+            "{m}"
+        );
+    }
+
+    #[test]
+    fn errors_name_the_key_and_the_problem() {
+        let cases2 = [
+            (
+                "shape = \"box\"\nhalf_extents = [1, 2, 3]\nposition = [0, 0]",
+                "half_extents: expected 2 numbers, got 3",
+            ),
+            (
+                "shape = \"box\"\nposition = [0, 0]",
+                "half_extents: missing (2 numbers)",
+            ),
+            (
+                "radius = 1\nposition = [0, 0]",
+                "shape: missing (one of: ball, box, capsule, polygon, cylinder, cone, \
+                 polyhedron, segment, triangle)",
+            ),
+            (
+                "shape = \"sphere\"\nradius = 1\nposition = [0, 0]",
+                "shape: unknown shape `sphere` (expected one of: ball, box, capsule, polygon, \
+                 cylinder, cone, polyhedron, segment, triangle)",
+            ),
+            (
+                "shape = 3\nposition = [0, 0]",
+                "shape: expected a shape name (a string), got integer",
+            ),
+            (
+                "shape = \"ball\"\nradius = 1",
+                "position: missing (2 numbers)",
+            ),
+            (
+                "shape = \"ball\"\nradius = nan\nposition = [0, 0]",
+                "radius: must be finite, got NaN",
+            ),
+            (
+                "shape = \"ball\"\nradius = 1\nposition = [0, inf]",
+                "position: must be finite, got inf",
+            ),
+            (
+                "shape = \"ball\"\nradius = 1\nposition = [0, 1e200]",
+                "position: too large (1e200; at most 1e100)",
+            ),
+            (
+                "shape = \"ball\"\nradius = -1\nposition = [0, 0]",
+                "radius: radius must be positive and finite, got -1",
+            ),
+            (
+                "shape = \"ball\"\nradius = \"big\"\nposition = [0, 0]",
+                "radius: expected a number, got string",
+            ),
+            (
+                "shape = \"ball\"\nradius = 1\nposition = [0, \"x\"]",
+                "position: expected an array of 2 numbers, got string",
+            ),
+            (
+                "shape = \"ball\"\nradius = 1\nposition = [0, 0]\ncolour = 1",
+                "colour: unknown field (expected one of: shape, position, orientation, \
+                 velocity, angular_velocity, radius)",
+            ),
+            (
+                "shape = \"box\"\nhalf_extents = [1, 1]\nradius = 1\nposition = [0, 0]",
+                "radius: not a field of a box (a box takes: half_extents)",
+            ),
+            (
+                "shape = \"cylinder\"\nhalf_height = 1\nradius = 1\nposition = [0, 0]",
+                "shape: a cylinder exists only in 3D, not in 2D",
+            ),
+            (
+                "shape = \"polyhedron\"\npoints = [[0, 0]]\nposition = [0, 0]",
+                "shape: a polyhedron exists only in 3D, not in 2D",
+            ),
+            (
+                "shape = \"ball\"\nradius = 1\nposition = [0, 0]\norientation = [1, 0]",
+                "orientation: expected an angle in radians (a number), got array",
+            ),
+            (
+                "shape = \"ball\"\nradius = 1\nposition = [0, 0]\nangular_velocity = [1, 0]",
+                "angular_velocity: expected a number (radians per unit time), got array",
+            ),
+            (
+                "shape = \"polygon\"\nposition = [0, 0]\nvertices = [[0, 0], [1, 0, 0], [0, 1]]",
+                "vertices[1]: expected 2 numbers, got 3",
+            ),
+            (
+                "shape = \"capsule\"\nposition = [0, 0]\nhalf_height = -1\nradius = 1",
+                "half_height: half_height must be non-negative and finite, got -1",
+            ),
+            (
+                "shape = \"segment\"\nposition = [0, 0]\na = [1, 1]\nb = [1, 1]",
+                "a, b: vertices 0 and 1 coincide",
+            ),
+        ];
+        for (text, want) in cases2 {
+            assert_eq!(message2(text), want, "{text}");
+        }
+        let cases3 = [
+            (
+                "shape = \"polygon\"\nvertices = [[0, 0, 0]]\nposition = [0, 0, 0]",
+                "shape: a polygon exists only in 2D, not in 3D",
+            ),
+            (
+                "shape = \"ball\"\nradius = 1\nposition = [0, 0, 0]\norientation = [0, 0, 0, 0]",
+                "orientation: a rotation quaternion must not be zero",
+            ),
+            (
+                "shape = \"ball\"\nradius = 1\nposition = [0, 0, 0]\norientation = 1.0",
+                "orientation: expected a quaternion [w, x, y, z] of 4 numbers, got float",
+            ),
+            (
+                "shape = \"ball\"\nradius = 1\nposition = [0, 0, 0]\norientation = [1, 0, 0]",
+                "orientation: expected 4 numbers, got 3",
+            ),
+            (
+                "shape = \"ball\"\nradius = 1\nposition = [0, 0, 0]\nangular_velocity = 2",
+                "angular_velocity: expected a vector of 3 numbers, got integer",
+            ),
+            (
+                "shape = \"cone\"\nhalf_height = 1\nradius = 0\nposition = [0, 0, 0]",
+                "radius: radius must be positive and finite, got 0",
+            ),
+        ];
+        for (text, want) in cases3 {
+            assert_eq!(message3(text), want, "{text}");
+        }
+    }
+
+    #[test]
+    fn numbers_are_bounded_as_in_scenes() {
+        assert_eq!(MAX_MAGNITUDE, crate::scene::MAX_MAGNITUDE);
+    }
+
+    #[test]
+    fn extra_keys_are_left_to_the_caller() {
+        let t: Table = "shape = \"ball\"\nradius = 1\nposition = [0, 0]\nmass = 2"
+            .parse()
+            .unwrap();
+        assert!(RigidBodySpec::<DVec2>::from_table(&t, &["mass"]).is_ok());
+        let e = RigidBodySpec::<DVec2>::from_table(&t, &[]).unwrap_err();
+        assert_eq!(e.key(), "mass");
+        assert!(matches!(e, SpecError::UnknownKey { .. }));
+    }
+}
