@@ -50,8 +50,7 @@ struct Answer<V: Vector> {
     epa: Option<EpaResult<V>>,
     /// The time of impact over `[0, until]`.
     toi: ToiResult<V>,
-    /// The features of the closest points at the time of impact (GJK there), when
-    /// [`toi_has_geometry`].
+    /// The features of the closest points at the time of impact, when [`toi_has_geometry`].
     toi_features: Option<(Feature, Feature)>,
 }
 
@@ -176,11 +175,7 @@ fn compute<V: BodyDim>(pair: &Pair<V>) -> Answer<V> {
         pair.until,
         &ToiOptions::default(),
     );
-    let toi_features = toi_has_geometry(&toi).then(|| {
-        let (qa, qb) = (a.motion.pose_at(toi.time), b.motion.pose_at(toi.time));
-        let g = distance(&a.shape, &qa, &b.shape, &qb, &GjkOptions::default(), None);
-        (g.feature_a, g.feature_b)
-    });
+    let toi_features = toi_has_geometry(&toi).then_some((toi.feature_a, toi.feature_b));
     Answer {
         gjk,
         epa,
