@@ -29,10 +29,12 @@
 
 pub mod epa;
 pub mod gjk;
+pub mod sat;
 pub mod toi;
 
 pub use epa::{penetration, signed_distance, EpaOptions, EpaResult, EpaStatus};
 pub use gjk::{
     distance, intersects, CoreSupport, Feature, GjkCache, GjkOptions, GjkResult, GjkStatus,
 };
+pub use sat::{sat, Polytope, SatCache, SatFeature, SatResult, SatStatus};
 pub use toi::{time_of_impact, ImpactStatus, ToiOptions, ToiResult};
