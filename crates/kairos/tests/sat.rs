@@ -267,10 +267,12 @@ fn the_cache_gives_the_same_status_with_fewer_axes() {
                             assert_eq!(c.feature, h.feature);
                             assert_eq!(c.separation, h.separation);
                         } else {
-                            // Early out: a valid separating axis, no better than the best.
+                            // Early out: a valid separating axis, its separation a lower
+                            // bound on the distance.
+                            let g = distance(&a, &pa, &b, &pb, &GjkOptions::default(), None);
                             assert!(
-                                h.separation > 0.0 && h.separation <= c.separation + 1e-12,
-                                "{ka}-{kb} step {k}: {h:?} {c:?}"
+                                h.separation > 0.0 && h.separation <= g.distance + 1e-12,
+                                "{ka}-{kb} step {k}: {h:?} {g:?}"
                             );
                         }
                         cold += c.axes_tested as u64;

@@ -29,6 +29,7 @@
 
 pub mod epa;
 pub mod gjk;
+pub mod manifold;
 pub mod sat;
 pub mod toi;
 
@@ -36,5 +37,6 @@ pub use epa::{penetration, signed_distance, EpaOptions, EpaResult, EpaStatus};
 pub use gjk::{
     distance, intersects, CoreSupport, Feature, GjkCache, GjkOptions, GjkResult, GjkStatus,
 };
+pub use manifold::{contact_manifold, ContactId, ContactPoint, Manifold};
 pub use sat::{sat, Polytope, SatCache, SatFeature, SatResult, SatStatus};
 pub use toi::{time_of_impact, ImpactStatus, ToiOptions, ToiResult};

@@ -22,7 +22,9 @@
 //! of the two edges, with `n` turned toward `a + b`: one dot product instead of two support
 //! scans. An edge whose faces are not known ([`Polytope::edge_faces`] gives `None`, or the two
 //! normals are opposite as for a flat triangle) is tested without pruning, by support scans
-//! along both orientations of the axis.
+//! along both orientations of the axis; the pair is a candidate when both edges lie on the
+//! supporting planes along the axis (then it spans a face of `A − B`; of several parallel
+//! edges, only the supporting one does).
 //!
 //! Nearly parallel edges are skipped: their cross product `e_A × e_B` is below
 //! [`PARALLEL_SINE`] times `|e_A| |e_B|`. Its direction would carry a relative error of about
@@ -490,13 +492,6 @@ impl<V: Vector, A: Polytope<V> + ?Sized, B: Polytope<V> + ?Sized> Frame<'_, V, A
     fn vb(&self, i: usize) -> V {
         self.rel.transform_point(self.b.vertex(i))
     }
-    /// The separation along the unit axis `n` of `a`'s frame by support scans.
-    #[inline]
-    fn along(&self, n: V) -> f64 {
-        let ia = self.a.support_vertex(n);
-        let ib = self.b.support_vertex(self.rel.rotation.inverse_rotate(-n));
-        n.dot(self.vb(ib)) - n.dot(self.a.vertex(ia))
-    }
     /// Face `i` of `a`: separation, local axis.
     #[inline]
     fn face_a(&self, i: usize) -> (f64, V) {
@@ -532,11 +527,29 @@ impl<V: Vector, A: Polytope<V> + ?Sized, B: Polytope<V> + ?Sized> Frame<'_, V, A
         }
         Some((c * (1.0 / l2.sqrt()), p, q))
     }
-    /// Edges `i`, `j` by support scans along both orientations: separation, local axis.
-    fn edges_by_support(&self, i: usize, j: usize) -> Option<(f64, V)> {
-        let (n, _, _) = self.edge_axis(i, j)?;
-        let (s, t) = (self.along(n), self.along(-n));
-        Some(if s >= t { (s, n) } else { (t, -n) })
+    /// Edges `i`, `j` by support scans along both orientations: separation, local axis. With
+    /// `on_support`, `None` unless the two edges are the supporting features along the axis
+    /// (of several parallel edges only the supporting one spans a face of `A − B`).
+    fn edges_by_support(&self, i: usize, j: usize, on_support: bool) -> Option<(f64, V)> {
+        let (n, p, q) = self.edge_axis(i, j)?;
+        let mut best: Option<(f64, V)> = None;
+        for n in [n, -n] {
+            let pa = self.a.vertex(self.a.support_vertex(n));
+            let ib = self.b.support_vertex(self.rel.rotation.inverse_rotate(-n));
+            let pb = self.vb(ib);
+            if on_support {
+                // The edges lie on the supporting planes (to an angle of 1e-9).
+                let (da, db) = (pa - p, q - pb);
+                if n.dot(da) > 1e-9 * da.length() || n.dot(db) > 1e-9 * db.length() {
+                    continue;
+                }
+            }
+            let s = n.dot(pb) - n.dot(pa);
+            if best.is_none_or(|b| s > b.0) {
+                best = Some((s, n));
+            }
+        }
+        best
     }
     /// The separation along the cached feature's axis, by support scans (a valid separation
     /// whatever the poses), and the local axis.
@@ -551,7 +564,7 @@ impl<V: Vector, A: Polytope<V> + ?Sized, B: Polytope<V> + ?Sized> Frame<'_, V, A
             SatFeature::Edges(i, j)
                 if (i as usize) < self.a.edge_count() && (j as usize) < self.b.edge_count() =>
             {
-                self.edges_by_support(i as usize, j as usize)
+                self.edges_by_support(i as usize, j as usize, false)
             }
             _ => None,
         }
@@ -611,12 +624,18 @@ impl<V: Vector, A: Polytope<V> + ?Sized, B: Polytope<V> + ?Sized> Frame<'_, V, A
                         let n = if n.dot(a + b) < 0.0 { -n } else { n };
                         (n.dot(q - p), n)
                     }
-                    _ => match self.edges_by_support(i, j) {
-                        Some(x) => x,
-                        None => continue,
-                    },
+                    _ => {
+                        // Measured whether or not the edges turn out to support the axis.
+                        out.tested += 1;
+                        match self.edges_by_support(i, j, true) {
+                            Some(x) => x,
+                            None => continue,
+                        }
+                    }
                 };
-                out.tested += 1;
+                if arc_a.is_some() && arc_b.is_some() {
+                    out.tested += 1;
+                }
                 if out.edges.is_none_or(|best| s > best.2) {
                     out.edges = Some((i as u32, j as u32, s, n));
                 }
@@ -646,6 +665,37 @@ fn arcs_cross<V: Vector>(a: V, b: V, c: V, d: V) -> bool {
         return false;
     }
     (c * sd.abs() + d * sc.abs()).dot(a + b) > 0.0
+}
+
+/// The separation along the axis of `feature` at these poses, by support scans, and the world
+/// axis; `None` when the feature does not exist or its edges are parallel.
+pub(super) fn separation_of<V, A, B>(
+    a: &A,
+    pose_a: &Pose<V>,
+    b: &B,
+    pose_b: &Pose<V>,
+    feature: SatFeature,
+) -> Option<(f64, V)>
+where
+    V: Vector,
+    A: Polytope<V> + ?Sized,
+    B: Polytope<V> + ?Sized,
+{
+    let frame = Frame {
+        a,
+        b,
+        rel: pose_a.inverse().compose(pose_b),
+    };
+    frame
+        .cached(feature)
+        .map(|(s, n)| (s, pose_a.rotation.rotate(n)))
+}
+
+impl SatCache {
+    /// Stores `feature` as the pair's last best axis.
+    pub(super) fn set(&mut self, feature: SatFeature) {
+        self.feature = (feature != SatFeature::None).then_some(feature);
+    }
 }
 
 /// Runs every candidate axis of `a` and `b` (local to `a`), the best of each kind in world axes.
