@@ -483,7 +483,68 @@ struct Frame<'a, V: Vector, A: ?Sized, B: ?Sized> {
     a: &'a A,
     b: &'a B,
     /// `b` in `a`'s frame.
-    rel: Pose<V>,
+    rel: Rel<V>,
+}
+
+/// The placement of `b`'s frame in `a`'s as a rotation matrix (its columns: `b`'s axes in
+/// `a`'s frame) and a translation: a rotation is then a few products, with no trigonometry
+/// (composing 2D rotations would take a `sin_cos`).
+#[derive(Clone, Copy, Debug)]
+struct Rel<V> {
+    cols: [V; 3],
+    t: V,
+}
+
+impl<V: Vector> Rel<V> {
+    fn new(pose_a: &Pose<V>, pose_b: &Pose<V>) -> Self {
+        let col = |k: usize| {
+            if k < V::DIM {
+                pose_a
+                    .rotation
+                    .inverse_rotate(pose_b.rotation.rotate(V::unit(k)))
+            } else {
+                V::ZERO
+            }
+        };
+        Self {
+            cols: [col(0), col(1), col(2)],
+            t: pose_a
+                .rotation
+                .inverse_rotate(pose_b.position - pose_a.position),
+        }
+    }
+    /// A direction of `b`'s frame in `a`'s.
+    #[inline]
+    fn rotate(&self, v: V) -> V {
+        let mut r = self.cols[0] * v.comp(0) + self.cols[1] * v.comp(1);
+        if V::DIM == 3 {
+            r += self.cols[2] * v.comp(2);
+        }
+        r
+    }
+    /// A direction of `a`'s frame in `b`'s.
+    #[inline]
+    fn inverse_rotate(&self, w: V) -> V {
+        V::from_array3([
+            self.cols[0].dot(w),
+            self.cols[1].dot(w),
+            if V::DIM == 3 {
+                self.cols[2].dot(w)
+            } else {
+                0.0
+            },
+        ])
+    }
+    /// A point of `b`'s frame in `a`'s.
+    #[inline]
+    fn transform_point(&self, v: V) -> V {
+        self.rotate(v) + self.t
+    }
+    /// A point of `a`'s frame in `b`'s.
+    #[inline]
+    fn inverse_transform_point(&self, p: V) -> V {
+        self.inverse_rotate(p - self.t)
+    }
 }
 
 impl<V: Vector, A: Polytope<V> + ?Sized, B: Polytope<V> + ?Sized> Frame<'_, V, A, B> {
@@ -496,19 +557,16 @@ impl<V: Vector, A: Polytope<V> + ?Sized, B: Polytope<V> + ?Sized> Frame<'_, V, A
     #[inline]
     fn face_a(&self, i: usize) -> (f64, V) {
         let n = self.a.face_normal(i);
-        let ib = self.b.support_vertex(self.rel.rotation.inverse_rotate(-n));
+        let ib = self.b.support_vertex(self.rel.inverse_rotate(-n));
         (n.dot(self.vb(ib)) - self.a.face_offset(i), n)
     }
     /// Face `j` of `b`: separation, local axis of `a` (from `a` to `b`).
     #[inline]
     fn face_b(&self, j: usize) -> (f64, V) {
         let m = self.b.face_normal(j);
-        let ia = self.a.support_vertex(self.rel.rotation.rotate(-m));
+        let ia = self.a.support_vertex(self.rel.rotate(-m));
         let pa = self.rel.inverse_transform_point(self.a.vertex(ia));
-        (
-            m.dot(pa) - self.b.face_offset(j),
-            -self.rel.rotation.rotate(m),
-        )
+        (m.dot(pa) - self.b.face_offset(j), -self.rel.rotate(m))
     }
     /// The unit cross product of edge `i` of `a` and edge `j` of `b` in `a`'s frame, `None`
     /// when they are nearly parallel; also a point of each edge.
@@ -535,7 +593,7 @@ impl<V: Vector, A: Polytope<V> + ?Sized, B: Polytope<V> + ?Sized> Frame<'_, V, A
         let mut best: Option<(f64, V)> = None;
         for n in [n, -n] {
             let pa = self.a.vertex(self.a.support_vertex(n));
-            let ib = self.b.support_vertex(self.rel.rotation.inverse_rotate(-n));
+            let ib = self.b.support_vertex(self.rel.inverse_rotate(-n));
             let pb = self.vb(ib);
             if on_support {
                 // The edges lie on the supporting planes (to an angle of 1e-9).
@@ -597,11 +655,11 @@ impl<V: Vector, A: Polytope<V> + ?Sized, B: Polytope<V> + ?Sized> Frame<'_, V, A
             return out;
         }
         // The Gauss-map arcs of b's edges, negated, in a's frame: (c, d), or None.
-        let arcs_b: Vec<Option<(V, V)>> = (0..nb)
+        let arcs_b: Vec<Option<Arc<V>>> = (0..nb)
             .map(|j| {
                 let [f, g] = self.b.edge_faces(j)?;
-                let c = -self.rel.rotation.rotate(self.b.face_normal(f as usize));
-                let d = -self.rel.rotation.rotate(self.b.face_normal(g as usize));
+                let c = -self.rel.rotate(self.b.face_normal(f as usize));
+                let d = -self.rel.rotate(self.b.face_normal(g as usize));
                 proper_arc(c, d)
             })
             .collect();
@@ -613,15 +671,15 @@ impl<V: Vector, A: Polytope<V> + ?Sized, B: Polytope<V> + ?Sized> Frame<'_, V, A
                 )
             });
             for (j, arc_b) in arcs_b.iter().enumerate() {
-                let (s, n) = match (arc_a, arc_b) {
-                    (Some((a, b)), Some((c, d))) => {
-                        if !arcs_cross(a, b, *c, *d) {
+                let (s, n) = match (&arc_a, arc_b) {
+                    (Some(x), Some(y)) => {
+                        if !arcs_cross(x, y) {
                             continue;
                         }
                         let Some((n, p, q)) = self.edge_axis(i, j) else {
                             continue;
                         };
-                        let n = if n.dot(a + b) < 0.0 { -n } else { n };
+                        let n = if n.dot(x.a + x.b) < 0.0 { -n } else { n };
                         (n.dot(q - p), n)
                     }
                     _ => {
@@ -645,26 +703,33 @@ impl<V: Vector, A: Polytope<V> + ?Sized, B: Polytope<V> + ?Sized> Frame<'_, V, A
     }
 }
 
-/// `(a, b)` when the arc between the unit normals `a`, `b` is well defined (not opposite).
-#[inline]
-fn proper_arc<V: Vector>(a: V, b: V) -> Option<(V, V)> {
-    (cross(a, b).length_squared() > 1e-20).then_some((a, b))
+/// The arc between the unit normals `a`, `b` and the normal `a × b` of its great circle, when
+/// the arc is well defined (`a`, `b` not opposite).
+#[derive(Clone, Copy, Debug)]
+struct Arc<V> {
+    a: V,
+    b: V,
+    n: V,
 }
 
-/// Whether the Gauss-map arcs `a b` (of `A`) and `c d` (of `−B`) cross (see the
+#[inline]
+fn proper_arc<V: Vector>(a: V, b: V) -> Option<Arc<V>> {
+    let n = cross(a, b);
+    (n.length_squared() > 1e-20).then_some(Arc { a, b, n })
+}
+
+/// Whether the Gauss-map arcs `x` (of `A`) and `y` (of `−B`) cross (see the
 /// [module docs](self)).
 #[inline]
-fn arcs_cross<V: Vector>(a: V, b: V, c: V, d: V) -> bool {
-    let n1 = cross(a, b);
-    let (sc, sd) = (c.dot(n1), d.dot(n1));
+fn arcs_cross<V: Vector>(x: &Arc<V>, y: &Arc<V>) -> bool {
+    let (sc, sd) = (y.a.dot(x.n), y.b.dot(x.n));
     if !(sc * sd < 0.0) {
         return false;
     }
-    let n2 = cross(c, d);
-    if !(a.dot(n2) * b.dot(n2) < 0.0) {
+    if !(x.a.dot(y.n) * x.b.dot(y.n) < 0.0) {
         return false;
     }
-    (c * sd.abs() + d * sc.abs()).dot(a + b) > 0.0
+    (y.a * sd.abs() + y.b * sc.abs()).dot(x.a + x.b) > 0.0
 }
 
 /// The separation along the axis of `feature` at these poses, by support scans, and the world
@@ -684,7 +749,7 @@ where
     let frame = Frame {
         a,
         b,
-        rel: pose_a.inverse().compose(pose_b),
+        rel: Rel::new(pose_a, pose_b),
     };
     frame
         .cached(feature)
@@ -708,7 +773,7 @@ where
     let frame = Frame {
         a,
         b,
-        rel: pose_a.inverse().compose(pose_b),
+        rel: Rel::new(pose_a, pose_b),
     };
     let mut all = frame.all();
     let r = pose_a.rotation;
@@ -765,7 +830,7 @@ where
     let frame = Frame {
         a,
         b,
-        rel: pose_a.inverse().compose(pose_b),
+        rel: Rel::new(pose_a, pose_b),
     };
     let mut tested = 0;
     if let Some(f) = cache.as_ref().and_then(|c| c.feature) {
@@ -870,17 +935,13 @@ mod tests {
     #[test]
     fn arcs_cross_of_crossing_and_disjoint_arcs() {
         let (x, y, z) = (DVec3::X, DVec3::Y, DVec3::Z);
-        // x→y and the arc through (1,1,0)/√2 from z to -z... use z→(x+y) reversed: crosses.
+        // The arc from x to y, and arcs across its great circle at (x + y)/√2.
         let m = (x + y).normalize();
-        assert!(arcs_cross(x, y, (m + z).normalize(), (m - z).normalize()));
+        let arc = |a: DVec3, b: DVec3| proper_arc(a.normalize(), b.normalize()).unwrap();
+        assert!(arcs_cross(&arc(x, y), &arc(m + z, m - z)));
         // The antipodal crossing does not count.
-        assert!(!arcs_cross(
-            x,
-            y,
-            (-m + z).normalize(),
-            (-m - z).normalize()
-        ));
+        assert!(!arcs_cross(&arc(x, y), &arc(-m + z, -m - z)));
         // Both ends on one side.
-        assert!(!arcs_cross(x, y, (m + z).normalize(), z));
+        assert!(!arcs_cross(&arc(x, y), &arc(m + z, z)));
     }
 }
