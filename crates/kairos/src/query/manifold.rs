@@ -11,7 +11,7 @@
 //! so that a solver can match the contacts of consecutive queries and warm-start their impulses.
 //!
 //! * **Polytope–polytope** (cuboids, convex polygons, triangles, segments): the
-//!   [separating axis test](super::sat) gives the best axis. A face axis makes that face the
+//!   [separating axis test](mod@super::sat) gives the best axis. A face axis makes that face the
 //!   *reference face*; the *incident face* is the face of the other shape most anti-parallel to
 //!   it. The incident face is clipped against the side planes of the reference face
 //!   (Sutherland–Hodgman, *Reentrant polygon clipping*, CACM 17(1), 1974; in 2D the two planes
@@ -52,7 +52,7 @@
 //!   `a` and on `b` and the signed separation `(point_b − point_a) · normal` (negative when
 //!   overlapping). Points are kept when their separation is at most the prediction.
 //! * For overlapping polytopes the deepest point's separation is minus the penetration depth
-//!   (SAT's separation, exact up to rounding, see [`sat`](super::sat)), unless the bias above
+//!   (SAT's separation, exact up to rounding, see [`sat`](mod@super::sat)), unless the bias above
 //!   chose an axis less than `FEATURE_BIAS` times the size away from the best.
 //! * When the shapes are apart by more than the prediction, the manifold is empty. With a
 //!   [`SatCache`], a polytope pair whose cached axis still separates by more than the prediction
@@ -74,6 +74,9 @@
 //!     assert!((p.separation + 0.01).abs() < 1e-12);
 //! }
 //! ```
+
+// Comparisons are negated on purpose where a NaN must take the safe branch.
+#![allow(clippy::neg_cmp_op_on_partial_ord)]
 
 use super::gjk::{distance, GjkOptions, GjkStatus};
 use super::sat::{as_polytope, cross, sat_all, separation_of, Polytope, SatCache, SatFeature};
@@ -636,7 +639,7 @@ fn polytope_contacts<V, A, B>(
     b: &B,
     pose_b: &Pose<V>,
     prediction: f64,
-    mut cache: Option<&mut SatCache>,
+    cache: Option<&mut SatCache>,
 ) -> Option<Manifold<V>>
 where
     V: Vector,
@@ -652,7 +655,7 @@ where
     }
     let all = sat_all(a, pose_a, b, pose_b);
     let (best, _, feature) = all.best();
-    if let Some(c) = cache.as_deref_mut() {
+    if let Some(c) = cache {
         c.set(feature);
     }
     if feature == SatFeature::None {
