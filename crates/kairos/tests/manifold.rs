@@ -443,3 +443,60 @@ fn the_points_lie_on_both_surfaces() {
     );
     println!("2D: {p2} points of {n2} manifolds; 3D: {p3} points of {n3} manifolds");
 }
+
+#[test]
+fn crossing_edges_touch_at_one_point() {
+    // Two cubes on edge, the upper one's lower edge across the lower one's upper edge.
+    let cube = Shape::cuboid(DVec3::splat(0.5)).unwrap();
+    let pa = Pose::new(
+        DVec3::ZERO,
+        DQuat::from_rotation_x(std::f64::consts::FRAC_PI_4),
+    );
+    let h = 0.5 * std::f64::consts::SQRT_2;
+    let pb = Pose::new(
+        DVec3::new(0.1, 2.0 * h - 0.01, -0.2),
+        DQuat::from_rotation_z(std::f64::consts::FRAC_PI_4),
+    );
+    let m = contact_manifold(&cube, &pa, &cube, &pb, 0.0, None);
+    assert_eq!(m.points().len(), 1, "{m:?}");
+    let p = m.points()[0];
+    assert!(
+        matches!((p.id.a, p.id.b), (FeatureId::Edge(_), FeatureId::Edge(_))),
+        "{p:?}"
+    );
+    assert!((p.separation + 0.01).abs() < 1e-12, "{p:?}");
+    assert!((m.normal - DVec3::Y).length() < 1e-12);
+    // On a's edge (x free, y = h, z = 0) under b's edge (x = 0.1, z free).
+    assert!(
+        (p.point_a - DVec3::new(0.1, h, 0.0)).length() < 1e-12,
+        "{p:?}"
+    );
+    assert!(
+        (p.point_b - DVec3::new(0.1, h - 0.01, 0.0)).length() < 1e-12,
+        "{p:?}"
+    );
+}
+
+#[test]
+fn the_cache_changes_nothing_but_the_work() {
+    let mut rng = Pcg64::seed_from_u64(31);
+    let mut nonempty = 0;
+    for _ in 0..100 {
+        let (a, pa, b, _) = random_pair::<DVec3>("cuboid", "cuboid", &mut rng);
+        let start = point::<DVec3>(&mut rng, 1.0) - DVec3::X * 5.0;
+        let w = DVec3::random_angular(&mut rng);
+        let mut cache = SatCache::default();
+        for k in 0..300 {
+            let t = k as f64 / 30.0;
+            let pb = Pose::new(
+                pa.position + start + DVec3::X * t,
+                DQuat::from_scaled_axis(w * t),
+            );
+            let cold = contact_manifold(&a, &pa, &b, &pb, 0.05, None);
+            let warm = contact_manifold(&a, &pa, &b, &pb, 0.05, Some(&mut cache));
+            assert_eq!(cold, warm, "step {k}");
+            nonempty += !cold.is_empty() as u32;
+        }
+    }
+    assert!(nonempty > 1000);
+}
