@@ -575,18 +575,23 @@ impl<V: Vector, A: Polytope<V> + ?Sized, B: Polytope<V> + ?Sized> Frame<'_, V, A
     /// when they are nearly parallel; also a point of each edge.
     #[inline]
     fn edge_axis(&self, i: usize, j: usize) -> Option<(V, V, V)> {
+        let (p, ea) = self.edge_a(i);
+        let (q, eb) = self.edge_b(j);
+        Some((unit_cross(ea, eb)?, p, q))
+    }
+    /// Edge `i` of `a`: its first vertex and its direction (to the second).
+    #[inline]
+    fn edge_a(&self, i: usize) -> (V, V) {
         let [p0, p1] = self.a.edge(i);
-        let [q0, q1] = self.b.edge(j);
         let p = self.a.vertex(p0 as usize);
+        (p, self.a.vertex(p1 as usize) - p)
+    }
+    /// Edge `j` of `b` in `a`'s frame: its first vertex and its direction.
+    #[inline]
+    fn edge_b(&self, j: usize) -> (V, V) {
+        let [q0, q1] = self.b.edge(j);
         let q = self.vb(q0 as usize);
-        let ea = self.a.vertex(p1 as usize) - p;
-        let eb = self.vb(q1 as usize) - q;
-        let c = cross(ea, eb);
-        let l2 = c.length_squared();
-        if !(l2 > PARALLEL_SINE * PARALLEL_SINE * ea.length_squared() * eb.length_squared()) {
-            return None;
-        }
-        Some((c * (1.0 / l2.sqrt()), p, q))
+        (q, self.vb(q1 as usize) - q)
     }
     /// Edges `i`, `j` by support scans along both orientations: separation, local axis. With
     /// `on_support`, `None` unless the two edges are the supporting features along the axis
@@ -666,6 +671,9 @@ impl<V: Vector, A: Polytope<V> + ?Sized, B: Polytope<V> + ?Sized> Frame<'_, V, A
                 proper_arc(c, d)
             })
             .collect();
+        // The edges once, b's in a's frame: (first vertex, direction).
+        let edges_a: Vec<(V, V)> = (0..na).map(|i| self.edge_a(i)).collect();
+        let edges_b: Vec<(V, V)> = (0..nb).map(|j| self.edge_b(j)).collect();
         for i in 0..na {
             let arc_a = self.a.edge_faces(i).and_then(|[f, g]| {
                 proper_arc(
@@ -679,7 +687,8 @@ impl<V: Vector, A: Polytope<V> + ?Sized, B: Polytope<V> + ?Sized> Frame<'_, V, A
                         if !arcs_cross(x, y) {
                             continue;
                         }
-                        let Some((n, p, q)) = self.edge_axis(i, j) else {
+                        let ((p, ea), (q, eb)) = (edges_a[i], edges_b[j]);
+                        let Some(n) = unit_cross(ea, eb) else {
                             continue;
                         };
                         let n = if n.dot(x.a + x.b) < 0.0 { -n } else { n };
@@ -704,6 +713,17 @@ impl<V: Vector, A: Polytope<V> + ?Sized, B: Polytope<V> + ?Sized> Frame<'_, V, A
         }
         out
     }
+}
+
+/// `ea × eb` normalised, `None` when the edges are nearly parallel (see [`PARALLEL_SINE`]).
+#[inline]
+fn unit_cross<V: Vector>(ea: V, eb: V) -> Option<V> {
+    let c = cross(ea, eb);
+    let l2 = c.length_squared();
+    if !(l2 > PARALLEL_SINE * PARALLEL_SINE * ea.length_squared() * eb.length_squared()) {
+        return None;
+    }
+    Some(c * (1.0 / l2.sqrt()))
 }
 
 /// The arc between the unit normals `a`, `b` and the normal `a × b` of its great circle, when
