@@ -165,7 +165,7 @@ fn warm_start(c: &mut Criterion) {
     let sequences: Vec<_> = (0..8)
         .map(|_| {
             let (a, b) = (shape3("cuboid", &mut rng), shape3("triangle", &mut rng));
-            let mut motion = |rng: &mut Pcg64| {
+            let motion = |rng: &mut Pcg64| {
                 let w = point3(rng, 1.0);
                 Motion::new(0.0, pose3(rng, 3.0), point3(rng, 1.0), w).unwrap()
             };

@@ -23,7 +23,7 @@
 
 mod pairs;
 
-use kairos::math::{DVec2, DVec3, Vector};
+use kairos::math::{DVec2, DVec3};
 use kairos::query::gjk::{distance, intersects, GjkOptions, GjkStatus};
 use kairos::query::toi::{time_of_impact, ImpactStatus, ToiOptions};
 use kairos::shape::{Motion, Pose, Shape, SupportMap};

@@ -10,7 +10,7 @@
 
 mod pairs;
 
-use kairos::math::{DVec2, DVec3, Vector};
+use kairos::math::{DVec2, DVec3};
 use kairos::query::toi::{time_of_impact, ImpactStatus, ToiOptions};
 use kairos::shape::{Motion, Pose, Shape};
 use rand::{Rng, SeedableRng};

@@ -6,8 +6,13 @@
 //! [`epa`], the Expanding Polytope Algorithm: penetration depth, normal and contact points of
 //! overlapping shapes ([`penetration`]) and the [`signed_distance`] (negative inside).
 //! [`toi`]: the first contact of two shapes in linear and rotational motion
-//! ([`time_of_impact`]), by conservative advancement on GJK's separating plane. Separating-axis
-//! tests and contact manifolds are to come.
+//! ([`time_of_impact`]), by conservative advancement on GJK's separating plane. For polytopes
+//! (boxes, polygons, triangles, segments: the [`Polytope`] trait), [`sat`](mod@sat) is the
+//! separating axis test ([`sat()`]) over face normals and, in 3D, edge cross products pruned on the Gauss map, exact
+//! penetration depth when they overlap, with the last best axis cached ([`SatCache`]).
+//! [`manifold`] builds [`contact_manifold`]s on top of it: up to 2 (2D) or 4 (3D) contact
+//! points, by clipping the incident face against SAT's reference face, each named by the pair
+//! of features it comes from ([`ContactId`]) so that a solver can match contacts over time.
 //!
 //! ```
 //! use kairos::math::DVec2;
@@ -29,10 +34,14 @@
 
 pub mod epa;
 pub mod gjk;
+pub mod manifold;
+pub mod sat;
 pub mod toi;
 
 pub use epa::{penetration, signed_distance, EpaOptions, EpaResult, EpaStatus};
 pub use gjk::{
     distance, intersects, CoreSupport, Feature, GjkCache, GjkOptions, GjkResult, GjkStatus,
 };
+pub use manifold::{contact_manifold, polytope_manifold, ContactId, ContactPoint, Manifold};
+pub use sat::{sat, Polytope, SatCache, SatFeature, SatResult, SatStatus};
 pub use toi::{time_of_impact, ImpactStatus, ToiOptions, ToiResult};

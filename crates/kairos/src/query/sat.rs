@@ -1,0 +1,970 @@
+//! The separating axis test (SAT) for polytopes, with the last best axis cached.
+//!
+//! # Algorithm
+//!
+//! Two convex polytopes are disjoint exactly when some axis separates their projections, and
+//! it suffices to try the normals of the faces of their Minkowski difference `A − B`: the face
+//! normals of `A`, those of `B`, and in 3D the cross products of an edge of `A` with an edge of
+//! `B` (Gottschalk, Lin, Manocha, *OBBTree*, SIGGRAPH 1996; Ericson, *Real-Time Collision
+//! Detection*, 2005, §4.4 and §5.2.1). Along a unit axis `n` the *separation* is
+//! `min_{b∈B} n·b − max_{a∈A} n·a`; [`sat`] returns the largest over the candidate axes, the
+//! axis and the feature it came from. The seed of the query module (the narrow-phase survey on
+//! SAT and GJK) suggests caching the last axis; [`SatCache`] does that (see below).
+//!
+//! In 3D, most edge pairs cannot span a face of `A − B`, and their axes can be skipped without
+//! changing the answer. An edge pair spans a face exactly when the arcs of the two edges on the
+//! Gauss map (the great arc between the normals of the edge's two faces; for `B` negated)
+//! cross (Gregorius, *The Separating Axis Test between Convex Polyhedra*, GDC 2013). The test
+//! here: the arc `c d` of `−B` crosses the great circle of `a b` (`c, d` on opposite sides of
+//! the plane `a × b`), the arc `a b` crosses the great circle of `c d`, and the crossing point
+//! of `c d`, `|d·(a×b)| c + |c·(a×b)| d`, is on the side of `a + b` (the same one of the two
+//! antipodal crossings). For such a pair the separation is `n·(q − p)` for any points `p`, `q`
+//! of the two edges, with `n` turned toward `a + b`: one dot product instead of two support
+//! scans. An edge whose faces are not known ([`Polytope::edge_faces`] gives `None`, or the two
+//! normals are opposite as for a flat triangle) is tested without pruning, by support scans
+//! along both orientations of the axis; the pair is a candidate when both edges lie on the
+//! supporting planes along the axis (then it spans a face of `A − B`; of several parallel
+//! edges, only the supporting one does).
+//!
+//! Nearly parallel edges are skipped: their cross product `e_A × e_B` is below
+//! [`PARALLEL_SINE`] times `|e_A| |e_B|`. Its direction would carry a relative error of about
+//! `ε / sin θ`; the face of `A − B` they span is a sliver between faces tried through other
+//! axes, whose separation differs from it by at most `sin θ` times the size of the shapes, so
+//! with the threshold near `√ε` both errors stay near `1e-8` of the size.
+//!
+//! # Guarantees
+//!
+//! * For two polytopes of full dimension (boxes, convex polygons, 2D triangles; 3D boxes and
+//!   polyhedra, and one of them a segment or a flat triangle), the candidate axes hold every
+//!   face normal of `A − B`, so when the shapes overlap or touch, the returned separation is
+//!   exactly minus the penetration depth (the distance from the origin to the boundary of
+//!   `A − B`, as [`penetration`](super::penetration) computes) and the axis is the minimum
+//!   translation direction; up to rounding and the parallel-edge threshold.
+//! * When they are apart, the separation is positive and a *lower bound* on the distance (the
+//!   gap between the shapes' projections on one axis); it equals the distance when the closest
+//!   features are a face and a point of it (or two edges), and is smaller otherwise (a vertex
+//!   facing a vertex). [`distance`](super::distance) gives the distance itself.
+//! * Two flat shapes in 3D (two triangles, two segments) have a flat Minkowski difference
+//!   whose in-plane normals are not among the axes: two coplanar triangles, or parallel
+//!   segments, may be reported overlapping while apart. Two segments in 3D with parallel
+//!   directions have no candidate axis at all: the separation is then `−∞`, status
+//!   [`SatStatus::Overlapping`].
+//! * The axis is a world unit vector pointing from `A` to `B`: moving `B` by `t · axis` changes
+//!   the separation along it by `t`. No NaN for finite poses.
+//!
+//! # Cached axis
+//!
+//! A [`SatCache`] holds the feature of the best axis of the last query on the pair. The next
+//! query first measures the separation along that feature's axis at the new poses; when it is
+//! still positive the shapes are apart and the query returns at once
+//! ([`SatResult::separation`] is then that axis's separation, a valid lower bound on the
+//! distance, and may be smaller than the best one a full test would find). Otherwise the full
+//! test runs and refills the cache. In a coherent sequence of apart shapes most queries test
+//! one axis; the status is always the same as without the cache.
+//!
+//! ```
+//! use kairos::math::DVec2;
+//! use kairos::query::sat::{sat, SatCache, SatFeature, SatStatus};
+//! use kairos::shape::{Cuboid, Pose};
+//! let square = Cuboid::new(DVec2::new(1.0, 1.0)).unwrap();
+//! let mut cache = SatCache::default();
+//! let b = Pose::from_position(DVec2::new(2.5, 0.2));
+//! let r = sat(&square, &Pose::IDENTITY, &square, &b, Some(&mut cache));
+//! assert_eq!(r.status, SatStatus::Separated);
+//! assert!((r.separation - 0.5).abs() < 1e-15);
+//! assert_eq!(r.axis, DVec2::X); // from a to b
+//! assert_eq!(r.feature, SatFeature::FaceA(0)); // face 0 of a cuboid: +x
+//! // b moves a little: the cached axis still separates, one axis is tested.
+//! let b = Pose::from_position(DVec2::new(2.4, 0.3));
+//! let r = sat(&square, &Pose::IDENTITY, &square, &b, Some(&mut cache));
+//! assert_eq!(r.status, SatStatus::Separated);
+//! assert_eq!(r.axes_tested, 1);
+//! // Overlapping: the separation is minus the penetration depth.
+//! let b = Pose::from_position(DVec2::new(1.5, 0.2));
+//! let r = sat(&square, &Pose::IDENTITY, &square, &b, Some(&mut cache));
+//! assert_eq!(r.status, SatStatus::Overlapping);
+//! assert!((r.separation + 0.5).abs() < 1e-15);
+//! ```
+
+// Comparisons are negated on purpose where a NaN must take the safe branch.
+#![allow(clippy::neg_cmp_op_on_partial_ord)]
+
+use crate::math::{Rotation, Vector};
+use crate::shape::{ConvexPolygon, Cuboid, Pose, Shape, Simplex};
+
+/// Edge pairs whose directions make an angle with sine below this are skipped (see the
+/// [module docs](self)).
+pub const PARALLEL_SINE: f64 = 1e-8;
+
+/// A convex polytope given by its vertices, faces and (in 3D) edges, in its local frame: what
+/// the separating axis test and the contact manifolds need.
+///
+/// A face is a facet: in 2D a side (a loop of 2 vertices), in 3D a polygon whose vertex loop is
+/// counter-clockwise seen from outside (from the side its normal points to). Normals are outward
+/// unit vectors. In 2D there are no separate edges ([`Polytope::edge_count`] is 0): the sides
+/// are the faces.
+///
+/// A 3D convex polyhedron storing its vertices, faces as vertex-index loops with outward
+/// normals, and its unique edges as vertex pairs implements it by returning those; giving
+/// [`Polytope::edge_faces`] (the two faces of each edge) lets SAT prune edge pairs.
+pub trait Polytope<V: Vector> {
+    /// Number of vertices.
+    fn vertex_count(&self) -> usize;
+    /// Vertex `i`, local frame.
+    fn vertex(&self, i: usize) -> V;
+    /// The index of a vertex farthest along `d` (the lowest index on ties).
+    fn support_vertex(&self, d: V) -> usize {
+        let mut best = (0, self.vertex(0).dot(d));
+        for i in 1..self.vertex_count() {
+            let x = self.vertex(i).dot(d);
+            if x > best.1 {
+                best = (i, x);
+            }
+        }
+        best.0
+    }
+    /// Number of faces.
+    fn face_count(&self) -> usize;
+    /// The outward unit normal of face `i`.
+    fn face_normal(&self, i: usize) -> V;
+    /// The index of one vertex of face `i` (the first of its loop).
+    fn face_vertex(&self, i: usize) -> usize;
+    /// `n · v` for the normal `n` of face `i` and its vertices `v`: the shape lies in
+    /// `n · x ≤ offset`.
+    fn face_offset(&self, i: usize) -> f64 {
+        self.face_normal(i).dot(self.vertex(self.face_vertex(i)))
+    }
+    /// Replaces `out` with the vertex loop of face `i` (counter-clockwise seen from outside in
+    /// 3D; from the first vertex to the second with the outside on the right in 2D).
+    fn face_vertices(&self, i: usize, out: &mut Vec<u32>);
+    /// Number of edges (3D; 0 in 2D).
+    fn edge_count(&self) -> usize;
+    /// The vertices of edge `i`.
+    fn edge(&self, i: usize) -> [u32; 2];
+    /// The two faces that share edge `i`, when known; `None` disables the Gauss-map pruning
+    /// for this edge.
+    fn edge_faces(&self, _i: usize) -> Option<[u32; 2]> {
+        None
+    }
+    /// The index of the edge between vertices `v0` and `v1` (either order), by a scan.
+    fn edge_index(&self, v0: u32, v1: u32) -> Option<u32> {
+        (0..self.edge_count())
+            .find(|&i| {
+                let [p, q] = self.edge(i);
+                (p, q) == (v0, v1) || (p, q) == (v1, v0)
+            })
+            .map(|i| i as u32)
+    }
+}
+
+/// `a × b` of 3D vectors (the third component is 0 in 2D, where it is not used).
+#[inline]
+pub(super) fn cross<V: Vector>(a: V, b: V) -> V {
+    let (x, y) = (a.to_array3(), b.to_array3());
+    V::from_array3([
+        x[1] * y[2] - x[2] * y[1],
+        x[2] * y[0] - x[0] * y[2],
+        x[0] * y[1] - x[1] * y[0],
+    ])
+}
+
+/// The outward normal of a 2D side from `p` to `q` (the outside on the right): `(dy, −dx)`,
+/// unit; zero for `p = q`.
+#[inline]
+fn side_normal<V: Vector>(p: V, q: V) -> V {
+    let d = q - p;
+    let n = V::from_array3([d.comp(1), -d.comp(0), 0.0]);
+    let l = n.length();
+    if l > 0.0 {
+        n * (1.0 / l)
+    } else {
+        V::ZERO
+    }
+}
+
+// ---------------------------------------------------------------------------------------------
+// The shapes of this crate as polytopes
+
+/// Faces of a rectangle: `+x, −x, +y, −y`, vertex `i` with bit `k` set on the `+` side of axis `k`.
+const CUBOID_FACES_2D: [[u32; 2]; 4] = [[1, 3], [2, 0], [3, 2], [0, 1]];
+/// Faces of a box: `+x, −x, +y, −y, +z, −z`, counter-clockwise seen from outside.
+const CUBOID_FACES_3D: [[u32; 4]; 6] = [
+    [1, 3, 7, 5],
+    [0, 4, 6, 2],
+    [2, 6, 7, 3],
+    [0, 1, 5, 4],
+    [4, 5, 7, 6],
+    [0, 2, 3, 1],
+];
+
+/// Face `2k` of a cuboid is the `+` side of axis `k`, face `2k + 1` the `−` side; vertex `i` has
+/// bit `k` set on the `+` side of axis `k` (as its support feature); in 3D edge `4k + m` is
+/// along axis `k`, its other two coordinates' sides given by the bits of `m`.
+impl<V: Vector> Polytope<V> for Cuboid<V> {
+    fn vertex_count(&self) -> usize {
+        1 << V::DIM
+    }
+    fn vertex(&self, i: usize) -> V {
+        let h = self.half_extents();
+        let mut p = [0.0; 3];
+        for (k, p) in p.iter_mut().enumerate().take(V::DIM) {
+            *p = if i >> k & 1 == 1 {
+                h.comp(k)
+            } else {
+                -h.comp(k)
+            };
+        }
+        V::from_array3(p)
+    }
+    #[inline]
+    fn support_vertex(&self, d: V) -> usize {
+        (0..V::DIM).fold(0, |bits, k| bits | (usize::from(d.comp(k) >= 0.0) << k))
+    }
+    fn face_count(&self) -> usize {
+        2 * V::DIM
+    }
+    #[inline]
+    fn face_normal(&self, i: usize) -> V {
+        V::unit(i / 2) * if i.is_multiple_of(2) { 1.0 } else { -1.0 }
+    }
+    fn face_vertex(&self, i: usize) -> usize {
+        if V::DIM == 2 {
+            CUBOID_FACES_2D[i][0] as usize
+        } else {
+            CUBOID_FACES_3D[i][0] as usize
+        }
+    }
+    #[inline]
+    fn face_offset(&self, i: usize) -> f64 {
+        self.half_extents().comp(i / 2)
+    }
+    fn face_vertices(&self, i: usize, out: &mut Vec<u32>) {
+        out.clear();
+        if V::DIM == 2 {
+            out.extend_from_slice(&CUBOID_FACES_2D[i]);
+        } else {
+            out.extend_from_slice(&CUBOID_FACES_3D[i]);
+        }
+    }
+    fn edge_count(&self) -> usize {
+        if V::DIM == 3 {
+            12
+        } else {
+            0
+        }
+    }
+    fn edge(&self, i: usize) -> [u32; 2] {
+        let (k, m) = (i / 4, i as u32 % 4);
+        let (b, c) = ((k + 1) % 3, (k + 2) % 3);
+        let v0 = (m & 1) << b | (m >> 1 & 1) << c;
+        [v0, v0 | 1 << k]
+    }
+    fn edge_faces(&self, i: usize) -> Option<[u32; 2]> {
+        let (k, m) = (i / 4, i as u32 % 4);
+        let (b, c) = ((k + 1) % 3, (k + 2) % 3);
+        let face = |axis: usize, plus: u32| 2 * axis as u32 + (1 - plus);
+        Some([face(b, m & 1), face(c, m >> 1 & 1)])
+    }
+    fn edge_index(&self, v0: u32, v1: u32) -> Option<u32> {
+        let x = v0 ^ v1;
+        if V::DIM != 3 || !x.is_power_of_two() || x >= 8 {
+            return None;
+        }
+        let k = x.trailing_zeros() as usize;
+        let (b, c) = ((k + 1) % 3, (k + 2) % 3);
+        Some(4 * k as u32 + (v0 >> b & 1) + 2 * (v0 >> c & 1))
+    }
+}
+
+/// The loop of side `i` of a 2D polygon of `n` vertices, counter-clockwise or not.
+#[inline]
+fn polygon_side(i: usize, n: usize, ccw: bool) -> [u32; 2] {
+    let j = (i + 1) % n;
+    if ccw {
+        [i as u32, j as u32]
+    } else {
+        [j as u32, i as u32]
+    }
+}
+
+/// The vertices `[a, b]` of a segment, `[a, b, c]` of a triangle. A segment has in 2D two
+/// sides (face 0 from `a` to `b`, face 1 back) and no face in 3D, where it is edge 0. A
+/// triangle has three sides in 2D (face `i` from vertex `i` to `i + 1`, reversed when the
+/// vertices turn clockwise) and in 3D two faces, both sides of its plane (face 0 with the
+/// normal `(b − a) × (c − a)`, loop `a b c`; face 1 opposite, loop `a c b`), and edges
+/// `a b`, `b c`, `c a`.
+impl<V: Vector, const N: usize> Polytope<V> for Simplex<V, N> {
+    fn vertex_count(&self) -> usize {
+        N
+    }
+    #[inline]
+    fn vertex(&self, i: usize) -> V {
+        self.vertices()[i]
+    }
+    fn face_count(&self) -> usize {
+        if V::DIM == 2 {
+            N
+        } else if N == 3 {
+            2
+        } else {
+            0
+        }
+    }
+    fn face_normal(&self, i: usize) -> V {
+        let v = self.vertices();
+        if V::DIM == 2 {
+            let [p, q] = self.side(i);
+            side_normal(v[p as usize], v[q as usize])
+        } else {
+            let n = cross(v[1] - v[0], v[2] - v[0]);
+            let n = n * (1.0 / n.length());
+            if i == 0 {
+                n
+            } else {
+                -n
+            }
+        }
+    }
+    fn face_vertex(&self, i: usize) -> usize {
+        if V::DIM == 2 {
+            self.side(i)[0] as usize
+        } else {
+            0
+        }
+    }
+    fn face_vertices(&self, i: usize, out: &mut Vec<u32>) {
+        out.clear();
+        if V::DIM == 2 {
+            out.extend_from_slice(&self.side(i));
+        } else if i == 0 {
+            out.extend_from_slice(&[0, 1, 2]);
+        } else {
+            out.extend_from_slice(&[0, 2, 1]);
+        }
+    }
+    fn edge_count(&self) -> usize {
+        match (V::DIM, N) {
+            (2, _) => 0,
+            (_, 2) => 1,
+            _ => 3,
+        }
+    }
+    fn edge(&self, i: usize) -> [u32; 2] {
+        [i as u32, ((i + 1) % N) as u32]
+    }
+}
+
+impl<V: Vector, const N: usize> Simplex<V, N> {
+    /// The loop of 2D side `i`.
+    fn side(&self, i: usize) -> [u32; 2] {
+        let v = self.vertices();
+        let ccw = N == 2 || {
+            let (u, w) = (v[1] - v[0], v[2] - v[0]);
+            u.comp(0) * w.comp(1) - u.comp(1) * w.comp(0) > 0.0
+        };
+        polygon_side(i, N, ccw)
+    }
+}
+
+/// Side `i` of a convex polygon runs from vertex `i` to vertex `i + 1`.
+impl<V: Vector> Polytope<V> for ConvexPolygon<V> {
+    fn vertex_count(&self) -> usize {
+        self.vertices().len()
+    }
+    #[inline]
+    fn vertex(&self, i: usize) -> V {
+        self.vertices()[i]
+    }
+    fn face_count(&self) -> usize {
+        self.vertices().len()
+    }
+    fn face_normal(&self, i: usize) -> V {
+        let v = self.vertices();
+        side_normal(v[i], v[(i + 1) % v.len()])
+    }
+    fn face_vertex(&self, i: usize) -> usize {
+        i
+    }
+    fn face_vertices(&self, i: usize, out: &mut Vec<u32>) {
+        out.clear();
+        out.extend_from_slice(&polygon_side(i, self.vertices().len(), true));
+    }
+    fn edge_count(&self) -> usize {
+        0
+    }
+    fn edge(&self, i: usize) -> [u32; 2] {
+        polygon_side(i, self.vertices().len(), true)
+    }
+}
+
+/// The shape as a polytope, when it is one (cuboid, segment, triangle, convex polygon).
+#[must_use]
+pub fn as_polytope<V: Vector>(shape: &Shape<V>) -> Option<&dyn Polytope<V>> {
+    match shape {
+        Shape::Cuboid(s) => Some(s),
+        Shape::Segment(s) => Some(s),
+        Shape::Triangle(s) => Some(s),
+        Shape::ConvexPolygon(s) => Some(s),
+        _ => None,
+    }
+}
+
+// ---------------------------------------------------------------------------------------------
+// The test
+
+/// The feature of the two polytopes whose axis gave the separation.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum SatFeature {
+    /// The normal of face `i` of `a`.
+    FaceA(u32),
+    /// The normal of face `j` of `b` (negated, to point from `a` to `b`).
+    FaceB(u32),
+    /// The cross product of edge `i` of `a` and edge `j` of `b` (3D).
+    Edges(u32, u32),
+    /// No candidate axis (two parallel segments in 3D).
+    None,
+}
+
+/// Whether the separating axis test found the shapes apart.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum SatStatus {
+    /// An axis separates them: the separation is positive.
+    Separated,
+    /// No axis separates them: they overlap or touch (separation `≤ 0`).
+    Overlapping,
+}
+
+/// The answer of [`sat`].
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct SatResult<V> {
+    /// [`SatStatus::Separated`] when the separation is positive.
+    pub status: SatStatus,
+    /// The largest separation over the candidate axes (see the [module docs](self)); after a
+    /// cache early out, the separation along the cached axis.
+    pub separation: f64,
+    /// The world unit axis, from `a` to `b` (zero with [`SatFeature::None`]).
+    pub axis: V,
+    /// Which feature gave the axis.
+    pub feature: SatFeature,
+    /// Candidate axes whose separation was measured (the cached one included).
+    pub axes_tested: u32,
+}
+
+/// The feature of the last query's best axis, tried first by the next query on the same pair
+/// (see the [module docs](self#cached-axis)).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct SatCache {
+    feature: Option<SatFeature>,
+}
+
+impl SatCache {
+    /// Forgets the axis.
+    pub fn clear(&mut self) {
+        self.feature = None;
+    }
+    /// The cached feature, if any.
+    #[must_use]
+    pub fn feature(&self) -> Option<SatFeature> {
+        self.feature
+    }
+}
+
+/// The best axis of each kind, and the number of axes measured (for the manifolds).
+#[derive(Clone, Copy, Debug)]
+pub(super) struct SatAll<V> {
+    /// Best face of `a`: index, separation, world axis.
+    pub(super) face_a: Option<(u32, f64, V)>,
+    /// Best face of `b`.
+    pub(super) face_b: Option<(u32, f64, V)>,
+    /// Best edge pair.
+    pub(super) edges: Option<(u32, u32, f64, V)>,
+    pub(super) tested: u32,
+}
+
+/// `b`'s pose in `a`'s frame, and the pieces of the separation along a local axis of `a`.
+struct Frame<'a, V: Vector, A: ?Sized, B: ?Sized> {
+    a: &'a A,
+    b: &'a B,
+    /// `b` in `a`'s frame.
+    rel: Rel<V>,
+}
+
+/// The placement of `b`'s frame in `a`'s as a rotation matrix (its columns: `b`'s axes in
+/// `a`'s frame) and a translation: a rotation is then a few products, with no trigonometry
+/// (composing 2D rotations would take a `sin_cos`).
+#[derive(Clone, Copy, Debug)]
+struct Rel<V> {
+    cols: [V; 3],
+    t: V,
+}
+
+impl<V: Vector> Rel<V> {
+    fn new(pose_a: &Pose<V>, pose_b: &Pose<V>) -> Self {
+        let col = |k: usize| {
+            if k < V::DIM {
+                pose_a
+                    .rotation
+                    .inverse_rotate(pose_b.rotation.rotate(V::unit(k)))
+            } else {
+                V::ZERO
+            }
+        };
+        Self {
+            cols: [col(0), col(1), col(2)],
+            t: pose_a
+                .rotation
+                .inverse_rotate(pose_b.position - pose_a.position),
+        }
+    }
+    /// A direction of `b`'s frame in `a`'s.
+    #[inline]
+    fn rotate(&self, v: V) -> V {
+        let mut r = self.cols[0] * v.comp(0) + self.cols[1] * v.comp(1);
+        if V::DIM == 3 {
+            r += self.cols[2] * v.comp(2);
+        }
+        r
+    }
+    /// A direction of `a`'s frame in `b`'s.
+    #[inline]
+    fn inverse_rotate(&self, w: V) -> V {
+        V::from_array3([
+            self.cols[0].dot(w),
+            self.cols[1].dot(w),
+            if V::DIM == 3 {
+                self.cols[2].dot(w)
+            } else {
+                0.0
+            },
+        ])
+    }
+    /// A point of `b`'s frame in `a`'s.
+    #[inline]
+    fn transform_point(&self, v: V) -> V {
+        self.rotate(v) + self.t
+    }
+    /// A point of `a`'s frame in `b`'s.
+    #[inline]
+    fn inverse_transform_point(&self, p: V) -> V {
+        self.inverse_rotate(p - self.t)
+    }
+}
+
+impl<V: Vector, A: Polytope<V> + ?Sized, B: Polytope<V> + ?Sized> Frame<'_, V, A, B> {
+    /// Vertex `i` of `b` in `a`'s frame.
+    #[inline]
+    fn vb(&self, i: usize) -> V {
+        self.rel.transform_point(self.b.vertex(i))
+    }
+    /// Face `i` of `a`: separation, local axis.
+    #[inline]
+    fn face_a(&self, i: usize) -> (f64, V) {
+        let n = self.a.face_normal(i);
+        let ib = self.b.support_vertex(self.rel.inverse_rotate(-n));
+        (n.dot(self.vb(ib)) - self.a.face_offset(i), n)
+    }
+    /// Face `j` of `b`: separation, local axis of `a` (from `a` to `b`).
+    #[inline]
+    fn face_b(&self, j: usize) -> (f64, V) {
+        let m = self.b.face_normal(j);
+        let ia = self.a.support_vertex(self.rel.rotate(-m));
+        let pa = self.rel.inverse_transform_point(self.a.vertex(ia));
+        (m.dot(pa) - self.b.face_offset(j), -self.rel.rotate(m))
+    }
+    /// The unit cross product of edge `i` of `a` and edge `j` of `b` in `a`'s frame, `None`
+    /// when they are nearly parallel; also a point of each edge.
+    #[inline]
+    fn edge_axis(&self, i: usize, j: usize) -> Option<(V, V, V)> {
+        let (p, ea) = self.edge_a(i);
+        let (q, eb) = self.edge_b(j);
+        Some((unit_cross(ea, eb)?, p, q))
+    }
+    /// Edge `i` of `a`: its first vertex and its direction (to the second).
+    #[inline]
+    fn edge_a(&self, i: usize) -> (V, V) {
+        let [p0, p1] = self.a.edge(i);
+        let p = self.a.vertex(p0 as usize);
+        (p, self.a.vertex(p1 as usize) - p)
+    }
+    /// Edge `j` of `b` in `a`'s frame: its first vertex and its direction.
+    #[inline]
+    fn edge_b(&self, j: usize) -> (V, V) {
+        let [q0, q1] = self.b.edge(j);
+        let q = self.vb(q0 as usize);
+        (q, self.vb(q1 as usize) - q)
+    }
+    /// Edges `i`, `j` by support scans along both orientations: separation, local axis. With
+    /// `on_support`, `None` unless the two edges are the supporting features along the axis
+    /// (of several parallel edges only the supporting one spans a face of `A − B`).
+    fn edges_by_support(&self, i: usize, j: usize, on_support: bool) -> Option<(f64, V)> {
+        let (n, p, q) = self.edge_axis(i, j)?;
+        let mut best: Option<(f64, V)> = None;
+        for n in [n, -n] {
+            let pa = self.a.vertex(self.a.support_vertex(n));
+            let ib = self.b.support_vertex(self.rel.inverse_rotate(-n));
+            let pb = self.vb(ib);
+            if on_support {
+                // The edges lie on the supporting planes (to an angle of 1e-9).
+                let (da, db) = (pa - p, q - pb);
+                if n.dot(da) > 1e-9 * da.length() || n.dot(db) > 1e-9 * db.length() {
+                    continue;
+                }
+            }
+            let s = n.dot(pb) - n.dot(pa);
+            if best.is_none_or(|b| s > b.0) {
+                best = Some((s, n));
+            }
+        }
+        best
+    }
+    /// The separation along the cached feature's axis, by support scans (a valid separation
+    /// whatever the poses), and the local axis.
+    fn cached(&self, f: SatFeature) -> Option<(f64, V)> {
+        match f {
+            SatFeature::FaceA(i) if (i as usize) < self.a.face_count() => {
+                Some(self.face_a(i as usize))
+            }
+            SatFeature::FaceB(j) if (j as usize) < self.b.face_count() => {
+                Some(self.face_b(j as usize))
+            }
+            SatFeature::Edges(i, j)
+                if (i as usize) < self.a.edge_count() && (j as usize) < self.b.edge_count() =>
+            {
+                self.edges_by_support(i as usize, j as usize, false)
+            }
+            _ => None,
+        }
+    }
+
+    /// Every candidate axis: the best of each kind.
+    fn all(&self) -> SatAll<V> {
+        let mut out = SatAll {
+            face_a: None,
+            face_b: None,
+            edges: None,
+            tested: 0,
+        };
+        for i in 0..self.a.face_count() {
+            let (s, n) = self.face_a(i);
+            out.tested += 1;
+            if out.face_a.is_none_or(|best| s > best.1) {
+                out.face_a = Some((i as u32, s, n));
+            }
+        }
+        for j in 0..self.b.face_count() {
+            let (s, n) = self.face_b(j);
+            out.tested += 1;
+            if out.face_b.is_none_or(|best| s > best.1) {
+                out.face_b = Some((j as u32, s, n));
+            }
+        }
+        let (na, nb) = (self.a.edge_count(), self.b.edge_count());
+        if na == 0 || nb == 0 {
+            return out;
+        }
+        // The Gauss-map arcs of b's edges, negated, in a's frame: (c, d), or None.
+        let arcs_b: Vec<Option<Arc<V>>> = (0..nb)
+            .map(|j| {
+                let [f, g] = self.b.edge_faces(j)?;
+                let c = -self.rel.rotate(self.b.face_normal(f as usize));
+                let d = -self.rel.rotate(self.b.face_normal(g as usize));
+                proper_arc(c, d)
+            })
+            .collect();
+        // The edges once, b's in a's frame: (first vertex, direction).
+        let edges_a: Vec<(V, V)> = (0..na).map(|i| self.edge_a(i)).collect();
+        let edges_b: Vec<(V, V)> = (0..nb).map(|j| self.edge_b(j)).collect();
+        for i in 0..na {
+            let arc_a = self.a.edge_faces(i).and_then(|[f, g]| {
+                proper_arc(
+                    self.a.face_normal(f as usize),
+                    self.a.face_normal(g as usize),
+                )
+            });
+            for (j, arc_b) in arcs_b.iter().enumerate() {
+                let (s, n) = match (&arc_a, arc_b) {
+                    (Some(x), Some(y)) => {
+                        if !arcs_cross(x, y) {
+                            continue;
+                        }
+                        let ((p, ea), (q, eb)) = (edges_a[i], edges_b[j]);
+                        let Some(n) = unit_cross(ea, eb) else {
+                            continue;
+                        };
+                        let n = if n.dot(x.a + x.b) < 0.0 { -n } else { n };
+                        (n.dot(q - p), n)
+                    }
+                    _ => {
+                        // Measured whether or not the edges turn out to support the axis.
+                        out.tested += 1;
+                        match self.edges_by_support(i, j, true) {
+                            Some(x) => x,
+                            None => continue,
+                        }
+                    }
+                };
+                if arc_a.is_some() && arc_b.is_some() {
+                    out.tested += 1;
+                }
+                if out.edges.is_none_or(|best| s > best.2) {
+                    out.edges = Some((i as u32, j as u32, s, n));
+                }
+            }
+        }
+        out
+    }
+}
+
+/// `ea × eb` normalised, `None` when the edges are nearly parallel (see [`PARALLEL_SINE`]).
+#[inline]
+fn unit_cross<V: Vector>(ea: V, eb: V) -> Option<V> {
+    let c = cross(ea, eb);
+    let l2 = c.length_squared();
+    if !(l2 > PARALLEL_SINE * PARALLEL_SINE * ea.length_squared() * eb.length_squared()) {
+        return None;
+    }
+    Some(c * (1.0 / l2.sqrt()))
+}
+
+/// The arc between the unit normals `a`, `b` and the normal `a × b` of its great circle, when
+/// the arc is well defined (`a`, `b` not opposite).
+#[derive(Clone, Copy, Debug)]
+struct Arc<V> {
+    a: V,
+    b: V,
+    n: V,
+}
+
+#[inline]
+fn proper_arc<V: Vector>(a: V, b: V) -> Option<Arc<V>> {
+    let n = cross(a, b);
+    (n.length_squared() > 1e-20).then_some(Arc { a, b, n })
+}
+
+/// Whether the Gauss-map arcs `x` (of `A`) and `y` (of `−B`) cross (see the
+/// [module docs](self)).
+#[inline]
+fn arcs_cross<V: Vector>(x: &Arc<V>, y: &Arc<V>) -> bool {
+    let (sc, sd) = (y.a.dot(x.n), y.b.dot(x.n));
+    if !(sc * sd < 0.0) {
+        return false;
+    }
+    if !(x.a.dot(y.n) * x.b.dot(y.n) < 0.0) {
+        return false;
+    }
+    (y.a * sd.abs() + y.b * sc.abs()).dot(x.a + x.b) > 0.0
+}
+
+/// The separation along the axis of `feature` at these poses, by support scans, and the world
+/// axis; `None` when the feature does not exist or its edges are parallel.
+pub(super) fn separation_of<V, A, B>(
+    a: &A,
+    pose_a: &Pose<V>,
+    b: &B,
+    pose_b: &Pose<V>,
+    feature: SatFeature,
+) -> Option<(f64, V)>
+where
+    V: Vector,
+    A: Polytope<V> + ?Sized,
+    B: Polytope<V> + ?Sized,
+{
+    let frame = Frame {
+        a,
+        b,
+        rel: Rel::new(pose_a, pose_b),
+    };
+    frame
+        .cached(feature)
+        .map(|(s, n)| (s, pose_a.rotation.rotate(n)))
+}
+
+impl SatCache {
+    /// Stores `feature` as the pair's last best axis.
+    pub(super) fn set(&mut self, feature: SatFeature) {
+        self.feature = (feature != SatFeature::None).then_some(feature);
+    }
+}
+
+/// Runs every candidate axis of `a` and `b` (local to `a`), the best of each kind in world axes.
+pub(super) fn sat_all<V, A, B>(a: &A, pose_a: &Pose<V>, b: &B, pose_b: &Pose<V>) -> SatAll<V>
+where
+    V: Vector,
+    A: Polytope<V> + ?Sized,
+    B: Polytope<V> + ?Sized,
+{
+    let frame = Frame {
+        a,
+        b,
+        rel: Rel::new(pose_a, pose_b),
+    };
+    let mut all = frame.all();
+    let r = pose_a.rotation;
+    if let Some(f) = &mut all.face_a {
+        f.2 = r.rotate(f.2);
+    }
+    if let Some(f) = &mut all.face_b {
+        f.2 = r.rotate(f.2);
+    }
+    if let Some(e) = &mut all.edges {
+        e.3 = r.rotate(e.3);
+    }
+    all
+}
+
+impl<V: Vector> SatAll<V> {
+    /// The best axis over all kinds (ties: faces of `a`, then of `b`, then edges).
+    pub(super) fn best(&self) -> (f64, V, SatFeature) {
+        let mut best = (f64::NEG_INFINITY, V::ZERO, SatFeature::None);
+        if let Some((i, s, n)) = self.face_a {
+            best = (s, n, SatFeature::FaceA(i));
+        }
+        if let Some((j, s, n)) = self.face_b {
+            if s > best.0 {
+                best = (s, n, SatFeature::FaceB(j));
+            }
+        }
+        if let Some((i, j, s, n)) = self.edges {
+            if s > best.0 {
+                best = (s, n, SatFeature::Edges(i, j));
+            }
+        }
+        best
+    }
+}
+
+/// The separating axis test of polytopes `a` at `pose_a` and `b` at `pose_b`: the largest
+/// separation over the candidate axes, its world axis (from `a` to `b`) and feature.
+///
+/// `cache`, when given, is tried first and receives this query's best feature (see the
+/// [module docs](self) for the candidate axes, the guarantees and the cache).
+pub fn sat<V, A, B>(
+    a: &A,
+    pose_a: &Pose<V>,
+    b: &B,
+    pose_b: &Pose<V>,
+    cache: Option<&mut SatCache>,
+) -> SatResult<V>
+where
+    V: Vector,
+    A: Polytope<V> + ?Sized,
+    B: Polytope<V> + ?Sized,
+{
+    let frame = Frame {
+        a,
+        b,
+        rel: Rel::new(pose_a, pose_b),
+    };
+    let mut tested = 0;
+    if let Some(f) = cache.as_ref().and_then(|c| c.feature) {
+        if let Some((s, n)) = frame.cached(f) {
+            tested = 1;
+            if s > 0.0 {
+                return SatResult {
+                    status: SatStatus::Separated,
+                    separation: s,
+                    axis: pose_a.rotation.rotate(n),
+                    feature: f,
+                    axes_tested: 1,
+                };
+            }
+        }
+    }
+    let all = frame.all();
+    let (s, n, feature) = all.best();
+    if let Some(c) = cache {
+        c.feature = (feature != SatFeature::None).then_some(feature);
+    }
+    SatResult {
+        status: if s > 0.0 {
+            SatStatus::Separated
+        } else {
+            SatStatus::Overlapping
+        },
+        separation: s,
+        axis: pose_a.rotation.rotate(n),
+        feature,
+        axes_tested: tested + all.tested,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::math::{DVec2, DVec3};
+
+    /// Every face's loop lies on its plane, turns counter-clockwise about its normal, and the
+    /// shape is behind the plane; every edge with faces is on both.
+    fn check<V: Vector, P: Polytope<V>>(p: &P) {
+        let mut lp = Vec::new();
+        for i in 0..p.face_count() {
+            let n = p.face_normal(i);
+            let off = p.face_offset(i);
+            assert!((n.length() - 1.0).abs() < 1e-12);
+            for k in 0..p.vertex_count() {
+                assert!(n.dot(p.vertex(k)) <= off + 1e-12, "face {i} vertex {k}");
+            }
+            p.face_vertices(i, &mut lp);
+            for &v in &lp {
+                assert!((n.dot(p.vertex(v as usize)) - off).abs() < 1e-12);
+            }
+            if V::DIM == 3 {
+                let (a, b, c) = (
+                    p.vertex(lp[0] as usize),
+                    p.vertex(lp[1] as usize),
+                    p.vertex(lp[2] as usize),
+                );
+                assert!(cross(b - a, c - b).dot(n) > 0.0, "face {i} turns clockwise");
+            } else {
+                let d = p.vertex(lp[1] as usize) - p.vertex(lp[0] as usize);
+                // outside on the right: n = (dy, -dx)
+                assert!(n.comp(0) * d.comp(1) - n.comp(1) * d.comp(0) > 0.0);
+            }
+        }
+        for e in 0..p.edge_count() {
+            let [v0, v1] = p.edge(e);
+            assert_eq!(p.edge_index(v0, v1), Some(e as u32));
+            assert_eq!(p.edge_index(v1, v0), Some(e as u32));
+            if let Some(fs) = p.edge_faces(e) {
+                for f in fs {
+                    p.face_vertices(f as usize, &mut lp);
+                    assert!(lp.contains(&v0) && lp.contains(&v1), "edge {e} face {f}");
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn the_shapes_are_consistent_polytopes() {
+        check(&Cuboid::new(DVec2::new(1.0, 2.0)).unwrap());
+        check(&Cuboid::new(DVec3::new(1.0, 2.0, 3.0)).unwrap());
+        let t = |a, b, c| Simplex::<DVec2, 3>::new(a, b, c).unwrap();
+        check(&t(DVec2::ZERO, DVec2::X, DVec2::Y));
+        check(&t(DVec2::ZERO, DVec2::Y, DVec2::X));
+        check(&Simplex::<DVec3, 3>::new(DVec3::ZERO, DVec3::X, DVec3::Y).unwrap());
+        check(&Simplex::<DVec2, 2>::new(DVec2::ZERO, DVec2::X).unwrap());
+        check(&Simplex::<DVec3, 2>::new(DVec3::ZERO, DVec3::X).unwrap());
+        let sq = [(1.0, 0.0), (0.0, 1.0), (-1.0, 0.0), (0.0, -1.0)];
+        check(&ConvexPolygon::new(sq.iter().map(|&(x, y)| DVec2::new(x, y)).collect()).unwrap());
+        // The support vertex of a cuboid is the one its support function names.
+        let c = Cuboid::new(DVec3::new(1.0, 2.0, 3.0)).unwrap();
+        let d = DVec3::new(0.3, -0.2, 0.9);
+        assert_eq!(
+            Polytope::<DVec3>::vertex(&c, Polytope::<DVec3>::support_vertex(&c, d)),
+            crate::shape::SupportMap::local_support(&c, d)
+        );
+    }
+
+    #[test]
+    fn arcs_cross_of_crossing_and_disjoint_arcs() {
+        let (x, y, z) = (DVec3::X, DVec3::Y, DVec3::Z);
+        // The arc from x to y, and arcs across its great circle at (x + y)/√2.
+        let m = (x + y).normalize();
+        let arc = |a: DVec3, b: DVec3| proper_arc(a.normalize(), b.normalize()).unwrap();
+        assert!(arcs_cross(&arc(x, y), &arc(m + z, m - z)));
+        // The antipodal crossing does not count.
+        assert!(!arcs_cross(&arc(x, y), &arc(-m + z, -m - z)));
+        // Both ends on one side.
+        assert!(!arcs_cross(&arc(x, y), &arc(m + z, z)));
+    }
+}
