@@ -252,7 +252,9 @@ fn brute<V: Dim>(shape: &Shape<V>, pose: &Pose<V>) -> Poly<V> {
                 (verts, edges, tris, Solid::Box(p3, h.as3()), 0.0)
             }
         }
-        Shape::Cylinder(_) | Shape::Cone(_) => unreachable!("no brute force for curved solids"),
+        Shape::Cylinder(_) | Shape::Cone(_) | Shape::Polyhedron(_) => {
+            unreachable!("no brute force for curved solids or polyhedra")
+        }
     };
     Poly {
         verts,
