@@ -26,7 +26,8 @@
 //!
 //! Shapes that exist in one dimension only are refused in the other with
 //! [`ShapeError::WrongDimension`]. [`Shape::convex_hull`] gives the convex polygon in 2D and
-//! the convex polyhedron in 3D.
+//! the convex polyhedron in 3D; a concave (simple) polygon is cut into convex pieces by
+//! [`decompose_polygon`].
 //!
 //! Every constructor validates its input (finite, positive sizes; distinct vertices;
 //! non-degenerate triangles; strictly convex polygons; hulls with volume) and returns a typed [`ShapeError`];
@@ -90,12 +91,14 @@
 //! well-predicted branch per support call when called with `Shape` (no virtual calls, no
 //! boxing, shapes stored by value in a `Vec<Shape<V>>`).
 
+mod decompose;
 mod motion;
 mod polygon;
 pub mod polyhedron;
 mod polytope;
 mod round;
 
+pub use decompose::decompose_polygon;
 pub use motion::{Motion, MotionError, Pose};
 pub use polygon::ConvexPolygon;
 pub use polyhedron::{ConvexPolyhedron, PolyhedronEdge};
