@@ -610,3 +610,63 @@ fn gjk_distance_between_polyhedra_matches_parry() {
     assert!(worst < 1e-9, "{worst}");
     assert!(apart > 100 && apart < 450, "{apart}");
 }
+
+/// Points from a small grid (many coplanar, collinear and duplicate ones), perhaps squashed
+/// flat.
+fn awkward_cloud(seed: u64, n: usize, side: u32, flat: bool) -> Vec<DVec3> {
+    let mut rng = Pcg64::seed_from_u64(seed);
+    (0..n)
+        .map(|_| {
+            let mut q = DVec3::new(
+                rng.gen_range(0..side) as f64,
+                rng.gen_range(0..side) as f64,
+                rng.gen_range(0..side) as f64,
+            );
+            if flat {
+                q.z = q.x + q.y;
+            }
+            q + DVec3::new(3.0, -5.0, 7.0)
+        })
+        .collect()
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(256))]
+
+    /// Valid hulls or typed errors, never a panic; and the same hull, scaled, for the points
+    /// scaled by a power of two to extreme magnitudes (where the checks above would
+    /// overflow).
+    #[test]
+    fn awkward_clouds_give_valid_hulls_or_typed_errors(
+        seed in any::<u64>(),
+        n in 1usize..200,
+        side in 1u32..5,
+        flat in any::<bool>(),
+        exp in prop::sample::select(vec![-1000, -300, -20, 20, 300, 1000]),
+    ) {
+        let points = awkward_cloud(seed, n, side, flat);
+        let s = 2f64.powi(exp);
+        let scaled: Vec<_> = points.iter().map(|&p| p * s).collect();
+        let (a, b) = (ConvexPolyhedron::from_points(&points), ConvexPolyhedron::from_points(&scaled));
+        match (a, b) {
+            (Ok(h), Ok(hs)) => {
+                prop_assert!(!flat && side >= 2);
+                check_hull(&points, &h);
+                let back: Vec<_> = hs.vertices().iter().map(|&p| p / s).collect();
+                prop_assert_eq!(h.vertices(), &back[..]);
+                prop_assert_eq!(h.face_count(), hs.face_count());
+                for i in 0..h.face_count() {
+                    prop_assert_eq!(h.face_vertices(i), hs.face_vertices(i));
+                    prop_assert_eq!(h.face_normal(i), hs.face_normal(i));
+                }
+                prop_assert_eq!(h.edges(), hs.edges());
+            }
+            (Err(ShapeError::TooFewPoints { count }), Err(e)) => {
+                prop_assert!(count < 4);
+                prop_assert_eq!(e, ShapeError::TooFewPoints { count });
+            }
+            (Err(ShapeError::ZeroVolume), Err(ShapeError::ZeroVolume)) => {}
+            (a, b) => prop_assert!(false, "{:?} {:?}", a.err(), b.err()),
+        }
+    }
+}

@@ -37,9 +37,10 @@
 //!
 //! # Tolerance
 //!
-//! All tests are made on the points moved by the centre of their bounding box, against the
+//! All tests are made on the points moved by the centre of their bounding box and scaled by a
+//! power of two (exact) that brings their largest half extent into `[1, 2)`, against the
 //! *hull tolerance* `ε = HULL_TOLERANCE · L`, `L` the diagonal of the bounding box of the
-//! points. A point counts as above a face only when its distance to the face's plane exceeds
+//! points (so the result does not depend on the points' position or magnitude). A point counts as above a face only when its distance to the face's plane exceeds
 //! `ε`; a face is seen by the eye only when the eye is more than `ε` above it. So points within
 //! `ε` of the hull (on its faces, edges, or duplicates of its vertices) are never made
 //! vertices, and every input point lies inside the result or within a few `ε` of it. The points
@@ -137,14 +138,22 @@ impl<V: Vector> ConvexPolyhedron<V> {
         let (lo, hi) = raw
             .iter()
             .fold((raw[0], raw[0]), |(lo, hi), &p| (lo.min(p), hi.max(p)));
-        let centre = (lo + hi) * 0.5;
-        // Halved before subtracting, so that the diagonal of a huge cloud does not overflow.
-        let diagonal = (hi * 0.5 - lo * 0.5).length() * 2.0;
-        if !(diagonal.is_finite() && diagonal > 0.0) {
+        // Halved first, so that nothing overflows for points near the largest f64.
+        let centre = lo * 0.5 + hi * 0.5;
+        let half = (hi * 0.5 - lo * 0.5).max_element();
+        if half == 0.0 {
             return Err(ShapeError::ZeroVolume);
         }
-        let tol = HULL_TOLERANCE * diagonal;
-        let moved: Vec<DVec3> = raw.iter().map(|&p| p - centre).collect();
+        // Scaled by 2^-e (exactly, in two steps so the factor itself stays finite) to bring
+        // the largest half extent into [1, 2): the products below neither overflow nor lose
+        // precision to underflow, whatever the points' magnitude.
+        let e = half.log2().floor() as i32;
+        let (f1, f2) = (2f64.powi(-e / 2), 2f64.powi(-e - (-e / 2)));
+        let scale = |p: DVec3| p * f1 * f2;
+        let c = scale(centre);
+        let moved: Vec<DVec3> = raw.iter().map(|&p| scale(p) - c).collect();
+        let (lo, hi) = (scale(lo) - c, scale(hi) - c);
+        let tol = HULL_TOLERANCE * (hi - lo).length();
         let triangles = quickhull(&moved, tol)?;
         let mesh = merge_coplanar(&moved, &triangles, tol)
             .or_else(|| unmerged(&moved, &triangles))
