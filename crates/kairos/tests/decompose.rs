@@ -335,3 +335,42 @@ fn polygons_that_are_not_simple_are_refused() {
         })
     );
 }
+
+#[test]
+fn random_polygons_are_decomposed_exactly_when_simple() {
+    let mut rng = Pcg64::seed_from_u64(7);
+    let (mut simple, mut crossing) = (0, 0);
+    for trial in 0..2000 {
+        let n = 3 + trial % 6;
+        let p: Vec<DVec2> = (0..n)
+            .map(|_| DVec2::new(rng.gen_range(-1.0..1.0), rng.gen_range(-1.0..1.0)))
+            .collect();
+        // Independent: some two non-adjacent edges meet.
+        let crosses = (0..n).any(|i| {
+            (i + 2..n).any(|j| {
+                !(i == 0 && j == n - 1) && meet(p[i], p[(i + 1) % n], p[j], p[(j + 1) % n])
+            })
+        });
+        match decompose_polygon(&p) {
+            Ok(_) => {
+                assert!(!crosses, "{p:?}");
+                check(&p, &mut rng);
+                simple += 1;
+            }
+            Err(ShapeError::CrossingEdges { first, second }) => {
+                assert!(crosses, "{p:?}");
+                assert!(first < second && second < n);
+                assert!(meet(
+                    p[first],
+                    p[(first + 1) % n],
+                    p[second],
+                    p[(second + 1) % n]
+                ));
+                crossing += 1;
+            }
+            Err(e) => panic!("{e}: {p:?}"),
+        }
+    }
+    println!("{simple} simple, {crossing} crossing");
+    assert!(simple > 500 && crossing > 500);
+}

@@ -63,7 +63,9 @@ use crate::math::Vector;
 /// [`ShapeError::WrongDimension`] in 3D; [`ShapeError::TooFewVertices`],
 /// [`ShapeError::NonFiniteVertex`], [`ShapeError::CoincidentVertices`] (consecutive),
 /// [`ShapeError::CrossingEdges`] naming two edges that cross or touch (edge `i` runs from
-/// vertex `i` to vertex `i + 1`), [`ShapeError::ZeroArea`] when all vertices are collinear.
+/// vertex `i` to vertex `i + 1`), [`ShapeError::ZeroArea`] when all vertices are collinear
+/// (or, for slivers thinner than rounding, when no ear passes the strict convexity test), and
+/// [`ShapeError::NotConvex`] should a piece fail [`ConvexPolygon::new`] by rounding.
 pub fn decompose_polygon<V: Vector>(vertices: &[V]) -> Result<Vec<ConvexPolygon<V>>, ShapeError> {
     check_dim::<V>("polygon decomposition", 2)?;
     let n = vertices.len();
