@@ -91,7 +91,7 @@
 //! well-predicted branch per support call when called with `Shape` (no virtual calls, no
 //! boxing, shapes stored by value in a `Vec<Shape<V>>`).
 
-mod decompose;
+pub mod decompose;
 mod motion;
 mod polygon;
 pub mod polyhedron;
