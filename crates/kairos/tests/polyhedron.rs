@@ -363,6 +363,21 @@ fn degenerate_inputs_give_typed_errors() {
         ConvexPolyhedron::from_points(&[u; 7]),
         Err(ShapeError::ZeroVolume)
     );
+    // Mass properties that would overflow.
+    let huge: Vec<_> = box_corners(DVec3::ONE, DVec3::ZERO)
+        .iter()
+        .map(|&p| p * 1e120)
+        .collect();
+    let h = hull(&huge);
+    assert!(matches!(
+        h.mass_properties(1.0),
+        Err(ShapeError::InvalidSize { .. })
+    ));
+    assert!((h.bounding_radius_about(DVec3::ZERO) / (3f64.sqrt() * 1e120) - 1.0).abs() < 1e-15);
+    assert!(matches!(
+        h.mass_properties(f64::NAN),
+        Err(ShapeError::InvalidDensity(_))
+    ));
     // 2D.
     let flat = [DVec2::ZERO, DVec2::X, DVec2::Y, DVec2::ONE];
     assert_eq!(

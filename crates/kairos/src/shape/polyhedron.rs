@@ -259,7 +259,9 @@ impl<V: Vector> ConvexPolyhedron<V> {
     ///
     /// # Errors
     ///
-    /// [`ShapeError::InvalidDensity`] unless `density` is positive and finite.
+    /// [`ShapeError::InvalidDensity`] unless `density` is positive and finite;
+    /// [`ShapeError::InvalidSize`] when the polyhedron is so large (or the density so high)
+    /// that its mass or inertia overflows.
     pub fn mass_properties(&self, density: f64) -> Result<MassProperties<V>, ShapeError> {
         super::check_density(density)?;
         let vertex = |i: u32| DVec3::from_array(self.vertices[i as usize].to_array3());
@@ -292,8 +294,21 @@ impl<V: Vector> ConvexPolyhedron<V> {
                 c[i][j] = density * (second[i][j] / 120.0 - volume * centroid[i] * centroid[j]);
             }
         }
+        let mass = density * volume;
+        let trace = c[0][0] + c[1][1] + c[2][2];
+        let finite = mass.is_finite()
+            && centroid.is_finite()
+            && trace.is_finite()
+            && c.iter().flatten().all(|x| x.is_finite());
+        if !finite {
+            return Err(ShapeError::InvalidSize {
+                what: "polyhedron's extent",
+                requirement: "small enough for finite mass properties",
+                value: self.bounding_radius_about(V::from_array3(o.to_array())),
+            });
+        }
         Ok(MassProperties {
-            mass: density * volume,
+            mass,
             centre_of_mass: V::from_array3((o + centroid).to_array()),
             inertia: V::inertia_from_second_moment_matrix(c),
         })
