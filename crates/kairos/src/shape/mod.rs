@@ -425,7 +425,8 @@ impl<V: Vector> Shape<V> {
     /// # Errors
     ///
     /// [`ShapeError::InvalidDensity`] unless `density` is positive and finite;
-    /// [`ShapeError::Massless`] for a segment, and for a triangle in 3D.
+    /// [`ShapeError::Massless`] for a segment, and for a triangle in 3D;
+    /// [`ShapeError::InvalidSize`] for a polyhedron whose mass or inertia overflows.
     pub fn mass_properties(&self, density: f64) -> Result<MassProperties<V>, ShapeError> {
         each_shape!(self, s => s.mass_properties(density))
     }
