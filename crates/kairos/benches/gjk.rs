@@ -47,6 +47,7 @@ fn shape3(kind: &str, rng: &mut Pcg64) -> Shape<DVec3> {
         "cuboid" => Shape::cuboid(DVec3::new(size(rng), size(rng), size(rng))),
         "capsule" => Shape::capsule(size(rng), size(rng)),
         "triangle" => Shape::triangle(p(rng), p(rng), p(rng)),
+        "polyhedron" => Shape::polyhedron(&(0..32).map(|_| p(rng)).collect::<Vec<_>>()),
         _ => unreachable!(),
     }
     .unwrap()
@@ -99,6 +100,12 @@ fn parry3(s: &Shape<DVec3>) -> Box<dyn parry3d_f64::shape::Shape> {
             let [a, b, c] = t.vertices();
             Box::new(ps::Triangle::new(v(a), v(b), v(c)))
         }
+        Shape::Polyhedron(h) => Box::new(
+            ps::ConvexPolyhedron::from_convex_hull(
+                &h.vertices().iter().map(|&p| v(p)).collect::<Vec<_>>(),
+            )
+            .unwrap(),
+        ),
         _ => unreachable!(),
     }
 }
@@ -204,6 +211,7 @@ fn bench(c: &mut Criterion) {
         ("cuboid", "cuboid"),
         ("cuboid", "triangle"),
         ("capsule", "cuboid"),
+        ("polyhedron", "polyhedron"),
     ] {
         pair_benches!(
             c,

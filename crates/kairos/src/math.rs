@@ -106,6 +106,10 @@ pub trait Vector:
     /// along the body axes are `s` and whose products of inertia are zero. In 2D only the sum
     /// `∫ |x|² dm` enters, so any `s` whose components are the diagonal second moments works.
     fn inertia_from_second_moments(s: Self) -> Self::Inertia;
+    /// The inertia tensor `tr(C) I − C` of a body whose second-moment matrix about its centre
+    /// of mass is `C = ∫ x xᵀ dm` (3×3, rows; products of inertia included). In 2D only the
+    /// upper-left 2×2 block enters: `C₀₀ + C₁₁`.
+    fn inertia_from_second_moment_matrix(c: [[f64; 3]; 3]) -> Self::Inertia;
 }
 
 /// Why a rotation read from a scene was refused.
@@ -360,6 +364,10 @@ impl Vector for DVec2 {
     fn inertia_from_second_moments(s: DVec2) -> f64 {
         s.x + s.y
     }
+    #[inline]
+    fn inertia_from_second_moment_matrix(c: [[f64; 3]; 3]) -> f64 {
+        c[0][0] + c[1][1]
+    }
 }
 
 impl Vector for DVec3 {
@@ -447,6 +455,13 @@ impl Vector for DVec3 {
     #[inline]
     fn inertia_from_second_moments(s: DVec3) -> DMat3 {
         DMat3::from_diagonal(DVec3::new(s.y + s.z, s.x + s.z, s.x + s.y))
+    }
+    #[inline]
+    fn inertia_from_second_moment_matrix(c: [[f64; 3]; 3]) -> DMat3 {
+        let trace = c[0][0] + c[1][1] + c[2][2];
+        // Symmetric, so rows and columns are the same.
+        DMat3::from_cols_array_2d(&c.map(|row| row.map(|x| -x)))
+            + DMat3::from_diagonal(DVec3::splat(trace))
     }
 }
 

@@ -285,7 +285,14 @@ fn depths_and_normals_agree_with_parry() {
         Some((c.dist, DVec2::new(c.normal1.x, c.normal1.y)))
     });
     let kinds3 = [
-        "ball", "cuboid", "capsule", "segment", "triangle", "cylinder", "cone",
+        "ball",
+        "cuboid",
+        "capsule",
+        "segment",
+        "triangle",
+        "cylinder",
+        "cone",
+        "polyhedron",
     ];
     let three = compare_with_parry::<DVec3>(&kinds3, n, 8, |a, pa, b, pb| {
         let c = parry3d_f64::query::contact(
@@ -405,7 +412,14 @@ fn check_properties<V: Dim>(kinds: &[&'static str], n: usize, seed: u64) -> (usi
 fn depth_times_normal_is_the_minimum_translation_and_swapping_negates_it() {
     let (c2, u2) = check_properties::<DVec2>(&KINDS_2D, 150, 9);
     let kinds3 = [
-        "ball", "cuboid", "capsule", "segment", "triangle", "cylinder", "cone",
+        "ball",
+        "cuboid",
+        "capsule",
+        "segment",
+        "triangle",
+        "cylinder",
+        "cone",
+        "polyhedron",
     ];
     let (c3, u3) = check_properties::<DVec3>(&kinds3, 150, 10);
     println!("2D: {c2} pairs ({u2} non-unique), 3D: {c3} pairs ({u3} non-unique)");

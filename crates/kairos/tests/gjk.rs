@@ -252,7 +252,9 @@ fn brute<V: Dim>(shape: &Shape<V>, pose: &Pose<V>) -> Poly<V> {
                 (verts, edges, tris, Solid::Box(p3, h.as3()), 0.0)
             }
         }
-        Shape::Cylinder(_) | Shape::Cone(_) => unreachable!("no brute force for curved solids"),
+        Shape::Cylinder(_) | Shape::Cone(_) | Shape::Polyhedron(_) => {
+            unreachable!("no brute force for curved solids or polyhedra")
+        }
     };
     Poly {
         verts,
@@ -557,7 +559,14 @@ fn distances_agree_with_parry() {
             .distance
     });
     let kinds3 = [
-        "ball", "cuboid", "capsule", "segment", "triangle", "cylinder", "cone",
+        "ball",
+        "cuboid",
+        "capsule",
+        "segment",
+        "triangle",
+        "cylinder",
+        "cone",
+        "polyhedron",
     ];
     let three = compare_with_parry::<DVec3>(&kinds3, n, 9, |a, pa, b, pb| {
         parry3d_f64::query::distance(&parry_pose3(pa), &*parry3(a), &parry_pose3(pb), &*parry3(b))

@@ -77,6 +77,7 @@ fn extreme_points<V: Vector>(shape: &Shape<V>, rng: &mut Pcg64) -> Vec<V> {
         Shape::Segment(s) => s.vertices().to_vec(),
         Shape::Triangle(t) => t.vertices().to_vec(),
         Shape::ConvexPolygon(p) => p.vertices().to_vec(),
+        Shape::Polyhedron(p) => p.vertices().to_vec(),
     }
 }
 
@@ -118,6 +119,9 @@ fn contains<V: Vector>(shape: &Shape<V>, p: V, tol: f64) -> bool {
             let t = ((p - a).dot(b - a) / (b - a).length_squared()).clamp(0.0, 1.0);
             (p - (a + (b - a) * t)).length() <= tol
         }
+        Shape::Polyhedron(h) => h
+            .faces()
+            .all(|(lp, n)| n.dot(p - h.vertices()[lp[0] as usize]) <= tol),
     }
 }
 
@@ -125,7 +129,11 @@ fn contains<V: Vector>(shape: &Shape<V>, p: V, tol: f64) -> bool {
 fn is_polytope<V: Vector>(shape: &Shape<V>) -> bool {
     matches!(
         shape,
-        Shape::Cuboid(_) | Shape::Segment(_) | Shape::Triangle(_) | Shape::ConvexPolygon(_)
+        Shape::Cuboid(_)
+            | Shape::Segment(_)
+            | Shape::Triangle(_)
+            | Shape::ConvexPolygon(_)
+            | Shape::Polyhedron(_)
     )
 }
 
@@ -879,7 +887,10 @@ fn shapes_of_the_other_dimension_are_refused() {
         Shape::convex_polygon(square.clone()),
         wrong("convex polygon", 2, 3)
     );
-    assert_eq!(Shape::convex_hull(&square), wrong("convex polygon", 2, 3));
+    // In 3D the hull is a polyhedron, which a flat square is not; in 2D there is none.
+    assert_eq!(Shape::convex_hull(&square), Err(ShapeError::ZeroVolume));
+    let flat = [DVec2::ZERO, DVec2::X, DVec2::Y, DVec2::ONE];
+    assert_eq!(Shape::polyhedron(&flat), wrong("polyhedron", 3, 2));
     assert_eq!(
         Shape::<DVec2>::cone(1.0, 1.0).unwrap_err().to_string(),
         "a cone exists only in 3D, not in 2D"

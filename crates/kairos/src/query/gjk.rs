@@ -84,8 +84,8 @@
 
 use crate::math::{Rotation, Vector};
 use crate::shape::{
-    Ball, Capsule, Cone, ConvexPolygon, Cuboid, Cylinder, FeatureId, Pose, Shape, Simplex,
-    SupportMap,
+    Ball, Capsule, Cone, ConvexPolygon, ConvexPolyhedron, Cuboid, Cylinder, FeatureId, Pose, Shape,
+    Simplex, SupportMap,
 };
 
 /// The largest simplex: `DIM + 1` points, at most 4.
@@ -149,6 +149,7 @@ impl<V: Vector, const N: usize> CoreSupport<V> for Simplex<V, N> {}
 impl<V: Vector> CoreSupport<V> for ConvexPolygon<V> {}
 impl<V: Vector> CoreSupport<V> for Cylinder<V> {}
 impl<V: Vector> CoreSupport<V> for Cone<V> {}
+impl<V: Vector> CoreSupport<V> for ConvexPolyhedron<V> {}
 
 impl<V: Vector> CoreSupport<V> for Shape<V> {
     #[inline]

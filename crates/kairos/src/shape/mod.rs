@@ -16,6 +16,7 @@
 //! | [`ConvexPolygon`] | polygon | — | vertices as given, counter-clockwise |
 //! | [`Cylinder`] | — | cylinder | axis = local y, caps at `y = ±h`, origin at the centre |
 //! | [`Cone`] | — | cone | axis = local y, apex at `y = +h`, base disc at `y = -h` |
+//! | [`ConvexPolyhedron`] | — | polyhedron | vertices as given (the hull of points, quickhull) |
 //!
 //! A shape's local origin is not always its centre of mass (a cone's is at `y = -h/2`, a
 //! triangle's at its centroid): [`MassProperties::centre_of_mass`] says where it is. A body
@@ -24,11 +25,12 @@
 //! centre of mass, as [`Motion`] assumes.
 //!
 //! Shapes that exist in one dimension only are refused in the other with
-//! [`ShapeError::WrongDimension`]. The convex polyhedron (3D hull of points, quickhull) is the
-//! gap this module leaves for a later part.
+//! [`ShapeError::WrongDimension`]. [`Shape::convex_hull`] gives the convex polygon in 2D and
+//! the convex polyhedron in 3D; a concave (simple) polygon is cut into convex pieces by
+//! [`decompose_polygon`].
 //!
 //! Every constructor validates its input (finite, positive sizes; distinct vertices;
-//! non-degenerate triangles; strictly convex polygons) and returns a typed [`ShapeError`];
+//! non-degenerate triangles; strictly convex polygons; hulls with volume) and returns a typed [`ShapeError`];
 //! after that no function of this module returns NaN, whatever the query direction.
 //!
 //! # Support functions
@@ -65,7 +67,8 @@
 //! density in 3D. Closed forms: balls, boxes, cylinders and cones from their integrals;
 //! capsules as a cylinder (2D: rectangle) plus two half balls moved by the parallel axis
 //! theorem, one formula for both dimensions with the dimension's constants; triangles and
-//! polygons from the edge sums of Green's theorem about the vertex mean (for round-off). A
+//! polygons from the edge sums of Green's theorem about the vertex mean (for round-off);
+//! polyhedra from the divergence theorem over tetrahedra from the vertex mean. A
 //! segment (both dimensions) and a triangle in 3D enclose no area or volume: their mass would
 //! be zero, which no body can have, so they return [`ShapeError::Massless`] (they remain valid
 //! shapes for static geometry and queries).
@@ -88,14 +91,18 @@
 //! well-predicted branch per support call when called with `Shape` (no virtual calls, no
 //! boxing, shapes stored by value in a `Vec<Shape<V>>`).
 
+pub mod decompose;
 mod motion;
 mod polygon;
+pub mod polyhedron;
 mod polytope;
 mod round;
 mod spec;
 
+pub use decompose::decompose_polygon;
 pub use motion::{Motion, MotionError, Pose};
 pub use polygon::ConvexPolygon;
+pub use polyhedron::{ConvexPolyhedron, PolyhedronEdge};
 pub use polytope::{Cuboid, Segment, Simplex, Triangle};
 pub use round::{Ball, Capsule, Cone, Cylinder};
 pub use spec::{shape_keys, BodyDim, RigidBodySpec, SpecError, MOTION_KEYS, SHAPE_NAMES};
@@ -166,7 +173,7 @@ pub enum ShapeError {
         second: usize,
     },
     /// A polygon needs at least three vertices.
-    #[error("a convex polygon needs at least 3 vertices, got {count}")]
+    #[error("a polygon needs at least 3 vertices, got {count}")]
     TooFewVertices {
         /// Vertices given.
         count: usize,
@@ -185,6 +192,24 @@ pub enum ShapeError {
     SelfIntersecting {
         /// Whole turns of the boundary.
         turns: usize,
+    },
+    /// A convex polyhedron needs at least four points.
+    #[error("a convex polyhedron needs at least 4 points, got {count}")]
+    TooFewPoints {
+        /// Points given.
+        count: usize,
+    },
+    /// The points lie in one plane (to the hull tolerance): the hull has no volume.
+    #[error("the points are coplanar: the hull has no volume")]
+    ZeroVolume,
+    /// Two edges of a polygon that should be simple cross or touch (edge `i` runs from vertex
+    /// `i` to vertex `i + 1`).
+    #[error("edges {first} and {second} of the polygon cross")]
+    CrossingEdges {
+        /// The first edge's index.
+        first: usize,
+        /// The second edge's index.
+        second: usize,
     },
     /// The density is negative, zero or not finite.
     #[error("density must be positive and finite, got {0}")]
@@ -293,6 +318,8 @@ pub enum Shape<V: Vector> {
     Cylinder(Cylinder<V>),
     /// A cone along local y (3D only).
     Cone(Cone<V>),
+    /// A convex polyhedron (3D only).
+    Polyhedron(ConvexPolyhedron<V>),
 }
 
 /// Calls `$body` with `$s` bound to the shape inside any variant of `$shape`.
@@ -307,6 +334,7 @@ macro_rules! each_shape {
             Shape::ConvexPolygon($s) => $body,
             Shape::Cylinder($s) => $body,
             Shape::Cone($s) => $body,
+            Shape::Polyhedron($s) => $body,
         }
     };
 }
@@ -336,9 +364,23 @@ impl<V: Vector> Shape<V> {
     pub fn convex_polygon(vertices: Vec<V>) -> Result<Self, ShapeError> {
         ConvexPolygon::new(vertices).map(Shape::ConvexPolygon)
     }
-    /// The convex hull of `points` (2D only).
+    /// The convex hull of `points`: a convex polygon in 2D (Andrew's monotone chain), a convex
+    /// polyhedron in 3D (quickhull).
+    ///
+    /// # Errors
+    ///
+    /// Those of [`ConvexPolygon::from_points`] in 2D and [`ConvexPolyhedron::from_points`] in
+    /// 3D.
     pub fn convex_hull(points: &[V]) -> Result<Self, ShapeError> {
-        ConvexPolygon::from_points(points).map(Shape::ConvexPolygon)
+        if V::DIM == 2 {
+            ConvexPolygon::from_points(points).map(Shape::ConvexPolygon)
+        } else {
+            ConvexPolyhedron::from_points(points).map(Shape::Polyhedron)
+        }
+    }
+    /// The convex polyhedron hull of `points` (3D only).
+    pub fn polyhedron(points: &[V]) -> Result<Self, ShapeError> {
+        ConvexPolyhedron::from_points(points).map(Shape::Polyhedron)
     }
     /// A cylinder along local y (3D only).
     pub fn cylinder(half_height: f64, radius: f64) -> Result<Self, ShapeError> {
@@ -361,6 +403,7 @@ impl<V: Vector> Shape<V> {
             Shape::ConvexPolygon(_) => "convex polygon",
             Shape::Cylinder(_) => "cylinder",
             Shape::Cone(_) => "cone",
+            Shape::Polyhedron(_) => "polyhedron",
         }
     }
 
@@ -384,7 +427,8 @@ impl<V: Vector> Shape<V> {
     /// # Errors
     ///
     /// [`ShapeError::InvalidDensity`] unless `density` is positive and finite;
-    /// [`ShapeError::Massless`] for a segment, and for a triangle in 3D.
+    /// [`ShapeError::Massless`] for a segment, and for a triangle in 3D;
+    /// [`ShapeError::InvalidSize`] for a polyhedron whose mass or inertia overflows.
     pub fn mass_properties(&self, density: f64) -> Result<MassProperties<V>, ShapeError> {
         each_shape!(self, s => s.mass_properties(density))
     }
@@ -419,6 +463,12 @@ from_shape!(
     Cylinder<V>,
     Cone<V>
 );
+
+impl<V: Vector> From<ConvexPolyhedron<V>> for Shape<V> {
+    fn from(s: ConvexPolyhedron<V>) -> Self {
+        Shape::Polyhedron(s)
+    }
+}
 
 /// `Ok` when `density` is positive and finite.
 fn check_density(density: f64) -> Result<(), ShapeError> {

@@ -18,7 +18,7 @@ pub struct ConvexPolygon<V> {
 
 /// True when the path `a → b → c` turns strictly left: the sine of the turn exceeds
 /// [`DEGENERACY_TOLERANCE`]. `a ≠ b ≠ c` is assumed.
-fn turns_left<V: Vector>(a: V, b: V, c: V) -> bool {
+pub(super) fn turns_left<V: Vector>(a: V, b: V, c: V) -> bool {
     let (u, w) = (b - a, c - b);
     cross2(u, w) > DEGENERACY_TOLERANCE * u.length() * w.length()
 }

@@ -82,6 +82,7 @@ pub fn random_shape<V: Vector>(kind: &str, rng: &mut Pcg64) -> Shape<V> {
         "polygon" => Shape::convex_hull(&(0..8).map(|_| point(rng, 1.5)).collect::<Vec<V>>()),
         "cylinder" => Shape::cylinder(size(rng), size(rng)),
         "cone" => Shape::cone(size(rng), size(rng)),
+        "polyhedron" => Shape::polyhedron(&(0..12).map(|_| point(rng, 1.5)).collect::<Vec<V>>()),
         _ => unreachable!(),
     }
     .unwrap()
@@ -164,6 +165,12 @@ pub fn parry3(shape: &Shape<DVec3>) -> Box<dyn parry3d_f64::shape::Shape> {
         }
         Shape::Cylinder(c) => Box::new(ps::Cylinder::new(c.half_height(), c.radius())),
         Shape::Cone(c) => Box::new(ps::Cone::new(c.half_height(), c.radius())),
+        Shape::Polyhedron(h) => Box::new(
+            ps::ConvexPolyhedron::from_convex_hull(
+                &h.vertices().iter().map(|&p| v(p)).collect::<Vec<_>>(),
+            )
+            .unwrap(),
+        ),
     )
 }
 
