@@ -226,7 +226,14 @@ fn ids_survive_small_motions() {
         ],
         1,
     );
-    let n3 = run::<DVec3>(&[("cuboid", "cuboid"), ("cuboid", "capsule")], 2);
+    let n3 = run::<DVec3>(
+        &[
+            ("cuboid", "cuboid"),
+            ("cuboid", "capsule"),
+            ("polyhedron", "cuboid"),
+        ],
+        2,
+    );
     println!("{n2} moves in 2D, {n3} in 3D kept their ids");
     assert!(n2 > 2000 && n3 > 1500);
 }
@@ -252,7 +259,7 @@ impl Lying for DVec3 {
 #[test]
 fn the_deepest_point_is_parrys_contact_on_overlapping_polytopes() {
     let two = ["cuboid", "triangle", "polygon"];
-    let three = ["cuboid", "triangle"];
+    let three = ["cuboid", "triangle", "polyhedron"];
     let mut rng = Pcg64::seed_from_u64(11);
     let (mut total, mut other_normal, mut worst) = (0, 0, 0.0f64);
     let mut parry_off: Vec<String> = Vec::new();
@@ -437,7 +444,14 @@ fn the_points_lie_on_both_surfaces() {
     let (p2, n2) = run::<DVec2>(&KINDS_2D, 21);
     let (p3, n3) = run::<DVec3>(
         &[
-            "ball", "cuboid", "capsule", "segment", "triangle", "cylinder", "cone",
+            "ball",
+            "cuboid",
+            "capsule",
+            "segment",
+            "triangle",
+            "cylinder",
+            "cone",
+            "polyhedron",
         ],
         22,
     );

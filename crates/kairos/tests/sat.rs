@@ -17,7 +17,7 @@ use rand_pcg::Pcg64;
 use pairs::*;
 
 const POLY_2D: [&str; 3] = ["cuboid", "triangle", "polygon"];
-const POLY_3D: [&str; 2] = ["cuboid", "triangle"];
+const POLY_3D: [&str; 3] = ["cuboid", "triangle", "polyhedron"];
 
 /// `min_b n·b − max_a n·a` from the support functions.
 fn separation_along<V: Vector>(

@@ -10,10 +10,10 @@
 //! `b` it lies on (the seed's `CollisionID`, built from `VERTEX`, `EDGE`, `FACE` and an index),
 //! so that a solver can match the contacts of consecutive queries and warm-start their impulses.
 //!
-//! * **Polytope–polytope** (cuboids, convex polygons, triangles, segments): the
-//!   [separating axis test](mod@super::sat) gives the best axis. A face axis makes that face the
-//!   *reference face*; the *incident face* is the face of the other shape most anti-parallel to
-//!   it. The incident face is clipped against the side planes of the reference face
+//! * **Polytope–polytope** (cuboids, convex polygons, triangles, segments, convex polyhedra):
+//!   the [separating axis test](mod@super::sat) gives the best axis. A face axis makes that face
+//!   the *reference face*; the *incident face* is, of the other shape's faces around its vertex
+//!   deepest along the reference normal, the one most anti-parallel to it. The incident face is clipped against the side planes of the reference face
 //!   (Sutherland–Hodgman, *Reentrant polygon clipping*, CACM 17(1), 1974; in 2D the two planes
 //!   through the ends of the reference side), and the clipped points farther than the
 //!   prediction above the reference plane are dropped. In 3D more than 4 points are reduced to
@@ -741,8 +741,9 @@ where
     Some(Manifold::of(n, &pts))
 }
 
-/// Clips the incident feature of `inc` (its face most anti-parallel to the reference normal,
-/// or its edge 0 when it has no face) to the reference face.
+/// Clips the incident feature of `inc` (of its faces around its deepest vertex, the one most
+/// anti-parallel to the reference normal; its edge 0 when it has no face) to the reference
+/// face.
 fn face_contacts<V, P>(
     rf: &RefFace<V>,
     inc: &P,
@@ -767,11 +768,30 @@ where
         clip_segment(seg, &rf.planes, FeatureId::Edge(0))
     } else {
         let local = pose.rotation.inverse_rotate(rf.n);
-        let j = (0..inc.face_count())
-            .map(|j| (j, inc.face_normal(j).dot(local)))
-            .fold((0, f64::INFINITY), |b, x| if x.1 < b.1 { x } else { b })
-            .0;
-        let mut lp = Vec::with_capacity(4);
+        // The most anti-parallel of the faces around the deepest vertex: that vertex's normal
+        // cone holds `-n`, so one of its faces reaches deepest. (On a box every face qualifies
+        // through the nearest normal; on a general polyhedron the face whose normal is globally
+        // nearest `-n` can lie away from the deepest vertex.)
+        let deepest = inc.support_vertex(-local) as u32;
+        let mut lp = Vec::with_capacity(8);
+        let mut best = (usize::MAX, f64::INFINITY);
+        for j in 0..inc.face_count() {
+            let c = inc.face_normal(j).dot(local);
+            if c < best.1 {
+                inc.face_vertices(j, &mut lp);
+                if lp.contains(&deepest) {
+                    best = (j, c);
+                }
+            }
+        }
+        let j = if best.0 == usize::MAX {
+            (0..inc.face_count())
+                .map(|j| (j, inc.face_normal(j).dot(local)))
+                .fold((0, f64::INFINITY), |b, x| if x.1 < b.1 { x } else { b })
+                .0
+        } else {
+            best.0
+        };
         inc.face_vertices(j, &mut lp);
         let inc_face = FeatureId::Face(j as u32);
         if lp.len() == 2 {

@@ -90,7 +90,9 @@
 #![allow(clippy::neg_cmp_op_on_partial_ord)]
 
 use crate::math::{Rotation, Vector};
-use crate::shape::{ConvexPolygon, Cuboid, Pose, Shape, Simplex};
+use crate::shape::{
+    ConvexPolygon, ConvexPolyhedron, Cuboid, FeatureId, Pose, Shape, Simplex, SupportMap,
+};
 
 /// Edge pairs whose directions make an angle with sine below this are skipped (see the
 /// [module docs](self)).
@@ -397,7 +399,47 @@ impl<V: Vector> Polytope<V> for ConvexPolygon<V> {
     }
 }
 
-/// The shape as a polytope, when it is one (cuboid, segment, triangle, convex polygon).
+impl<V: Vector> Polytope<V> for ConvexPolyhedron<V> {
+    fn vertex_count(&self) -> usize {
+        self.vertices().len()
+    }
+    #[inline]
+    fn vertex(&self, i: usize) -> V {
+        self.vertices()[i]
+    }
+    fn support_vertex(&self, d: V) -> usize {
+        // The shape's own support: a hill climb on large hulls, the lowest index on ties.
+        match self.local_support_feature(d).1 {
+            FeatureId::Vertex(i) => i as usize,
+            _ => 0,
+        }
+    }
+    fn face_count(&self) -> usize {
+        ConvexPolyhedron::face_count(self)
+    }
+    fn face_normal(&self, i: usize) -> V {
+        ConvexPolyhedron::face_normal(self, i)
+    }
+    fn face_vertex(&self, i: usize) -> usize {
+        ConvexPolyhedron::face_vertices(self, i)[0] as usize
+    }
+    fn face_vertices(&self, i: usize, out: &mut Vec<u32>) {
+        out.clear();
+        out.extend_from_slice(ConvexPolyhedron::face_vertices(self, i));
+    }
+    fn edge_count(&self) -> usize {
+        self.edges().len()
+    }
+    fn edge(&self, i: usize) -> [u32; 2] {
+        self.edges()[i].vertices
+    }
+    fn edge_faces(&self, i: usize) -> Option<[u32; 2]> {
+        Some(self.edges()[i].faces)
+    }
+}
+
+/// The shape as a polytope, when it is one (cuboid, segment, triangle, convex polygon, convex
+/// polyhedron).
 #[must_use]
 pub fn as_polytope<V: Vector>(shape: &Shape<V>) -> Option<&dyn Polytope<V>> {
     match shape {
@@ -405,6 +447,7 @@ pub fn as_polytope<V: Vector>(shape: &Shape<V>) -> Option<&dyn Polytope<V>> {
         Shape::Segment(s) => Some(s),
         Shape::Triangle(s) => Some(s),
         Shape::ConvexPolygon(s) => Some(s),
+        Shape::Polyhedron(s) => Some(s),
         _ => None,
     }
 }

@@ -390,7 +390,7 @@ fn read_shape<V: Vector>(t: &Table, name: &'static str) -> Result<Shape<V>, Spec
         "polyhedron" => {
             only(3)?;
             let pts = points::<V>(t, "points")?;
-            Shape::convex_hull(&pts).map_err(shape_err("points"))
+            Shape::polyhedron(&pts).map_err(shape_err("points"))
         }
         "segment" => {
             let (a, b) = (required_vector(t, "a")?, required_vector(t, "b")?);
@@ -674,7 +674,6 @@ mod tests {
     }
 
     #[test]
-    #[ignore = "needs the 3D convex hull"]
     fn polyhedron_is_the_hull_of_its_points() {
         let b = body3(
             "shape = \"polyhedron\"\nposition = [0, 0, 0]\n\
