@@ -458,3 +458,86 @@ fn pairs_parry_misses_are_hit_on_time() {
         ),
     );
 }
+
+/// The scene of parry's issue #317 (two cuboids that clearly intersect during the motion,
+/// reported as not colliding by parry3d 0.18 in f32): a box of half extents (235, 105, 110)
+/// rotating at 1.77 rad/s about a point off its centre while it moves at about 940 units/s,
+/// and a static box of half extents (650, 330, 275). In Kairos a body turns about its origin,
+/// so the moving box is the polyhedron of its corners shifted by that point. (parry 0.31.1 in
+/// f64 finds this contact; the random pairs above are the ones it still misses.)
+#[test]
+fn parry_issue_317_is_hit() {
+    use kairos::math::DQuat;
+    let half = DVec3::new(235.0, 105.0, 110.0);
+    let centre = DVec3::new(99.97085, -2.2888184e-5, -35.0);
+    let corners: Vec<DVec3> = (0..8)
+        .map(|i| {
+            let s = |bit: usize| if i & (1 << bit) != 0 { 1.0 } else { -1.0 };
+            DVec3::new(s(0) * half.x, s(1) * half.y, s(2) * half.z) - centre
+        })
+        .collect();
+    let moving = Shape::polyhedron(&corners).unwrap();
+    let q = DQuat::from_xyzw(5.3359954e-20, 9.459897e-20, -0.84035015, -0.542044).normalize();
+    let start = DVec3::new(6458.7905, -209.1331, 1014.52124);
+    let pose = Pose::new(start + q * centre, q);
+    let ma = Motion::new(
+        0.0,
+        pose,
+        DVec3::new(588.2583, -553.06335, 471.54688),
+        DVec3::new(0.0, 0.0, -1.770823),
+    )
+    .unwrap();
+    let fixed_box = Shape::cuboid(DVec3::new(650.0, 330.0, 275.0)).unwrap();
+    let q2 = DQuat::from_xyzw(0.002524775, -0.00026210435, -0.0012064485, 0.99999607).normalize();
+    let mb = Motion::at_rest(
+        0.0,
+        Pose::new(DVec3::new(6079.4917, -849.3108, 853.8756), q2),
+    );
+    let want = reference(&moving, &ma, &fixed_box, &mb, 1.0, 2000);
+    let ours = time_of_impact(
+        &moving,
+        &ma,
+        &fixed_box,
+        &mb,
+        0.0,
+        1.0,
+        &ToiOptions::default(),
+    );
+    // parry on the issue's own terms: its cuboid and the rotation centre as `local_center`.
+    let parry = {
+        use parry3d_f64::math::Vector as P;
+        use parry3d_f64::query::NonlinearRigidMotion as M;
+        let v = |v: DVec3| P::new(v.x, v.y, v.z);
+        let start = Pose::new(start, q);
+        let motion = M {
+            start: parry_pose3(&start),
+            local_center: v(centre),
+            linvel: v(ma.linear_velocity),
+            angvel: v(ma.angular_velocity),
+        };
+        let rest = M {
+            start: parry_pose3(&mb.pose),
+            local_center: P::ZERO,
+            linvel: P::ZERO,
+            angvel: P::ZERO,
+        };
+        parry3d_f64::query::cast_shapes_nonlinear(
+            &motion,
+            &parry3d_f64::shape::Cuboid::new(v(half)),
+            &rest,
+            &*parry3(&fixed_box),
+            0.0,
+            1.0,
+            true,
+        )
+        .map(|hit| hit.map(|h| h.time_of_impact))
+    };
+    println!("reference {want:?}, Kairos {ours:?}, parry {parry:?}");
+    let want = want.expect("the boxes meet");
+    assert!(want > 0.0, "apart at the start");
+    assert_eq!(ours.status, ImpactStatus::Hit);
+    assert!(
+        ours.time <= want + ON_TIME && ours.time > want - 1e-4,
+        "{ours:?}"
+    );
+}
