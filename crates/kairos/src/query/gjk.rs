@@ -15,15 +15,20 @@
 //! reduces the simplex to the smallest face that contains the new closest point. `|v|` only
 //! decreases and is an upper bound on the distance; `v·w / |v|` is a lower bound.
 //!
-//! The closest point of a simplex (the *distance subalgorithm*) is found as in Johnson's
-//! subalgorithm, by its defining property rather than by its recursive determinant formulas:
-//! among the faces (sub-simplices) whose own closest affine point lies strictly inside them
-//! (all barycentric weights `> 0`), the one nearest the origin. The closest affine point of a
-//! face comes from its Gram system, solved with partial pivoting; an affinely dependent face
-//! (singular system) is skipped, since its boundary faces already hold the answer. At most
-//! `2^(DIM+1) − 1 = 15` faces are tried, and after each new support point only the (at most 8)
-//! faces that contain it, so there is no case analysis to get wrong and one code path serves
-//! 2D and 3D.
+//! The closest point of a simplex (the *distance subalgorithm*) is the signed-volumes method of
+//! Montanari, Petrinic, Barbieri (*Improving the GJK algorithm for faster and more reliable
+//! distance queries between convex objects*, ACM Trans. Graphics 36(3), 2017): the barycentric
+//! weights of the origin (projected on the simplex's affine hull) are ratios of signed volumes
+//! (tetrahedron), areas (triangle) or lengths (segment). When they are all of the sign of the
+//! whole, the projection is the answer; otherwise the answer lies on the faces opposite the
+//! vertices whose weight has the wrong sign, and only those are searched, recursively. Each
+//! volume is computed through the edges of its face, so that its rounding shrinks with the
+//! face, and a degenerate face (zero volume) simply falls through to its own faces. The points
+//! are embedded in 3D (`z = 0` in 2D), so one code path serves 2D and 3D, with no allocation.
+//! The closest point of a face (a triangle in 3D, an edge in 2D) is taken along its normal
+//! when that agrees with the barycentric combination to rounding: near contact (a gap of
+//! `1e-9` between shapes of size 1) the combination's rounding would turn `v` by `1e-7` and
+//! spoil the lower bound drawn from it.
 //!
 //! # Round shapes: core and radius
 //!
@@ -40,13 +45,21 @@
 //! * The loop stops when the gap between the bounds is small: `|v|² − v·w ≤ ε |v|² + δ |v|`,
 //!   that is `|v| − v·w/|v| ≤ ε |v| + δ` with the relative tolerance `ε =`
 //!   [`GjkOptions::tolerance`] (default `1e-10`) and the rounding floor
-//!   `δ = 16 f64::EPSILON · s`, where `s` is the largest `|w|` of the simplex (the size of the
+//!   `δ = 16 f64::EPSILON · s`, where `s` is the largest `|w|` the query met (the size of the
 //!   pair in their relative frame, independent of where they are in the world). For polytopes
 //!   and polytope cores it stops earlier, when the new support point is already in the simplex
 //!   or `|v|` stops decreasing, and the distance is exact up to rounding.
+//! * [`GjkStatus::Separated`] is certified: the lower bound minus the radii exceeds `δ`.
+//!   While the bounds meet within the tolerance but the lower bound does not exceed the radii,
+//!   the loop goes on (a curved pair overlapping by `1e-8` has `|v| ≈ 3e-9`, within `ε |v|`
+//!   of nothing); when rounding or the iteration limit stops it there, the status is
+//!   [`GjkStatus::Touching`]: touching within the tolerance, to be counted as a contact.
 //! * The shapes are reported [`GjkStatus::Intersecting`] when the origin is inside the simplex
-//!   or `|v| ≤ δ` (they touch or overlap within rounding), or when the core distance is at
-//!   most the sum of the radii.
+//!   or `|v| ≤ δ` (they touch or overlap within rounding), or when the core distance minus the
+//!   sum of the radii is at most `δ`. On curved shapes the enclosure test on GJK's last,
+//!   sliver tetrahedra carries rounding: a pair apart by less than about `1e-10` (size 1) may
+//!   come out intersecting (the safe side), but an overlapping pair never comes out separated
+//!   (`tests/gjk.rs` sweeps overlaps and gaps of `1e-6` to `1e-12`).
 //! * Never more than [`GjkOptions::max_iterations`] support evaluations; then the status is
 //!   [`GjkStatus::MaxIterations`] with the best upper bound found ([`GjkResult::distance`]) and
 //!   the best lower bound ([`GjkResult::lower_bound`]).
@@ -82,7 +95,7 @@
 //! assert!(r2.iterations <= r.iterations);
 //! ```
 
-use crate::math::{Rotation, Vector};
+use crate::math::{DVec3, Rotation, Vector};
 use crate::shape::{
     Ball, Capsule, Cone, ConvexPolygon, Cuboid, Cylinder, FeatureId, Pose, Shape, Simplex,
     SupportMap,
@@ -172,10 +185,20 @@ impl<V: Vector> CoreSupport<V> for Shape<V> {
 /// How a GJK query ended.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum GjkStatus {
-    /// The shapes are apart; the distance is converged to the tolerance.
+    /// The shapes are apart, certified: the lower bound [`GjkResult::lower_bound`] is positive
+    /// and the distance is converged to the tolerance.
     Separated,
-    /// The shapes overlap or touch within the tolerance; the distance is 0.
+    /// The shapes overlap or touch within rounding (the origin is enclosed by the simplex or
+    /// `|v| ≤ δ`); the distance is 0.
     Intersecting,
+    /// Neither separation nor intersection could be certified: the bounds met within the
+    /// tolerance (or rounding stopped the progress) with the upper bound
+    /// [`GjkResult::distance`] positive but the lower bound 0. The shapes touch within the
+    /// tolerance: they may overlap by a hair (curved shapes, whose support functions GJK only
+    /// approaches) or be a hair apart. Count it as a contact: [`intersects`] does, and so do
+    /// EPA and the time of impact. [`GjkResult::normal`] and the points are those of the best
+    /// simplex, as when separated.
+    Touching,
     /// The iteration limit was reached first: the distance is the best upper bound found and
     /// [`GjkResult::lower_bound`] the best lower bound.
     MaxIterations,
@@ -336,14 +359,13 @@ impl<V: Vector> Simplex4<V> {
             .fold(0.0, f64::max)
     }
 
-    /// Replaces the simplex by its face nearest the origin and sets `v` to the closest point;
-    /// only faces containing the points of the bit mask `required` are tried, if one is valid.
-    fn reduce(&mut self, required: u32) {
+    /// Replaces the simplex by its face nearest the origin and sets `v` to the closest point.
+    fn reduce(&mut self) {
         let mut w = [V::ZERO; MAX_POINTS];
         for (w, p) in w.iter_mut().zip(&self.points[..self.len]) {
             *w = p.w;
         }
-        let (lambda, v) = closest_on_hull(&w[..self.len], required);
+        let (lambda, v) = closest_on_simplex(&w[..self.len]);
         let mut kept = 0;
         for (i, &l) in lambda.iter().enumerate().take(self.len) {
             if l > 0.0 {
@@ -389,64 +411,170 @@ impl<V: Vector> Simplex4<V> {
     }
 }
 
-/// The point of the hull of `w` (at most 4 points) closest to the origin, with its barycentric
-/// weights: the nearest of the faces whose closest affine point is inside them (the distance
-/// subalgorithm, see the [module docs](self)).
-///
-/// Only the faces containing the points of the bit mask `required` are tried (all faces when
-/// none of them is valid). After GJK adds a support point `w` that improves on the old
-/// simplex's closest point `v` (`v·w < |v|²`), the new closest point lies on a face containing
-/// `w`, since every other face is a face of the old simplex, at least `|v|` away: that halves
-/// the faces to try.
-fn closest_on_hull<V: Vector>(w: &[V], required: u32) -> ([f64; MAX_POINTS], V) {
-    let n = w.len();
-    let mut best_lambda = [0.0; MAX_POINTS];
-    best_lambda[0] = 1.0;
-    let mut best_v = w[0];
-    let mut best_d2 = f64::INFINITY;
-    // Smaller faces first, so that a tie keeps the smaller face.
-    for size in 1..=n {
-        for mask in 1u32..(1 << n) {
-            if mask.count_ones() as usize != size || mask & required != required {
-                continue;
-            }
-            let mut idx = [0usize; MAX_POINTS];
-            let mut k = 0;
-            for (i, slot) in (0..n).filter(|i| mask & (1 << i) != 0).zip(&mut idx) {
-                *slot = i;
-                k += 1;
-            }
-            let Some(mu) = affine_closest(w, &idx[..k]) else {
-                continue;
-            };
-            // λ_0 = 1 − Σ μ, λ_i = μ_i.
-            let mut lambda = [0.0; MAX_POINTS];
-            let mut l0 = 1.0;
-            for j in 1..k {
-                lambda[idx[j]] = mu[j - 1];
-                l0 -= mu[j - 1];
-            }
-            lambda[idx[0]] = l0;
-            if idx[..k].iter().any(|&i| lambda[i] <= 0.0) {
-                continue;
-            }
-            let mut v = V::ZERO;
-            for &i in &idx[..k] {
-                v += w[i] * lambda[i];
-            }
-            let d2 = v.length_squared();
-            if d2 < best_d2 {
-                best_d2 = d2;
-                best_lambda = lambda;
-                best_v = v;
-            }
+/// The point of the hull of `w` (1 to 4 points) closest to the origin, with its barycentric
+/// weights (zero outside the face it lies on): the signed-volumes distance subalgorithm (see the
+/// [module docs](self)). The points are embedded in 3D (`z = 0` in 2D), so one code path
+/// serves both dimensions.
+fn closest_on_simplex<V: Vector>(w: &[V]) -> ([f64; MAX_POINTS], V) {
+    let mut p = [DVec3::ZERO; MAX_POINTS];
+    for (p, w) in p.iter_mut().zip(w) {
+        *p = DVec3::from_array(w.to_array3());
+    }
+    let flat = V::DIM == 2;
+    let (lambda, v) = match w.len() {
+        1 => {
+            let mut l = [0.0; MAX_POINTS];
+            l[0] = 1.0;
+            (l, p[0])
+        }
+        2 => closest_on_segment(&p, [0, 1], flat),
+        3 => closest_on_triangle(&p, [0, 1, 2], flat),
+        _ => closest_on_tetrahedron(&p, flat),
+    };
+    (lambda, V::from_array3(v.to_array()))
+}
+
+/// The closest point of the segment `p[i] p[j]`. In 2D (`flat`) the closest point inside the
+/// segment is computed along the segment's normal, whose direction is exact to rounding
+/// however near the origin the segment passes.
+fn closest_on_segment(p: &[DVec3; MAX_POINTS], [i, j]: [usize; 2], flat: bool) -> Sub {
+    let (a, b) = (p[i], p[j]);
+    let e = b - a;
+    let ee = e.length_squared();
+    // Barycentric weights times |e|²: λ_a = b·e, λ_b = −a·e (they sum to e·e).
+    let (la, lb) = (b.dot(e), -a.dot(e));
+    let mut l = [0.0; MAX_POINTS];
+    if !(ee > 0.0 && la > 0.0 && lb > 0.0) {
+        // A vertex: b when the origin is beyond it (or the segment is a point nearer it).
+        let k = if la <= 0.0 && lb > 0.0 {
+            j
+        } else if lb <= 0.0 && la > 0.0 {
+            i
+        } else if b.length_squared() < a.length_squared() {
+            j
+        } else {
+            i
+        };
+        l[k] = 1.0;
+        return (l, p[k]);
+    }
+    l[i] = la / ee;
+    l[j] = lb / ee;
+    let v = a * l[i] + b * l[j];
+    let v = if flat {
+        let n = DVec3::new(-e.y, e.x, 0.0);
+        along_normal(v, n * (n.dot(a) / ee), [a, b, b])
+    } else {
+        v
+    };
+    (l, v)
+}
+
+/// The closest point of a face (an edge in 2D, a triangle in 3D) computed along its normal,
+/// `along`, when it agrees to rounding with the barycentric combination `combined`; otherwise
+/// `combined`. Both are the same point, but near the origin (a gap of `1e-9` between shapes of
+/// size 1) the combination's rounding (`~1e-16`) turns its direction by `~1e-7`, which spoils
+/// the lower bound GJK draws from it; the normal of a well-shaped face is exact to rounding.
+/// On a sliver face the normal is not, and the combination stays a point of the face, as the
+/// upper bound needs.
+#[inline]
+fn along_normal(combined: DVec3, along: DVec3, face: [DVec3; 3]) -> DVec3 {
+    let size = face
+        .iter()
+        .map(|p| p.abs().max_element())
+        .fold(0.0, f64::max);
+    if (along - combined).abs().max_element() <= ROUNDING * size {
+        along
+    } else {
+        combined
+    }
+}
+
+/// The closest point of the triangle `p[i] p[j] p[k]`: the origin projected on its plane along
+/// the normal `n`, if inside (its barycentric weights are `n·(b × c) / |n|²` and cyclic);
+/// otherwise the nearest of the edges opposite the vertices of non-positive weight. In 2D the
+/// projection is the origin itself: inside means enclosed.
+fn closest_on_triangle(p: &[DVec3; MAX_POINTS], [i, j, k]: [usize; 3], flat: bool) -> Sub {
+    let (a, b, c) = (p[i], p[j], p[k]);
+    let n = (b - a).cross(c - a);
+    let nn = n.length_squared();
+    // n·(b × c) written with an edge, whose rounding shrinks with the triangle.
+    let w = [
+        n.dot(b.cross(c - b)),
+        n.dot(c.cross(a - c)),
+        n.dot(a.cross(b - a)),
+    ];
+    let idx = [i, j, k];
+    if nn > 0.0 && nn.is_finite() && w.iter().all(|&x| x > 0.0) {
+        let mut l = [0.0; MAX_POINTS];
+        for (&m, &x) in idx.iter().zip(&w) {
+            l[m] = x / nn;
+        }
+        let v = if flat {
+            DVec3::ZERO
+        } else {
+            along_normal(
+                a * l[i] + b * l[j] + c * l[k],
+                n * (n.dot(a) / nn),
+                [a, b, c],
+            )
+        };
+        return (l, v);
+    }
+    let mut best: Option<(Sub, f64)> = None;
+    for drop in 0..3 {
+        if nn > 0.0 && w[drop] > 0.0 {
+            continue;
+        }
+        let edge = [idx[(drop + 1) % 3], idx[(drop + 2) % 3]];
+        let (l, v) = closest_on_segment(p, edge, flat);
+        let d2 = v.length_squared();
+        if best.is_none_or(|(_, d)| d2 < d) {
+            best = Some(((l, v), d2));
         }
     }
-    if best_d2 == f64::INFINITY && required != 0 {
-        return closest_on_hull(w, 0);
-    }
-    (best_lambda, best_v)
+    best.map_or(([1.0, 0.0, 0.0, 0.0], a), |(s, _)| s)
 }
+
+/// The closest point of the tetrahedron `p[0..4]`: the origin itself if inside (all weights,
+/// ratios of signed volumes, of the sign of the whole volume), otherwise the nearest of the
+/// faces opposite the vertices whose weight has the wrong sign.
+fn closest_on_tetrahedron(p: &[DVec3; MAX_POINTS], flat: bool) -> Sub {
+    let [a, b, c, d] = *p;
+    let (ab, ac, ad) = (b - a, c - a, d - a);
+    let vol = ab.dot(ac.cross(ad));
+    // The volume with the origin in place of each vertex, through the opposite face's edges
+    // (whose rounding shrinks with the face: GJK's last faces are often slivers).
+    let w = [
+        b.dot((c - b).cross(d - b)),
+        -a.dot(ac.cross(ad)),
+        a.dot(ab.cross(ad)),
+        -a.dot(ab.cross(ac)),
+    ];
+    let same = |x: f64| (vol > 0.0 && x > 0.0) || (vol < 0.0 && x < 0.0);
+    if vol.is_finite() && w.iter().all(|&x| same(x)) {
+        return (w.map(|x| x / vol), DVec3::ZERO);
+    }
+    let mut best: Option<(Sub, f64)> = None;
+    for (drop, &x) in w.iter().enumerate() {
+        if same(x) {
+            continue;
+        }
+        let mut face = [0; 3];
+        for (slot, m) in face.iter_mut().zip((0..4).filter(|&m| m != drop)) {
+            *slot = m;
+        }
+        let (l, v) = closest_on_triangle(p, face, flat);
+        let d2 = v.length_squared();
+        if best.is_none_or(|(_, d)| d2 < d) {
+            best = Some(((l, v), d2));
+        }
+    }
+    best.map_or(([1.0, 0.0, 0.0, 0.0], a), |(s, _)| s)
+}
+
+/// Barycentric weights over the simplex's points and the closest point they give.
+type Sub = ([f64; MAX_POINTS], DVec3);
 
 /// The weights `μ` of the point `p_0 + Σ μ_j (p_j − p_0)` of the affine hull of the points
 /// `w[idx]` closest to the origin, from the Gram system `Σ_j (e_i·e_j) μ_j = −e_i·p_0` with
@@ -619,42 +747,63 @@ where
         s.push(support(a, pose_a, b, pose_b, d));
         iterations += 1;
     }
-    s.reduce(0);
+    s.reduce();
 
+    // The size of the pair: the largest |w| seen, the scale of the rounding floor.
+    let mut scale = s.size();
     let mut lower = 0.0f64;
+    // The bounds met within the tolerance without a positive lower bound: undecided so far.
+    let mut undecided = false;
     let status = loop {
         let v2 = s.v.length_squared();
-        let size = s.size();
-        if s.len == V::DIM + 1 || v2 <= (ROUNDING * size).powi(2) || !v2.is_finite() {
+        if s.len == V::DIM + 1 || v2 <= (ROUNDING * scale).powi(2) || !v2.is_finite() {
             break GjkStatus::Intersecting;
         }
         if iterations >= max_iterations {
-            break GjkStatus::MaxIterations;
+            break if undecided {
+                GjkStatus::Touching
+            } else {
+                GjkStatus::MaxIterations
+            };
         }
         let vlen = v2.sqrt();
         let p = support(a, pose_a, b, pose_b, -s.v);
         iterations += 1;
+        scale = scale.max(p.w.length());
         let vw = s.v.dot(p.w);
         lower = lower.max(vw / vlen);
-        if lower - margin > stop_above {
+        let certified = lower - margin > ROUNDING * scale;
+        if certified && lower - margin > stop_above {
             break GjkStatus::Separated;
         }
-        // The bounds meet: |v| − v·w/|v| ≤ ε |v| + δ.
-        let floor = ROUNDING * size.max(p.w.length());
+        // Separated once the bounds meet: |v| − v·w/|v| ≤ ε |v| + δ, with a positive lower
+        // bound. Without one, go on while the gap can still shrink beyond rounding.
+        let floor = ROUNDING * scale;
         if v2 - vw <= tolerance * v2 + floor * vlen {
-            break GjkStatus::Separated;
+            if certified {
+                break GjkStatus::Separated;
+            }
+            undecided = true;
+            if v2 - vw <= floor * vlen {
+                break GjkStatus::Touching;
+            }
         }
+        let settled = if certified {
+            GjkStatus::Separated
+        } else {
+            GjkStatus::Touching
+        };
         // The new point is already in the simplex: nothing more to gain.
         if s.points[..s.len].iter().any(|q| q.w == p.w) {
-            break GjkStatus::Separated;
+            break settled;
         }
         let previous = s;
         s.push(p);
-        s.reduce(1 << (s.len - 1));
+        s.reduce();
         if s.v.length_squared() >= v2 {
             // No progress (rounding): keep the better simplex.
             s = previous;
-            break GjkStatus::Separated;
+            break settled;
         }
     };
 
@@ -698,8 +847,7 @@ where
     point_a += normal * a.core_radius();
     point_b -= normal * b.core_radius();
     let dist = core_distance - margin;
-    let floor = ROUNDING * s.size();
-    if dist <= floor {
+    if dist <= ROUNDING * scale {
         result.status = GjkStatus::Intersecting;
         return result;
     }
@@ -717,7 +865,7 @@ mod tests {
     use crate::math::{DQuat, DVec2, DVec3};
 
     fn hull3(w: &[DVec3]) -> ([f64; MAX_POINTS], DVec3) {
-        closest_on_hull(w, 0)
+        closest_on_simplex(w)
     }
 
     #[test]
@@ -762,7 +910,7 @@ mod tests {
             DVec3::new(0.0, 0.0, 1.0),
         ]);
         assert!((v - DVec3::Z).length() < 1e-15, "{v}");
-        let (_, v) = closest_on_hull(&[DVec2::new(1.0, 2.0), DVec2::new(1.0, 2.0)], 0);
+        let (_, v) = closest_on_simplex(&[DVec2::new(1.0, 2.0), DVec2::new(1.0, 2.0)]);
         assert_eq!(v, DVec2::new(1.0, 2.0));
     }
 

@@ -16,7 +16,8 @@
 //! models and temporal culling*, SIGGRAPH 2007, and *C2A* (Tang, Kim, Manocha, ICRA 2009).
 //! From `t = t0`: [`distance`] (GJK, warm-started from the previous step's simplex through a
 //! [`GjkCache`]) gives the distance and its direction `n` (from `a` to `b`); if the distance is
-//! at most `tol` the shapes are in contact at `t`; otherwise, with `d` a certified lower bound
+//! at most `tol`, or GJK reports them intersecting or [`GjkStatus::Touching`] (no certified
+//! gap), the shapes are in contact at `t`; otherwise, with `d` a certified lower bound
 //! on the separation (below), the time is advanced by `Δt = (d − tol/2) / μ`, where `μ` bounds how fast the gap can
 //! close, and the loop repeats. It stops at a contact ([`ImpactStatus::Hit`]), when the next step passes `t1`
 //! or the gap can never close ([`ImpactStatus::None`]), or after
@@ -199,7 +200,8 @@ pub fn time_of_impact<V: Vector>(
         out.normal = g.normal;
         out.point_a = g.point_a;
         out.point_b = g.point_b;
-        if g.status == GjkStatus::Intersecting || g.distance <= tol {
+        // Touching: GJK could not certify a gap, so this is a contact, never a separation.
+        if matches!(g.status, GjkStatus::Intersecting | GjkStatus::Touching) || g.distance <= tol {
             out.status = if t == t0 {
                 ImpactStatus::Overlapping
             } else {
