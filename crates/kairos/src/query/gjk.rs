@@ -126,6 +126,12 @@ pub trait CoreSupport<V: Vector>: SupportMap<V> {
     fn core_radius(&self) -> f64 {
         0.0
     }
+    /// The shape as a [`Shape`] value, for the closed forms [`distance`] has for some pairs of
+    /// its variants (see the [module docs](self#closed-forms)); `None`, the default, runs GJK.
+    #[inline]
+    fn as_shape(&self) -> Option<&Shape<V>> {
+        None
+    }
 }
 
 impl<V: Vector> CoreSupport<V> for Ball {
@@ -179,6 +185,10 @@ impl<V: Vector> CoreSupport<V> for Shape<V> {
             Shape::Capsule(s) => s.radius(),
             _ => 0.0,
         }
+    }
+    #[inline]
+    fn as_shape(&self) -> Option<&Shape<V>> {
+        Some(self)
     }
 }
 
@@ -715,6 +725,14 @@ where
     A: CoreSupport<V> + ?Sized,
     B: CoreSupport<V> + ?Sized,
 {
+    if let (Some(sa), Some(sb)) = (a.as_shape(), b.as_shape()) {
+        if let Some(r) = closed_form(sa, pose_a, sb, pose_b) {
+            if let Some(c) = cache {
+                c.clear();
+            }
+            return r;
+        }
+    }
     let margin = a.core_radius() + b.core_radius();
     let tolerance = options.tolerance.max(0.0);
     let max_iterations = options.max_iterations.max(1);
@@ -856,6 +874,147 @@ where
     result.normal = normal;
     result.distance = dist;
     result.lower_bound = (lower - margin).clamp(0.0, dist);
+    result
+}
+
+/// The closest points of two shapes' cores found in closed form, for [`finish_closed`].
+struct CorePoints<V> {
+    /// The closest point of `a`'s core, in the world frame.
+    a: V,
+    /// The closest point of `b`'s core, in the world frame.
+    b: V,
+    /// The feature of `a`'s core the point lies on.
+    feature_a: Feature,
+    /// The feature of `b`'s core the point lies on.
+    feature_b: Feature,
+    /// The size of the pair, the scale of the rounding floor.
+    scale: f64,
+}
+
+/// The pairs of [`Shape`] variants with a closed form: a ball (a point core) or a capsule (a
+/// segment core) against a ball or a cuboid, and a ball against a capsule. `None` for every
+/// other pair (GJK answers those), including variants added later.
+fn closed_form<V: Vector>(
+    a: &Shape<V>,
+    pose_a: &Pose<V>,
+    b: &Shape<V>,
+    pose_b: &Pose<V>,
+) -> Option<GjkResult<V>> {
+    let (ra, rb) = (a.core_radius(), b.core_radius());
+    let core = match (a, b) {
+        (Shape::Ball(_), Shape::Ball(_)) => {
+            let (ca, cb) = (pose_a.position, pose_b.position);
+            CorePoints {
+                a: ca,
+                b: cb,
+                feature_a: Feature::Curved,
+                feature_b: Feature::Curved,
+                scale: (ca - cb).length(),
+            }
+        }
+        (Shape::Ball(_), Shape::Cuboid(c)) => point_cuboid(pose_a.position, c, pose_b),
+        (Shape::Cuboid(c), Shape::Ball(_)) => point_cuboid(pose_b.position, c, pose_a).swapped(),
+        (Shape::Ball(_), Shape::Capsule(c)) => point_segment(pose_a.position, c, pose_b),
+        (Shape::Capsule(c), Shape::Ball(_)) => point_segment(pose_b.position, c, pose_a).swapped(),
+        _ => return None,
+    };
+    Some(finish_closed(core, ra, rb))
+}
+
+impl<V: Vector> CorePoints<V> {
+    /// The same pair with `a` and `b` exchanged.
+    fn swapped(self) -> Self {
+        Self {
+            a: self.b,
+            b: self.a,
+            feature_a: self.feature_b,
+            feature_b: self.feature_a,
+            scale: self.scale,
+        }
+    }
+}
+
+/// The point `p` (world frame) as `a`, and its projection on the cuboid `c` at `pose` as `b`:
+/// each local coordinate clamped to the half extents. The feature is named as GJK names it
+/// (module docs of [`Feature`]): the vertices whose sides along the clamped axes are those of
+/// the projection; on a face (two free axes in 3D), the three of lowest index.
+fn point_cuboid<V: Vector>(p: V, c: &Cuboid<V>, pose: &Pose<V>) -> CorePoints<V> {
+    let local = pose.inverse_transform_point(p);
+    let h = c.half_extents();
+    let q = local.max(-h).min(h);
+    let mut fixed = 0u32;
+    let mut free = 0u32;
+    for i in 0..V::DIM {
+        let x = local.comp(i);
+        if x >= h.comp(i) {
+            fixed |= 1 << i;
+        } else if x > -h.comp(i) {
+            free |= 1 << i;
+        }
+    }
+    // The vertices of the feature: `fixed` plus every subset of `free`, ascending.
+    let (lo, f1, f2) = {
+        let mut bits = (0..V::DIM as u32).filter(|i| free & (1 << i) != 0);
+        (fixed, bits.next(), bits.next())
+    };
+    let feature = match (f1, f2) {
+        _ if free.count_ones() as usize == V::DIM => Feature::Interior,
+        (None, _) => Feature::Vertex(lo),
+        (Some(i), None) => Feature::Edge(lo, lo | 1 << i),
+        (Some(i), Some(j)) => Feature::Face(lo, lo | 1 << i, lo | 1 << j),
+    };
+    CorePoints {
+        a: p,
+        b: pose.transform_point(q),
+        feature_a: Feature::Curved,
+        feature_b: feature,
+        scale: (local.length() + h.length()).max(f64::MIN_POSITIVE),
+    }
+}
+
+/// The point `p` (world frame) as `a`, and the nearest point of the capsule `c`'s inner segment
+/// at `pose` as `b`.
+fn point_segment<V: Vector>(p: V, c: &Capsule, pose: &Pose<V>) -> CorePoints<V> {
+    let local = pose.inverse_transform_point(p);
+    let h = c.half_height();
+    let t = local.comp(1).clamp(-h, h);
+    CorePoints {
+        a: p,
+        b: pose.transform_point(V::unit(1) * t),
+        feature_a: Feature::Curved,
+        feature_b: Feature::Curved,
+        scale: local.length() + h,
+    }
+}
+
+/// The result of a pair of closed-form core points, as the GJK loop would give it: separated
+/// when the core distance exceeds the radii by more than the rounding floor, intersecting
+/// otherwise.
+fn finish_closed<V: Vector>(c: CorePoints<V>, ra: f64, rb: f64) -> GjkResult<V> {
+    let v = c.a - c.b;
+    let core_distance = v.length();
+    let dist = core_distance - (ra + rb);
+    let curved = |r: f64, f: Feature| if r > 0.0 { Feature::Curved } else { f };
+    let mut result = GjkResult {
+        status: GjkStatus::Intersecting,
+        distance: 0.0,
+        lower_bound: 0.0,
+        point_a: c.a,
+        point_b: c.b,
+        normal: V::ZERO,
+        feature_a: curved(ra, c.feature_a),
+        feature_b: curved(rb, c.feature_b),
+        iterations: 0,
+    };
+    if dist > ROUNDING * c.scale && dist.is_finite() {
+        let normal = -v * (1.0 / core_distance);
+        result.status = GjkStatus::Separated;
+        result.distance = dist;
+        result.lower_bound = dist;
+        result.normal = normal;
+        result.point_a = c.a + normal * ra;
+        result.point_b = c.b - normal * rb;
+    }
     result
 }
 
