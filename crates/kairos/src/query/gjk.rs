@@ -371,11 +371,26 @@ impl<V: Vector> Simplex4<V> {
 
     /// Replaces the simplex by its face nearest the origin and sets `v` to the closest point.
     fn reduce(&mut self) {
+        let (lambda, v) = self.closest_with(None);
+        self.keep(lambda, v);
+    }
+
+    /// The closest point of the simplex, or of the simplex with `p` added, and its weights.
+    fn closest_with(&self, p: Option<&Point<V>>) -> ([f64; MAX_POINTS], V) {
         let mut w = [V::ZERO; MAX_POINTS];
         for (w, p) in w.iter_mut().zip(&self.points[..self.len]) {
             *w = p.w;
         }
-        let (lambda, v) = closest_on_simplex(&w[..self.len]);
+        let mut n = self.len;
+        if let Some(p) = p {
+            w[n] = p.w;
+            n += 1;
+        }
+        closest_on_simplex(&w[..n])
+    }
+
+    /// Keeps the points of positive weight and `v`.
+    fn keep(&mut self, lambda: [f64; MAX_POINTS], v: V) {
         let mut kept = 0;
         for (i, &l) in lambda.iter().enumerate().take(self.len) {
             if l > 0.0 {
@@ -667,6 +682,28 @@ pub(super) fn support<V: Vector, A: CoreSupport<V> + ?Sized, B: CoreSupport<V> +
     }
 }
 
+/// The support point of `A − B` along `d` in `a`'s local frame, `rel` being `b`'s pose in it.
+#[inline]
+fn support_in_a<V: Vector, A: CoreSupport<V> + ?Sized, B: CoreSupport<V> + ?Sized>(
+    a: &A,
+    b: &B,
+    rel: &Pose<V>,
+    d: V,
+) -> Point<V> {
+    let (local_a, id_a) = a.local_core_support(d);
+    let (local_b, id_b) = b.local_core_support(rel.rotation.inverse_rotate(-d));
+    let pb = rel.transform_point(local_b);
+    Point {
+        w: local_a - pb,
+        a: local_a,
+        b: pb,
+        local_a,
+        local_b,
+        id_a,
+        id_b,
+    }
+}
+
 /// The distance between `a` at `pose_a` and `b` at `pose_b`, their closest points and features.
 ///
 /// `cache`, when given, warm-starts the query from the previous query on the same pair and
@@ -733,6 +770,9 @@ where
             return r;
         }
     }
+    // The loop runs in a's local frame: b's pose relative to a saves a rotation and a
+    // translation per support point; the answers go back to the world frame at the end.
+    let rel = pose_a.inverse().compose(pose_b);
     let margin = a.core_radius() + b.core_radius();
     let tolerance = options.tolerance.max(0.0);
     let max_iterations = options.max_iterations.max(1);
@@ -742,8 +782,8 @@ where
     // Start from the cached simplex, or from the support along the line between the poses.
     if let Some(c) = cache.as_deref() {
         for i in 0..c.len.min(V::DIM + 1) {
-            let pa = pose_a.transform_point(c.local_a[i]);
-            let pb = pose_b.transform_point(c.local_b[i]);
+            let pa = c.local_a[i];
+            let pb = rel.transform_point(c.local_b[i]);
             s.push(Point {
                 w: pa - pb,
                 a: pa,
@@ -756,13 +796,13 @@ where
         }
     }
     if s.len == 0 {
-        let d = pose_b.position - pose_a.position;
+        let d = rel.position;
         let d = if d.length_squared() > 0.0 && d.is_finite() {
             -d
         } else {
             V::unit(0)
         };
-        s.push(support(a, pose_a, b, pose_b, d));
+        s.push(support_in_a(a, b, &rel, d));
         iterations += 1;
     }
     s.reduce();
@@ -785,7 +825,7 @@ where
             };
         }
         let vlen = v2.sqrt();
-        let p = support(a, pose_a, b, pose_b, -s.v);
+        let p = support_in_a(a, b, &rel, -s.v);
         iterations += 1;
         scale = scale.max(p.w.length());
         let vw = s.v.dot(p.w);
@@ -815,14 +855,13 @@ where
         if s.points[..s.len].iter().any(|q| q.w == p.w) {
             break settled;
         }
-        let previous = s;
-        s.push(p);
-        s.reduce();
-        if s.v.length_squared() >= v2 {
+        let (lambda, v) = s.closest_with(Some(&p));
+        if v.length_squared() >= v2 {
             // No progress (rounding): keep the better simplex.
-            s = previous;
             break settled;
         }
+        s.push(p);
+        s.keep(lambda, v);
     };
 
     if let Some(c) = cache {
@@ -835,8 +874,8 @@ where
         }
     }
 
-    let mut point_a = s.combine(|p| p.a);
-    let mut point_b = s.combine(|p| p.b);
+    let mut point_a = pose_a.transform_point(s.combine(|p| p.a));
+    let mut point_b = pose_a.transform_point(s.combine(|p| p.b));
     let mut feature_a = s.feature(|p| p.id_a);
     let mut feature_b = s.feature(|p| p.id_b);
     if a.core_radius() > 0.0 {
@@ -861,7 +900,7 @@ where
         return result;
     }
     // Separated cores: grow them by their radii along the normal from a to b.
-    let normal = -s.v * (1.0 / core_distance);
+    let normal = pose_a.rotation.rotate(-s.v * (1.0 / core_distance));
     point_a += normal * a.core_radius();
     point_b -= normal * b.core_radius();
     let dist = core_distance - margin;
