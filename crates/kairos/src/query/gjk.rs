@@ -682,17 +682,68 @@ pub(super) fn support<V: Vector, A: CoreSupport<V> + ?Sized, B: CoreSupport<V> +
     }
 }
 
-/// The support point of `A − B` along `d` in `a`'s local frame, `rel` being `b`'s pose in it.
+/// `b`'s placement in `a`'s local frame. In 3D one composed rotation (a quaternion product)
+/// saves a rotation per support point; in 2D composing costs a `sin_cos` ([`Rot2`] composes
+/// by angles), more than the two plane rotations it would save, so both are kept.
+///
+/// [`Rot2`]: crate::math::Rot2
+struct Relative<V: Vector> {
+    /// `R_a^T R_b` (3D only).
+    composed: V::Rotation,
+    rot_a: V::Rotation,
+    rot_b: V::Rotation,
+    /// `R_a^T (x_b − x_a)`.
+    offset: V,
+}
+
+impl<V: Vector> Relative<V> {
+    fn new(pose_a: &Pose<V>, pose_b: &Pose<V>) -> Self {
+        let composed = if V::DIM == 3 {
+            pose_a.rotation.inverse().compose(pose_b.rotation)
+        } else {
+            V::Rotation::IDENTITY
+        };
+        Self {
+            composed,
+            rot_a: pose_a.rotation,
+            rot_b: pose_b.rotation,
+            offset: pose_a
+                .rotation
+                .inverse_rotate(pose_b.position - pose_a.position),
+        }
+    }
+    /// A direction of `a`'s frame in `b`'s frame.
+    #[inline]
+    fn direction_to_b(&self, d: V) -> V {
+        if V::DIM == 3 {
+            self.composed.inverse_rotate(d)
+        } else {
+            self.rot_b.inverse_rotate(self.rot_a.rotate(d))
+        }
+    }
+    /// A point of `b`'s frame in `a`'s frame.
+    #[inline]
+    fn point_from_b(&self, x: V) -> V {
+        let r = if V::DIM == 3 {
+            self.composed.rotate(x)
+        } else {
+            self.rot_a.inverse_rotate(self.rot_b.rotate(x))
+        };
+        r + self.offset
+    }
+}
+
+/// The support point of `A − B` along `d` in `a`'s local frame.
 #[inline]
 fn support_in_a<V: Vector, A: CoreSupport<V> + ?Sized, B: CoreSupport<V> + ?Sized>(
     a: &A,
     b: &B,
-    rel: &Pose<V>,
+    rel: &Relative<V>,
     d: V,
 ) -> Point<V> {
     let (local_a, id_a) = a.local_core_support(d);
-    let (local_b, id_b) = b.local_core_support(rel.rotation.inverse_rotate(-d));
-    let pb = rel.transform_point(local_b);
+    let (local_b, id_b) = b.local_core_support(rel.direction_to_b(-d));
+    let pb = rel.point_from_b(local_b);
     Point {
         w: local_a - pb,
         a: local_a,
@@ -770,9 +821,8 @@ where
             return r;
         }
     }
-    // The loop runs in a's local frame: b's pose relative to a saves a rotation and a
-    // translation per support point; the answers go back to the world frame at the end.
-    let rel = pose_a.inverse().compose(pose_b);
+    // The loop runs in a's local frame; the answers go back to the world frame at the end.
+    let rel = Relative::new(pose_a, pose_b);
     let margin = a.core_radius() + b.core_radius();
     let tolerance = options.tolerance.max(0.0);
     let max_iterations = options.max_iterations.max(1);
@@ -783,7 +833,7 @@ where
     if let Some(c) = cache.as_deref() {
         for i in 0..c.len.min(V::DIM + 1) {
             let pa = c.local_a[i];
-            let pb = rel.transform_point(c.local_b[i]);
+            let pb = rel.point_from_b(c.local_b[i]);
             s.push(Point {
                 w: pa - pb,
                 a: pa,
@@ -796,7 +846,7 @@ where
         }
     }
     if s.len == 0 {
-        let d = rel.position;
+        let d = rel.offset;
         let d = if d.length_squared() > 0.0 && d.is_finite() {
             -d
         } else {
