@@ -756,6 +756,7 @@ fn closed_forms_match_gjk<V: Dim>(seed: u64) -> usize {
         ("cuboid", "ball"),
         ("ball", "capsule"),
         ("capsule", "ball"),
+        ("cuboid", "cuboid"),
     ] {
         for _ in 0..2000 {
             let (a, pa, b, pb) = random_pair::<V>(ka, kb, &mut rng);

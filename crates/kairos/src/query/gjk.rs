@@ -49,8 +49,10 @@
 //! loop's answer (status, distance, lower bound equal to the distance, points, normal and
 //! features, agreeing to `1e-13`, `tests/gjk.rs`) with no support evaluation
 //! ([`GjkResult::iterations`] is 0; a given [`GjkCache`] is cleared). A cuboid face is named
-//! by its three vertices of lowest index. Every other pair, and any variant added later, runs
-//! GJK; concrete shape types always do, monomorphised.
+//! by its three vertices of lowest index. [`intersects`] on two cuboids is the separating-axis
+//! test (face normals of both, and in 3D the cross products of their edges), apart when a gap
+//! exceeds the rounding floor `δ` below, as the loop decides. Every other pair, and any
+//! variant added later, runs GJK; concrete shape types always do, monomorphised.
 //!
 //! # Frame
 //!
@@ -811,7 +813,64 @@ where
     A: CoreSupport<V> + ?Sized,
     B: CoreSupport<V> + ?Sized,
 {
+    if let (Some(Shape::Cuboid(ca)), Some(Shape::Cuboid(cb))) = (a.as_shape(), b.as_shape()) {
+        if let Some(c) = cache {
+            c.clear();
+        }
+        return !cuboids_apart(ca, pose_a, cb, pose_b);
+    }
     gjk(a, pose_a, b, pose_b, options, cache, 0.0).status != GjkStatus::Separated
+}
+
+/// Whether two cuboids are apart, by the separating-axis theorem (Gottschalk, Lin, Manocha,
+/// *OBBTree*, SIGGRAPH 1996): along each face normal of either box, and in 3D each cross
+/// product of an edge direction of each, the gap between the projections. Apart when one gap
+/// exceeds the rounding floor of the loop (`δ`, module docs), as [`intersects`] would say.
+fn cuboids_apart<V: Vector>(
+    a: &Cuboid<V>,
+    pose_a: &Pose<V>,
+    b: &Cuboid<V>,
+    pose_b: &Pose<V>,
+) -> bool {
+    let (ha, hb) = (a.half_extents(), b.half_extents());
+    // b's centre and axes in a's frame.
+    let t = pose_a.inverse_transform_point(pose_b.position);
+    let mut axes = [V::ZERO; 3];
+    for (j, e) in axes.iter_mut().enumerate().take(V::DIM) {
+        *e = pose_a
+            .rotation
+            .inverse_rotate(pose_b.rotation.rotate(V::unit(j)));
+    }
+    let floor = ROUNDING * (t.length() + ha.length() + hb.length());
+    // The gap along `l` (any length) exceeds the floor.
+    let gap = |l: V| {
+        let mut r = 0.0;
+        for i in 0..V::DIM {
+            r += ha.comp(i) * l.comp(i).abs() + hb.comp(i) * l.dot(axes[i]).abs();
+        }
+        t.dot(l).abs() - r > floor * l.length()
+    };
+    for i in 0..V::DIM {
+        if gap(V::unit(i)) || gap(axes[i]) {
+            return true;
+        }
+    }
+    if V::DIM == 3 {
+        for i in 0..3 {
+            for e in &axes {
+                let l = V::from_array3(
+                    DVec3::from_array(V::unit(i).to_array3())
+                        .cross(DVec3::from_array(e.to_array3()))
+                        .to_array(),
+                );
+                // Parallel edges: the face normals above already decide.
+                if l.length_squared() > 1e-20 && gap(l) {
+                    return true;
+                }
+            }
+        }
+    }
+    false
 }
 
 /// The GJK loop on the cores; stops early when the lower bound on the distance exceeds
