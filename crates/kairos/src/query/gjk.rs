@@ -874,7 +874,8 @@ fn cuboids_apart<V: Vector>(
 }
 
 /// The GJK loop on the cores; stops early when the lower bound on the distance exceeds
-/// `stop_above` (`f64::INFINITY` for a full distance query).
+/// `stop_above` (`f64::INFINITY` for a full distance query; `0` for an intersection test,
+/// which gets the status alone).
 fn gjk<V, A, B>(
     a: &A,
     pose_a: &Pose<V>,
@@ -1000,6 +1001,21 @@ where
         }
     }
 
+    if stop_above == 0.0 {
+        // An intersection test reads only the status (Separated is certified above the
+        // rounding floor, so the checks below would not change it).
+        return GjkResult {
+            status,
+            distance: 0.0,
+            lower_bound: 0.0,
+            point_a: V::ZERO,
+            point_b: V::ZERO,
+            normal: V::ZERO,
+            feature_a: Feature::Curved,
+            feature_b: Feature::Curved,
+            iterations,
+        };
+    }
     let mut point_a = pose_a.transform_point(s.combine(|p| p.a));
     let mut point_b = pose_a.transform_point(s.combine(|p| p.b));
     let mut feature_a = s.feature(|p| p.id_a);
