@@ -655,6 +655,7 @@ fn touching_pair(
 
 #[test]
 fn curved_shapes_at_the_edge_of_contact_are_never_separated_when_they_overlap() {
+    use kairos::query::{time_of_impact, ImpactStatus, ToiOptions};
     use rand::Rng;
     let mut rng = Pcg64::seed_from_u64(31);
     let opts = GjkOptions::default();
@@ -698,8 +699,26 @@ fn curved_shapes_at_the_edge_of_contact_are_never_separated_when_they_overlap() 
                         let slack = 1e-13;
                         let bracketed = r.lower_bound <= exact + slack
                             && (r.status == GjkStatus::Intersecting || r.distance >= exact - slack);
+                        // The time of impact with no distance tolerance rests on GJK's
+                        // status alone: overlapping pairs at rest must be in contact.
+                        let toi = time_of_impact(
+                            x,
+                            &Motion::at_rest(0.0, *px),
+                            y,
+                            &Motion::at_rest(0.0, *py),
+                            0.0,
+                            1.0,
+                            &ToiOptions {
+                                relative_tolerance: 0.0,
+                                absolute_tolerance: 0.0,
+                                ..ToiOptions::default()
+                            },
+                        );
                         let honest = if gap < 0.0 {
-                            r.status != GjkStatus::Separated && r.lower_bound == 0.0 && hit
+                            r.status != GjkStatus::Separated
+                                && r.lower_bound == 0.0
+                                && hit
+                                && toi.status == ImpactStatus::Overlapping
                         } else {
                             // Below 1e-10 the enclosure test on GJK's sliver tetrahedra near a
                             // curved surface carries rounding: a contact may be reported (the
