@@ -1068,7 +1068,8 @@ struct CorePoints<V> {
     feature_a: Feature,
     /// The feature of `b`'s core the point lies on.
     feature_b: Feature,
-    /// The size of the pair, the scale of the rounding floor.
+    /// The size of the pair, the scale of the rounding floor (within a factor 2 of the loop's
+    /// largest `|w|`, which is all a floor needs, with no square root).
     scale: f64,
 }
 
@@ -1090,7 +1091,7 @@ fn closed_form<V: Vector>(
                 b: cb,
                 feature_a: Feature::Curved,
                 feature_b: Feature::Curved,
-                scale: (ca - cb).length(),
+                scale: (ca - cb).max_abs(),
             }
         }
         (Shape::Ball(_), Shape::Cuboid(c)) => point_cuboid(pose_a.position, c, pose_b),
@@ -1149,7 +1150,7 @@ fn point_cuboid<V: Vector>(p: V, c: &Cuboid<V>, pose: &Pose<V>) -> CorePoints<V>
         b: pose.transform_point(q),
         feature_a: Feature::Curved,
         feature_b: feature,
-        scale: (local.length() + h.length()).max(f64::MIN_POSITIVE),
+        scale: local.max_abs() + h.max_abs(),
     }
 }
 
@@ -1164,7 +1165,7 @@ fn point_segment<V: Vector>(p: V, c: &Capsule, pose: &Pose<V>) -> CorePoints<V> 
         b: pose.transform_point(V::unit(1) * t),
         feature_a: Feature::Curved,
         feature_b: Feature::Curved,
-        scale: local.length() + h,
+        scale: local.max_abs() + h,
     }
 }
 
