@@ -1068,8 +1068,7 @@ struct CorePoints<V> {
     feature_a: Feature,
     /// The feature of `b`'s core the point lies on.
     feature_b: Feature,
-    /// The size of the pair, the scale of the rounding floor (within a factor 2 of the loop's
-    /// largest `|w|`, which is all a floor needs, with no square root).
+    /// The size of the pair, the scale of the rounding floor.
     scale: f64,
 }
 
@@ -1091,7 +1090,7 @@ fn closed_form<V: Vector>(
                 b: cb,
                 feature_a: Feature::Curved,
                 feature_b: Feature::Curved,
-                scale: (ca - cb).max_abs(),
+                scale: (ca - cb).length(),
             }
         }
         (Shape::Ball(_), Shape::Cuboid(c)) => point_cuboid(pose_a.position, c, pose_b),
@@ -1150,7 +1149,7 @@ fn point_cuboid<V: Vector>(p: V, c: &Cuboid<V>, pose: &Pose<V>) -> CorePoints<V>
         b: pose.transform_point(q),
         feature_a: Feature::Curved,
         feature_b: feature,
-        scale: local.max_abs() + h.max_abs(),
+        scale: (local.length() + h.length()).max(f64::MIN_POSITIVE),
     }
 }
 
@@ -1165,7 +1164,7 @@ fn point_segment<V: Vector>(p: V, c: &Capsule, pose: &Pose<V>) -> CorePoints<V> 
         b: pose.transform_point(V::unit(1) * t),
         feature_a: Feature::Curved,
         feature_b: Feature::Curved,
-        scale: local.max_abs() + h,
+        scale: local.length() + h,
     }
 }
 
