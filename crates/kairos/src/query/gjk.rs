@@ -845,13 +845,13 @@ fn cuboids_apart<V: Vector>(
     // The gap along `l` (any length) exceeds the floor.
     let gap = |l: V| {
         let mut r = 0.0;
-        for i in 0..V::DIM {
-            r += ha.comp(i) * l.comp(i).abs() + hb.comp(i) * l.dot(axes[i]).abs();
+        for (i, &e) in axes.iter().enumerate().take(V::DIM) {
+            r += ha.comp(i) * l.comp(i).abs() + hb.comp(i) * l.dot(e).abs();
         }
         t.dot(l).abs() - r > floor * l.length()
     };
-    for i in 0..V::DIM {
-        if gap(V::unit(i)) || gap(axes[i]) {
+    for (i, &e) in axes.iter().enumerate().take(V::DIM) {
+        if gap(V::unit(i)) || gap(e) {
             return true;
         }
     }
