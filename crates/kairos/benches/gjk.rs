@@ -3,11 +3,12 @@
 //! Each benchmark runs one query on each of 256 prepared pairs (random sizes and poses within 3
 //! of the origin, about four in five separated), through the shape enums both libraries offer
 //! (`kairos::shape::Shape`, parry's `dyn Shape`), so neither is monomorphised for the pair.
-//! Results: docs/benchmarks.md.
+//! Results: docs/benchmarks.md. With `GJK_COUNT` set (see [`count_request`]) it runs one
+//! query set a given number of times instead, for instruction counts.
 
 use std::hint::black_box;
 
-use criterion::{criterion_group, criterion_main, Criterion};
+use criterion::{criterion_group, Criterion};
 use kairos::math::{DQuat, DVec2, DVec3, Rot2};
 use kairos::query::{distance, intersects, GjkOptions};
 use kairos::shape::{Pose, Shape};
@@ -145,46 +146,57 @@ macro_rules! pair_benches {
             .collect();
         let opts = GjkOptions::default();
         let name = format!("{}D {}-{}", $dim, $ka, $kb);
-        let mut g = $c.benchmark_group(name);
-        g.bench_function("kairos distance", |bench| {
-            bench.iter(|| {
-                let mut s = 0.0;
-                for (a, pa, b, pb) in &ours {
-                    s += distance(a, pa, b, pb, &opts, None).distance;
+        let kairos_distance = || {
+            let mut s = 0.0;
+            for (a, pa, b, pb) in &ours {
+                s += distance(a, pa, b, pb, &opts, None).distance;
+            }
+            s
+        };
+        let parry_distance = || {
+            let mut s = 0.0;
+            for (a, pa, b, pb) in &theirs {
+                s += $pq::query::distance(pa, &**a, pb, &**b).unwrap().distance;
+            }
+            s
+        };
+        let kairos_intersects = || {
+            let mut n = 0u32;
+            for (a, pa, b, pb) in &ours {
+                n += intersects(a, pa, b, pb, &opts, None) as u32;
+            }
+            n as f64
+        };
+        let parry_intersects = || {
+            let mut n = 0u32;
+            for (a, pa, b, pb) in &theirs {
+                n += $pq::query::intersection_test(pa, &**a, pb, &**b)
+                    .unwrap()
+                    .intersecting as u32;
+            }
+            n as f64
+        };
+        let queries: [(&str, &dyn Fn() -> f64); 4] = [
+            ("kairos distance", &kairos_distance),
+            ("parry distance", &parry_distance),
+            ("kairos intersects", &kairos_intersects),
+            ("parry intersects", &parry_intersects),
+        ];
+        if let Some((wanted, passes)) = count_request() {
+            for (label, f) in queries {
+                if wanted == format!("{name}/{label}") {
+                    for _ in 0..passes {
+                        black_box(f());
+                    }
                 }
-                black_box(s)
-            })
-        });
-        g.bench_function("parry distance", |bench| {
-            bench.iter(|| {
-                let mut s = 0.0;
-                for (a, pa, b, pb) in &theirs {
-                    s += $pq::query::distance(pa, &**a, pb, &**b).unwrap().distance;
-                }
-                black_box(s)
-            })
-        });
-        g.bench_function("kairos intersects", |bench| {
-            bench.iter(|| {
-                let mut n = 0u32;
-                for (a, pa, b, pb) in &ours {
-                    n += intersects(a, pa, b, pb, &opts, None) as u32;
-                }
-                black_box(n)
-            })
-        });
-        g.bench_function("parry intersects", |bench| {
-            bench.iter(|| {
-                let mut n = 0u32;
-                for (a, pa, b, pb) in &theirs {
-                    n += $pq::query::intersection_test(pa, &**a, pb, &**b)
-                        .unwrap()
-                        .intersecting as u32;
-                }
-                black_box(n)
-            })
-        });
-        g.finish();
+            }
+        } else {
+            let mut g = $c.benchmark_group(name);
+            for (label, f) in queries {
+                g.bench_function(label, |bench| bench.iter(|| black_box(f())));
+            }
+            g.finish();
+        }
     }};
 }
 
@@ -211,6 +223,8 @@ fn bench(c: &mut Criterion) {
         ("cuboid", "cuboid"),
         ("cuboid", "triangle"),
         ("capsule", "cuboid"),
+        ("ball", "capsule"),
+        ("capsule", "capsule"),
         ("polyhedron", "polyhedron"),
     ] {
         pair_benches!(
@@ -227,6 +241,15 @@ fn bench(c: &mut Criterion) {
     }
 }
 
+/// `GJK_COUNT="3D cuboid-cuboid/kairos distance:1000"` runs that query's 256 pairs 1000
+/// times instead of benchmarking, for instruction counts under
+/// `valgrind --tool=callgrind` (subtract a run with 0 passes for the setup).
+fn count_request() -> Option<(String, u32)> {
+    let spec = std::env::var("GJK_COUNT").ok()?;
+    let (name, passes) = spec.rsplit_once(':')?;
+    Some((name.to_string(), passes.parse().ok()?))
+}
+
 criterion_group! {
     name = benches;
     config = Criterion::default()
@@ -234,4 +257,12 @@ criterion_group! {
         .measurement_time(std::time::Duration::from_secs(2));
     targets = bench
 }
-criterion_main!(benches);
+
+fn main() {
+    if count_request().is_some() {
+        bench(&mut Criterion::default());
+        return;
+    }
+    benches();
+    Criterion::default().configure_from_args().final_summary();
+}

@@ -9,7 +9,8 @@
 //!   `1e-9` of the pair's size), and except where parry's intersection test contradicts
 //!   parry's own distance (then Kairos must agree with that distance);
 //! - **closest points**: Kairos's points are `distance` apart and each is extreme along the
-//!   normal on its own shape (a supporting plane), to `1e-9`; pairs where the two libraries'
+//!   normal on its own shape (a supporting plane), to `1e-9` (`1e-6` on curved shapes, where
+//!   GJK's direction converges as the square root of its tolerance); pairs where the two libraries'
 //!   points differ by more than `1e-6` are counted: parallel faces (the closest points are not
 //!   unique; parry's must be as far apart to `1e-9`), curved shapes, where parry stops GJK on
 //!   the curved support function at its own tolerance (its points are then up to `1e-5`
@@ -195,9 +196,12 @@ fn compare<V: Parry>(ka: &str, kb: &str, seed: u64) -> Row {
             let n = d.normal;
             let on_a = a.support(&pa, n).dot(n) - d.point_a.dot(n);
             let on_b = d.point_b.dot(n) - b.support(&pb, -n).dot(n);
+            // On a curved surface GJK converges the distance to 1e-10 but the direction only
+            // to about its square root, so the plane test is looser there.
+            let plane = if curved { 1e-6 } else { 1e-9 } * size;
             assert!(
-                on_a.abs() <= 1e-9 * size && on_b.abs() <= 1e-9 * size,
-                "{ctx}: {d:?}"
+                on_a.abs() <= plane && on_b.abs() <= plane,
+                "{ctx}: {d:?}, {on_a:e} {on_b:e}"
             );
             // parry's distance: to 1e-9 of Kairos's between polytopes; where parry runs GJK
             // on a curved support function it stops at its own, looser tolerance (about 1e-5

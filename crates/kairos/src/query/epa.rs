@@ -74,7 +74,7 @@
 //! assert!((signed_distance(&cube, &Pose::IDENTITY, &cube, &other, &opts) + 0.5).abs() < 1e-12);
 //! ```
 
-use super::gjk::{affine_closest, distance, support, Point, ROUNDING};
+use super::gjk::{affine_closest, closest_on_simplex, distance, support, Point, ROUNDING};
 use super::{CoreSupport, GjkCache, GjkOptions, GjkStatus};
 use crate::math::Vector;
 use crate::shape::{FeatureId, Pose, SupportMap};
@@ -346,17 +346,23 @@ impl<V: Vector> Polytope<V> {
         })
     }
 
-    /// The point of the face's plane closest to the origin as weights of `a` and `b` points.
+    /// The point of the face's plane closest to the origin as weights of the `a` and `b` points
+    /// (the affine hull's, so that of two coplanar faces equally near either gives it), or, when
+    /// rounding leaves the face a sliver whose plane has no well-posed closest point, the
+    /// point of the face itself closest to the origin (the signed-volumes subalgorithm).
     fn witnesses(&self, f: &Face<V>) -> (V, V) {
         let k = V::DIM;
-        let w: Vec<V> = f.v[..k].iter().map(|&i| self.verts[i].w).collect();
+        let mut w = [V::ZERO; 3];
+        for (w, &i) in w.iter_mut().zip(&f.v[..k]) {
+            *w = self.verts[i].w;
+        }
         let idx = [0, 1, 2];
-        let mut lambda = [0.0; 3];
-        if let Some(mu) = affine_closest(&w, &idx[..k]) {
+        let mut lambda = [0.0; 4];
+        if let Some(mu) = affine_closest(&w[..k], &idx[..k]) {
             lambda[0] = 1.0 - mu[..k - 1].iter().sum::<f64>();
             lambda[1..k].copy_from_slice(&mu[..k - 1]);
         } else {
-            lambda[0] = 1.0;
+            lambda = closest_on_simplex(&w[..k]).0;
         }
         let mut pa = V::ZERO;
         let mut pb = V::ZERO;

@@ -15,15 +15,20 @@
 //! reduces the simplex to the smallest face that contains the new closest point. `|v|` only
 //! decreases and is an upper bound on the distance; `v·w / |v|` is a lower bound.
 //!
-//! The closest point of a simplex (the *distance subalgorithm*) is found as in Johnson's
-//! subalgorithm, by its defining property rather than by its recursive determinant formulas:
-//! among the faces (sub-simplices) whose own closest affine point lies strictly inside them
-//! (all barycentric weights `> 0`), the one nearest the origin. The closest affine point of a
-//! face comes from its Gram system, solved with partial pivoting; an affinely dependent face
-//! (singular system) is skipped, since its boundary faces already hold the answer. At most
-//! `2^(DIM+1) − 1 = 15` faces are tried, and after each new support point only the (at most 8)
-//! faces that contain it, so there is no case analysis to get wrong and one code path serves
-//! 2D and 3D.
+//! The closest point of a simplex (the *distance subalgorithm*) is the signed-volumes method of
+//! Montanari, Petrinic, Barbieri (*Improving the GJK algorithm for faster and more reliable
+//! distance queries between convex objects*, ACM Trans. Graphics 36(3), 2017): the barycentric
+//! weights of the origin (projected on the simplex's affine hull) are ratios of signed volumes
+//! (tetrahedron), areas (triangle) or lengths (segment). When they are all of the sign of the
+//! whole, the projection is the answer; otherwise the answer lies on the faces opposite the
+//! vertices whose weight has the wrong sign, and only those are searched, recursively. Each
+//! volume is computed through the edges of its face, so that its rounding shrinks with the
+//! face, and a degenerate face (zero volume) simply falls through to its own faces. The points
+//! are embedded in 3D (`z = 0` in 2D), so one code path serves 2D and 3D, with no allocation.
+//! The closest point of a face (a triangle in 3D, an edge in 2D) is taken along its normal
+//! when that agrees with the barycentric combination to rounding: near contact (a gap of
+//! `1e-9` between shapes of size 1) the combination's rounding would turn `v` by `1e-7` and
+//! spoil the lower bound drawn from it.
 //!
 //! # Round shapes: core and radius
 //!
@@ -35,18 +40,45 @@
 //! Cylinders and cones have no such core: GJK runs on their support functions and stops at the
 //! relative tolerance below.
 //!
+//! # Closed forms
+//!
+//! For [`Shape`] values (through [`CoreSupport::as_shape`]), [`distance`] and [`intersects`]
+//! first dispatch on the pair of variants: ball–ball (centre to centre), ball–cuboid (the
+//! centre projected on the box in its frame, each coordinate clamped to the half extents) and
+//! ball–capsule (the centre projected on the inner segment) have closed forms, which give the
+//! loop's answer (status, distance, lower bound equal to the distance, points, normal and
+//! features, agreeing to `1e-13`, `tests/gjk.rs`) with no support evaluation
+//! ([`GjkResult::iterations`] is 0; a given [`GjkCache`] is cleared). A cuboid face is named
+//! by its three vertices of lowest index. [`intersects`] on two cuboids is the separating-axis
+//! test (face normals of both, and in 3D the cross products of their edges), apart when a gap
+//! exceeds the rounding floor `δ` below, as the loop decides. Every other pair, and any
+//! variant added later, runs GJK; concrete shape types always do, monomorphised.
+//!
+//! # Frame
+//!
+//! The loop runs in `a`'s local frame, with `b`'s pose relative to it; the points and the
+//! normal go back to the world frame at the end.
+//!
 //! # Guarantees and tolerances
 //!
 //! * The loop stops when the gap between the bounds is small: `|v|² − v·w ≤ ε |v|² + δ |v|`,
 //!   that is `|v| − v·w/|v| ≤ ε |v| + δ` with the relative tolerance `ε =`
 //!   [`GjkOptions::tolerance`] (default `1e-10`) and the rounding floor
-//!   `δ = 16 f64::EPSILON · s`, where `s` is the largest `|w|` of the simplex (the size of the
+//!   `δ = 16 f64::EPSILON · s`, where `s` is the largest `|w|` the query met (the size of the
 //!   pair in their relative frame, independent of where they are in the world). For polytopes
 //!   and polytope cores it stops earlier, when the new support point is already in the simplex
 //!   or `|v|` stops decreasing, and the distance is exact up to rounding.
+//! * [`GjkStatus::Separated`] is certified: the lower bound minus the radii exceeds `δ`.
+//!   While the bounds meet within the tolerance but the lower bound does not exceed the radii,
+//!   the loop goes on (a curved pair overlapping by `1e-8` has `|v| ≈ 3e-9`, within `ε |v|`
+//!   of nothing); when rounding or the iteration limit stops it there, the status is
+//!   [`GjkStatus::Touching`]: touching within the tolerance, to be counted as a contact.
 //! * The shapes are reported [`GjkStatus::Intersecting`] when the origin is inside the simplex
-//!   or `|v| ≤ δ` (they touch or overlap within rounding), or when the core distance is at
-//!   most the sum of the radii.
+//!   or `|v| ≤ δ` (they touch or overlap within rounding), or when the core distance minus the
+//!   sum of the radii is at most `δ`. On curved shapes the enclosure test on GJK's last,
+//!   sliver tetrahedra carries rounding: a pair apart by less than about `1e-10` (size 1) may
+//!   come out intersecting (the safe side), but an overlapping pair never comes out separated
+//!   (`tests/gjk.rs` sweeps overlaps and gaps of `1e-6` to `1e-12`).
 //! * Never more than [`GjkOptions::max_iterations`] support evaluations; then the status is
 //!   [`GjkStatus::MaxIterations`] with the best upper bound found ([`GjkResult::distance`]) and
 //!   the best lower bound ([`GjkResult::lower_bound`]).
@@ -82,7 +114,7 @@
 //! assert!(r2.iterations <= r.iterations);
 //! ```
 
-use crate::math::{Rotation, Vector};
+use crate::math::{DVec3, Rotation, Vector};
 use crate::shape::{
     Ball, Capsule, Cone, ConvexPolygon, ConvexPolyhedron, Cuboid, Cylinder, FeatureId, Pose, Shape,
     Simplex, SupportMap,
@@ -112,6 +144,12 @@ pub trait CoreSupport<V: Vector>: SupportMap<V> {
     #[inline]
     fn core_radius(&self) -> f64 {
         0.0
+    }
+    /// The shape as a [`Shape`] value, for the closed forms [`distance`] has for some pairs of
+    /// its variants (see the [module docs](self#closed-forms)); `None`, the default, runs GJK.
+    #[inline]
+    fn as_shape(&self) -> Option<&Shape<V>> {
+        None
     }
 }
 
@@ -168,15 +206,29 @@ impl<V: Vector> CoreSupport<V> for Shape<V> {
             _ => 0.0,
         }
     }
+    #[inline]
+    fn as_shape(&self) -> Option<&Shape<V>> {
+        Some(self)
+    }
 }
 
 /// How a GJK query ended.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum GjkStatus {
-    /// The shapes are apart; the distance is converged to the tolerance.
+    /// The shapes are apart, certified: the lower bound [`GjkResult::lower_bound`] is positive
+    /// and the distance is converged to the tolerance.
     Separated,
-    /// The shapes overlap or touch within the tolerance; the distance is 0.
+    /// The shapes overlap or touch within rounding (the origin is enclosed by the simplex or
+    /// `|v| ≤ δ`); the distance is 0.
     Intersecting,
+    /// Neither separation nor intersection could be certified: the bounds met within the
+    /// tolerance (or rounding stopped the progress) with the upper bound
+    /// [`GjkResult::distance`] positive but the lower bound 0. The shapes touch within the
+    /// tolerance: they may overlap by a hair (curved shapes, whose support functions GJK only
+    /// approaches) or be a hair apart. Count it as a contact: [`intersects`] does, and so do
+    /// EPA and the time of impact. [`GjkResult::normal`] and the points are those of the best
+    /// simplex, as when separated.
+    Touching,
     /// The iteration limit was reached first: the distance is the best upper bound found and
     /// [`GjkResult::lower_bound`] the best lower bound.
     MaxIterations,
@@ -337,14 +389,28 @@ impl<V: Vector> Simplex4<V> {
             .fold(0.0, f64::max)
     }
 
-    /// Replaces the simplex by its face nearest the origin and sets `v` to the closest point;
-    /// only faces containing the points of the bit mask `required` are tried, if one is valid.
-    fn reduce(&mut self, required: u32) {
+    /// Replaces the simplex by its face nearest the origin and sets `v` to the closest point.
+    fn reduce(&mut self) {
+        let (lambda, v) = self.closest_with(None);
+        self.keep(lambda, v);
+    }
+
+    /// The closest point of the simplex, or of the simplex with `p` added, and its weights.
+    fn closest_with(&self, p: Option<&Point<V>>) -> ([f64; MAX_POINTS], V) {
         let mut w = [V::ZERO; MAX_POINTS];
         for (w, p) in w.iter_mut().zip(&self.points[..self.len]) {
             *w = p.w;
         }
-        let (lambda, v) = closest_on_hull(&w[..self.len], required);
+        let mut n = self.len;
+        if let Some(p) = p {
+            w[n] = p.w;
+            n += 1;
+        }
+        closest_on_simplex(&w[..n])
+    }
+
+    /// Keeps the points of positive weight and `v`.
+    fn keep(&mut self, lambda: [f64; MAX_POINTS], v: V) {
         let mut kept = 0;
         for (i, &l) in lambda.iter().enumerate().take(self.len) {
             if l > 0.0 {
@@ -390,64 +456,170 @@ impl<V: Vector> Simplex4<V> {
     }
 }
 
-/// The point of the hull of `w` (at most 4 points) closest to the origin, with its barycentric
-/// weights: the nearest of the faces whose closest affine point is inside them (the distance
-/// subalgorithm, see the [module docs](self)).
-///
-/// Only the faces containing the points of the bit mask `required` are tried (all faces when
-/// none of them is valid). After GJK adds a support point `w` that improves on the old
-/// simplex's closest point `v` (`v·w < |v|²`), the new closest point lies on a face containing
-/// `w`, since every other face is a face of the old simplex, at least `|v|` away: that halves
-/// the faces to try.
-fn closest_on_hull<V: Vector>(w: &[V], required: u32) -> ([f64; MAX_POINTS], V) {
-    let n = w.len();
-    let mut best_lambda = [0.0; MAX_POINTS];
-    best_lambda[0] = 1.0;
-    let mut best_v = w[0];
-    let mut best_d2 = f64::INFINITY;
-    // Smaller faces first, so that a tie keeps the smaller face.
-    for size in 1..=n {
-        for mask in 1u32..(1 << n) {
-            if mask.count_ones() as usize != size || mask & required != required {
-                continue;
-            }
-            let mut idx = [0usize; MAX_POINTS];
-            let mut k = 0;
-            for (i, slot) in (0..n).filter(|i| mask & (1 << i) != 0).zip(&mut idx) {
-                *slot = i;
-                k += 1;
-            }
-            let Some(mu) = affine_closest(w, &idx[..k]) else {
-                continue;
-            };
-            // λ_0 = 1 − Σ μ, λ_i = μ_i.
-            let mut lambda = [0.0; MAX_POINTS];
-            let mut l0 = 1.0;
-            for j in 1..k {
-                lambda[idx[j]] = mu[j - 1];
-                l0 -= mu[j - 1];
-            }
-            lambda[idx[0]] = l0;
-            if idx[..k].iter().any(|&i| lambda[i] <= 0.0) {
-                continue;
-            }
-            let mut v = V::ZERO;
-            for &i in &idx[..k] {
-                v += w[i] * lambda[i];
-            }
-            let d2 = v.length_squared();
-            if d2 < best_d2 {
-                best_d2 = d2;
-                best_lambda = lambda;
-                best_v = v;
-            }
+/// The point of the hull of `w` (1 to 4 points) closest to the origin, with its barycentric
+/// weights (zero outside the face it lies on): the signed-volumes distance subalgorithm (see the
+/// [module docs](self)). The points are embedded in 3D (`z = 0` in 2D), so one code path
+/// serves both dimensions.
+pub(super) fn closest_on_simplex<V: Vector>(w: &[V]) -> ([f64; MAX_POINTS], V) {
+    let mut p = [DVec3::ZERO; MAX_POINTS];
+    for (p, w) in p.iter_mut().zip(w) {
+        *p = DVec3::from_array(w.to_array3());
+    }
+    let flat = V::DIM == 2;
+    let (lambda, v) = match w.len() {
+        1 => {
+            let mut l = [0.0; MAX_POINTS];
+            l[0] = 1.0;
+            (l, p[0])
+        }
+        2 => closest_on_segment(&p, [0, 1], flat),
+        3 => closest_on_triangle(&p, [0, 1, 2], flat),
+        _ => closest_on_tetrahedron(&p, flat),
+    };
+    (lambda, V::from_array3(v.to_array()))
+}
+
+/// The closest point of the segment `p[i] p[j]`. In 2D (`flat`) the closest point inside the
+/// segment is computed along the segment's normal, whose direction is exact to rounding
+/// however near the origin the segment passes.
+fn closest_on_segment(p: &[DVec3; MAX_POINTS], [i, j]: [usize; 2], flat: bool) -> Sub {
+    let (a, b) = (p[i], p[j]);
+    let e = b - a;
+    let ee = e.length_squared();
+    // Barycentric weights times |e|²: λ_a = b·e, λ_b = −a·e (they sum to e·e).
+    let (la, lb) = (b.dot(e), -a.dot(e));
+    let mut l = [0.0; MAX_POINTS];
+    if !(ee > 0.0 && la > 0.0 && lb > 0.0) {
+        // A vertex: b when the origin is beyond it (or the segment is a point nearer it).
+        let k = if la <= 0.0 && lb > 0.0 {
+            j
+        } else if lb <= 0.0 && la > 0.0 {
+            i
+        } else if b.length_squared() < a.length_squared() {
+            j
+        } else {
+            i
+        };
+        l[k] = 1.0;
+        return (l, p[k]);
+    }
+    l[i] = la / ee;
+    l[j] = lb / ee;
+    let v = a * l[i] + b * l[j];
+    let v = if flat {
+        let n = DVec3::new(-e.y, e.x, 0.0);
+        along_normal(v, n * (n.dot(a) / ee), [a, b, b])
+    } else {
+        v
+    };
+    (l, v)
+}
+
+/// The closest point of a face (an edge in 2D, a triangle in 3D) computed along its normal,
+/// `along`, when it agrees to rounding with the barycentric combination `combined`; otherwise
+/// `combined`. Both are the same point, but near the origin (a gap of `1e-9` between shapes of
+/// size 1) the combination's rounding (`~1e-16`) turns its direction by `~1e-7`, which spoils
+/// the lower bound GJK draws from it; the normal of a well-shaped face is exact to rounding.
+/// On a sliver face the normal is not, and the combination stays a point of the face, as the
+/// upper bound needs.
+#[inline]
+fn along_normal(combined: DVec3, along: DVec3, face: [DVec3; 3]) -> DVec3 {
+    let size = face
+        .iter()
+        .map(|p| p.abs().max_element())
+        .fold(0.0, f64::max);
+    if (along - combined).abs().max_element() <= ROUNDING * size {
+        along
+    } else {
+        combined
+    }
+}
+
+/// The closest point of the triangle `p[i] p[j] p[k]`: the origin projected on its plane along
+/// the normal `n`, if inside (its barycentric weights are `n·(b × c) / |n|²` and cyclic);
+/// otherwise the nearest of the edges opposite the vertices of non-positive weight. In 2D the
+/// projection is the origin itself: inside means enclosed.
+fn closest_on_triangle(p: &[DVec3; MAX_POINTS], [i, j, k]: [usize; 3], flat: bool) -> Sub {
+    let (a, b, c) = (p[i], p[j], p[k]);
+    let n = (b - a).cross(c - a);
+    let nn = n.length_squared();
+    // n·(b × c) written with an edge, whose rounding shrinks with the triangle.
+    let w = [
+        n.dot(b.cross(c - b)),
+        n.dot(c.cross(a - c)),
+        n.dot(a.cross(b - a)),
+    ];
+    let idx = [i, j, k];
+    if nn > 0.0 && nn.is_finite() && w.iter().all(|&x| x > 0.0) {
+        let mut l = [0.0; MAX_POINTS];
+        for (&m, &x) in idx.iter().zip(&w) {
+            l[m] = x / nn;
+        }
+        let v = if flat {
+            DVec3::ZERO
+        } else {
+            along_normal(
+                a * l[i] + b * l[j] + c * l[k],
+                n * (n.dot(a) / nn),
+                [a, b, c],
+            )
+        };
+        return (l, v);
+    }
+    let mut best: Option<(Sub, f64)> = None;
+    for drop in 0..3 {
+        if nn > 0.0 && w[drop] > 0.0 {
+            continue;
+        }
+        let edge = [idx[(drop + 1) % 3], idx[(drop + 2) % 3]];
+        let (l, v) = closest_on_segment(p, edge, flat);
+        let d2 = v.length_squared();
+        if best.is_none_or(|(_, d)| d2 < d) {
+            best = Some(((l, v), d2));
         }
     }
-    if best_d2 == f64::INFINITY && required != 0 {
-        return closest_on_hull(w, 0);
-    }
-    (best_lambda, best_v)
+    best.map_or(([1.0, 0.0, 0.0, 0.0], a), |(s, _)| s)
 }
+
+/// The closest point of the tetrahedron `p[0..4]`: the origin itself if inside (all weights,
+/// ratios of signed volumes, of the sign of the whole volume), otherwise the nearest of the
+/// faces opposite the vertices whose weight has the wrong sign.
+fn closest_on_tetrahedron(p: &[DVec3; MAX_POINTS], flat: bool) -> Sub {
+    let [a, b, c, d] = *p;
+    let (ab, ac, ad) = (b - a, c - a, d - a);
+    let vol = ab.dot(ac.cross(ad));
+    // The volume with the origin in place of each vertex, through the opposite face's edges
+    // (whose rounding shrinks with the face: GJK's last faces are often slivers).
+    let w = [
+        b.dot((c - b).cross(d - b)),
+        -a.dot(ac.cross(ad)),
+        a.dot(ab.cross(ad)),
+        -a.dot(ab.cross(ac)),
+    ];
+    let same = |x: f64| (vol > 0.0 && x > 0.0) || (vol < 0.0 && x < 0.0);
+    if vol.is_finite() && w.iter().all(|&x| same(x)) {
+        return (w.map(|x| x / vol), DVec3::ZERO);
+    }
+    let mut best: Option<(Sub, f64)> = None;
+    for (drop, &x) in w.iter().enumerate() {
+        if same(x) {
+            continue;
+        }
+        let mut face = [0; 3];
+        for (slot, m) in face.iter_mut().zip((0..4).filter(|&m| m != drop)) {
+            *slot = m;
+        }
+        let (l, v) = closest_on_triangle(p, face, flat);
+        let d2 = v.length_squared();
+        if best.is_none_or(|(_, d)| d2 < d) {
+            best = Some(((l, v), d2));
+        }
+    }
+    best.map_or(([1.0, 0.0, 0.0, 0.0], a), |(s, _)| s)
+}
+
+/// Barycentric weights over the simplex's points and the closest point they give.
+type Sub = ([f64; MAX_POINTS], DVec3);
 
 /// The weights `μ` of the point `p_0 + Σ μ_j (p_j − p_0)` of the affine hull of the points
 /// `w[idx]` closest to the origin, from the Gram system `Σ_j (e_i·e_j) μ_j = −e_i·p_0` with
@@ -530,6 +702,79 @@ pub(super) fn support<V: Vector, A: CoreSupport<V> + ?Sized, B: CoreSupport<V> +
     }
 }
 
+/// `b`'s placement in `a`'s local frame. In 3D one composed rotation (a quaternion product)
+/// saves a rotation per support point; in 2D composing costs a `sin_cos` ([`Rot2`] composes
+/// by angles), more than the two plane rotations it would save, so both are kept.
+///
+/// [`Rot2`]: crate::math::Rot2
+struct Relative<V: Vector> {
+    /// `R_a^T R_b` (3D only).
+    composed: V::Rotation,
+    rot_a: V::Rotation,
+    rot_b: V::Rotation,
+    /// `R_a^T (x_b − x_a)`.
+    offset: V,
+}
+
+impl<V: Vector> Relative<V> {
+    fn new(pose_a: &Pose<V>, pose_b: &Pose<V>) -> Self {
+        let composed = if V::DIM == 3 {
+            pose_a.rotation.inverse().compose(pose_b.rotation)
+        } else {
+            V::Rotation::IDENTITY
+        };
+        Self {
+            composed,
+            rot_a: pose_a.rotation,
+            rot_b: pose_b.rotation,
+            offset: pose_a
+                .rotation
+                .inverse_rotate(pose_b.position - pose_a.position),
+        }
+    }
+    /// A direction of `a`'s frame in `b`'s frame.
+    #[inline]
+    fn direction_to_b(&self, d: V) -> V {
+        if V::DIM == 3 {
+            self.composed.inverse_rotate(d)
+        } else {
+            self.rot_b.inverse_rotate(self.rot_a.rotate(d))
+        }
+    }
+    /// A point of `b`'s frame in `a`'s frame.
+    #[inline]
+    fn point_from_b(&self, x: V) -> V {
+        let r = if V::DIM == 3 {
+            self.composed.rotate(x)
+        } else {
+            self.rot_a.inverse_rotate(self.rot_b.rotate(x))
+        };
+        r + self.offset
+    }
+}
+
+/// The support point of `A − B` along `d` in `a`'s local frame.
+#[inline]
+fn support_in_a<V: Vector, A: CoreSupport<V> + ?Sized, B: CoreSupport<V> + ?Sized>(
+    a: &A,
+    b: &B,
+    rel: &Relative<V>,
+    d: V,
+) -> Point<V> {
+    let (local_a, id_a) = a.local_core_support(d);
+    let (local_b, id_b) = b.local_core_support(rel.direction_to_b(-d));
+    let pb = rel.point_from_b(local_b);
+    Point {
+        w: local_a - pb,
+        a: local_a,
+        b: pb,
+        local_a,
+        local_b,
+        id_a,
+        id_b,
+    }
+}
+
 /// The distance between `a` at `pose_a` and `b` at `pose_b`, their closest points and features.
 ///
 /// `cache`, when given, warm-starts the query from the previous query on the same pair and
@@ -569,11 +814,69 @@ where
     A: CoreSupport<V> + ?Sized,
     B: CoreSupport<V> + ?Sized,
 {
+    if let (Some(Shape::Cuboid(ca)), Some(Shape::Cuboid(cb))) = (a.as_shape(), b.as_shape()) {
+        if let Some(c) = cache {
+            c.clear();
+        }
+        return !cuboids_apart(ca, pose_a, cb, pose_b);
+    }
     gjk(a, pose_a, b, pose_b, options, cache, 0.0).status != GjkStatus::Separated
 }
 
+/// Whether two cuboids are apart, by the separating-axis theorem (Gottschalk, Lin, Manocha,
+/// *OBBTree*, SIGGRAPH 1996): along each face normal of either box, and in 3D each cross
+/// product of an edge direction of each, the gap between the projections. Apart when one gap
+/// exceeds the rounding floor of the loop (`δ`, module docs), as [`intersects`] would say.
+fn cuboids_apart<V: Vector>(
+    a: &Cuboid<V>,
+    pose_a: &Pose<V>,
+    b: &Cuboid<V>,
+    pose_b: &Pose<V>,
+) -> bool {
+    let (ha, hb) = (a.half_extents(), b.half_extents());
+    // b's centre and axes in a's frame.
+    let t = pose_a.inverse_transform_point(pose_b.position);
+    let mut axes = [V::ZERO; 3];
+    for (j, e) in axes.iter_mut().enumerate().take(V::DIM) {
+        *e = pose_a
+            .rotation
+            .inverse_rotate(pose_b.rotation.rotate(V::unit(j)));
+    }
+    let floor = ROUNDING * (t.length() + ha.length() + hb.length());
+    // The gap along `l` (any length) exceeds the floor.
+    let gap = |l: V| {
+        let mut r = 0.0;
+        for (i, &e) in axes.iter().enumerate().take(V::DIM) {
+            r += ha.comp(i) * l.comp(i).abs() + hb.comp(i) * l.dot(e).abs();
+        }
+        t.dot(l).abs() - r > floor * l.length()
+    };
+    for (i, &e) in axes.iter().enumerate().take(V::DIM) {
+        if gap(V::unit(i)) || gap(e) {
+            return true;
+        }
+    }
+    if V::DIM == 3 {
+        for i in 0..3 {
+            for e in &axes {
+                let l = V::from_array3(
+                    DVec3::from_array(V::unit(i).to_array3())
+                        .cross(DVec3::from_array(e.to_array3()))
+                        .to_array(),
+                );
+                // Parallel edges: the face normals above already decide.
+                if l.length_squared() > 1e-20 && gap(l) {
+                    return true;
+                }
+            }
+        }
+    }
+    false
+}
+
 /// The GJK loop on the cores; stops early when the lower bound on the distance exceeds
-/// `stop_above` (`f64::INFINITY` for a full distance query).
+/// `stop_above` (`f64::INFINITY` for a full distance query; `0` for an intersection test,
+/// which gets the status alone).
 fn gjk<V, A, B>(
     a: &A,
     pose_a: &Pose<V>,
@@ -588,6 +891,16 @@ where
     A: CoreSupport<V> + ?Sized,
     B: CoreSupport<V> + ?Sized,
 {
+    if let (Some(sa), Some(sb)) = (a.as_shape(), b.as_shape()) {
+        if let Some(r) = closed_form(sa, pose_a, sb, pose_b) {
+            if let Some(c) = cache {
+                c.clear();
+            }
+            return r;
+        }
+    }
+    // The loop runs in a's local frame; the answers go back to the world frame at the end.
+    let rel = Relative::new(pose_a, pose_b);
     let margin = a.core_radius() + b.core_radius();
     let tolerance = options.tolerance.max(0.0);
     let max_iterations = options.max_iterations.max(1);
@@ -597,8 +910,8 @@ where
     // Start from the cached simplex, or from the support along the line between the poses.
     if let Some(c) = cache.as_deref() {
         for i in 0..c.len.min(V::DIM + 1) {
-            let pa = pose_a.transform_point(c.local_a[i]);
-            let pb = pose_b.transform_point(c.local_b[i]);
+            let pa = c.local_a[i];
+            let pb = rel.point_from_b(c.local_b[i]);
             s.push(Point {
                 w: pa - pb,
                 a: pa,
@@ -611,52 +924,72 @@ where
         }
     }
     if s.len == 0 {
-        let d = pose_b.position - pose_a.position;
+        let d = rel.offset;
         let d = if d.length_squared() > 0.0 && d.is_finite() {
             -d
         } else {
             V::unit(0)
         };
-        s.push(support(a, pose_a, b, pose_b, d));
+        s.push(support_in_a(a, b, &rel, d));
         iterations += 1;
     }
-    s.reduce(0);
+    s.reduce();
 
+    // The size of the pair: the largest |w| seen, the scale of the rounding floor.
+    let mut scale = s.size();
     let mut lower = 0.0f64;
+    // The bounds met within the tolerance without a positive lower bound: undecided so far.
+    let mut undecided = false;
     let status = loop {
         let v2 = s.v.length_squared();
-        let size = s.size();
-        if s.len == V::DIM + 1 || v2 <= (ROUNDING * size).powi(2) || !v2.is_finite() {
+        if s.len == V::DIM + 1 || v2 <= (ROUNDING * scale).powi(2) || !v2.is_finite() {
             break GjkStatus::Intersecting;
         }
         if iterations >= max_iterations {
-            break GjkStatus::MaxIterations;
+            break if undecided {
+                GjkStatus::Touching
+            } else {
+                GjkStatus::MaxIterations
+            };
         }
         let vlen = v2.sqrt();
-        let p = support(a, pose_a, b, pose_b, -s.v);
+        let p = support_in_a(a, b, &rel, -s.v);
         iterations += 1;
+        scale = scale.max(p.w.length());
         let vw = s.v.dot(p.w);
         lower = lower.max(vw / vlen);
-        if lower - margin > stop_above {
+        let certified = lower - margin > ROUNDING * scale;
+        if certified && lower - margin > stop_above {
             break GjkStatus::Separated;
         }
-        // The bounds meet: |v| − v·w/|v| ≤ ε |v| + δ.
-        let floor = ROUNDING * size.max(p.w.length());
+        // Separated once the bounds meet: |v| − v·w/|v| ≤ ε |v| + δ, with a positive lower
+        // bound. Without one, go on while the gap can still shrink beyond rounding.
+        let floor = ROUNDING * scale;
         if v2 - vw <= tolerance * v2 + floor * vlen {
-            break GjkStatus::Separated;
+            if certified {
+                break GjkStatus::Separated;
+            }
+            undecided = true;
+            if v2 - vw <= floor * vlen {
+                break GjkStatus::Touching;
+            }
         }
+        let settled = if certified {
+            GjkStatus::Separated
+        } else {
+            GjkStatus::Touching
+        };
         // The new point is already in the simplex: nothing more to gain.
         if s.points[..s.len].iter().any(|q| q.w == p.w) {
-            break GjkStatus::Separated;
+            break settled;
         }
-        let previous = s;
-        s.push(p);
-        s.reduce(1 << (s.len - 1));
-        if s.v.length_squared() >= v2 {
+        let (lambda, v) = s.closest_with(Some(&p));
+        if v.length_squared() >= v2 {
             // No progress (rounding): keep the better simplex.
-            s = previous;
-            break GjkStatus::Separated;
+            break settled;
         }
+        s.push(p);
+        s.keep(lambda, v);
     };
 
     if let Some(c) = cache {
@@ -669,8 +1002,23 @@ where
         }
     }
 
-    let mut point_a = s.combine(|p| p.a);
-    let mut point_b = s.combine(|p| p.b);
+    if stop_above == 0.0 {
+        // An intersection test reads only the status (Separated is certified above the
+        // rounding floor, so the checks below would not change it).
+        return GjkResult {
+            status,
+            distance: 0.0,
+            lower_bound: 0.0,
+            point_a: V::ZERO,
+            point_b: V::ZERO,
+            normal: V::ZERO,
+            feature_a: Feature::Curved,
+            feature_b: Feature::Curved,
+            iterations,
+        };
+    }
+    let mut point_a = pose_a.transform_point(s.combine(|p| p.a));
+    let mut point_b = pose_a.transform_point(s.combine(|p| p.b));
     let mut feature_a = s.feature(|p| p.id_a);
     let mut feature_b = s.feature(|p| p.id_b);
     if a.core_radius() > 0.0 {
@@ -695,12 +1043,11 @@ where
         return result;
     }
     // Separated cores: grow them by their radii along the normal from a to b.
-    let normal = -s.v * (1.0 / core_distance);
+    let normal = pose_a.rotation.rotate(-s.v * (1.0 / core_distance));
     point_a += normal * a.core_radius();
     point_b -= normal * b.core_radius();
     let dist = core_distance - margin;
-    let floor = ROUNDING * s.size();
-    if dist <= floor {
+    if dist <= ROUNDING * scale {
         result.status = GjkStatus::Intersecting;
         return result;
     }
@@ -712,13 +1059,154 @@ where
     result
 }
 
+/// The closest points of two shapes' cores found in closed form, for [`finish_closed`].
+struct CorePoints<V> {
+    /// The closest point of `a`'s core, in the world frame.
+    a: V,
+    /// The closest point of `b`'s core, in the world frame.
+    b: V,
+    /// The feature of `a`'s core the point lies on.
+    feature_a: Feature,
+    /// The feature of `b`'s core the point lies on.
+    feature_b: Feature,
+    /// The size of the pair, the scale of the rounding floor.
+    scale: f64,
+}
+
+/// The pairs of [`Shape`] variants with a closed form: a ball (a point core) or a capsule (a
+/// segment core) against a ball or a cuboid, and a ball against a capsule. `None` for every
+/// other pair (GJK answers those), including variants added later.
+fn closed_form<V: Vector>(
+    a: &Shape<V>,
+    pose_a: &Pose<V>,
+    b: &Shape<V>,
+    pose_b: &Pose<V>,
+) -> Option<GjkResult<V>> {
+    let (ra, rb) = (a.core_radius(), b.core_radius());
+    let core = match (a, b) {
+        (Shape::Ball(_), Shape::Ball(_)) => {
+            let (ca, cb) = (pose_a.position, pose_b.position);
+            CorePoints {
+                a: ca,
+                b: cb,
+                feature_a: Feature::Curved,
+                feature_b: Feature::Curved,
+                scale: (ca - cb).length(),
+            }
+        }
+        (Shape::Ball(_), Shape::Cuboid(c)) => point_cuboid(pose_a.position, c, pose_b),
+        (Shape::Cuboid(c), Shape::Ball(_)) => point_cuboid(pose_b.position, c, pose_a).swapped(),
+        (Shape::Ball(_), Shape::Capsule(c)) => point_segment(pose_a.position, c, pose_b),
+        (Shape::Capsule(c), Shape::Ball(_)) => point_segment(pose_b.position, c, pose_a).swapped(),
+        _ => return None,
+    };
+    Some(finish_closed(core, ra, rb))
+}
+
+impl<V: Vector> CorePoints<V> {
+    /// The same pair with `a` and `b` exchanged.
+    fn swapped(self) -> Self {
+        Self {
+            a: self.b,
+            b: self.a,
+            feature_a: self.feature_b,
+            feature_b: self.feature_a,
+            scale: self.scale,
+        }
+    }
+}
+
+/// The point `p` (world frame) as `a`, and its projection on the cuboid `c` at `pose` as `b`:
+/// each local coordinate clamped to the half extents. The feature is named as GJK names it
+/// (module docs of [`Feature`]): the vertices whose sides along the clamped axes are those of
+/// the projection; on a face (two free axes in 3D), the three of lowest index.
+fn point_cuboid<V: Vector>(p: V, c: &Cuboid<V>, pose: &Pose<V>) -> CorePoints<V> {
+    let local = pose.inverse_transform_point(p);
+    let h = c.half_extents();
+    let q = local.max(-h).min(h);
+    let mut fixed = 0u32;
+    let mut free = 0u32;
+    for i in 0..V::DIM {
+        let x = local.comp(i);
+        if x >= h.comp(i) {
+            fixed |= 1 << i;
+        } else if x > -h.comp(i) {
+            free |= 1 << i;
+        }
+    }
+    // The vertices of the feature: `fixed` plus every subset of `free`, ascending.
+    let (lo, f1, f2) = {
+        let mut bits = (0..V::DIM as u32).filter(|i| free & (1 << i) != 0);
+        (fixed, bits.next(), bits.next())
+    };
+    let feature = match (f1, f2) {
+        _ if free.count_ones() as usize == V::DIM => Feature::Interior,
+        (None, _) => Feature::Vertex(lo),
+        (Some(i), None) => Feature::Edge(lo, lo | 1 << i),
+        (Some(i), Some(j)) => Feature::Face(lo, lo | 1 << i, lo | 1 << j),
+    };
+    CorePoints {
+        a: p,
+        b: pose.transform_point(q),
+        feature_a: Feature::Curved,
+        feature_b: feature,
+        scale: (local.length() + h.length()).max(f64::MIN_POSITIVE),
+    }
+}
+
+/// The point `p` (world frame) as `a`, and the nearest point of the capsule `c`'s inner segment
+/// at `pose` as `b`.
+fn point_segment<V: Vector>(p: V, c: &Capsule, pose: &Pose<V>) -> CorePoints<V> {
+    let local = pose.inverse_transform_point(p);
+    let h = c.half_height();
+    let t = local.comp(1).clamp(-h, h);
+    CorePoints {
+        a: p,
+        b: pose.transform_point(V::unit(1) * t),
+        feature_a: Feature::Curved,
+        feature_b: Feature::Curved,
+        scale: local.length() + h,
+    }
+}
+
+/// The result of a pair of closed-form core points, as the GJK loop would give it: separated
+/// when the core distance exceeds the radii by more than the rounding floor, intersecting
+/// otherwise.
+fn finish_closed<V: Vector>(c: CorePoints<V>, ra: f64, rb: f64) -> GjkResult<V> {
+    let v = c.a - c.b;
+    let core_distance = v.length();
+    let dist = core_distance - (ra + rb);
+    let curved = |r: f64, f: Feature| if r > 0.0 { Feature::Curved } else { f };
+    let mut result = GjkResult {
+        status: GjkStatus::Intersecting,
+        distance: 0.0,
+        lower_bound: 0.0,
+        point_a: c.a,
+        point_b: c.b,
+        normal: V::ZERO,
+        feature_a: curved(ra, c.feature_a),
+        feature_b: curved(rb, c.feature_b),
+        iterations: 0,
+    };
+    if dist > ROUNDING * c.scale && dist.is_finite() {
+        let normal = -v * (1.0 / core_distance);
+        result.status = GjkStatus::Separated;
+        result.distance = dist;
+        result.lower_bound = dist;
+        result.normal = normal;
+        result.point_a = c.a + normal * ra;
+        result.point_b = c.b - normal * rb;
+    }
+    result
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
     use crate::math::{DQuat, DVec2, DVec3};
 
     fn hull3(w: &[DVec3]) -> ([f64; MAX_POINTS], DVec3) {
-        closest_on_hull(w, 0)
+        closest_on_simplex(w)
     }
 
     #[test]
@@ -763,7 +1251,7 @@ mod tests {
             DVec3::new(0.0, 0.0, 1.0),
         ]);
         assert!((v - DVec3::Z).length() < 1e-15, "{v}");
-        let (_, v) = closest_on_hull(&[DVec2::new(1.0, 2.0), DVec2::new(1.0, 2.0)], 0);
+        let (_, v) = closest_on_simplex(&[DVec2::new(1.0, 2.0), DVec2::new(1.0, 2.0)]);
         assert_eq!(v, DVec2::new(1.0, 2.0));
     }
 

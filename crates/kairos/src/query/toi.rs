@@ -16,11 +16,14 @@
 //! models and temporal culling*, SIGGRAPH 2007, and *C2A* (Tang, Kim, Manocha, ICRA 2009).
 //! From `t = t0`: [`distance`] (GJK, warm-started from the previous step's simplex through a
 //! [`GjkCache`]) gives the distance and its direction `n` (from `a` to `b`); if the distance is
-//! at most `tol` the shapes are in contact at `t`; otherwise, with `d` a certified lower bound
-//! on the separation (below), the time is advanced by `Δt = (d − tol/2) / μ`, where `μ` bounds how fast the gap can
-//! close, and the loop repeats. It stops at a contact ([`ImpactStatus::Hit`]), when the next step passes `t1`
-//! or the gap can never close ([`ImpactStatus::None`]), or after
-//! [`ToiOptions::max_iterations`] steps ([`ImpactStatus::MaxIterations`]).
+//! at most `tol`, or GJK reports them intersecting, or [`GjkStatus::Touching`] (no certified
+//! gap, also from a cold start when the warm one stalled, and no separating plane along its
+//! normal wider than `tol/2`), the shapes are in contact at `t`; otherwise, with `d` a certified
+//! lower bound on the separation (below), the time is advanced by `Δt = (d − tol/2) / μ`,
+//! where `μ` bounds how fast the gap can close, and the loop repeats. It stops at a contact
+//! ([`ImpactStatus::Hit`]), when the next step passes `t1` or the gap can never close
+//! ([`ImpactStatus::None`]), or after [`ToiOptions::max_iterations`] steps
+//! ([`ImpactStatus::MaxIterations`]).
 //!
 //! Two balls take the closed form instead: a ball's spin does not move its surface, so their
 //! first contact is the earlier root of `|d + w t| = r_a + r_b`, computed by the simulator's
@@ -207,7 +210,13 @@ pub fn time_of_impact<V: Vector>(
     let mut t = t0;
     while out.iterations < options.max_iterations {
         let (pa, pb) = (motion_a.pose_at(t), motion_b.pose_at(t));
-        let g = distance(a, &pa, b, &pb, &options.gjk, Some(&mut cache));
+        let mut g = distance(a, &pa, b, &pb, &options.gjk, Some(&mut cache));
+        if g.status == GjkStatus::Touching && g.distance > tol {
+            // The warm start can stall on a curved surface before it certifies a gap that is
+            // well above the tolerance: decide from a cold start.
+            cache.clear();
+            g = distance(a, &pa, b, &pb, &options.gjk, Some(&mut cache));
+        }
         out.iterations += 1;
         out.time = t;
         out.distance = g.distance;
@@ -216,7 +225,19 @@ pub fn time_of_impact<V: Vector>(
         out.point_b = g.point_b;
         out.feature_a = g.feature_a;
         out.feature_b = g.feature_b;
-        if g.status == GjkStatus::Intersecting || g.distance <= tol {
+        // The separating plane along GJK's normal, measured by one support point of each
+        // shape: a certified margin whenever it is positive, whatever GJK's status.
+        let n = g.normal;
+        let plane =
+            if matches!(g.status, GjkStatus::Separated | GjkStatus::Touching) && n != V::ZERO {
+                n.dot(b.support(&pb, -n)) - n.dot(a.support(&pa, n))
+            } else {
+                f64::NEG_INFINITY
+            };
+        // Touching: GJK could not certify a gap; unless the plane does, this is a contact,
+        // never a separation.
+        let touching = g.status == GjkStatus::Touching && !(plane > 0.5 * tol);
+        if g.status == GjkStatus::Intersecting || touching || g.distance <= tol {
             out.status = if t == t0 {
                 ImpactStatus::Overlapping
             } else {
@@ -224,15 +245,8 @@ pub fn time_of_impact<V: Vector>(
             };
             return out;
         }
-        // Two certified margins, each with its closing-speed bound (module docs): the
-        // separating plane along GJK's normal, measured here by one support point of each
-        // shape, and GJK's lower bound with the direction-free bound.
-        let n = g.normal;
-        let plane = if g.status == GjkStatus::Separated {
-            n.dot(b.support(&pb, -n)) - n.dot(a.support(&pa, n))
-        } else {
-            f64::NEG_INFINITY
-        };
+        // Two certified margins, each with its closing-speed bound (module docs): the plane
+        // above, and GJK's lower bound with the direction-free bound.
         let mu_plane = v_rel.dot(n) + spin;
         if plane > 0.0 && !(mu_plane > 0.0) {
             // The plane separates the shapes for all later time.
