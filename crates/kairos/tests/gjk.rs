@@ -828,3 +828,48 @@ fn closed_forms_give_the_answers_of_the_general_loop() {
     let three = closed_forms_match_gjk::<DVec3>(42);
     assert!(two > 5000 && three > 5000, "{two} {three}");
 }
+
+// ---------------------------------------------------------------------------------------------
+// Properties (proptest): over random kinds, shapes and poses, GJK's distance is the brute
+// force's (never below it minus the tolerance, never above it plus), symmetric under swapping
+// the pair, and invariant under a rigid motion of both shapes.
+
+fn properties<V: Dim>(kinds: &[&str], ka: usize, kb: usize, seed: u64) -> Result<(), String> {
+    let mut rng = Pcg64::seed_from_u64(seed);
+    let (ka, kb) = (kinds[ka % kinds.len()], kinds[kb % kinds.len()]);
+    let (a, pa, b, pb) = random_pair::<V>(ka, kb, &mut rng);
+    let opts = GjkOptions::default();
+    let r = distance(&a, &pa, &b, &pb, &opts, None);
+    let truth = brute(&a, &pa).distance(&brute(&b, &pb));
+    let tol = 1e-9 * truth.max(1.0);
+    let what = format!("{ka}–{kb} {a:?} {pa:?} {b:?} {pb:?}: {r:?}, brute force {truth}");
+    if r.distance < truth - tol || r.distance > truth + tol || r.lower_bound > truth + tol {
+        return Err(format!("distance: {what}"));
+    }
+    let s = distance(&b, &pb, &a, &pa, &opts, None);
+    if !close(s.distance, r.distance, 1e-9, 1e-12) {
+        return Err(format!("swapped {s:?}: {what}"));
+    }
+    let m = random_pose::<V>(&mut rng, 100.0);
+    let t = distance(&a, &m.compose(&pa), &b, &m.compose(&pb), &opts, None);
+    if !close(t.distance, r.distance, 1e-9, 1e-10) {
+        return Err(format!("moved by {m:?}: {t:?}: {what}"));
+    }
+    Ok(())
+}
+
+proptest::proptest! {
+    #![proptest_config(proptest::prelude::ProptestConfig::with_cases(3000))]
+
+    #[test]
+    fn distance_properties_2d(ka in 0usize..6, kb in 0usize..6, seed in proptest::prelude::any::<u64>()) {
+        let r = properties::<DVec2>(&KINDS_2D, ka, kb, seed);
+        proptest::prop_assert!(r.is_ok(), "{}", r.unwrap_err());
+    }
+
+    #[test]
+    fn distance_properties_3d(ka in 0usize..5, kb in 0usize..5, seed in proptest::prelude::any::<u64>()) {
+        let r = properties::<DVec3>(&KINDS_3D, ka, kb, seed);
+        proptest::prop_assert!(r.is_ok(), "{}", r.unwrap_err());
+    }
+}
