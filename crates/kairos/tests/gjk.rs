@@ -552,7 +552,7 @@ fn compare_with_parry<V: Dim>(
 
 #[test]
 fn distances_agree_with_parry() {
-    let n = 300;
+    let n = 1200;
     let two = compare_with_parry::<DVec2>(&KINDS_2D, n, 8, |a, pa, b, pb| {
         parry2d_f64::query::distance(&parry_pose2(pa), &*parry2(a), &parry_pose2(pb), &*parry2(b))
             .unwrap()

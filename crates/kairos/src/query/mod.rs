@@ -7,9 +7,10 @@
 //! overlapping shapes ([`penetration`]) and the [`signed_distance`] (negative inside).
 //! [`toi`]: the first contact of two shapes in linear and rotational motion
 //! ([`time_of_impact`]), by conservative advancement on GJK's separating plane. For polytopes
-//! (boxes, polygons, triangles, segments: the [`Polytope`] trait), [`sat`](mod@sat) is the
-//! separating axis test ([`sat()`]) over face normals and, in 3D, edge cross products pruned on the Gauss map, exact
-//! penetration depth when they overlap, with the last best axis cached ([`SatCache`]).
+//! (boxes, polygons, triangles, segments, polyhedra: the [`Polytope`] trait), [`sat`](mod@sat)
+//! is the separating axis test ([`sat()`]) over face normals and, in 3D, edge cross products
+//! pruned on the Gauss map, exact penetration depth when they overlap, with the last best axis
+//! cached ([`SatCache`]).
 //! [`manifold`] builds [`contact_manifold`]s on top of it: up to 2 (2D) or 4 (3D) contact
 //! points, by clipping the incident face against SAT's reference face, each named by the pair
 //! of features it comes from ([`ContactId`]) so that a solver can match contacts over time.
