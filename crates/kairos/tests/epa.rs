@@ -569,3 +569,74 @@ fn overlapping_cores_add_the_radii() {
     check(r, 0.35, "ball centre inside a box");
     assert!((r.normal - DVec3::Y).length() < 1e-12, "{r:?}");
 }
+
+/// The closed form of a ball against a cuboid (taken for `Shape` pairs) against the general
+/// expansion (taken for the concrete shape types), on random pairs, the ball's centre inside
+/// the box for most of them.
+#[test]
+fn ball_cuboid_closed_form_matches_the_expansion() {
+    fn run<V: Dim>(seed: u64) -> usize {
+        let mut rng = Pcg64::seed_from_u64(seed);
+        let opts = EpaOptions::default();
+        let mut compared = 0;
+        for _ in 0..4000 {
+            let ball = kairos::shape::Ball::new(size(&mut rng)).unwrap();
+            let half = V::from_array3([0; 3].map(|_| size(&mut rng)));
+            let cube = kairos::shape::Cuboid::new(half).unwrap();
+            let (pc, pb) = (
+                random_pose::<V>(&mut rng, 1.0),
+                random_pose::<V>(&mut rng, 1.0),
+            );
+            let (sb, sc) = (Shape::Ball(ball), Shape::Cuboid(cube));
+            for swap in [false, true] {
+                let (closed, general) = if swap {
+                    (
+                        penetration(&sb, &pb, &sc, &pc, &opts),
+                        penetration(&ball, &pb, &cube, &pc, &opts),
+                    )
+                } else {
+                    (
+                        penetration(&sc, &pc, &sb, &pb, &opts),
+                        penetration(&cube, &pc, &ball, &pb, &opts),
+                    )
+                };
+                let what = format!("{closed:?}\n{general:?}");
+                assert_eq!(
+                    closed.status == EpaStatus::Separated,
+                    general.status == EpaStatus::Separated,
+                    "{what}"
+                );
+                assert!(
+                    close(
+                        closed.signed_distance(),
+                        general.signed_distance(),
+                        1e-9,
+                        1e-12
+                    ),
+                    "{what}"
+                );
+                if closed.status == EpaStatus::Penetrating {
+                    compared += 1;
+                    let gap = closed.point_a - closed.point_b - closed.normal * closed.depth;
+                    assert!(gap.length() < 1e-12, "{what}");
+                    // Ties between faces aside, the same direction.
+                    if (closed.normal - general.normal).length() > 1e-6 {
+                        let (a, pa, b, pbb) = if swap {
+                            (&sb, &pb, &sc, &pc)
+                        } else {
+                            (&sc, &pc, &sb, &pb)
+                        };
+                        assert!(
+                            h(a, pa, b, pbb, general.normal) <= closed.depth + 1e-9,
+                            "{what}"
+                        );
+                    }
+                }
+            }
+        }
+        compared
+    }
+    let (two, three) = (run::<DVec2>(31), run::<DVec3>(32));
+    println!("penetrating pairs compared: 2D {two}, 3D {three}");
+    assert!(two > 2000 && three > 2000);
+}

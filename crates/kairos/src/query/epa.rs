@@ -29,7 +29,9 @@
 //! cores' normal, exactly, from a GJK query on the cores alone. When the cores overlap too, the
 //! Minkowski difference is the cores' grown by a ball of radius `r`, so the depth is the
 //! cores' depth plus `r`: EPA runs on the cores, which are polytopes, and is exact as for
-//! polytopes. For cylinders and cones EPA runs on the full curved support function and
+//! polytopes. A ball and a cuboid given as [`Shape`]s take a closed form (the centre projected
+//! on the box, or leaving through its nearest face). For cylinders and cones EPA runs on the
+//! full curved support function and
 //! converges only as its polytope refines near the answer: the result is then within the
 //! tolerance below or reported [`EpaStatus::MaxIterations`] with both bounds.
 //!
@@ -77,7 +79,7 @@
 use super::gjk::{affine_closest, closest_on_simplex, distance, support, Point, ROUNDING};
 use super::{CoreSupport, GjkCache, GjkOptions, GjkStatus};
 use crate::math::Vector;
-use crate::shape::{FeatureId, Pose, SupportMap};
+use crate::shape::{Cuboid, FeatureId, Pose, Shape, SupportMap};
 
 /// How a penetration query ended.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -208,6 +210,17 @@ where
     B: CoreSupport<V> + ?Sized,
 {
     let tolerance = options.tolerance.max(0.0);
+    if let (Some(sa), Some(sb)) = (a.as_shape(), b.as_shape()) {
+        match (sa, sb) {
+            (Shape::Cuboid(c), Shape::Ball(ball)) => {
+                return ball_cuboid(pose_b.position, ball.radius(), c, pose_a, tolerance);
+            }
+            (Shape::Ball(ball), Shape::Cuboid(c)) => {
+                return ball_cuboid(pose_a.position, ball.radius(), c, pose_b, tolerance).swapped();
+            }
+            _ => {}
+        }
+    }
     let (ra, rb) = (a.core_radius(), b.core_radius());
     let margin = ra + rb;
     if margin > 0.0 {
@@ -290,6 +303,77 @@ where
     let mut r = expand(start, sup, tolerance, options.max_iterations, g.point_a);
     r.iterations += g.iterations;
     r
+}
+
+/// A cuboid (as `a`) and a ball of radius `r` centred at `p` (as `b`), in closed form: the
+/// centre outside the box is projected on it (depth `r − d`); inside, it leaves through the
+/// nearest face (depth `r` plus the distance to that face, the lowest axis on ties). Exact up to
+/// the rounding of the transform into the box's frame.
+fn ball_cuboid<V: Vector>(p: V, r: f64, c: &Cuboid<V>, pose: &Pose<V>, tol: f64) -> EpaResult<V> {
+    let local = pose.inverse_transform_point(p);
+    let h = c.half_extents();
+    let q = local.max(-h).min(h);
+    let d = (local - q).length();
+    let scale = local.length() + h.length() + r;
+    let (normal, depth, point_a) = if d > 0.0 {
+        let n = (local - q) * (1.0 / d);
+        if d >= r {
+            return EpaResult {
+                status: EpaStatus::Separated,
+                depth: 0.0,
+                lower_bound: 0.0,
+                separation: d - r,
+                normal: pose.transform_vector(n),
+                point_a: pose.transform_point(q),
+                point_b: pose.transform_point(local - n * r),
+                iterations: 0,
+            };
+        }
+        (n, r - d, q)
+    } else {
+        let mut axis = 0;
+        for i in 1..V::DIM {
+            if h.comp(i) - local.comp(i).abs() < h.comp(axis) - local.comp(axis).abs() {
+                axis = i;
+            }
+        }
+        let side = if local.comp(axis) < 0.0 { -1.0 } else { 1.0 };
+        let n = V::unit(axis) * side;
+        let depth = r + h.comp(axis) - local.comp(axis).abs();
+        // The face point the centre leaves through.
+        (
+            n,
+            depth,
+            local + n * (h.comp(axis) - local.comp(axis).abs()),
+        )
+    };
+    let normal = pose.transform_vector(normal);
+    EpaResult {
+        status: if depth <= tol * scale + ROUNDING * scale {
+            EpaStatus::Touching
+        } else {
+            EpaStatus::Penetrating
+        },
+        depth,
+        lower_bound: depth,
+        separation: 0.0,
+        normal,
+        point_a: pose.transform_point(point_a),
+        point_b: p - normal * r,
+        iterations: 0,
+    }
+}
+
+impl<V: Vector> EpaResult<V> {
+    /// The same answer with the shapes exchanged: the normal reversed, the points swapped.
+    fn swapped(self) -> Self {
+        Self {
+            normal: -self.normal,
+            point_a: self.point_b,
+            point_b: self.point_a,
+            ..self
+        }
+    }
 }
 
 /// A face of the polytope: `DIM` vertex indices, outward unit normal, distance from the origin.
