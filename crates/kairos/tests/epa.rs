@@ -640,3 +640,77 @@ fn ball_cuboid_closed_form_matches_the_expansion() {
     println!("penetrating pairs compared: 2D {two}, 3D {three}");
     assert!(two > 2000 && three > 2000);
 }
+
+/// Two overlapping solid polygons given as `Shape`s take the separating axis test; the same
+/// shapes given as their own types take the expansion. Both must give the same depth and
+/// signed distance (the normal too, but for ties), on random pairs.
+#[test]
+fn polygons_by_separating_axes_match_the_expansion() {
+    let mut rng = Pcg64::seed_from_u64(33);
+    let opts = EpaOptions::default();
+    let kinds = ["cuboid", "triangle", "polygon"];
+    let mut compared = 0;
+    for &ka in &kinds {
+        for &kb in &kinds {
+            for _ in 0..1500 {
+                let a = random_shape::<DVec2>(ka, &mut rng);
+                let b = random_shape::<DVec2>(kb, &mut rng);
+                let (pa, pb) = (
+                    random_pose::<DVec2>(&mut rng, 1.0),
+                    random_pose::<DVec2>(&mut rng, 1.0),
+                );
+                let fast = penetration(&a, &pa, &b, &pb, &opts);
+                let general = match (&a, &b) {
+                    (Shape::Cuboid(x), Shape::Cuboid(y)) => penetration(x, &pa, y, &pb, &opts),
+                    (Shape::Cuboid(x), Shape::Triangle(y)) => penetration(x, &pa, y, &pb, &opts),
+                    (Shape::Cuboid(x), Shape::ConvexPolygon(y)) => {
+                        penetration(x, &pa, y, &pb, &opts)
+                    }
+                    (Shape::Triangle(x), Shape::Cuboid(y)) => penetration(x, &pa, y, &pb, &opts),
+                    (Shape::Triangle(x), Shape::Triangle(y)) => penetration(x, &pa, y, &pb, &opts),
+                    (Shape::Triangle(x), Shape::ConvexPolygon(y)) => {
+                        penetration(x, &pa, y, &pb, &opts)
+                    }
+                    (Shape::ConvexPolygon(x), Shape::Cuboid(y)) => {
+                        penetration(x, &pa, y, &pb, &opts)
+                    }
+                    (Shape::ConvexPolygon(x), Shape::Triangle(y)) => {
+                        penetration(x, &pa, y, &pb, &opts)
+                    }
+                    (Shape::ConvexPolygon(x), Shape::ConvexPolygon(y)) => {
+                        penetration(x, &pa, y, &pb, &opts)
+                    }
+                    _ => unreachable!(),
+                };
+                let what = format!("{ka}-{kb}\n{fast:?}\n{general:?}");
+                assert_eq!(
+                    fast.status == EpaStatus::Separated,
+                    general.status == EpaStatus::Separated,
+                    "{what}"
+                );
+                assert!(
+                    close(
+                        fast.signed_distance(),
+                        general.signed_distance(),
+                        1e-9,
+                        1e-12
+                    ),
+                    "{what}"
+                );
+                if fast.status == EpaStatus::Penetrating {
+                    compared += 1;
+                    let gap = fast.point_a - fast.point_b - fast.normal * fast.depth;
+                    assert!(gap.length() < 1e-12, "{what}");
+                    if (fast.normal - general.normal).length() > 1e-6 {
+                        assert!(
+                            h(&a, &pa, &b, &pb, general.normal) <= fast.depth + 1e-9,
+                            "{what}"
+                        );
+                    }
+                }
+            }
+        }
+    }
+    println!("penetrating pairs compared: {compared}");
+    assert!(compared > 5000);
+}

@@ -30,7 +30,9 @@
 //! Minkowski difference is the cores' grown by a ball of radius `r`, so the depth is the
 //! cores' depth plus `r`: EPA runs on the cores, which are polytopes, and is exact as for
 //! polytopes. A ball and a cuboid given as [`Shape`]s take a closed form (the centre projected
-//! on the box, or leaving through its nearest face). For cylinders and cones EPA runs on the
+//! on the box, or leaving through its nearest face), and two overlapping solid polygons (2D
+//! rectangles, convex polygons, triangles) the [separating axis test](mod@super::sat), whose
+//! smallest overlap is the exact depth in 2D. For cylinders and cones EPA runs on the
 //! full curved support function and
 //! converges only as its polytope refines near the answer: the result is then within the
 //! tolerance below or reported [`EpaStatus::MaxIterations`] with both bounds.
@@ -77,6 +79,7 @@
 //! ```
 
 use super::gjk::{affine_closest, closest_on_simplex, distance, support, Point, ROUNDING};
+use super::sat::{as_polytope, sat, SatFeature, SatStatus};
 use super::{CoreSupport, GjkCache, GjkOptions, GjkStatus};
 use crate::math::Vector;
 use crate::shape::{Cuboid, FeatureId, Pose, Shape, SupportMap};
@@ -217,6 +220,11 @@ where
             }
             (Shape::Ball(ball), Shape::Cuboid(c)) => {
                 return ball_cuboid(pose_a.position, ball.radius(), c, pose_b, tolerance).swapped();
+            }
+            _ if V::DIM == 2 && solid_polygon(sa) && solid_polygon(sb) => {
+                if let Some(r) = polygons(sa, pose_a, sb, pose_b, tolerance) {
+                    return r;
+                }
             }
             _ => {}
         }
@@ -362,6 +370,60 @@ fn ball_cuboid<V: Vector>(p: V, r: f64, c: &Cuboid<V>, pose: &Pose<V>, tol: f64)
         point_b: p - normal * r,
         iterations: 0,
     }
+}
+
+/// A rectangle, convex polygon or triangle: a 2D polytope with an inside.
+fn solid_polygon<V: Vector>(s: &Shape<V>) -> bool {
+    matches!(
+        s,
+        Shape::Cuboid(_) | Shape::ConvexPolygon(_) | Shape::Triangle(_)
+    )
+}
+
+/// Two overlapping solid polygons by the separating axis test: in 2D its axes, the sides'
+/// normals, hold every face normal of the Minkowski difference, so the smallest overlap is the
+/// exact depth and its axis the normal ([`sat`](mod@super::sat)); the points are the other
+/// shape's vertex deepest along it and that vertex moved out by the depth. `None` when the
+/// shapes are apart (GJK then gives the distance) or the test found no axis.
+fn polygons<V: Vector>(
+    a: &Shape<V>,
+    pose_a: &Pose<V>,
+    b: &Shape<V>,
+    pose_b: &Pose<V>,
+    tol: f64,
+) -> Option<EpaResult<V>> {
+    let r = sat(as_polytope(a)?, pose_a, as_polytope(b)?, pose_b, None);
+    if r.status == SatStatus::Separated || !r.separation.is_finite() {
+        return None;
+    }
+    let (n, depth) = (r.axis, (-r.separation).max(0.0));
+    let (point_a, point_b) = match r.feature {
+        SatFeature::FaceA(_) => {
+            let q = b.support(pose_b, -n);
+            (q + n * depth, q)
+        }
+        SatFeature::FaceB(_) => {
+            let p = a.support(pose_a, n);
+            (p, p - n * depth)
+        }
+        _ => return None,
+    };
+    let scale =
+        a.bounding_radius() + b.bounding_radius() + (pose_b.position - pose_a.position).length();
+    Some(EpaResult {
+        status: if depth <= tol * scale + ROUNDING * scale {
+            EpaStatus::Touching
+        } else {
+            EpaStatus::Penetrating
+        },
+        depth,
+        lower_bound: depth,
+        separation: 0.0,
+        normal: n,
+        point_a,
+        point_b,
+        iterations: r.axes_tested,
+    })
 }
 
 impl<V: Vector> EpaResult<V> {
