@@ -6,126 +6,25 @@
 //! Results: docs/benchmarks.md. With `GJK_COUNT` set (see [`count_request`]) it runs one
 //! query set a given number of times instead, for instruction counts.
 
+mod shared;
+
 use std::hint::black_box;
 
 use criterion::{criterion_group, Criterion};
-use kairos::math::{DQuat, DVec2, DVec3, Rot2};
+use kairos::math::{DVec2, DVec3};
 use kairos::query::{distance, intersects, GjkOptions};
-use kairos::shape::{Pose, Shape};
-use rand::{Rng, SeedableRng};
+use kairos::shape::Pose;
+use rand::SeedableRng;
 use rand_pcg::Pcg64;
+use shared::*;
 
-const PAIRS: usize = 256;
-
-fn size(rng: &mut Pcg64) -> f64 {
-    rng.gen_range(0.1..1.5)
+/// The pairs' poses: within 3 of the origin.
+fn pose2_3(rng: &mut Pcg64) -> Pose<DVec2> {
+    pose2(rng, 3.0)
 }
 
-fn shape2(kind: &str, rng: &mut Pcg64) -> Shape<DVec2> {
-    match kind {
-        "ball" => Shape::ball(size(rng)),
-        "cuboid" => Shape::cuboid(DVec2::new(size(rng), size(rng))),
-        "polygon" => Shape::convex_hull(
-            &(0..8)
-                .map(|_| DVec2::new(rng.gen_range(-1.5..1.5), rng.gen_range(-1.5..1.5)))
-                .collect::<Vec<_>>(),
-        ),
-        _ => unreachable!(),
-    }
-    .unwrap()
-}
-
-fn shape3(kind: &str, rng: &mut Pcg64) -> Shape<DVec3> {
-    let p = |rng: &mut Pcg64| {
-        DVec3::new(
-            rng.gen_range(-1.5..1.5),
-            rng.gen_range(-1.5..1.5),
-            rng.gen_range(-1.5..1.5),
-        )
-    };
-    match kind {
-        "ball" => Shape::ball(size(rng)),
-        "cuboid" => Shape::cuboid(DVec3::new(size(rng), size(rng), size(rng))),
-        "capsule" => Shape::capsule(size(rng), size(rng)),
-        "triangle" => Shape::triangle(p(rng), p(rng), p(rng)),
-        "polyhedron" => Shape::polyhedron(&(0..32).map(|_| p(rng)).collect::<Vec<_>>()),
-        _ => unreachable!(),
-    }
-    .unwrap()
-}
-
-fn pose2(rng: &mut Pcg64) -> Pose<DVec2> {
-    let x = DVec2::new(rng.gen_range(-3.0..3.0), rng.gen_range(-3.0..3.0));
-    Pose::new(x, Rot2::from_angle(rng.gen_range(-3.2..3.2)))
-}
-
-fn pose3(rng: &mut Pcg64) -> Pose<DVec3> {
-    let x = DVec3::new(
-        rng.gen_range(-3.0..3.0),
-        rng.gen_range(-3.0..3.0),
-        rng.gen_range(-3.0..3.0),
-    );
-    let q = DQuat::from_xyzw(
-        rng.gen_range(-1.0..1.0),
-        rng.gen_range(-1.0..1.0),
-        rng.gen_range(-1.0..1.0),
-        rng.gen_range(-1.0..1.0),
-    );
-    Pose::new(x, q.normalize())
-}
-
-fn parry2(s: &Shape<DVec2>) -> Box<dyn parry2d_f64::shape::Shape> {
-    use parry2d_f64::{math::Vector as P, shape as ps};
-    let v = |p: DVec2| P::new(p.x, p.y);
-    match s {
-        Shape::Ball(b) => Box::new(ps::Ball::new(b.radius())),
-        Shape::Cuboid(c) => Box::new(ps::Cuboid::new(v(c.half_extents()))),
-        Shape::ConvexPolygon(p) => Box::new(
-            ps::ConvexPolygon::from_convex_polyline_unmodified(
-                p.vertices().iter().map(|&p| v(p)).collect(),
-            )
-            .unwrap(),
-        ),
-        _ => unreachable!(),
-    }
-}
-
-fn parry3(s: &Shape<DVec3>) -> Box<dyn parry3d_f64::shape::Shape> {
-    use parry3d_f64::{math::Vector as P, shape as ps};
-    let v = |p: DVec3| P::new(p.x, p.y, p.z);
-    match s {
-        Shape::Ball(b) => Box::new(ps::Ball::new(b.radius())),
-        Shape::Cuboid(c) => Box::new(ps::Cuboid::new(v(c.half_extents()))),
-        Shape::Capsule(c) => Box::new(ps::Capsule::new_y(c.half_height(), c.radius())),
-        Shape::Triangle(t) => {
-            let [a, b, c] = t.vertices();
-            Box::new(ps::Triangle::new(v(a), v(b), v(c)))
-        }
-        Shape::Polyhedron(h) => Box::new(
-            ps::ConvexPolyhedron::from_convex_hull(
-                &h.vertices().iter().map(|&p| v(p)).collect::<Vec<_>>(),
-            )
-            .unwrap(),
-        ),
-        _ => unreachable!(),
-    }
-}
-
-fn parry_pose2(p: &Pose<DVec2>) -> parry2d_f64::math::Pose {
-    use parry2d_f64::math::{Pose as P, Rotation, Vector};
-    P::from_parts(
-        Vector::new(p.position.x, p.position.y),
-        Rotation::from_angle(p.rotation.angle()),
-    )
-}
-
-fn parry_pose3(p: &Pose<DVec3>) -> parry3d_f64::math::Pose {
-    use parry3d_f64::math::{Pose as P, Rotation, Vector};
-    let q = p.rotation;
-    P::from_parts(
-        Vector::new(p.position.x, p.position.y, p.position.z),
-        Rotation::from_xyzw(q.x, q.y, q.z, q.w),
-    )
+fn pose3_3(rng: &mut Pcg64) -> Pose<DVec3> {
+    pose3(rng, 3.0)
 }
 
 /// Kairos and parry on the same pairs of one dimension: `distance` and `intersects` beside
@@ -210,7 +109,7 @@ fn bench(c: &mut Criterion) {
             c,
             2,
             shape2,
-            pose2,
+            pose2_3,
             parry2,
             parry_pose2,
             parry2d_f64,
@@ -231,7 +130,7 @@ fn bench(c: &mut Criterion) {
             c,
             3,
             shape3,
-            pose3,
+            pose3_3,
             parry3,
             parry_pose3,
             parry3d_f64,

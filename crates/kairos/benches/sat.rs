@@ -7,6 +7,8 @@
 //! iteration runs every step of every sequence (12 800 queries), the cache starting empty for
 //! each sequence. Results per query: docs/benchmarks.md.
 
+mod shared;
+
 use std::hint::black_box;
 
 use criterion::{criterion_group, criterion_main, Criterion};
@@ -16,6 +18,7 @@ use kairos::query::{contact_manifold, intersects, GjkOptions};
 use kairos::shape::{Pose, Shape};
 use rand::{Rng, SeedableRng};
 use rand_pcg::Pcg64;
+use shared::{parry2, parry3, parry_pose2, parry_pose3};
 
 const SEQUENCES: usize = 64;
 const STEPS: usize = 200;
@@ -80,49 +83,6 @@ fn pass3(rng: &mut Pcg64) -> Vec<Pose<DVec3>> {
             )
         })
         .collect()
-}
-
-fn parry2(s: &Shape<DVec2>) -> Box<dyn parry2d_f64::shape::Shape> {
-    use parry2d_f64::{math::Vector as P, shape as ps};
-    let v = |p: DVec2| P::new(p.x, p.y);
-    match s {
-        Shape::Cuboid(c) => Box::new(ps::Cuboid::new(v(c.half_extents()))),
-        Shape::ConvexPolygon(p) => Box::new(
-            ps::ConvexPolygon::from_convex_polyline_unmodified(
-                p.vertices().iter().map(|&p| v(p)).collect(),
-            )
-            .unwrap(),
-        ),
-        _ => unreachable!(),
-    }
-}
-
-fn parry3(s: &Shape<DVec3>) -> Box<dyn parry3d_f64::shape::Shape> {
-    use parry3d_f64::{math::Vector as P, shape as ps};
-    match s {
-        Shape::Cuboid(c) => {
-            let h = c.half_extents();
-            Box::new(ps::Cuboid::new(P::new(h.x, h.y, h.z)))
-        }
-        _ => unreachable!(),
-    }
-}
-
-fn parry_pose2(p: &Pose<DVec2>) -> parry2d_f64::math::Pose {
-    use parry2d_f64::math::{Pose as P, Rotation, Vector};
-    P::from_parts(
-        Vector::new(p.position.x, p.position.y),
-        Rotation::from_angle(p.rotation.angle()),
-    )
-}
-
-fn parry_pose3(p: &Pose<DVec3>) -> parry3d_f64::math::Pose {
-    use parry3d_f64::math::{Pose as P, Rotation, Vector};
-    let q = p.rotation;
-    P::from_parts(
-        Vector::new(p.position.x, p.position.y, p.position.z),
-        Rotation::from_xyzw(q.x, q.y, q.z, q.w),
-    )
 }
 
 /// SAT cold and cached, GJK's `intersects`, parry's `intersection_test` and the contact

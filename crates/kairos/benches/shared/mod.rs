@@ -41,6 +41,7 @@ pub fn shape3(kind: &str, rng: &mut Pcg64) -> Shape<DVec3> {
         "cuboid" => Shape::cuboid(DVec3::new(size(rng), size(rng), size(rng))),
         "capsule" => Shape::capsule(size(rng), size(rng)),
         "triangle" => Shape::triangle(point3(rng, 1.5), point3(rng, 1.5), point3(rng, 1.5)),
+        "polyhedron" => Shape::polyhedron(&(0..32).map(|_| point3(rng, 1.5)).collect::<Vec<_>>()),
         _ => unreachable!(),
     }
     .unwrap()
@@ -90,6 +91,12 @@ pub fn parry3(s: &Shape<DVec3>) -> Box<dyn parry3d_f64::shape::Shape> {
             let [a, b, c] = t.vertices();
             Box::new(ps::Triangle::new(v(a), v(b), v(c)))
         }
+        Shape::Polyhedron(h) => Box::new(
+            ps::ConvexPolyhedron::from_convex_hull(
+                &h.vertices().iter().map(|&p| v(p)).collect::<Vec<_>>(),
+            )
+            .unwrap(),
+        ),
         _ => unreachable!(),
     }
 }
