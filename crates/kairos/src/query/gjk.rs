@@ -93,7 +93,9 @@
 //! evaluation confirms it. The cache changes where the loop starts, never the points it may
 //! use, so the answer is the same within the tolerance; it belongs to one ordered pair of
 //! shapes (as a box2d `b2SimplexCache` does), and a cache filled by another pair may give a
-//! wrong answer.
+//! wrong answer. On a curved surface a stale simplex can stall the loop before it certifies a
+//! gap that a cold start certifies; a warm [`distance`] query that ends
+//! [`GjkStatus::Touching`] is therefore run again from a cold start.
 //!
 //! ```
 //! use kairos::math::DVec3;
@@ -793,7 +795,19 @@ where
     A: CoreSupport<V> + ?Sized,
     B: CoreSupport<V> + ?Sized,
 {
-    gjk(a, pose_a, b, pose_b, options, cache, f64::INFINITY)
+    match cache {
+        Some(c) if !c.is_empty() => {
+            let r = gjk(a, pose_a, b, pose_b, options, Some(&mut *c), f64::INFINITY);
+            if r.status != GjkStatus::Touching {
+                return r;
+            }
+            // A stale simplex can stall the loop on a curved surface before it certifies a gap
+            // that a cold start certifies: decide from a cold start.
+            c.clear();
+            gjk(a, pose_a, b, pose_b, options, Some(c), f64::INFINITY)
+        }
+        cache => gjk(a, pose_a, b, pose_b, options, cache, f64::INFINITY),
+    }
 }
 
 /// Whether `a` at `pose_a` and `b` at `pose_b` intersect (or touch within the tolerance).

@@ -17,8 +17,8 @@
 //! From `t = t0`: [`distance`] (GJK, warm-started from the previous step's simplex through a
 //! [`GjkCache`]) gives the distance and its direction `n` (from `a` to `b`); if the distance is
 //! at most `tol`, or GJK reports them intersecting, or [`GjkStatus::Touching`] (no certified
-//! gap, also from a cold start when the warm one stalled, and no separating plane along its
-//! normal wider than `tol/2`), the shapes are in contact at `t`; otherwise, with `d` a certified
+//! gap, also from a cold start when the warm one stalled (see [`distance`]), and no separating
+//! plane along its normal wider than `tol/2`), the shapes are in contact at `t`; otherwise, with `d` a certified
 //! lower bound on the separation (below), the time is advanced by `Δt = (d − tol/2) / μ`,
 //! where `μ` bounds how fast the gap can close, and the loop repeats. It stops at a contact
 //! ([`ImpactStatus::Hit`]), when the next step passes `t1` or the gap can never close
@@ -210,13 +210,7 @@ pub fn time_of_impact<V: Vector>(
     let mut t = t0;
     while out.iterations < options.max_iterations {
         let (pa, pb) = (motion_a.pose_at(t), motion_b.pose_at(t));
-        let mut g = distance(a, &pa, b, &pb, &options.gjk, Some(&mut cache));
-        if g.status == GjkStatus::Touching && g.distance > tol {
-            // The warm start can stall on a curved surface before it certifies a gap that is
-            // well above the tolerance: decide from a cold start.
-            cache.clear();
-            g = distance(a, &pa, b, &pb, &options.gjk, Some(&mut cache));
-        }
+        let g = distance(a, &pa, b, &pb, &options.gjk, Some(&mut cache));
         out.iterations += 1;
         out.time = t;
         out.distance = g.distance;
