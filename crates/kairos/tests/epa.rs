@@ -570,6 +570,45 @@ fn overlapping_cores_add_the_radii() {
     assert!((r.normal - DVec3::Y).length() < 1e-12, "{r:?}");
 }
 
+/// A fast path's penetration (`fast`) against the general expansion's on the same pair: the
+/// same verdict and signed distance, points `depth` apart along the normal, and the same normal
+/// but for ties (the expansion's normal then needs no longer a translation). Whether the pair
+/// penetrates.
+fn same_penetration<V: Vector>(
+    fast: &EpaResult<V>,
+    general: &EpaResult<V>,
+    (a, pa, b, pb): (&Shape<V>, &Pose<V>, &Shape<V>, &Pose<V>),
+    what: &str,
+) -> bool {
+    let what = format!("{what}\n{fast:?}\n{general:?}");
+    assert_eq!(
+        fast.status == EpaStatus::Separated,
+        general.status == EpaStatus::Separated,
+        "{what}"
+    );
+    assert!(
+        close(
+            fast.signed_distance(),
+            general.signed_distance(),
+            1e-9,
+            1e-12
+        ),
+        "{what}"
+    );
+    if fast.status != EpaStatus::Penetrating {
+        return false;
+    }
+    let gap = fast.point_a - fast.point_b - fast.normal * fast.depth;
+    assert!(gap.length() < 1e-12, "{what}");
+    if (fast.normal - general.normal).length() > 1e-6 {
+        assert!(
+            h(a, pa, b, pb, general.normal) <= fast.depth + 1e-9,
+            "{what}"
+        );
+    }
+    true
+}
+
 /// The closed form of a ball against a cuboid (taken for `Shape` pairs) against the general
 /// expansion (taken for the concrete shape types), on random pairs, the ball's centre inside
 /// the box for most of them.
@@ -600,38 +639,12 @@ fn ball_cuboid_closed_form_matches_the_expansion() {
                         penetration(&cube, &pc, &ball, &pb, &opts),
                     )
                 };
-                let what = format!("{closed:?}\n{general:?}");
-                assert_eq!(
-                    closed.status == EpaStatus::Separated,
-                    general.status == EpaStatus::Separated,
-                    "{what}"
-                );
-                assert!(
-                    close(
-                        closed.signed_distance(),
-                        general.signed_distance(),
-                        1e-9,
-                        1e-12
-                    ),
-                    "{what}"
-                );
-                if closed.status == EpaStatus::Penetrating {
-                    compared += 1;
-                    let gap = closed.point_a - closed.point_b - closed.normal * closed.depth;
-                    assert!(gap.length() < 1e-12, "{what}");
-                    // Ties between faces aside, the same direction.
-                    if (closed.normal - general.normal).length() > 1e-6 {
-                        let (a, pa, b, pbb) = if swap {
-                            (&sb, &pb, &sc, &pc)
-                        } else {
-                            (&sc, &pc, &sb, &pb)
-                        };
-                        assert!(
-                            h(a, pa, b, pbb, general.normal) <= closed.depth + 1e-9,
-                            "{what}"
-                        );
-                    }
-                }
+                let pair = if swap {
+                    (&sb, &pb, &sc, &pc)
+                } else {
+                    (&sc, &pc, &sb, &pb)
+                };
+                compared += usize::from(same_penetration(&closed, &general, pair, "ball-cuboid"));
             }
         }
         compared
@@ -682,32 +695,13 @@ fn polygons_by_separating_axes_match_the_expansion() {
                     }
                     _ => unreachable!(),
                 };
-                let what = format!("{ka}-{kb}\n{fast:?}\n{general:?}");
-                assert_eq!(
-                    fast.status == EpaStatus::Separated,
-                    general.status == EpaStatus::Separated,
-                    "{what}"
-                );
-                assert!(
-                    close(
-                        fast.signed_distance(),
-                        general.signed_distance(),
-                        1e-9,
-                        1e-12
-                    ),
-                    "{what}"
-                );
-                if fast.status == EpaStatus::Penetrating {
-                    compared += 1;
-                    let gap = fast.point_a - fast.point_b - fast.normal * fast.depth;
-                    assert!(gap.length() < 1e-12, "{what}");
-                    if (fast.normal - general.normal).length() > 1e-6 {
-                        assert!(
-                            h(&a, &pa, &b, &pb, general.normal) <= fast.depth + 1e-9,
-                            "{what}"
-                        );
-                    }
-                }
+                let pair = (&a, &pa, &b, &pb);
+                compared += usize::from(same_penetration(
+                    &fast,
+                    &general,
+                    pair,
+                    &format!("{ka}-{kb}"),
+                ));
             }
         }
     }
