@@ -49,6 +49,7 @@ pub mod names;
 pub mod observe;
 pub mod overlap;
 pub mod query;
+pub mod rigid;
 pub mod scene;
 pub mod shape;
 pub mod sim;

@@ -110,6 +110,38 @@ pub trait Vector:
     /// of mass is `C = ∫ x xᵀ dm` (3×3, rows; products of inertia included). In 2D only the
     /// upper-left 2×2 block enters: `C₀₀ + C₁₁`.
     fn inertia_from_second_moment_matrix(c: [[f64; 3]; 3]) -> Self::Inertia;
+
+    /// `r × n`, the angular quantity of a force `n` applied at offset `r` (2D: the scalar
+    /// `r.x n.y − r.y n.x`).
+    fn cross_angular(r: Self, n: Self) -> Self::Angular;
+    /// The dot product of two angular quantities.
+    fn angular_dot(a: Self::Angular, b: Self::Angular) -> f64;
+    /// `a + b s`.
+    fn angular_add_scaled(a: Self::Angular, b: Self::Angular, s: f64) -> Self::Angular;
+    /// `R I Rᵀ w`: a body-frame tensor `I` applied to a world-frame angular quantity `w`, with
+    /// the body's rotation `R` (the angular momentum `L = R I Rᵀ ω` of a body spinning at
+    /// `ω`, or, with the inverse tensor, the spin `ω` of an angular momentum).
+    fn inertia_apply(
+        rotation: Self::Rotation,
+        inertia: Self::Inertia,
+        w: Self::Angular,
+    ) -> Self::Angular;
+    /// The inverse tensor; `None` when it is not positive definite and finite.
+    fn inertia_inverse(inertia: Self::Inertia) -> Option<Self::Inertia>;
+
+    /// A body's torque-free rotation from a stored state: everything
+    /// [`Vector::spin_at`] needs, computed once when the state is stored.
+    type Spin: Copy + Debug + PartialEq + Send + Sync + 'static;
+    /// The torque-free rotation of a body with inertia `inertia` (body axes, about the centre
+    /// of mass) at rotation `rotation` spinning at `omega` (world frame). 2D, and 3D bodies
+    /// whose inertia is isotropic: constant angular velocity. 3D bodies otherwise: see
+    /// [`crate::shape::FreeRotation`].
+    fn spin(inertia: Self::Inertia, rotation: Self::Rotation, omega: Self::Angular) -> Self::Spin;
+    /// The rotation and angular velocity (world frame) `dt` after the stored state: a pure
+    /// function of the stored state and `dt`, never NaN.
+    fn spin_at(spin: &Self::Spin, dt: f64) -> (Self::Rotation, Self::Angular);
+    /// A bound on the angular speed `|ω(t)|` at every time (constant for constant `ω`).
+    fn spin_bound(spin: &Self::Spin) -> f64;
 }
 
 /// Why a rotation read from a scene was refused.
@@ -368,6 +400,39 @@ impl Vector for DVec2 {
     fn inertia_from_second_moment_matrix(c: [[f64; 3]; 3]) -> f64 {
         c[0][0] + c[1][1]
     }
+    #[inline]
+    fn cross_angular(r: DVec2, n: DVec2) -> f64 {
+        r.x * n.y - r.y * n.x
+    }
+    #[inline]
+    fn angular_dot(a: f64, b: f64) -> f64 {
+        a * b
+    }
+    #[inline]
+    fn angular_add_scaled(a: f64, b: f64, s: f64) -> f64 {
+        a + b * s
+    }
+    #[inline]
+    fn inertia_apply(_rotation: Rot2, inertia: f64, w: f64) -> f64 {
+        inertia * w
+    }
+    fn inertia_inverse(inertia: f64) -> Option<f64> {
+        let inv = 1.0 / inertia;
+        (inertia > 0.0 && inv.is_finite() && inv > 0.0).then_some(inv)
+    }
+    type Spin = (Rot2, f64);
+    #[inline]
+    fn spin(_inertia: f64, rotation: Rot2, omega: f64) -> (Rot2, f64) {
+        (rotation, omega)
+    }
+    #[inline]
+    fn spin_at(spin: &(Rot2, f64), dt: f64) -> (Rot2, f64) {
+        (Self::integrate_rotation(spin.0, spin.1, dt), spin.1)
+    }
+    #[inline]
+    fn spin_bound(spin: &(Rot2, f64)) -> f64 {
+        spin.1.abs()
+    }
 }
 
 impl Vector for DVec3 {
@@ -462,6 +527,91 @@ impl Vector for DVec3 {
         // Symmetric, so rows and columns are the same.
         DMat3::from_cols_array_2d(&c.map(|row| row.map(|x| -x)))
             + DMat3::from_diagonal(DVec3::splat(trace))
+    }
+    #[inline]
+    fn cross_angular(r: DVec3, n: DVec3) -> DVec3 {
+        r.cross(n)
+    }
+    #[inline]
+    fn angular_dot(a: DVec3, b: DVec3) -> f64 {
+        a.dot(b)
+    }
+    #[inline]
+    fn angular_add_scaled(a: DVec3, b: DVec3, s: f64) -> DVec3 {
+        a + b * s
+    }
+    #[inline]
+    fn inertia_apply(rotation: DQuat, inertia: DMat3, w: DVec3) -> DVec3 {
+        rotation * (inertia * (rotation.inverse() * w))
+    }
+    fn inertia_inverse(inertia: DMat3) -> Option<DMat3> {
+        // Positive definite: the leading principal minors are positive (Sylvester).
+        let m = inertia;
+        let minor2 = m.x_axis.x * m.y_axis.y - m.x_axis.y * m.y_axis.x;
+        let det = m.determinant();
+        if !(m.x_axis.x > 0.0 && minor2 > 0.0 && det > 0.0) {
+            return None;
+        }
+        let inv = m.inverse();
+        inv.is_finite().then_some(inv)
+    }
+    type Spin = Spin3;
+    #[inline]
+    fn spin(inertia: DMat3, rotation: DQuat, omega: DVec3) -> Spin3 {
+        Spin3::new(inertia, rotation, omega)
+    }
+    #[inline]
+    fn spin_at(spin: &Spin3, dt: f64) -> (DQuat, DVec3) {
+        spin.at(dt)
+    }
+    #[inline]
+    fn spin_bound(spin: &Spin3) -> f64 {
+        spin.bound()
+    }
+}
+
+/// The torque-free rotation of a 3D body ([`Vector::Spin`] in 3D): constant angular velocity
+/// when the body's inertia is isotropic (every axis a principal axis with the same moment, to
+/// a relative `1e-12`), the free rotation of an asymmetric body otherwise.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub enum Spin3 {
+    /// Constant angular velocity `omega` from `rotation`.
+    Constant {
+        /// The stored rotation.
+        rotation: DQuat,
+        /// The angular velocity, world frame.
+        omega: DVec3,
+    },
+}
+
+impl Spin3 {
+    /// The spin of a body with `inertia` (body axes) at `rotation` with angular velocity
+    /// `omega`.
+    pub fn new(_inertia: DMat3, rotation: DQuat, omega: DVec3) -> Self {
+        Spin3::Constant { rotation, omega }
+    }
+    /// Whether `inertia` is isotropic to a relative `1e-12`.
+    pub fn is_isotropic(inertia: DMat3) -> bool {
+        let d = DVec3::new(inertia.x_axis.x, inertia.y_axis.y, inertia.z_axis.z);
+        let off = inertia.x_axis.y.abs() + inertia.x_axis.z.abs() + inertia.y_axis.z.abs();
+        let scale = d.max_element();
+        scale > 0.0 && (d.max_element() - d.min_element()) + off <= 1e-12 * scale
+    }
+    /// The rotation and angular velocity `dt` after the stored state.
+    #[inline]
+    pub fn at(&self, dt: f64) -> (DQuat, DVec3) {
+        match *self {
+            Spin3::Constant { rotation, omega } => {
+                (DVec3::integrate_rotation(rotation, omega, dt), omega)
+            }
+        }
+    }
+    /// A bound on the angular speed at every time.
+    #[inline]
+    pub fn bound(&self) -> f64 {
+        match *self {
+            Spin3::Constant { omega, .. } => omega.length(),
+        }
     }
 }
 

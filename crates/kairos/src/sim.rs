@@ -138,7 +138,7 @@ impl<V: Vector> Simulation<V> {
             let ke = |w: &World<V>| {
                 involved
                     .iter()
-                    .map(|&i| w.bodies[i as usize].kinetic_energy())
+                    .map(|&i| w.body_energy(i as usize))
                     .sum::<f64>()
             };
             let before = if event.kind == EventKind::BoxCrossing {

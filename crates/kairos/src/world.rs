@@ -2,7 +2,9 @@
 
 use crate::body::{Body, BodyId};
 use crate::event::{Event, EventKind};
-use crate::math::{nearest_image, Vector};
+use crate::math::{nearest_image, Rotation, Vector};
+use crate::rigid::{self, Mover, RigidState, Side, WallPieces};
+use crate::shape::Shape;
 use crate::toi::{
     body_body, body_body_contact, body_body_periodic, body_body_periodic_by, body_wall,
     body_wall_contact, box_exit, Contact, Toi,
@@ -58,6 +60,15 @@ pub struct World<V: Vector> {
     /// [`World::rebase`]). Kept only when `restitution < 1`: empty until the first dissipative
     /// collision, and always empty for elastic worlds. Part of the state a checkpoint must save.
     pub last_collision: Vec<f64>,
+    /// The shapes of rigid bodies, shared by index ([`RigidState::shape`]); empty for a world
+    /// of balls.
+    pub shapes: Vec<Shape<V>>,
+    /// Per body, its rotational state ([`crate::rigid`]), or empty for a world of balls (the
+    /// balls' own fast path). Set by [`World::with_rigid`].
+    pub rigid: Vec<RigidState<V>>,
+    /// Per wall, the pieces rigid bodies are predicted against (empty for a world of balls).
+    /// Built by [`World::with_rigid`] from the walls.
+    pub wall_pieces: Vec<WallPieces<V>>,
 }
 
 impl<V: Vector> World<V> {
@@ -71,7 +82,81 @@ impl<V: Vector> World<V> {
             images: Vec::new(),
             contact_duration: 0.0,
             last_collision: Vec::new(),
+            shapes: Vec::new(),
+            rigid: Vec::new(),
+            wall_pieces: Vec::new(),
         }
+    }
+
+    /// Makes the bodies rigid bodies: `rigid[i]` is body `i`'s rotational state, its shape one
+    /// of `shapes` (a body whose shape is a ball keeps the balls' exact predictions against
+    /// other balls and walls). Each body's radius must be its shape's bounding radius about its
+    /// centre of mass grown by [`rigid::RADIUS_MARGIN`] (see [`World::rigid_radius`]).
+    ///
+    /// # Panics
+    /// When `rigid` does not have one state per body or names a shape that is not in `shapes`
+    /// (a programming error: scenes check their bodies).
+    pub fn with_rigid(mut self, shapes: Vec<Shape<V>>, rigid: Vec<RigidState<V>>) -> Self {
+        assert_eq!(rigid.len(), self.bodies.len(), "one rigid state per body");
+        assert!(
+            rigid.iter().all(|r| (r.shape as usize) < shapes.len()),
+            "a rigid state names a missing shape"
+        );
+        self.wall_pieces = self.walls.iter().map(WallPieces::of).collect();
+        self.shapes = shapes;
+        self.rigid = rigid;
+        self
+    }
+
+    /// The [`Body::radius`] of a rigid body whose shape's bounding radius about its centre of
+    /// mass is `radius`: grown by [`rigid::RADIUS_MARGIN`] so that the sphere holds the
+    /// contact shell too.
+    pub fn rigid_radius(radius: f64) -> f64 {
+        radius * (1.0 + rigid::RADIUS_MARGIN)
+    }
+
+    /// Whether body `i` is a rigid body of another shape than a ball (false in a world of
+    /// balls).
+    #[inline]
+    pub fn is_rigid_shape(&self, i: usize) -> bool {
+        !self.rigid.is_empty()
+            && !matches!(self.shapes[self.rigid[i].shape as usize], Shape::Ball(_))
+    }
+
+    /// Body `i` as a [`Mover`] (a rigid world only).
+    #[inline]
+    fn mover(&self, i: usize) -> Mover<'_, V> {
+        let r = &self.rigid[i];
+        Mover::body(&self.shapes[r.shape as usize], &self.bodies[i], r)
+    }
+
+    /// Moves body `i`'s stored state (position and, for a rigid body, rotation) to time `t`.
+    #[inline]
+    pub fn advance_body(&mut self, i: usize, t: f64) {
+        if let Some(r) = self.rigid.get_mut(i) {
+            r.advance(t - self.bodies[i].time);
+        }
+        self.bodies[i].advance_to(t);
+    }
+
+    /// Body `i`'s kinetic energy: linear, plus rotational for a rigid body.
+    #[inline]
+    pub fn body_energy(&self, i: usize) -> f64 {
+        self.bodies[i].kinetic_energy() + self.rigid.get(i).map_or(0.0, RigidState::energy)
+    }
+
+    /// The total angular momentum about the origin: `Σ m x × v` (constant in free flight, so
+    /// each body's term may be taken at its own local time) plus each rigid body's spin
+    /// angular momentum. In a periodic box the positions are the stored (wrapped) ones.
+    pub fn angular_momentum(&self) -> V::Angular {
+        let mut l = V::Angular::default();
+        for (i, b) in self.bodies.iter().enumerate() {
+            l = V::angular_add_scaled(l, V::cross_angular(b.pos, b.vel), b.mass());
+            if let Some(r) = self.rigid.get(i) {
+                l = V::angular_add_scaled(l, r.angular_momentum(), 1.0);
+            }
+        }
+        l
     }
 
     /// Makes the boundary periodic with box lengths `period`: positions are wrapped into
@@ -148,6 +233,9 @@ impl<V: Vector> World<V> {
     #[inline]
     pub fn predict_pair(&self, i: BodyId, j: BodyId) -> Toi {
         let (lo, hi) = if i < j { (i, j) } else { (j, i) };
+        if self.is_rigid_shape(lo as usize) || self.is_rigid_shape(hi as usize) {
+            return rigid::body_body(&self.mover(lo as usize), &self.mover(hi as usize));
+        }
         let (bi, bj) = (&self.bodies[lo as usize], &self.bodies[hi as usize]);
         match self.period {
             None => body_body(bi, bj),
@@ -173,6 +261,9 @@ impl<V: Vector> World<V> {
     /// Contact time of body `i` with wall `w` (the narrow phase's [`body_wall`]).
     #[inline]
     pub fn predict_wall(&self, i: BodyId, w: WallId) -> Toi {
+        if self.is_rigid_shape(i as usize) {
+            return rigid::body_wall(&self.mover(i as usize), &self.wall_pieces[w as usize]);
+        }
         body_wall(&self.bodies[i as usize], &self.walls[w as usize])
     }
 
@@ -305,7 +396,114 @@ impl<V: Vector> World<V> {
         }
     }
 
+    /// The response to a collision of a rigid body of another shape than a ball (see
+    /// [`rigid`]): impulses with their angular terms at the contact's points.
+    fn respond_rigid(&mut self, event: &Event) -> Response<V> {
+        let ia = event.a as usize;
+        let pair = event.kind == EventKind::BallBall;
+        let ib = event.b as usize;
+        self.advance_body(ia, event.time);
+        if pair {
+            self.advance_body(ib, event.time);
+        }
+        let t = event.time;
+        let contact = if pair {
+            rigid::contact_set(&self.mover(ia), &self.mover(ib), t)
+        } else {
+            match &self.wall_pieces[ib] {
+                WallPieces::Plane(p) => rigid::plane_contact_set(&self.mover(ia), p, t),
+                WallPieces::Shapes(pieces) => {
+                    // The piece nearest the body.
+                    let a = self.mover(ia);
+                    let mut best: Option<(f64, rigid::ContactSet<V>)> = None;
+                    for (shape, _, _) in pieces {
+                        let gap = crate::query::distance(
+                            a.shape,
+                            &a.pose_at(t),
+                            shape,
+                            &crate::shape::Pose::IDENTITY,
+                            &crate::query::GjkOptions::default(),
+                            None,
+                        )
+                        .distance;
+                        if best.as_ref().is_none_or(|(g, _)| gap < *g) {
+                            best = Some((gap, rigid::contact_set(&a, &Mover::fixed(shape), t)));
+                        }
+                    }
+                    best.map(|(_, c)| c).unwrap_or_default()
+                }
+            }
+        };
+        let side = |w: &Self, i: usize| {
+            let (b, r) = (&w.bodies[i], &w.rigid[i]);
+            Side {
+                vel: b.vel,
+                omega: r.angular_velocity,
+                centre: b.pos,
+                inv_mass: b.inv_mass,
+                rotation: r.rotation,
+                inv_inertia: r.inv_inertia,
+            }
+        };
+        let mut a = side(self, ia);
+        let mut b = if pair {
+            side(self, ib)
+        } else {
+            Side {
+                vel: V::ZERO,
+                omega: V::Angular::default(),
+                centre: V::ZERO,
+                inv_mass: 0.0,
+                rotation: V::Rotation::IDENTITY,
+                inv_inertia: self.rigid[ia].inv_inertia,
+            }
+        };
+        let separation = if pair {
+            self.separation(a.centre, b.centre)
+        } else {
+            contact.points.first().map_or(V::ZERO, |&p| a.centre - p)
+        };
+        let normal = (contact.normal != V::ZERO).then_some(-contact.normal);
+        let approaching = contact.points.iter().any(|&p| {
+            let vb = if pair {
+                b.vel + V::angular_cross(b.omega, p - b.centre)
+            } else {
+                V::ZERO
+            };
+            contact
+                .normal
+                .dot(a.vel + V::angular_cross(a.omega, p - a.centre) - vb)
+                > 0.0
+        });
+        if !approaching || normal.is_none() {
+            return Response {
+                impulse: None,
+                separation,
+                normal,
+            };
+        }
+        let e = self.collision_restitution(t, ia, pair.then_some(ib));
+        let j = rigid::respond(&mut a, &mut b, &contact, e);
+        self.bodies[ia].vel = a.vel;
+        self.rigid[ia].set_angular_velocity(a.omega);
+        if pair {
+            self.bodies[ib].vel = b.vel;
+            self.rigid[ib].set_angular_velocity(b.omega);
+        }
+        Response {
+            impulse: Some(j),
+            separation,
+            normal,
+        }
+    }
+
     fn respond(&mut self, event: &Event) -> Response<V> {
+        if event.kind != EventKind::BoxCrossing
+            && (self.is_rigid_shape(event.a as usize)
+                || (event.kind == EventKind::BallBall && self.is_rigid_shape(event.b as usize)))
+        {
+            return self.respond_rigid(event);
+        }
         let none = |contact: Contact<V>| Response {
             impulse: None,
             separation: contact.separation,
@@ -314,8 +512,8 @@ impl<V: Vector> World<V> {
         match event.kind {
             EventKind::BallBall => {
                 let (ia, ib) = (event.a as usize, event.b as usize);
-                self.bodies[ia].advance_to(event.time);
-                self.bodies[ib].advance_to(event.time);
+                self.advance_body(ia, event.time);
+                self.advance_body(ib, event.time);
                 let contact = self.contact(event);
                 let Some(n) = contact.normal else {
                     return none(contact);
@@ -338,7 +536,7 @@ impl<V: Vector> World<V> {
             }
             EventKind::BallWall => {
                 let ia = event.a as usize;
-                self.bodies[ia].advance_to(event.time);
+                self.advance_body(ia, event.time);
                 let contact = self.contact(event);
                 let Some(n) = contact.normal else {
                     return none(contact);
@@ -364,8 +562,8 @@ impl<V: Vector> World<V> {
                 let ia = event.a as usize;
                 let axis = (event.b / 2) as usize;
                 let upper = event.b % 2 == 1;
+                self.advance_body(ia, event.time);
                 let b = &mut self.bodies[ia];
-                b.advance_to(event.time);
                 // The body is placed exactly on the opposite face.
                 let mut p = b.pos.to_array3();
                 p[axis] = if upper { 0.0 } else { l.comp(axis) };
@@ -376,9 +574,13 @@ impl<V: Vector> World<V> {
         }
     }
 
-    /// Total kinetic energy.
+    /// Total kinetic energy (linear, plus rotational for rigid bodies).
     pub fn kinetic_energy(&self) -> f64 {
-        self.bodies.iter().map(Body::kinetic_energy).sum()
+        if self.rigid.is_empty() {
+            self.bodies.iter().map(Body::kinetic_energy).sum()
+        } else {
+            (0..self.bodies.len()).map(|i| self.body_energy(i)).sum()
+        }
     }
 
     /// Total linear momentum.
@@ -411,8 +613,8 @@ impl<V: Vector> World<V> {
     /// Moves every body's stored state to time `t` (used at the end of a run). In a periodic
     /// box, positions may lie up to one crossing outside the box afterwards.
     pub fn advance_all_to(&mut self, t: f64) {
-        for b in &mut self.bodies {
-            b.advance_to(t);
+        for i in 0..self.bodies.len() {
+            self.advance_body(i, t);
         }
     }
 }

@@ -19,13 +19,13 @@ pub struct AllPairs;
 fn scan<V: Vector>(
     world: &World<V>,
     horizon: f64,
-    pair: impl Fn(&Body<V>, &Body<V>) -> Toi,
+    pair: impl Fn(u32, &Body<V>, u32, &Body<V>) -> Toi,
 ) -> Option<Event> {
     let mut best = EarliestEvent::new();
     let bodies = &world.bodies;
     for (i, bi) in bodies.iter().enumerate() {
         for (j, bj) in bodies.iter().enumerate().skip(i + 1) {
-            let t = pair(bi, bj);
+            let t = pair(i as u32, bi, j as u32, bj);
             if t.is_hit() && t.time <= horizon && t.time <= best.time() {
                 best.offer(Event {
                     time: t.time,
@@ -58,8 +58,11 @@ impl<V: Vector> BroadPhase<V> for AllPairs {
 
     fn next_event(&mut self, world: &World<V>, _now: f64, horizon: f64) -> Option<Event> {
         match world.period {
-            None => scan(world, horizon, body_body),
-            Some(l) => scan(world, horizon, |bi, bj| body_body_periodic(bi, bj, l)),
+            None if !world.rigid.is_empty() => {
+                scan(world, horizon, |i, _, j, _| world.predict_pair(i, j))
+            }
+            None => scan(world, horizon, |_, bi, _, bj| body_body(bi, bj)),
+            Some(l) => scan(world, horizon, |_, bi, _, bj| body_body_periodic(bi, bj, l)),
         }
     }
 }

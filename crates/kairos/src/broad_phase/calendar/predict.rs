@@ -143,6 +143,12 @@ impl<V: Vector> Calendar<V> {
     /// Lowers `best` to body `i`'s earliest contact with the bodies `cand` (no periodic box).
     #[inline]
     pub(super) fn test_candidates(&self, world: &World<V>, i: u32, cand: &[u32], best: &mut Entry) {
+        if !world.rigid.is_empty() {
+            for &j in cand {
+                self.offer(i, j, world.predict_pair(i, j), best);
+            }
+            return;
+        }
         let bi = &world.bodies[i as usize];
         for &j in cand {
             let toi = body_body(bi, &world.bodies[j as usize]);

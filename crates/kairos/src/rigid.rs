@@ -1,0 +1,775 @@
+//! Rigid bodies of any convex shape in the event-driven simulation: their rotational state,
+//! the prediction of their contacts and the impulse that makes them spin.
+//!
+//! # The model
+//!
+//! A rigid body is a [`Body`] (its centre of mass, velocity, local time and inverse mass: the
+//! same record as a ball, so every broad phase works on it unchanged) and a [`RigidState`]: the
+//! shape (an index into [`crate::world::World::shapes`]), where the shape's local origin lies in
+//! the body frame (whose origin is the centre of mass), the rotation and angular velocity at
+//! the body's local time, and the inertia tensor. The body's [`Body::radius`] is the shape's
+//! bounding radius about its centre of mass, grown by [`RADIUS_MARGIN`]: a sphere that does not
+//! change as the body turns and that contains the shape and its contact shell, so that a broad
+//! phase, which sees spheres, can only prune pairs that cannot touch. Free flight is a constant
+//! linear velocity and the torque-free rotation of [`Vector::spin_at`] (constant angular
+//! velocity in 2D and for isotropic bodies in 3D).
+//!
+//! # Predictions
+//!
+//! A contact is predicted from the stored states only (a pure function of them, evaluated
+//! from the later of the two local times), so every broad phase computes the same bits:
+//!
+//! 1. **The window.** The two bounding spheres (grown by the shell) can only touch while
+//!    `|d + w s| <= R_a + R_b + shell`, an interval given by the stable quadratic: before it
+//!    and after it the shapes cannot touch. No interval, no contact.
+//! 2. **Conservative advancement** in the window ([`crate::query::toi`] has the proof): GJK's
+//!    separating plane and lower bound, each with a bound `μ` on the closing speed
+//!    (`n·(v_a − v_b) + |ω_a| R_a + |ω_b| R_b`, the angular speeds bounded by
+//!    [`Vector::spin_bound`]), give steps that never skip a contact. The contact is reported
+//!    when the gap is at most the **contact shell** `shell = SHELL · (R_a + R_b)`; the steps keep
+//!    half the shell, so the reported gap lies in `[shell/2, shell]`: the bodies never overlap,
+//!    and the time is before the true contact by at most the shell over the closing speed.
+//! 3. **Inside the shell** at the start (after a response, the pair is still within the shell):
+//!    the pair collides at once only when its closest points approach (the relative velocity
+//!    of the two witness points along the normal); otherwise the next contact is the first time
+//!    the gap falls to half of the present gap `g0`, so a pair that turns into a second contact
+//!    (another corner) is caught, still apart. A pair that is within round-off of touching
+//!    (`g0 = 0`) and not approaching is left to separate: no contact is predicted until one of
+//!    the two bodies changes.
+//! 4. **No answer within [`MAX_STEPS`] steps** (two bodies turning in place near each other, or
+//!    grazing for long): a contact is reported at the last safe time; its response finds no
+//!    approaching point and changes nothing, and the pair is predicted again from there.
+//!
+//! Two balls keep the exact quadratic of [`crate::toi::ball_ball`] (the caller dispatches);
+//! a ball against any other shape goes through the steps above.
+//!
+//! Walls: a plane by its exact gap (one support point of the body, the plane's normal on the
+//! body's side), segments and polygons as static shapes (a polygon as a fan of triangles), each
+//! with the same window, shell and steps.
+//!
+//! # Response
+//!
+//! At the event's time the contact's points come from [`contact_manifold`] (polytopes clip
+//! their faces; up to 2 points in 2D, 4 in 3D) or, against a plane, from the shape's vertices
+//! within the shell of it. The impulse is applied along the normal at a point with the angular
+//! terms: `j = (1 + e) u / (1/m_a + 1/m_b + (I_a⁻¹ (r_a × n)) · (r_a × n) + (I_b⁻¹ (r_b × n)) ·
+//! (r_b × n))` for an approach speed `u` at that point. The point is the centroid of the
+//! approaching contact points weighted by their approach speeds (a box landing flat takes the
+//! impulse at the middle of its face and does not start to spin), or the most approaching
+//! point when the centroid does not approach; this repeats until no point approaches (at most
+//! [`MAX_IMPULSES`] times). Each such impulse with `e = 1` conserves the kinetic energy
+//! (linear plus rotational) exactly, and every impulse conserves the linear momentum and the
+//! angular momentum about any fixed point.
+
+// `!(x > 0.0)` on purpose throughout: a NaN takes the safe branch.
+#![allow(clippy::neg_cmp_op_on_partial_ord)]
+
+use crate::body::Body;
+use crate::math::{Rotation, Vector};
+use crate::query::{
+    contact_manifold, distance, penetration, sat::as_polytope, EpaOptions, GjkCache, GjkOptions,
+    GjkStatus,
+};
+use crate::shape::{MassProperties, Pose, Shape, SupportMap};
+use crate::toi::{Toi, ToiStatus};
+use crate::wall::{Plane, Wall};
+
+/// The contact shell relative to the size of a pair (`R_a + R_b`, or the body's bounding radius
+/// against a wall): contacts are reported when the gap is at most this times the size.
+pub const SHELL: f64 = 1e-7;
+
+/// A rigid body's [`Body::radius`] is its bounding radius about its centre of mass times
+/// `1 + RADIUS_MARGIN`: the sphere also contains the contact shell.
+pub const RADIUS_MARGIN: f64 = 1e-6;
+
+/// The most advancement steps of one prediction (see the [module docs](self)).
+pub const MAX_STEPS: u32 = 2048;
+
+/// The most impulses of one response.
+pub const MAX_IMPULSES: usize = 16;
+
+/// Why a rigid body was refused.
+#[derive(Clone, Debug, PartialEq, thiserror::Error)]
+pub enum RigidError {
+    /// The inertia tensor is not positive definite and finite.
+    #[error("the inertia must be positive definite and finite")]
+    Inertia,
+    /// The mass is not positive and finite.
+    #[error("the mass must be positive and finite, got {0}")]
+    Mass(f64),
+}
+
+/// The rotational state of a rigid body (see the [module docs](self)).
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct RigidState<V: Vector> {
+    /// The body's shape: an index into [`crate::world::World::shapes`].
+    pub shape: u32,
+    /// Where the shape's local origin lies in the body frame (minus the shape's centre of
+    /// mass, in the shape's axes).
+    pub offset: V,
+    /// The rotation at the body's local time.
+    pub rotation: V::Rotation,
+    /// The angular velocity (world frame) at the body's local time.
+    pub angular_velocity: V::Angular,
+    /// The inertia tensor about the centre of mass, body axes.
+    pub inertia: V::Inertia,
+    /// Its inverse.
+    pub inv_inertia: V::Inertia,
+    /// The shape's bounding radius about the centre of mass.
+    pub radius: f64,
+    spin: V::Spin,
+}
+
+impl<V: Vector> RigidState<V> {
+    /// The state of a body of `shape` (index `shape_id`) with mass properties `props` (for
+    /// the body's mass and inertia), at `rotation` spinning at `angular_velocity`.
+    pub fn new(
+        shape_id: u32,
+        shape: &Shape<V>,
+        props: &MassProperties<V>,
+        rotation: V::Rotation,
+        angular_velocity: V::Angular,
+    ) -> Result<Self, RigidError> {
+        if !(props.mass > 0.0 && props.mass.is_finite()) {
+            return Err(RigidError::Mass(props.mass));
+        }
+        let inv_inertia = V::inertia_inverse(props.inertia).ok_or(RigidError::Inertia)?;
+        Ok(Self {
+            shape: shape_id,
+            offset: -props.centre_of_mass,
+            rotation,
+            angular_velocity,
+            inertia: props.inertia,
+            inv_inertia,
+            radius: shape.bounding_radius_about(props.centre_of_mass),
+            spin: V::spin(props.inertia, rotation, angular_velocity),
+        })
+    }
+    /// A rigid body of `shape` (index `shape_id` in the world's shapes) with mass properties
+    /// `props`, the shape's local frame placed at `pose` (so its centre of mass is at
+    /// `pose.transform_point(props.centre_of_mass)`), its centre of mass moving at `velocity`
+    /// and the body spinning at `angular_velocity`, at time 0: the [`Body`] (radius grown by
+    /// [`RADIUS_MARGIN`]) and its [`RigidState`].
+    pub fn body(
+        shape_id: u32,
+        shape: &Shape<V>,
+        props: &MassProperties<V>,
+        pose: &Pose<V>,
+        velocity: V,
+        angular_velocity: V::Angular,
+    ) -> Result<(Body<V>, Self), RigidError> {
+        let state = Self::new(shape_id, shape, props, pose.rotation, angular_velocity)?;
+        let centre = pose.transform_point(props.centre_of_mass);
+        let radius = state.radius * (1.0 + RADIUS_MARGIN);
+        Ok((Body::new(centre, velocity, radius, props.mass), state))
+    }
+    /// The rotation and angular velocity `dt` after the stored state.
+    #[inline]
+    pub fn at(&self, dt: f64) -> (V::Rotation, V::Angular) {
+        if dt == 0.0 {
+            (self.rotation, self.angular_velocity)
+        } else {
+            V::spin_at(&self.spin, dt)
+        }
+    }
+    /// Moves the stored rotation `dt` ahead (the body's [`Body::advance_to`] moves the rest).
+    #[inline]
+    pub fn advance(&mut self, dt: f64) {
+        if dt != 0.0 {
+            let (r, w) = V::spin_at(&self.spin, dt);
+            self.rotation = r;
+            self.angular_velocity = w;
+            self.spin = V::spin(self.inertia, r, w);
+        }
+    }
+    /// Sets the angular velocity at the stored time.
+    #[inline]
+    pub fn set_angular_velocity(&mut self, w: V::Angular) {
+        self.angular_velocity = w;
+        self.spin = V::spin(self.inertia, self.rotation, w);
+    }
+    /// A bound on the angular speed at every time.
+    #[inline]
+    pub fn spin_bound(&self) -> f64 {
+        V::spin_bound(&self.spin)
+    }
+    /// The angular momentum about the centre of mass, world frame.
+    #[inline]
+    pub fn angular_momentum(&self) -> V::Angular {
+        V::inertia_apply(self.rotation, self.inertia, self.angular_velocity)
+    }
+    /// The rotational kinetic energy `ω · L / 2`.
+    #[inline]
+    pub fn energy(&self) -> f64 {
+        0.5 * V::angular_dot(self.angular_velocity, self.angular_momentum())
+    }
+    /// The pose of the shape for the body's centre at `centre` turned by `rotation`.
+    #[inline]
+    pub fn shape_pose(&self, centre: V, rotation: V::Rotation) -> Pose<V> {
+        Pose::new(centre + rotation.rotate(self.offset), rotation)
+    }
+}
+
+/// A body with its rotational state and shape, or a static shape (a wall piece).
+#[derive(Clone, Copy, Debug)]
+pub struct Mover<'a, V: Vector> {
+    /// The shape.
+    pub shape: &'a Shape<V>,
+    /// The body and its rotational state; `None` for a static shape placed at the identity.
+    pub body: Option<(&'a Body<V>, &'a RigidState<V>)>,
+}
+
+impl<'a, V: Vector> Mover<'a, V> {
+    /// A moving body.
+    pub fn body(shape: &'a Shape<V>, body: &'a Body<V>, rigid: &'a RigidState<V>) -> Self {
+        Self {
+            shape,
+            body: Some((body, rigid)),
+        }
+    }
+    /// A static shape in world coordinates.
+    pub fn fixed(shape: &'a Shape<V>) -> Self {
+        Self { shape, body: None }
+    }
+    /// The shape's pose at `t`.
+    #[inline]
+    pub fn pose_at(&self, t: f64) -> Pose<V> {
+        match self.body {
+            None => Pose::IDENTITY,
+            Some((b, r)) => r.shape_pose(b.position_at(t), r.at(t - b.time).0),
+        }
+    }
+    /// The velocity at `t` of the body point at world position `p`.
+    #[inline]
+    pub fn velocity_at(&self, t: f64, p: V) -> V {
+        match self.body {
+            None => V::ZERO,
+            Some((b, r)) => b.vel + V::angular_cross(r.at(t - b.time).1, p - b.position_at(t)),
+        }
+    }
+    fn linear_velocity(&self) -> V {
+        self.body.map_or(V::ZERO, |(b, _)| b.vel)
+    }
+    /// `|ω| R`: how fast the rotation can move a point of the shape.
+    fn spin_speed(&self) -> f64 {
+        self.body.map_or(0.0, |(_, r)| r.spin_bound() * r.radius)
+    }
+}
+
+/// The times `s >= 0` (relative) at which `|d + w s| <= sigma`: `None` when there are none.
+/// Stable roots, no NaN.
+fn sphere_window<V: Vector>(d: V, w: V, sigma: f64) -> Option<(f64, f64)> {
+    let a = w.dot(w);
+    let b = d.dot(w);
+    let c = d.dot(d) - sigma * sigma;
+    if !(c.is_finite() && a.is_finite() && b.is_finite()) {
+        return None;
+    }
+    if c <= 0.0 {
+        if !(a > 0.0) {
+            return Some((0.0, f64::INFINITY));
+        }
+        let root = (b * b - a * c).sqrt();
+        let out = if b <= 0.0 {
+            (root - b) / a
+        } else {
+            -c / (b + root)
+        };
+        return Some((0.0, if out.is_nan() { f64::INFINITY } else { out }));
+    }
+    if !(b < 0.0) {
+        return None;
+    }
+    let disc = b * b - a * c;
+    if !(disc > 0.0) {
+        return None;
+    }
+    let q = disc.sqrt() - b;
+    let (s_in, s_out) = (c / q, q / a);
+    (s_in.is_finite() && s_out >= s_in).then_some((s_in, s_out))
+}
+
+/// How a conservative advancement ended.
+enum Advance {
+    /// Within the target gap at this time.
+    Contact(f64),
+    /// No contact in the window.
+    Clear,
+    /// No certified step (or the step limit) at this time: no contact before it.
+    Stalled(f64),
+}
+
+/// The step that keeps `min(keep, margin / 2)` of a certified `margin` closing at speed `mu`.
+#[inline]
+fn certified_step(margin: f64, mu: f64, keep: f64) -> f64 {
+    if margin > 0.0 && mu > 0.0 {
+        (margin - keep.min(0.5 * margin)) / mu
+    } else {
+        0.0
+    }
+}
+
+/// Conservative advancement of `a` and `b` over `[from, to]` until their gap is at most
+/// `target` (see the [module docs](self)).
+fn advance<V: Vector>(a: &Mover<V>, b: &Mover<V>, from: f64, to: f64, target: f64) -> Advance {
+    let v_rel = a.linear_velocity() - b.linear_velocity();
+    let spin = a.spin_speed() + b.spin_speed();
+    let lipschitz = v_rel.length() + spin;
+    let opts = GjkOptions::default();
+    let mut cache = GjkCache::default();
+    let mut t = from;
+    for _ in 0..MAX_STEPS {
+        let (pa, pb) = (a.pose_at(t), b.pose_at(t));
+        let g = distance(a.shape, &pa, b.shape, &pb, &opts, Some(&mut cache));
+        let n = g.normal;
+        let plane =
+            if matches!(g.status, GjkStatus::Separated | GjkStatus::Touching) && n != V::ZERO {
+                n.dot(b.shape.support(&pb, -n)) - n.dot(a.shape.support(&pa, n))
+            } else {
+                f64::NEG_INFINITY
+            };
+        let touching = g.status == GjkStatus::Touching && !(plane > 0.5 * target);
+        if g.status == GjkStatus::Intersecting || touching || g.distance <= target {
+            return Advance::Contact(t);
+        }
+        let mu_plane = v_rel.dot(n) + spin;
+        if plane > 0.0 && !(mu_plane > 0.0) {
+            return Advance::Clear;
+        }
+        let keep = 0.5 * target;
+        let dt = certified_step(plane, mu_plane, keep).max(certified_step(
+            g.lower_bound,
+            lipschitz,
+            keep,
+        ));
+        if !(dt > 0.0) {
+            return Advance::Stalled(t);
+        }
+        if !(t + dt <= to) {
+            return Advance::Clear;
+        }
+        t += dt;
+    }
+    Advance::Stalled(t)
+}
+
+/// The gap of `a` and `b` at `t` with the normal (from `a` to `b`) and a witness point on each:
+/// GJK's when apart, EPA's (gap 0) when they overlap.
+fn gap_at<V: Vector>(a: &Mover<V>, b: &Mover<V>, t: f64) -> (f64, V, V, V) {
+    let (pa, pb) = (a.pose_at(t), b.pose_at(t));
+    let g = distance(a.shape, &pa, b.shape, &pb, &GjkOptions::default(), None);
+    if g.status == GjkStatus::Separated && g.normal != V::ZERO {
+        return (g.distance, g.normal, g.point_a, g.point_b);
+    }
+    let e = penetration(a.shape, &pa, b.shape, &pb, &EpaOptions::default());
+    (0.0, e.normal, e.point_a, e.point_b)
+}
+
+/// The speed at which the witness points `p` (on `a`) and `q` (on `b`) approach along `n`
+/// (from `a` to `b`) at `t`; positive when approaching.
+fn approach_speed<V: Vector>(a: &Mover<V>, b: &Mover<V>, t: f64, n: V, p: V, q: V) -> f64 {
+    n.dot(a.velocity_at(t, p) - b.velocity_at(t, q))
+}
+
+/// The first contact of two movers (a pure function of their stored states) from `t0`, when
+/// their bounding spheres (radii `ra`, `rb` about the centres `ca`, `cb` at `t0`, moving
+/// apart at `w`) allow one; `shell` is the contact shell.
+fn predict<V: Vector>(
+    a: &Mover<V>,
+    b: &Mover<V>,
+    t0: f64,
+    d: V,
+    w: V,
+    sigma: f64,
+    shell: f64,
+) -> Toi {
+    let Some((s_in, s_out)) = sphere_window(d, w, sigma + shell) else {
+        return Toi::miss(ToiStatus::Separating);
+    };
+    let to = t0 + s_out;
+    let hit = |outcome: Advance| match outcome {
+        Advance::Contact(t) | Advance::Stalled(t) => Toi {
+            time: t,
+            status: if t == t0 {
+                ToiStatus::Penetrating
+            } else {
+                ToiStatus::Approaching
+            },
+        },
+        Advance::Clear => Toi::miss(ToiStatus::Grazing),
+    };
+    if s_in > 0.0 {
+        return hit(advance(a, b, t0 + s_in, to, shell));
+    }
+    let (g0, n, p, q) = gap_at(a, b, t0);
+    if g0 > shell {
+        return hit(advance(a, b, t0, to, shell));
+    }
+    if n != V::ZERO && approach_speed(a, b, t0, n, p, q) > 0.0 {
+        return Toi {
+            time: t0,
+            status: ToiStatus::Penetrating,
+        };
+    }
+    if g0 > 0.0 {
+        return hit(advance(a, b, t0, to, 0.5 * g0));
+    }
+    Toi::miss(ToiStatus::Separating)
+}
+
+/// The first contact of two rigid bodies (at least one not a ball; two balls take
+/// [`crate::toi::ball_ball`]).
+pub fn body_body<V: Vector>(a: &Mover<V>, b: &Mover<V>) -> Toi {
+    let (Some((ba, ra)), Some((bb, rb))) = (a.body, b.body) else {
+        return Toi::miss(ToiStatus::Separating);
+    };
+    let t0 = ba.time.max(bb.time);
+    let d = bb.position_at(t0) - ba.position_at(t0);
+    let sigma = ra.radius + rb.radius;
+    predict(a, b, t0, d, bb.vel - ba.vel, sigma, SHELL * sigma)
+}
+
+/// The static pieces of a wall against which rigid bodies are predicted: the plane itself, or
+/// shapes (a segment; a polygon's fan of triangles) with their bounding spheres.
+#[derive(Clone, Debug)]
+pub enum WallPieces<V: Vector> {
+    /// A plane, by its exact gap.
+    Plane(Plane<V>),
+    /// Static convex shapes in world coordinates, each with its bounding sphere's centre and
+    /// radius.
+    Shapes(Vec<(Shape<V>, V, f64)>),
+}
+
+impl<V: Vector> WallPieces<V> {
+    /// The pieces of `wall`.
+    pub fn of(wall: &Wall<V>) -> Self {
+        let piece = |shape: Shape<V>, points: &[V]| {
+            let mut lo = points[0];
+            let mut hi = points[0];
+            for &p in points {
+                lo = lo.min(p);
+                hi = hi.max(p);
+            }
+            let c = (lo + hi) * 0.5;
+            let r = points.iter().map(|&p| (p - c).length()).fold(0.0, f64::max);
+            (shape, c, r)
+        };
+        match wall {
+            Wall::Plane(p) => WallPieces::Plane(*p),
+            Wall::Segment(s) => WallPieces::Shapes(
+                Shape::segment(s.a, s.b)
+                    .map(|sh| vec![piece(sh, &[s.a, s.b])])
+                    .unwrap_or_default(),
+            ),
+            Wall::Polygon(pg) => {
+                let v = &pg.vertices;
+                let tris = (1..v.len().saturating_sub(1))
+                    .filter_map(|k| {
+                        Shape::triangle(v[0], v[k], v[k + 1])
+                            .ok()
+                            .map(|sh| piece(sh, &[v[0], v[k], v[k + 1]]))
+                    })
+                    .collect();
+                WallPieces::Shapes(tris)
+            }
+        }
+    }
+}
+
+/// The side of `plane` the body's centre is on, as the plane's normal pointing to that side.
+fn plane_side<V: Vector>(plane: &Plane<V>, centre: V) -> V {
+    if plane.signed_distance(centre) >= 0.0 {
+        plane.normal
+    } else {
+        -plane.normal
+    }
+}
+
+/// The first contact of a rigid body with a wall.
+pub fn body_wall<V: Vector>(a: &Mover<V>, pieces: &WallPieces<V>) -> Toi {
+    let Some((b, r)) = a.body else {
+        return Toi::miss(ToiStatus::Separating);
+    };
+    let t0 = b.time;
+    let shell = SHELL * r.radius;
+    match pieces {
+        WallPieces::Plane(plane) => body_plane(a, b, r, plane, shell),
+        WallPieces::Shapes(shapes) => {
+            let mut best = Toi::miss(ToiStatus::Separating);
+            for (shape, c, rw) in shapes {
+                let fixed = Mover::fixed(shape);
+                let toi = predict(a, &fixed, t0, *c - b.pos, -b.vel, r.radius + rw, shell);
+                if toi.is_hit() && !(toi.time >= best.time && best.is_hit()) {
+                    best = toi;
+                }
+            }
+            best
+        }
+    }
+}
+
+/// [`body_wall`] against a plane: conservative advancement on the exact gap (the body's support
+/// point along the plane's normal), which needs no GJK.
+fn body_plane<V: Vector>(
+    a: &Mover<V>,
+    b: &Body<V>,
+    r: &RigidState<V>,
+    plane: &Plane<V>,
+    shell: f64,
+) -> Toi {
+    let t0 = b.time;
+    let n = plane_side(plane, b.pos);
+    let centre_gap = n.dot(b.pos - plane.point);
+    let vn = n.dot(b.vel);
+    let spin = a.spin_speed();
+    let gap_at = |t: f64| {
+        let pose = a.pose_at(t);
+        n.dot(a.shape.support(&pose, -n) - plane.point)
+    };
+    // The window: the bounding sphere (grown by the shell) must reach the plane, and a body
+    // moving towards it touches it before its centre crosses it.
+    let reach = r.radius + shell;
+    let from = if centre_gap > reach {
+        if !(vn < 0.0) {
+            return Toi::miss(ToiStatus::Separating);
+        }
+        t0 + (centre_gap - reach) / -vn
+    } else {
+        t0
+    };
+    let to = if vn < 0.0 {
+        t0 + centre_gap.max(0.0) / -vn
+    } else if vn > 0.0 {
+        t0 + (reach - centre_gap).max(0.0) / vn
+    } else {
+        f64::INFINITY
+    };
+    let mu = -vn + spin;
+    let contact = |t: f64| Toi {
+        time: t,
+        status: if t == t0 {
+            ToiStatus::Penetrating
+        } else {
+            ToiStatus::Approaching
+        },
+    };
+    let mut target = shell;
+    if from == t0 {
+        let g0 = gap_at(t0);
+        if g0 <= shell {
+            let p = a.shape.support(&a.pose_at(t0), -n);
+            if -n.dot(a.velocity_at(t0, p)) > 0.0 {
+                return contact(t0);
+            }
+            if !(g0 > 0.0) {
+                return Toi::miss(ToiStatus::Separating);
+            }
+            target = 0.5 * g0;
+        }
+    }
+    let mut t = from;
+    for _ in 0..MAX_STEPS {
+        let g = gap_at(t);
+        if !(g > target) {
+            return contact(t);
+        }
+        if !(mu > 0.0) {
+            return Toi::miss(ToiStatus::Separating);
+        }
+        let dt = certified_step(g, mu, 0.5 * target);
+        if !(dt > 0.0) {
+            return contact(t);
+        }
+        if !(t + dt <= to) {
+            return Toi::miss(ToiStatus::Grazing);
+        }
+        t += dt;
+    }
+    contact(t)
+}
+
+/// A contact of the response: the normal from `a` to `b` and the points (midpoints of the
+/// two shapes' points).
+#[derive(Clone, Debug, Default)]
+pub struct ContactSet<V> {
+    /// Unit normal from `a` to `b` (zero when undefined).
+    pub normal: V,
+    /// The contact points, world frame.
+    pub points: Vec<V>,
+}
+
+/// The contact points of `a` and `b` at `t` (see the [module docs](self#response)).
+pub fn contact_set<V: Vector>(a: &Mover<V>, b: &Mover<V>, t: f64) -> ContactSet<V> {
+    let (pa, pb) = (a.pose_at(t), b.pose_at(t));
+    let (g, n, p, q) = gap_at(a, b, t);
+    let prediction = 2.0 * SHELL * (shape_size(a) + shape_size(b)) + g;
+    let m = contact_manifold(a.shape, &pa, b.shape, &pb, prediction, None);
+    if !m.is_empty() && m.normal != V::ZERO {
+        let least = m
+            .points()
+            .iter()
+            .map(|c| c.separation)
+            .fold(f64::INFINITY, f64::min);
+        let slack = SHELL * (shape_size(a) + shape_size(b));
+        return ContactSet {
+            normal: m.normal,
+            points: m
+                .points()
+                .iter()
+                .filter(|c| c.separation <= least + slack)
+                .map(|c| (c.point_a + c.point_b) * 0.5)
+                .collect(),
+        };
+    }
+    ContactSet {
+        normal: n,
+        points: vec![(p + q) * 0.5],
+    }
+}
+
+fn shape_size<V: Vector>(m: &Mover<V>) -> f64 {
+    m.body.map_or(0.0, |(_, r)| r.radius)
+}
+
+/// The contact points of a body with a plane at `t`: the normal from the body to the plane,
+/// and the shape's vertices within the shell of its lowest point (its support point for a
+/// shape with no vertices).
+pub fn plane_contact_set<V: Vector>(a: &Mover<V>, plane: &Plane<V>, t: f64) -> ContactSet<V> {
+    let pose = a.pose_at(t);
+    let centre = match a.body {
+        Some((b, _)) => b.position_at(t),
+        None => pose.position,
+    };
+    let up = plane_side(plane, centre);
+    let low = a.shape.support(&pose, -up);
+    let low_gap = up.dot(low - plane.point);
+    let slack = SHELL * shape_size(a).max(f64::MIN_POSITIVE);
+    let mut points = Vec::new();
+    if let Some(poly) = as_polytope(a.shape) {
+        for i in 0..poly.vertex_count() {
+            let v = pose.transform_point(poly.vertex(i));
+            if up.dot(v - plane.point) <= low_gap + slack {
+                points.push(v - up * up.dot(v - plane.point));
+            }
+        }
+    }
+    if points.is_empty() {
+        points.push(low - up * low_gap);
+    }
+    ContactSet {
+        normal: -up,
+        points,
+    }
+}
+
+/// The velocities of one side of a contact: linear, angular, centre, inverse mass and inverse
+/// inertia (world application through the rotation); a wall has an infinite mass.
+#[derive(Clone, Copy, Debug)]
+pub struct Side<V: Vector> {
+    /// Velocity of the centre of mass.
+    pub vel: V,
+    /// Angular velocity, world frame.
+    pub omega: V::Angular,
+    /// The centre of mass.
+    pub centre: V,
+    /// Inverse mass (0 for a wall).
+    pub inv_mass: f64,
+    /// The rotation (for the inertia in the world frame).
+    pub rotation: V::Rotation,
+    /// Inverse inertia, body axes (ignored when `inv_mass` is 0).
+    pub inv_inertia: V::Inertia,
+}
+
+impl<V: Vector> Side<V> {
+    fn point_velocity(&self, p: V) -> V {
+        self.vel + V::angular_cross(self.omega, p - self.centre)
+    }
+    /// `(I⁻¹ (r × n)) · (r × n)`, the angular part of the effective inverse mass at `p`.
+    fn angular_term(&self, p: V, n: V) -> f64 {
+        if self.inv_mass == 0.0 {
+            return 0.0;
+        }
+        let rn = V::cross_angular(p - self.centre, n);
+        V::angular_dot(V::inertia_apply(self.rotation, self.inv_inertia, rn), rn)
+    }
+    /// Applies the impulse `j` at `p` (on this side).
+    fn apply(&mut self, p: V, j: V) {
+        if self.inv_mass == 0.0 {
+            return;
+        }
+        self.vel += j * self.inv_mass;
+        let dl = V::cross_angular(p - self.centre, j);
+        self.omega = V::angular_add_scaled(
+            self.omega,
+            V::inertia_apply(self.rotation, self.inv_inertia, dl),
+            1.0,
+        );
+    }
+}
+
+/// Applies the collision impulses of `contact` between `a` and `b` with restitution `e`
+/// (see the [module docs](self#response)); returns the total impulse on `a` (zero when none
+/// was applied).
+pub fn respond<V: Vector>(a: &mut Side<V>, b: &mut Side<V>, contact: &ContactSet<V>, e: f64) -> V {
+    let n = contact.normal;
+    let mut total = V::ZERO;
+    if n == V::ZERO || contact.points.is_empty() {
+        return total;
+    }
+    let approach =
+        |a: &Side<V>, b: &Side<V>, p: V| n.dot(a.point_velocity(p) - b.point_velocity(p));
+    for _ in 0..MAX_IMPULSES {
+        let mut weight = 0.0;
+        let mut centroid = V::ZERO;
+        let mut worst = (0.0, V::ZERO);
+        for &p in &contact.points {
+            let u = approach(a, b, p);
+            if u > 0.0 {
+                weight += u;
+                centroid += p * u;
+                if u > worst.0 {
+                    worst = (u, p);
+                }
+            }
+        }
+        if !(weight > 0.0) {
+            break;
+        }
+        let c = centroid * (1.0 / weight);
+        let (u, p) = match approach(a, b, c) {
+            u if u > 0.0 => (u, c),
+            _ => worst,
+        };
+        let k = a.inv_mass + b.inv_mass + a.angular_term(p, n) + b.angular_term(p, n);
+        if !(k > 0.0 && k.is_finite()) {
+            break;
+        }
+        let j = n * ((1.0 + e) * u / k);
+        a.apply(p, -j);
+        b.apply(p, j);
+        total -= j;
+    }
+    total
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::math::DVec2;
+
+    #[test]
+    fn sphere_window_enters_and_leaves() {
+        let (s_in, s_out) =
+            sphere_window(DVec2::new(10.0, 0.0), DVec2::new(-1.0, 0.0), 2.0).unwrap();
+        assert_eq!((s_in, s_out), (8.0, 12.0));
+        let (s_in, s_out) = sphere_window(DVec2::new(1.0, 0.0), DVec2::new(1.0, 0.0), 2.0).unwrap();
+        assert_eq!((s_in, s_out), (0.0, 1.0));
+        assert!(sphere_window(DVec2::new(10.0, 0.0), DVec2::new(1.0, 0.0), 2.0).is_none());
+        assert!(sphere_window(DVec2::new(10.0, 5.0), DVec2::new(-1.0, 0.0), 2.0).is_none());
+        assert_eq!(
+            sphere_window(DVec2::new(1.0, 0.0), DVec2::ZERO, 2.0),
+            Some((0.0, f64::INFINITY))
+        );
+        assert!(sphere_window(DVec2::new(f64::NAN, 0.0), DVec2::ZERO, 2.0).is_none());
+    }
+}

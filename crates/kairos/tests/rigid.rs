@@ -1,0 +1,527 @@
+//! Rigid bodies in the event-driven simulation: the analytic response, conservation laws, no
+//! overlap and no missed contact against dense sampling, bit-identical logs across broad
+//! phases, and bullets that never tunnel.
+
+use kairos::math::{DVec2, DVec3, Rot2, Rotation, Vector};
+use kairos::prelude::*;
+use kairos::query::{distance, penetration, EpaOptions, GjkOptions, GjkStatus};
+use kairos::rigid::RigidState;
+use kairos::shape::{Pose, Shape};
+use kairos::wall::Plane;
+use rand::{Rng, SeedableRng};
+use rand_pcg::Pcg64;
+
+/// A body of a rigid world: shape, pose of its local frame, velocity, angular velocity.
+type Spec<V> = (Shape<V>, Pose<V>, V, <V as Vector>::Angular);
+
+/// A world of rigid bodies of density 1 between `walls`.
+fn world<V: Vector>(specs: &[Spec<V>], walls: Vec<Wall<V>>) -> World<V> {
+    let mut shapes = Vec::new();
+    let mut bodies = Vec::new();
+    let mut states = Vec::new();
+    for (k, (shape, pose, v, w)) in specs.iter().enumerate() {
+        let props = shape.mass_properties(1.0).unwrap();
+        let (b, r) = RigidState::body(k as u32, shape, &props, pose, *v, *w).unwrap();
+        shapes.push(shape.clone());
+        bodies.push(b);
+        states.push(r);
+    }
+    World::new(bodies, walls).with_rigid(shapes, states)
+}
+
+/// The four walls of the 2D room `[0, l]²` (planes facing in).
+fn room2(l: f64) -> Vec<Wall<DVec2>> {
+    [
+        (DVec2::ZERO, DVec2::X),
+        (DVec2::ZERO, DVec2::Y),
+        (DVec2::splat(l), -DVec2::X),
+        (DVec2::splat(l), -DVec2::Y),
+    ]
+    .into_iter()
+    .map(|(p, n)| Wall::Plane(Plane::new(p, n).unwrap()))
+    .collect()
+}
+
+/// The six walls of the 3D room `[0, l]³`.
+fn room3(l: f64) -> Vec<Wall<DVec3>> {
+    let mut w = Vec::new();
+    for axis in 0..3 {
+        let n = DVec3::unit(axis);
+        w.push(Wall::Plane(Plane::new(DVec3::ZERO, n).unwrap()));
+        w.push(Wall::Plane(Plane::new(DVec3::splat(l), -n).unwrap()));
+    }
+    w
+}
+
+/// A random 2D gas in the room `[0, l]²`: boxes, discs, capsules and polygons on a lattice,
+/// spinning.
+fn gas2(n: usize, l: f64, seed: u64) -> Vec<Spec<DVec2>> {
+    let mut rng = Pcg64::seed_from_u64(seed);
+    let side = (n as f64).sqrt().ceil() as usize;
+    let cell = l / side as f64;
+    let size = 0.3 * cell;
+    (0..n)
+        .map(|k| {
+            let shape = match k % 4 {
+                0 => Shape::cuboid(DVec2::new(
+                    size * rng.gen_range(0.3..1.0),
+                    size * rng.gen_range(0.1..0.5),
+                ))
+                .unwrap(),
+                1 => Shape::ball(size * rng.gen_range(0.3..1.0)).unwrap(),
+                2 => Shape::capsule(
+                    size * rng.gen_range(0.2..0.6),
+                    size * rng.gen_range(0.1..0.4),
+                )
+                .unwrap(),
+                _ => {
+                    let m = rng.gen_range(3..7);
+                    let pts: Vec<DVec2> = (0..m)
+                        .map(|i| {
+                            let a = std::f64::consts::TAU * (i as f64 + rng.gen_range(0.0..0.5))
+                                / m as f64;
+                            DVec2::new(a.cos(), a.sin()) * size * rng.gen_range(0.5..1.0)
+                        })
+                        .collect();
+                    Shape::convex_hull(&pts).unwrap()
+                }
+            };
+            let centre = DVec2::new(
+                ((k % side) as f64 + 0.5) * cell,
+                ((k / side) as f64 + 0.5) * cell,
+            );
+            let pose = Pose::new(centre, Rot2::from_angle(rng.gen_range(0.0..6.3)));
+            let v = DVec2::new(rng.gen_range(-1.0..1.0), rng.gen_range(-1.0..1.0));
+            (shape, pose, v, rng.gen_range(-4.0..4.0))
+        })
+        .collect()
+}
+
+/// A random 3D gas in the room `[0, l]³`: cubes, spheres and other isotropic bodies only
+/// (constant angular velocity), spinning.
+fn gas3(n: usize, l: f64, seed: u64) -> Vec<Spec<DVec3>> {
+    let mut rng = Pcg64::seed_from_u64(seed);
+    let side = (n as f64).cbrt().ceil() as usize;
+    let cell = l / side as f64;
+    let size = 0.3 * cell;
+    (0..n)
+        .map(|k| {
+            let shape = match k % 2 {
+                0 => Shape::cuboid(DVec3::splat(size * rng.gen_range(0.4..1.0))).unwrap(),
+                _ => Shape::ball(size * rng.gen_range(0.4..1.0)).unwrap(),
+            };
+            let centre = DVec3::new(
+                ((k % side) as f64 + 0.5) * cell,
+                ((k / side % side) as f64 + 0.5) * cell,
+                ((k / side / side) as f64 + 0.5) * cell,
+            );
+            let axis = DVec3::new(
+                rng.gen_range(-1.0..1.0),
+                rng.gen_range(-1.0..1.0),
+                rng.gen_range(-1.0..1.0),
+            )
+            .normalize();
+            let pose = Pose::new(
+                centre,
+                kairos::math::DQuat::from_axis_angle(axis, rng.gen_range(0.0..6.3)),
+            );
+            let v = DVec3::new(
+                rng.gen_range(-1.0..1.0),
+                rng.gen_range(-1.0..1.0),
+                rng.gen_range(-1.0..1.0),
+            );
+            let w = DVec3::new(
+                rng.gen_range(-4.0..4.0),
+                rng.gen_range(-4.0..4.0),
+                rng.gen_range(-4.0..4.0),
+            );
+            (shape, pose, v, w)
+        })
+        .collect()
+}
+
+/// One processed event with every body's full state after it, as bits.
+fn snapshot<V: Vector>(e: &Event, w: &World<V>) -> Vec<u64> {
+    let mut out = vec![
+        e.time.to_bits(),
+        e.kind.code() as u64,
+        e.a as u64,
+        e.b as u64,
+    ];
+    for i in [e.a as usize, e.b as usize] {
+        if e.kind != EventKind::BallBall && i == e.b as usize {
+            continue;
+        }
+        let b = &w.bodies[i];
+        for x in b.pos.to_array3().into_iter().chain(b.vel.to_array3()) {
+            out.push(x.to_bits());
+        }
+        let r = &w.rigid[i];
+        for axis in 0..V::DIM {
+            let turned = r.rotation.rotate(V::unit(axis));
+            let spun = V::angular_cross(r.angular_velocity, V::unit(axis));
+            for x in turned.to_array3().into_iter().chain(spun.to_array3()) {
+                out.push(x.to_bits());
+            }
+        }
+    }
+    out
+}
+
+fn log<V: Vector>(world: &World<V>, kind: BroadPhaseKind, duration: f64) -> Vec<Vec<u64>> {
+    let mut sim = Simulation::new(
+        world.clone(),
+        kind.build::<V>(&BroadPhaseOptions::default()),
+        duration,
+    );
+    let mut out = Vec::new();
+    sim.run(|e, w, _| out.push(snapshot(e, w)));
+    out
+}
+
+fn same_logs_everywhere<V: Vector>(world: &World<V>, duration: f64, what: &str) -> usize {
+    let reference = log(world, BroadPhaseKind::AllPairs, duration);
+    for kind in BroadPhaseKind::ALL {
+        let other = log(world, kind, duration);
+        for (i, (x, y)) in reference.iter().zip(&other).enumerate() {
+            assert_eq!(x, y, "{what}, {kind}: event {i} differs");
+        }
+        assert_eq!(
+            reference.len(),
+            other.len(),
+            "{what}, {kind}: counts differ"
+        );
+    }
+    reference.len()
+}
+
+#[test]
+fn every_broad_phase_gives_the_same_rigid_log() {
+    let mut total = 0;
+    for seed in 0..3 {
+        let w = world(&gas2(24, 10.0, seed), room2(10.0));
+        total += same_logs_everywhere(&w, 20.0, &format!("2D seed {seed}"));
+        let w = world(&gas3(27, 10.0, seed), room3(10.0));
+        total += same_logs_everywhere(&w, 20.0, &format!("3D seed {seed}"));
+    }
+    assert!(total > 1000, "only {total} events compared");
+}
+
+/// A tilted 2D box falling on a floor: its corner takes the impulse
+/// `j = (1 + e) u / (1/m + (r × n)² / I)`, and the velocity and spin after follow.
+#[test]
+fn a_box_hitting_the_floor_matches_the_analytic_response() {
+    for (angle, e, spin) in [
+        (0.3, 1.0, 0.0),
+        (0.7, 0.5, 0.0),
+        (-0.4, 1.0, 2.0),
+        (1.2, 0.0, -1.0),
+    ] {
+        let (hx, hy) = (1.0, 0.25);
+        let shape = Shape::cuboid(DVec2::new(hx, hy)).unwrap();
+        let v0 = DVec2::new(0.3, -2.0);
+        let mut w = world(
+            &[(
+                shape,
+                Pose::new(DVec2::new(0.0, 3.0), Rot2::from_angle(angle)),
+                v0,
+                spin,
+            )],
+            vec![Wall::Plane(Plane::new(DVec2::ZERO, DVec2::Y).unwrap())],
+        );
+        w.restitution = e;
+        let mut sim = Simulation::new(w, BroadPhaseKind::AllPairs.build(&Default::default()), 10.0);
+        let before = sim.world().clone();
+        let ev = sim.step().expect("the box hits the floor");
+        let after = sim.world();
+        // The analytic answer from the state at contact.
+        let t = ev.time;
+        let b = &before.bodies[0];
+        let r0 = &before.rigid[0];
+        let (rot, omega) = r0.at(t);
+        let centre = b.pos + b.vel * t;
+        let corners = [(-hx, -hy), (hx, -hy), (hx, hy), (-hx, hy)]
+            .map(|(x, y)| centre + rot.rotate(DVec2::new(x, y)));
+        let low = corners
+            .iter()
+            .copied()
+            .min_by(|p, q| p.y.total_cmp(&q.y))
+            .unwrap();
+        assert!(low.y > 0.0 && low.y < 1e-6, "corner at {}", low.y);
+        let m = 4.0 * hx * hy;
+        let inertia = m * (hx * hx + hy * hy) / 3.0;
+        let r = low - centre;
+        let n = DVec2::Y;
+        let rxn = r.x * n.y - r.y * n.x;
+        let u = -(b.vel + DVec2::new(-omega * r.y, omega * r.x)).dot(n);
+        let j = (1.0 + e) * u / (1.0 / m + rxn * rxn / inertia);
+        let v1 = b.vel + n * (j / m);
+        let w1 = omega + rxn * j / inertia;
+        let got_v = after.bodies[0].vel;
+        let got_w = after.rigid[0].angular_velocity;
+        assert!(
+            (got_v - v1).length() < 1e-9 * v1.length(),
+            "{angle}: v {got_v} vs {v1}"
+        );
+        assert!(
+            (got_w - w1).abs() < 1e-9 * (1.0 + w1.abs()),
+            "{angle}: ω {got_w} vs {w1}"
+        );
+        if e == 1.0 {
+            let ke = |v: DVec2, w: f64| 0.5 * m * v.length_squared() + 0.5 * inertia * w * w;
+            let k0 = ke(b.vel, omega);
+            assert!((ke(got_v, got_w) - k0).abs() < 1e-12 * k0);
+        }
+    }
+}
+
+/// A box landing flat takes its impulse at the middle of its face: it bounces without spin.
+#[test]
+fn a_box_landing_flat_does_not_spin() {
+    let shape = Shape::cuboid(DVec3::new(1.0, 0.5, 0.7)).unwrap();
+    let mut w = world(
+        &[(
+            shape,
+            Pose::from_position(DVec3::new(0.0, 2.0, 0.0)),
+            DVec3::new(0.0, -1.0, 0.0),
+            DVec3::ZERO,
+        )],
+        vec![Wall::Plane(Plane::new(DVec3::ZERO, DVec3::Y).unwrap())],
+    );
+    w.restitution = 0.5;
+    let mut sim = Simulation::new(w, BroadPhaseKind::AllPairs.build(&Default::default()), 10.0);
+    sim.step().unwrap();
+    let wld = sim.world();
+    assert!(wld.rigid[0].angular_velocity.length() < 1e-12);
+    assert!((wld.bodies[0].vel - DVec3::new(0.0, 0.5, 0.0)).length() < 1e-12);
+}
+
+/// The smallest gap over every pair and wall of a world at `t` (negative: the depth of the
+/// deepest overlap), each body moved to `t` by its own free motion.
+fn min_gap<V: Vector>(w: &World<V>, t: f64) -> f64 {
+    let poses: Vec<Pose<V>> = (0..w.bodies.len())
+        .map(|i| {
+            let (b, r) = (&w.bodies[i], &w.rigid[i]);
+            r.shape_pose(b.position_at(t), r.at(t - b.time).0)
+        })
+        .collect();
+    let shape = |i: usize| &w.shapes[w.rigid[i].shape as usize];
+    let mut least = f64::INFINITY;
+    for i in 0..poses.len() {
+        for j in i + 1..poses.len() {
+            let ci = w.bodies[i].position_at(t);
+            let cj = w.bodies[j].position_at(t);
+            if (ci - cj).length() > w.bodies[i].radius + w.bodies[j].radius {
+                continue;
+            }
+            let g = distance(
+                shape(i),
+                &poses[i],
+                shape(j),
+                &poses[j],
+                &GjkOptions::default(),
+                None,
+            );
+            let d = if g.status == GjkStatus::Intersecting {
+                -penetration(
+                    shape(i),
+                    &poses[i],
+                    shape(j),
+                    &poses[j],
+                    &EpaOptions::default(),
+                )
+                .depth
+            } else {
+                g.distance
+            };
+            least = least.min(d);
+        }
+        for wall in &w.walls {
+            if let Wall::Plane(p) = wall {
+                let low = shape(i).support(&poses[i], -p.normal);
+                least = least.min(p.signed_distance(low));
+            }
+        }
+    }
+    least
+}
+
+trait Support<V: Vector> {
+    fn support(&self, pose: &Pose<V>, d: V) -> V;
+}
+impl<V: Vector> Support<V> for Shape<V> {
+    fn support(&self, pose: &Pose<V>, d: V) -> V {
+        kairos::shape::SupportMap::support(self, pose, d)
+    }
+}
+
+/// Dense sampling between events: no pair ever overlaps (a missed contact would show as an
+/// overlap at the samples after it), and the energy, the momentum exchanged between bodies and
+/// the angular momentum exchanged between bodies are conserved to round-off.
+fn run_checked<V: Vector>(w: World<V>, duration: f64, samples: usize) -> (usize, f64, f64) {
+    let e0 = w.kinetic_energy();
+    let mut sim = Simulation::new(
+        w,
+        BroadPhaseKind::Calendar.build(&Default::default()),
+        duration,
+    );
+    let mut last = 0.0;
+    let mut events = 0;
+    let mut worst_gap = f64::INFINITY;
+    let mut worst_pair_dl = 0.0f64;
+    loop {
+        let before = sim.world().clone();
+        let Some(e) = sim.step() else { break };
+        events += 1;
+        let after = sim.world();
+        // Samples in (last, e.time): the world before the event, moved freely.
+        for k in 1..=samples {
+            let t = last + (e.time - last) * k as f64 / (samples + 1) as f64;
+            worst_gap = worst_gap.min(min_gap(&before, t - sim.origin()));
+        }
+        if e.kind == EventKind::BallBall {
+            let dl = |w: &World<V>| {
+                let (a, b) = (e.a as usize, e.b as usize);
+                let l = |i: usize| {
+                    let body = &w.bodies[i];
+                    V::angular_add_scaled(
+                        w.rigid[i].angular_momentum(),
+                        V::cross_angular(body.pos, body.vel),
+                        body.mass(),
+                    )
+                };
+                V::angular_add_scaled(l(a), l(b), 1.0)
+            };
+            let (l0, l1) = (dl(&before), dl(after));
+            let diff = V::angular_add_scaled(l1, l0, -1.0);
+            let scale = V::angular_dot(l0, l0).sqrt().max(1.0);
+            worst_pair_dl = worst_pair_dl.max(V::angular_dot(diff, diff).sqrt() / scale);
+            let p0 = before.bodies[e.a as usize].vel * before.bodies[e.a as usize].mass()
+                + before.bodies[e.b as usize].vel * before.bodies[e.b as usize].mass();
+            let p1 = after.bodies[e.a as usize].vel * after.bodies[e.a as usize].mass()
+                + after.bodies[e.b as usize].vel * after.bodies[e.b as usize].mass();
+            assert!(
+                (p1 - p0).length() <= 1e-12 * p0.length().max(1.0),
+                "momentum at {e:?}"
+            );
+        }
+        last = e.time;
+    }
+    let drift = (sim.world().kinetic_energy() - e0) / e0;
+    assert!(
+        drift.abs() < 1e-10,
+        "energy drift {drift} over {events} events"
+    );
+    assert!(
+        worst_pair_dl < 1e-12,
+        "angular momentum of a pair changed by {worst_pair_dl}"
+    );
+    (events, worst_gap, drift)
+}
+
+#[test]
+fn no_overlap_no_missed_contact_and_conservation_2d() {
+    for seed in 0..3 {
+        let (events, gap, drift) = run_checked(world(&gas2(16, 8.0, seed), room2(8.0)), 15.0, 8);
+        println!("2D seed {seed}: {events} events, least gap {gap:.3e}, energy drift {drift:.2e}");
+        assert!(events > 50, "{events} events");
+        assert!(gap >= 0.0, "overlap of {gap}");
+    }
+}
+
+#[test]
+fn no_overlap_no_missed_contact_and_conservation_3d() {
+    for seed in 0..2 {
+        let (events, gap, drift) = run_checked(world(&gas3(27, 8.0, seed), room3(8.0)), 10.0, 4);
+        println!("3D seed {seed}: {events} events, least gap {gap:.3e}, energy drift {drift:.2e}");
+        assert!(events > 50, "{events} events");
+        assert!(gap >= 0.0, "overlap of {gap}");
+    }
+}
+
+/// A small body spinning fast, fired at a thin spinning plank, and two such bodies fired at
+/// each other: they collide every time, up to speeds of 10⁴ plank thicknesses per unit time.
+#[test]
+fn bullets_never_tunnel_2d() {
+    let thickness = 0.01;
+    let mut rng = Pcg64::seed_from_u64(3);
+    let mut hits = 0;
+    for k in 0..200 {
+        let speed = thickness * 10f64.powf(rng.gen_range(1.0..4.0));
+        let plank = Shape::cuboid(DVec2::new(1.0, 0.5 * thickness)).unwrap();
+        let bullet = Shape::cuboid(DVec2::new(0.02, 0.005)).unwrap();
+        let start = 3.0;
+        let arrive = start / speed;
+        let plank_spin = rng.gen_range(-20.0..20.0);
+        // Nearly upright when the bullet arrives.
+        let angle = std::f64::consts::FRAC_PI_2 + rng.gen_range(-0.3..0.3) - plank_spin * arrive;
+        let y = rng.gen_range(-0.6..0.6);
+        let specs = [
+            (
+                plank,
+                Pose::new(DVec2::ZERO, Rot2::from_angle(angle)),
+                DVec2::ZERO,
+                plank_spin,
+            ),
+            (
+                bullet.clone(),
+                Pose::new(
+                    DVec2::new(-start, y),
+                    Rot2::from_angle(rng.gen_range(0.0..6.3)),
+                ),
+                DVec2::new(speed, 0.0),
+                rng.gen_range(-500.0..500.0),
+            ),
+        ];
+        let w = world(&specs, vec![]);
+        let mut sim = Simulation::new(
+            w,
+            BroadPhaseKind::AllPairs.build(&Default::default()),
+            2.0 * start / speed,
+        );
+        let w0 = sim.world().clone();
+        let Some(e) = sim.step() else {
+            let n = 20000;
+            let deepest = (0..=n)
+                .map(|s| min_gap(&w0, 2.0 * start / speed * s as f64 / n as f64))
+                .fold(f64::INFINITY, f64::min);
+            panic!("case {k}: the bullet at {speed} passed through the plank (deepest sampled gap {deepest})");
+        };
+        assert!(e.time < (start + 1.0) / speed, "case {k}: late");
+        assert!(min_gap(sim.world(), e.time) >= 0.0);
+        hits += 1;
+        // Two bullets head on.
+        let specs = [
+            (
+                bullet.clone(),
+                Pose::new(
+                    DVec2::new(-start, 0.0),
+                    Rot2::from_angle(rng.gen_range(0.0..6.3)),
+                ),
+                DVec2::new(speed, 0.0),
+                rng.gen_range(-500.0..500.0),
+            ),
+            (
+                bullet,
+                Pose::new(
+                    DVec2::new(start, rng.gen_range(-0.004..0.004)),
+                    Rot2::from_angle(rng.gen_range(0.0..6.3)),
+                ),
+                DVec2::new(-speed, 0.0),
+                rng.gen_range(-500.0..500.0),
+            ),
+        ];
+        let w = world(&specs, vec![]);
+        let mut sim = Simulation::new(
+            w,
+            BroadPhaseKind::AllPairs.build(&Default::default()),
+            2.0 * start / speed,
+        );
+        let e = sim.step().unwrap_or_else(|| {
+            panic!("case {k}: the bullets at {speed} passed through each other")
+        });
+        assert!(min_gap(sim.world(), e.time) >= 0.0);
+        hits += 1;
+    }
+    assert_eq!(hits, 400);
+}
