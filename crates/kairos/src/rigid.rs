@@ -372,8 +372,11 @@ fn approach_speed<V: Vector>(a: &Mover<V>, b: &Mover<V>, t: f64, n: V, p: V, q: 
 }
 
 /// The first contact of two movers (a pure function of their stored states) from `t0`, when
-/// their bounding spheres (radii `ra`, `rb` about the centres `ca`, `cb` at `t0`, moving
-/// apart at `w`) allow one; `shell` is the contact shell.
+/// their bounding spheres (centres `d` apart at `t0` (from `a` to `b`), moving apart at `w`,
+/// radii summing to `sigma`) allow one; `shell` is the contact shell. Contacts at or before
+/// `t_max` are reported with the same bits whatever `t_max`; a later one may be reported as a
+/// miss ([`ToiStatus::NotBy`]).
+#[allow(clippy::too_many_arguments)]
 fn predict<V: Vector>(
     a: &Mover<V>,
     b: &Mover<V>,
@@ -382,11 +385,15 @@ fn predict<V: Vector>(
     w: V,
     sigma: f64,
     shell: f64,
+    t_max: f64,
 ) -> Toi {
     let Some((s_in, s_out)) = sphere_window(d, w, sigma + shell) else {
         return Toi::miss(ToiStatus::Separating);
     };
-    let to = t0 + s_out;
+    if !(t0 + s_in <= t_max) {
+        return Toi::miss(ToiStatus::NotBy);
+    }
+    let to = (t0 + s_out).min(t_max);
     let hit = |outcome: Advance| match outcome {
         Advance::Contact(t) | Advance::Stalled(t) => Toi {
             time: t,
@@ -418,15 +425,18 @@ fn predict<V: Vector>(
 }
 
 /// The first contact of two rigid bodies (at least one not a ball; two balls take
-/// [`crate::toi::ball_ball`]).
-pub fn body_body<V: Vector>(a: &Mover<V>, b: &Mover<V>) -> Toi {
+/// [`crate::toi::ball_ball`]). Contacts at or before `t_max` are reported with the same bits
+/// whatever `t_max` (`+inf` for every contact); a later one may be a miss
+/// ([`ToiStatus::NotBy`]), which spares the advancement past the time a broad phase cares
+/// about.
+pub fn body_body<V: Vector>(a: &Mover<V>, b: &Mover<V>, t_max: f64) -> Toi {
     let (Some((ba, ra)), Some((bb, rb))) = (a.body, b.body) else {
         return Toi::miss(ToiStatus::Separating);
     };
     let t0 = ba.time.max(bb.time);
     let d = bb.position_at(t0) - ba.position_at(t0);
     let sigma = ra.radius + rb.radius;
-    predict(a, b, t0, d, bb.vel - ba.vel, sigma, SHELL * sigma)
+    predict(a, b, t0, d, bb.vel - ba.vel, sigma, SHELL * sigma, t_max)
 }
 
 /// The static pieces of a wall against which rigid bodies are predicted: the plane itself, or
@@ -485,20 +495,21 @@ fn plane_side<V: Vector>(plane: &Plane<V>, centre: V) -> V {
     }
 }
 
-/// The first contact of a rigid body with a wall.
-pub fn body_wall<V: Vector>(a: &Mover<V>, pieces: &WallPieces<V>) -> Toi {
+/// The first contact of a rigid body with a wall (`t_max` as for [`body_body`]).
+pub fn body_wall<V: Vector>(a: &Mover<V>, pieces: &WallPieces<V>, t_max: f64) -> Toi {
     let Some((b, r)) = a.body else {
         return Toi::miss(ToiStatus::Separating);
     };
     let t0 = b.time;
     let shell = SHELL * r.radius;
     match pieces {
-        WallPieces::Plane(plane) => body_plane(a, b, r, plane, shell),
+        WallPieces::Plane(plane) => body_plane(a, b, r, plane, shell, t_max),
         WallPieces::Shapes(shapes) => {
             let mut best = Toi::miss(ToiStatus::Separating);
             for (shape, c, rw) in shapes {
                 let fixed = Mover::fixed(shape);
-                let toi = predict(a, &fixed, t0, *c - b.pos, -b.vel, r.radius + rw, shell);
+                let bound = if best.is_hit() { best.time } else { t_max };
+                let toi = predict(a, &fixed, t0, *c - b.pos, -b.vel, r.radius + rw, shell, bound);
                 if toi.is_hit() && !(toi.time >= best.time && best.is_hit()) {
                     best = toi;
                 }
@@ -516,6 +527,7 @@ fn body_plane<V: Vector>(
     r: &RigidState<V>,
     plane: &Plane<V>,
     shell: f64,
+    t_max: f64,
 ) -> Toi {
     let t0 = b.time;
     let n = plane_side(plane, b.pos);
@@ -537,13 +549,17 @@ fn body_plane<V: Vector>(
     } else {
         t0
     };
+    if !(from <= t_max) {
+        return Toi::miss(ToiStatus::NotBy);
+    }
     let to = if vn < 0.0 {
         t0 + centre_gap.max(0.0) / -vn
     } else if vn > 0.0 {
         t0 + (reach - centre_gap).max(0.0) / vn
     } else {
         f64::INFINITY
-    };
+    }
+    .min(t_max);
     let mu = -vn + spin;
     let contact = |t: f64| Toi {
         time: t,

@@ -234,7 +234,11 @@ impl<V: Vector> World<V> {
     pub fn predict_pair(&self, i: BodyId, j: BodyId) -> Toi {
         let (lo, hi) = if i < j { (i, j) } else { (j, i) };
         if self.is_rigid_shape(lo as usize) || self.is_rigid_shape(hi as usize) {
-            return rigid::body_body(&self.mover(lo as usize), &self.mover(hi as usize));
+            return rigid::body_body(
+                &self.mover(lo as usize),
+                &self.mover(hi as usize),
+                f64::INFINITY,
+            );
         }
         let (bi, bj) = (&self.bodies[lo as usize], &self.bodies[hi as usize]);
         match self.period {
@@ -249,6 +253,10 @@ impl<V: Vector> World<V> {
     #[inline]
     pub fn predict_pair_by(&self, i: BodyId, j: BodyId, t_max: f64) -> Toi {
         let Some(l) = self.period else {
+            let (lo, hi) = if i < j { (i, j) } else { (j, i) };
+            if self.is_rigid_shape(lo as usize) || self.is_rigid_shape(hi as usize) {
+                return rigid::body_body(&self.mover(lo as usize), &self.mover(hi as usize), t_max);
+            }
             return self.predict_pair(i, j);
         };
         let (lo, hi) = if i < j { (i, j) } else { (j, i) };
@@ -262,7 +270,11 @@ impl<V: Vector> World<V> {
     #[inline]
     pub fn predict_wall(&self, i: BodyId, w: WallId) -> Toi {
         if self.is_rigid_shape(i as usize) {
-            return rigid::body_wall(&self.mover(i as usize), &self.wall_pieces[w as usize]);
+            return rigid::body_wall(
+                &self.mover(i as usize),
+                &self.wall_pieces[w as usize],
+                f64::INFINITY,
+            );
         }
         body_wall(&self.bodies[i as usize], &self.walls[w as usize])
     }
@@ -279,6 +291,40 @@ impl<V: Vector> World<V> {
             }
             _ => body_wall_contact(a, &self.walls[event.b as usize]),
         }
+    }
+
+    /// [`World::predict_wall`] for a caller that uses only contacts at or before `t_max`: the
+    /// same report for those; a rigid body's advancement stops at `t_max`.
+    #[inline]
+    pub fn predict_wall_by(&self, i: BodyId, w: WallId, t_max: f64) -> Toi {
+        if self.is_rigid_shape(i as usize) {
+            return rigid::body_wall(&self.mover(i as usize), &self.wall_pieces[w as usize], t_max);
+        }
+        self.predict_wall(i, w)
+    }
+
+    /// [`World::pair_event`] for a caller that uses only events at or before `t_max`.
+    #[inline]
+    pub fn pair_event_by(&self, i: BodyId, j: BodyId, t_max: f64) -> Option<Event> {
+        let t = self.predict_pair_by(i, j, t_max);
+        t.is_hit().then(|| Event {
+            time: t.time,
+            kind: EventKind::BallBall,
+            a: i.min(j),
+            b: i.max(j),
+        })
+    }
+
+    /// [`World::wall_event`] for a caller that uses only events at or before `t_max`.
+    #[inline]
+    pub fn wall_event_by(&self, i: BodyId, w: WallId, t_max: f64) -> Option<Event> {
+        let t = self.predict_wall_by(i, w, t_max);
+        t.is_hit().then_some(Event {
+            time: t.time,
+            kind: EventKind::BallWall,
+            a: i,
+            b: w,
+        })
     }
 
     /// The ball-ball event of `i` and `j`, if they collide.
@@ -335,7 +381,7 @@ impl<V: Vector> World<V> {
             // collision the pair separates).
             let again = match event.kind {
                 EventKind::BallBall => self.predict_pair_by(event.a, event.b, event.time),
-                _ => self.predict_wall(event.a, event.b),
+                _ => self.predict_wall_by(event.a, event.b, event.time),
             };
             if !(again.is_hit() && again.time <= event.time) {
                 return;

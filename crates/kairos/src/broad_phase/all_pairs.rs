@@ -19,13 +19,13 @@ pub struct AllPairs;
 fn scan<V: Vector>(
     world: &World<V>,
     horizon: f64,
-    pair: impl Fn(u32, &Body<V>, u32, &Body<V>) -> Toi,
+    pair: impl Fn(u32, &Body<V>, u32, &Body<V>, f64) -> Toi,
 ) -> Option<Event> {
     let mut best = EarliestEvent::new();
     let bodies = &world.bodies;
     for (i, bi) in bodies.iter().enumerate() {
         for (j, bj) in bodies.iter().enumerate().skip(i + 1) {
-            let t = pair(i as u32, bi, j as u32, bj);
+            let t = pair(i as u32, bi, j as u32, bj, horizon.min(best.time()));
             if t.is_hit() && t.time <= horizon && t.time <= best.time() {
                 best.offer(Event {
                     time: t.time,
@@ -41,7 +41,7 @@ fn scan<V: Vector>(
             }
         }
         for w in 0..world.walls.len() as u32 {
-            if let Some(e) = world.wall_event(i as u32, w) {
+            if let Some(e) = world.wall_event_by(i as u32, w, horizon.min(best.time())) {
                 if e.time <= horizon && e.time <= best.time() {
                     best.offer(e);
                 }
@@ -59,10 +59,10 @@ impl<V: Vector> BroadPhase<V> for AllPairs {
     fn next_event(&mut self, world: &World<V>, _now: f64, horizon: f64) -> Option<Event> {
         match world.period {
             None if !world.rigid.is_empty() => {
-                scan(world, horizon, |i, _, j, _| world.predict_pair(i, j))
+                scan(world, horizon, |i, _, j, _, by| world.predict_pair_by(i, j, by))
             }
-            None => scan(world, horizon, |_, bi, _, bj| body_body(bi, bj)),
-            Some(l) => scan(world, horizon, |_, bi, _, bj| body_body_periodic(bi, bj, l)),
+            None => scan(world, horizon, |_, bi, _, bj, _| body_body(bi, bj)),
+            Some(l) => scan(world, horizon, |_, bi, _, bj, _| body_body_periodic(bi, bj, l)),
         }
     }
 }

@@ -211,7 +211,10 @@ impl<V: Vector> Search<'_, V> {
             return;
         }
         match (nx.body != INTERNAL, ny.body != INTERNAL) {
-            (true, true) => self.offer(self.world.pair_event(nx.body, ny.body)),
+            (true, true) => {
+                let bound = self.limit.min(self.best.time());
+                self.offer(self.world.pair_event_by(nx.body, ny.body, bound))
+            }
             (true, false) => {
                 self.check_pair(x, y + 1);
                 self.check_pair(x, ny.right as usize);
@@ -237,7 +240,8 @@ impl<V: Vector> Search<'_, V> {
             return;
         }
         if node.body != INTERNAL {
-            self.offer(self.world.wall_event(node.body, w));
+            let bound = self.limit.min(self.best.time());
+            self.offer(self.world.wall_event_by(node.body, w, bound));
         } else {
             self.check_wall(idx + 1, w, wbox);
             self.check_wall(node.right as usize, w, wbox);

@@ -122,7 +122,7 @@ impl<V: Vector> Candidates<V> {
     /// One search with the time limit `limit`: every pair and wall whose swept boxes overlap
     /// goes to the narrow phase.
     fn search(&mut self, world: &World<V>, limit: f64, best: &mut EarliestEvent) {
-        let mut offer = |e: Option<Event>| {
+        let offer = |best: &mut EarliestEvent, e: Option<Event>| {
             if let Some(e) = e {
                 if e.time <= limit {
                     best.offer(e);
@@ -142,12 +142,14 @@ impl<V: Vector> Candidates<V> {
             self.pairs.dedup();
         }
         for &[i, j] in &self.pairs {
-            offer(world.pair_event(i, j));
+            let bound = limit.min(best.time());
+            offer(best, world.pair_event_by(i, j, bound));
         }
         for (w, wbox) in self.wall_boxes.iter().enumerate() {
             for (i, b) in self.boxes[..n].iter().enumerate() {
                 if b.overlaps(wbox) {
-                    offer(world.wall_event(i as u32, w as u32));
+                    let bound = limit.min(best.time());
+                    offer(best, world.wall_event_by(i as u32, w as u32, bound));
                 }
             }
         }

@@ -133,7 +133,7 @@ impl<V: Vector> Calendar<V> {
             &self.walls[self.wall_start[cell] as usize..self.wall_start[cell + 1] as usize]
         };
         for &w in near_walls {
-            if let Some(ev) = world.wall_event(i, w) {
+            if let Some(ev) = world.wall_event_by(i, w, best.time) {
                 best.lower_to(ev.time, i, w, EntryKind::BallWall);
             }
         }
@@ -145,7 +145,7 @@ impl<V: Vector> Calendar<V> {
     pub(super) fn test_candidates(&self, world: &World<V>, i: u32, cand: &[u32], best: &mut Entry) {
         if !world.rigid.is_empty() {
             for &j in cand {
-                self.offer(i, j, world.predict_pair(i, j), best);
+                self.offer(i, j, world.predict_pair_by(i, j, best.time), best);
             }
             return;
         }
