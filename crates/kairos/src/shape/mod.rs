@@ -92,6 +92,7 @@
 //! boxing, shapes stored by value in a `Vec<Shape<V>>`).
 
 pub mod decompose;
+mod free_rotation;
 mod motion;
 mod polygon;
 pub mod polyhedron;
@@ -100,6 +101,7 @@ mod round;
 mod spec;
 
 pub use decompose::decompose_polygon;
+pub use free_rotation::FreeRotation;
 pub use motion::{Motion, MotionError, Pose};
 pub use polygon::ConvexPolygon;
 pub use polyhedron::{ConvexPolyhedron, PolyhedronEdge};
