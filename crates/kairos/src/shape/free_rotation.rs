@@ -165,8 +165,11 @@ impl FreeRotation {
     /// [`Shape::mass_properties`](super::Shape::mass_properties) returns it; it need not be
     /// diagonal).
     ///
-    /// A non-finite or non-positive-definite inertia, or a non-finite state, gives a constant
-    /// angular velocity (never NaN); `rotation` is used as given (it should be a unit quaternion).
+    /// A non-finite or non-positive-definite inertia, or a non-finite state, is not a rigid body:
+    /// it gets the constant angular velocity of [`Vector::integrate_rotation`] (no NaN is
+    /// produced; a NaN given is returned, and the momentum and energy are those of the tensor as
+    /// given). `rotation` is used as given (it should be a unit quaternion; the predicted ones
+    /// are normalised).
     #[must_use]
     pub fn new(inertia: DMat3, rotation: DQuat, angular_velocity: DVec3) -> Self {
         let constant = |momentum: DVec3, energy: f64| Self {
