@@ -83,6 +83,14 @@
 //! assert!((mp.inertia - mp.mass * (16.0 + 4.0) / 12.0).abs() < 1e-12);
 //! ```
 //!
+//! # Torque-free rotation
+//!
+//! [`Motion`] keeps the angular velocity constant, which is exact for isotropic inertia only.
+//! [`FreeRotation`] gives the exact torque-free motion of any 3D body (Euler's equations in
+//! closed form: Jacobi elliptic functions and Carlson's integrals) from the state at a
+//! reference time, as a pure function of `dt`, with a bound on the angular speed for
+//! conservative advancement.
+//!
 //! # Why a trait and an enum
 //!
 //! Each shape is its own type implementing [`SupportMap`]; [`Shape`] is an enum over them that
@@ -92,6 +100,7 @@
 //! boxing, shapes stored by value in a `Vec<Shape<V>>`).
 
 pub mod decompose;
+pub mod free_rotation;
 mod motion;
 mod polygon;
 pub mod polyhedron;
@@ -100,6 +109,7 @@ mod round;
 mod spec;
 
 pub use decompose::decompose_polygon;
+pub use free_rotation::FreeRotation;
 pub use motion::{Motion, MotionError, Pose};
 pub use polygon::ConvexPolygon;
 pub use polyhedron::{ConvexPolyhedron, PolyhedronEdge};
