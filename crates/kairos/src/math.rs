@@ -131,7 +131,7 @@ pub trait Vector:
 
     /// A body's torque-free rotation from a stored state: everything
     /// [`Vector::spin_at`] needs, computed once when the state is stored.
-    type Spin: Copy + Debug + PartialEq + Send + Sync + 'static;
+    type Spin: Clone + Debug + PartialEq + Send + Sync + 'static;
     /// The torque-free rotation of a body with inertia `inertia` (body axes, about the centre
     /// of mass) at rotation `rotation` spinning at `omega` (world frame). 2D, and 3D bodies
     /// whose inertia is isotropic: constant angular velocity. 3D bodies otherwise: see
@@ -572,8 +572,10 @@ impl Vector for DVec3 {
 
 /// The torque-free rotation of a 3D body ([`Vector::Spin`] in 3D): constant angular velocity
 /// when the body's inertia is isotropic (every axis a principal axis with the same moment, to
-/// a relative `1e-12`), the free rotation of an asymmetric body otherwise.
-#[derive(Clone, Copy, Debug, PartialEq)]
+/// a relative `1e-12`) or it does not turn, the closed-form free rotation of
+/// [`crate::shape::FreeRotation`] otherwise (boxed: it is large, and most bodies of a
+/// simulation do not need it).
+#[derive(Clone, Debug, PartialEq)]
 pub enum Spin3 {
     /// Constant angular velocity `omega` from `rotation`.
     Constant {
@@ -582,13 +584,21 @@ pub enum Spin3 {
         /// The angular velocity, world frame.
         omega: DVec3,
     },
+    /// The torque-free rotation of an anisotropic body.
+    Free(Box<crate::shape::FreeRotation>),
 }
 
 impl Spin3 {
     /// The spin of a body with `inertia` (body axes) at `rotation` with angular velocity
     /// `omega`.
-    pub fn new(_inertia: DMat3, rotation: DQuat, omega: DVec3) -> Self {
-        Spin3::Constant { rotation, omega }
+    pub fn new(inertia: DMat3, rotation: DQuat, omega: DVec3) -> Self {
+        if omega == DVec3::ZERO || Self::is_isotropic(inertia) {
+            Spin3::Constant { rotation, omega }
+        } else {
+            Spin3::Free(Box::new(crate::shape::FreeRotation::new(
+                inertia, rotation, omega,
+            )))
+        }
     }
     /// Whether `inertia` is isotropic to a relative `1e-12`.
     pub fn is_isotropic(inertia: DMat3) -> bool {
@@ -600,17 +610,19 @@ impl Spin3 {
     /// The rotation and angular velocity `dt` after the stored state.
     #[inline]
     pub fn at(&self, dt: f64) -> (DQuat, DVec3) {
-        match *self {
+        match self {
             Spin3::Constant { rotation, omega } => {
-                (DVec3::integrate_rotation(rotation, omega, dt), omega)
+                (DVec3::integrate_rotation(*rotation, *omega, dt), *omega)
             }
+            Spin3::Free(f) => f.state_at(dt),
         }
     }
     /// A bound on the angular speed at every time.
     #[inline]
     pub fn bound(&self) -> f64 {
-        match *self {
+        match self {
             Spin3::Constant { omega, .. } => omega.length(),
+            Spin3::Free(f) => f.max_angular_speed(),
         }
     }
 }

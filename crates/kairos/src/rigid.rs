@@ -100,7 +100,7 @@ pub enum RigidError {
 }
 
 /// The rotational state of a rigid body (see the [module docs](self)).
-#[derive(Clone, Copy, Debug, PartialEq)]
+#[derive(Clone, Debug, PartialEq)]
 pub struct RigidState<V: Vector> {
     /// The body's shape: an index into [`crate::world::World::shapes`].
     pub shape: u32,
