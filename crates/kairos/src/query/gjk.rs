@@ -55,7 +55,8 @@
 //! pair with a vertex of one of them); overlapping, they are intersecting, with the vertex
 //! nearest the other box and its projection as the points. [`intersects`] on two cuboids is the separating-axis
 //! test (face normals of both, and in 3D the cross products of their edges), apart when a gap
-//! exceeds the rounding floor `δ` below, as the loop decides. Every other pair, and any
+//! exceeds the rounding floor `δ` below, as the loop decides; on two 2D convex polygons (or a
+//! polygon and a cuboid) it is the separating-axis test on the edge normals of both. Every other pair, and any
 //! variant added later, runs GJK; concrete shape types always do, monomorphised.
 //!
 //! # Frame
@@ -838,6 +839,16 @@ where
         }
         return !cuboids_apart(ca, pose_a, cb, pose_b);
     }
+    if let (Some(sa), Some(sb)) = (a.as_shape(), b.as_shape()) {
+        if V::DIM == 2 {
+            if let Some(apart) = polygons_apart(sa, pose_a, sb, pose_b) {
+                if let Some(c) = cache {
+                    c.clear();
+                }
+                return !apart;
+            }
+        }
+    }
     gjk(a, pose_a, b, pose_b, options, cache, 0.0).status != GjkStatus::Separated
 }
 
@@ -1273,6 +1284,88 @@ fn cuboids_2d<V: Vector>(
         feature_b,
         iterations: 0,
     })
+}
+
+/// The most vertices a polygon may have for [`polygons_apart`]; larger ones run the loop.
+const POLYGON_MAX: usize = 16;
+
+/// A 2D cuboid's or convex polygon's vertices, counter-clockwise, and their number; `None`
+/// for another shape or a polygon of more than [`POLYGON_MAX`] vertices.
+fn polygon_vertices<V: Vector>(s: &Shape<V>, v: &mut [V; POLYGON_MAX]) -> Option<usize> {
+    match s {
+        Shape::ConvexPolygon(p) => {
+            let src = p.vertices();
+            if src.len() > POLYGON_MAX {
+                return None;
+            }
+            v[..src.len()].copy_from_slice(src);
+            Some(src.len())
+        }
+        Shape::Cuboid(c) => {
+            let (hx, hy) = (c.half_extents().comp(0), c.half_extents().comp(1));
+            for (k, (x, y)) in [(-hx, -hy), (hx, -hy), (hx, hy), (-hx, hy)]
+                .into_iter()
+                .enumerate()
+            {
+                v[k] = V::from_array3([x, y, 0.0]);
+            }
+            Some(4)
+        }
+        _ => None,
+    }
+}
+
+/// Along the outward unit normals of the edges of the polygon `p` (counter-clockwise), the
+/// greatest over them of the least height of the vertices `q` above the edge's line: the gap
+/// along that normal, a separating axis when positive.
+fn edge_separation<V: Vector>(p: &[V], q: &[V]) -> f64 {
+    let n = p.len();
+    let mut separation = f64::NEG_INFINITY;
+    for i in 0..n {
+        let k = if i + 1 == n { 0 } else { i + 1 };
+        let (pi, e) = (p[i], p[k] - p[i]);
+        let inv = 1.0 / e.length_squared().sqrt();
+        let m = V::from_array3([e.comp(1) * inv, -e.comp(0) * inv, 0.0]);
+        let mut least = f64::INFINITY;
+        for &x in q {
+            let y = m.dot(x - pi);
+            if y < least {
+                least = y;
+            }
+        }
+        if least > separation {
+            separation = least;
+        }
+    }
+    separation
+}
+
+/// Whether two 2D convex polygons (or a polygon and a cuboid) are apart, by the
+/// separating-axis test on the edge normals of both (in 2D those are all the axes to try): a
+/// gap beyond the rounding floor `δ` (module docs), as [`intersects`] decides. `None` for
+/// other shapes and for a polygon of more than [`POLYGON_MAX`] vertices.
+fn polygons_apart<V: Vector>(
+    a: &Shape<V>,
+    pose_a: &Pose<V>,
+    b: &Shape<V>,
+    pose_b: &Pose<V>,
+) -> Option<bool> {
+    let (mut va, mut vb) = ([V::ZERO; POLYGON_MAX], [V::ZERO; POLYGON_MAX]);
+    let na = polygon_vertices(a, &mut va)?;
+    let nb = polygon_vertices(b, &mut vb)?;
+    // b's vertices in a's frame.
+    let (t, axes) = relative_axes(pose_a, pose_b);
+    let (mut size_a, mut size_b) = (0.0f64, 0.0f64);
+    for x in &mut vb[..nb] {
+        *x = t + axes[0] * x.comp(0) + axes[1] * x.comp(1);
+        size_b = size_b.max(x.length_squared());
+    }
+    for x in &va[..na] {
+        size_a = size_a.max(x.length_squared());
+    }
+    let (va, vb) = (&va[..na], &vb[..nb]);
+    let floor = ROUNDING * (size_a.sqrt() + size_b.sqrt());
+    Some(edge_separation(va, vb) > floor || edge_separation(vb, va) > floor)
 }
 
 /// The point `p` (world frame) as `a`, and its projection on the cuboid `c` at `pose` as `b`:
