@@ -49,9 +49,14 @@
 //! loop's answer (status, distance, lower bound equal to the distance, points, normal and
 //! features, agreeing to `1e-13`, `tests/gjk.rs`) with no support evaluation
 //! ([`GjkResult::iterations`] is 0; a given [`GjkCache`] is cleared). A cuboid face is named
-//! by its three vertices of lowest index. [`intersects`] on two cuboids is the separating-axis
+//! by its three vertices of lowest index. Two cuboids in 2D are exact too: the separating-axis
+//! test below decides whether they are apart, and the distance is then the least over the
+//! eight vertices of the distance to the other box (two disjoint convex polygons have a closest
+//! pair with a vertex of one of them); overlapping, they are intersecting, with the vertex
+//! nearest the other box and its projection as the points. [`intersects`] on two cuboids is the separating-axis
 //! test (face normals of both, and in 3D the cross products of their edges), apart when a gap
-//! exceeds the rounding floor `δ` below, as the loop decides. Every other pair, and any
+//! exceeds the rounding floor `δ` below, as the loop decides; on two 2D convex polygons (or a
+//! polygon and a cuboid) it is the separating-axis test on the edge normals of both. Every other pair, and any
 //! variant added later, runs GJK; concrete shape types always do, monomorphised.
 //!
 //! # Frame
@@ -834,6 +839,16 @@ where
         }
         return !cuboids_apart(ca, pose_a, cb, pose_b);
     }
+    if let (Some(sa), Some(sb)) = (a.as_shape(), b.as_shape()) {
+        if V::DIM == 2 {
+            if let Some(apart) = polygons_apart(sa, pose_a, sb, pose_b) {
+                if let Some(c) = cache {
+                    c.clear();
+                }
+                return !apart;
+            }
+        }
+    }
     gjk(a, pose_a, b, pose_b, options, cache, 0.0).status != GjkStatus::Separated
 }
 
@@ -847,8 +862,13 @@ fn cuboids_apart<V: Vector>(
     b: &Cuboid<V>,
     pose_b: &Pose<V>,
 ) -> bool {
-    let (ha, hb) = (a.half_extents(), b.half_extents());
-    // b's centre and axes in a's frame.
+    let (t, axes) = relative_axes(pose_a, pose_b);
+    cuboid_gap(a.half_extents(), b.half_extents(), t, &axes)
+}
+
+/// `b`'s centre and axes in `a`'s frame.
+#[inline]
+fn relative_axes<V: Vector>(pose_a: &Pose<V>, pose_b: &Pose<V>) -> (V, [V; 3]) {
     let t = pose_a.inverse_transform_point(pose_b.position);
     let mut axes = [V::ZERO; 3];
     for (j, e) in axes.iter_mut().enumerate().take(V::DIM) {
@@ -856,6 +876,13 @@ fn cuboids_apart<V: Vector>(
             .rotation
             .inverse_rotate(pose_b.rotation.rotate(V::unit(j)));
     }
+    (t, axes)
+}
+
+/// The separating-axis test of [`cuboids_apart`] on the half extents `ha`, `hb` and `b`'s
+/// centre `t` and `axes` in `a`'s frame.
+#[inline]
+fn cuboid_gap<V: Vector>(ha: V, hb: V, t: V, axes: &[V; 3]) -> bool {
     let floor = ROUNDING * (t.length() + ha.length() + hb.length());
     // The gap along `l` (any length) exceeds the floor.
     let gap = |l: V| {
@@ -872,7 +899,7 @@ fn cuboids_apart<V: Vector>(
     }
     if V::DIM == 3 {
         for i in 0..3 {
-            for e in &axes {
+            for e in axes {
                 let l = V::from_array3(
                     DVec3::from_array(V::unit(i).to_array3())
                         .cross(DVec3::from_array(e.to_array3()))
@@ -1098,6 +1125,9 @@ fn closed_form<V: Vector>(
 ) -> Option<GjkResult<V>> {
     let (ra, rb) = (a.core_radius(), b.core_radius());
     let core = match (a, b) {
+        (Shape::Cuboid(ca), Shape::Cuboid(cb)) if V::DIM == 2 => {
+            return cuboids_2d(ca, pose_a, cb, pose_b);
+        }
         (Shape::Ball(_), Shape::Ball(_)) => {
             let (ca, cb) = (pose_a.position, pose_b.position);
             CorePoints {
@@ -1130,13 +1160,12 @@ impl<V: Vector> CorePoints<V> {
     }
 }
 
-/// The point `p` (world frame) as `a`, and its projection on the cuboid `c` at `pose` as `b`:
-/// each local coordinate clamped to the half extents. The feature is named as GJK names it
-/// (module docs of [`Feature`]): the vertices whose sides along the clamped axes are those of
-/// the projection; on a face (two free axes in 3D), the three of lowest index.
-fn point_cuboid<V: Vector>(p: V, c: &Cuboid<V>, pose: &Pose<V>) -> CorePoints<V> {
-    let local = pose.inverse_transform_point(p);
-    let h = c.half_extents();
+/// The projection of `local` (a point of the cuboid's frame) on the cuboid of half extents
+/// `h`, each coordinate clamped, and the feature it lies on, named as GJK names it (module
+/// docs of [`Feature`]): the vertices whose sides along the clamped axes are those of the
+/// projection; on a face (two free axes in 3D), the three of lowest index.
+#[inline]
+fn clamp_to_cuboid<V: Vector>(local: V, h: V) -> (V, Feature) {
     let q = local.max(-h).min(h);
     let mut fixed = 0u32;
     let mut free = 0u32;
@@ -1159,6 +1188,194 @@ fn point_cuboid<V: Vector>(p: V, c: &Cuboid<V>, pose: &Pose<V>) -> CorePoints<V>
         (Some(i), None) => Feature::Edge(lo, lo | 1 << i),
         (Some(i), Some(j)) => Feature::Face(lo, lo | 1 << i, lo | 1 << j),
     };
+    (q, feature)
+}
+
+/// Two cuboids in 2D, exactly. Apart when the separating-axis test ([`cuboids_apart`]) finds
+/// a gap beyond the rounding floor, as [`intersects`] decides; otherwise intersecting, with
+/// the vertex nearest the other box and its projection as the points. Two disjoint convex polygons have a closest pair with a vertex of one of them,
+/// whose distance to the other polygon is then the distance between them: the distance is the
+/// least over the eight vertices of the distance to the other box, each a projection on a box
+/// (coordinates clamped in its frame). The answer is the loop's (status, distance, lower bound
+/// equal to the distance, points, normal, features; `tests/gjk.rs`), with no support
+/// evaluation.
+fn cuboids_2d<V: Vector>(
+    a: &Cuboid<V>,
+    pose_a: &Pose<V>,
+    b: &Cuboid<V>,
+    pose_b: &Pose<V>,
+) -> Option<GjkResult<V>> {
+    let (ha, hb) = (a.half_extents(), b.half_extents());
+    let (t, axes) = relative_axes(pose_a, pose_b);
+    let apart = cuboid_gap(ha, hb, t, &axes);
+    let (ex, ey) = (axes[0], axes[1]);
+    let (hax, hay, hbx, hby) = (ha.comp(0), ha.comp(1), hb.comp(0), hb.comp(1));
+    let (tx, ty) = (t.comp(0), t.comp(1));
+    let (exx, exy, eyx, eyy) = (ex.comp(0), ex.comp(1), ey.comp(0), ey.comp(1));
+    // a's centre in b's frame.
+    let (ux, uy) = (-(tx * exx + ty * exy), -(tx * eyx + ty * eyy));
+    // The least squared distance, its vertex, and whether that is b's (against a) or a's.
+    let mut best = (f64::INFINITY, 0u32, false);
+    for i in 0..4u32 {
+        let sx = if i & 1 != 0 { 1.0 } else { -1.0 };
+        let sy = if i & 2 != 0 { 1.0 } else { -1.0 };
+        // b's vertex i against a, in a's frame.
+        let (bx, by) = (sx * hbx, sy * hby);
+        let (qx, qy) = (tx + exx * bx + eyx * by, ty + exy * bx + eyy * by);
+        let (dx, dy) = (qx - qx.clamp(-hax, hax), qy - qy.clamp(-hay, hay));
+        let d2 = dx * dx + dy * dy;
+        if d2 < best.0 {
+            best = (d2, i, true);
+        }
+        // a's vertex i against b, in b's frame.
+        let (px, py) = (sx * hax, sy * hay);
+        let (lx, ly) = (ux + exx * px + exy * py, uy + eyx * px + eyy * py);
+        let (dx, dy) = (lx - lx.clamp(-hbx, hbx), ly - ly.clamp(-hby, hby));
+        let d2 = dx * dx + dy * dy;
+        if d2 < best.0 {
+            best = (d2, i, false);
+        }
+    }
+    let (_, i, of_b) = best;
+    let sx = if i & 1 != 0 { 1.0 } else { -1.0 };
+    let sy = if i & 2 != 0 { 1.0 } else { -1.0 };
+    // The closest points (in a's frame) and features.
+    let (pa, pb, feature_a, feature_b) = if of_b {
+        let q = t + ex * (sx * hbx) + ey * (sy * hby);
+        let (c, f) = clamp_to_cuboid(q, ha);
+        (c, q, f, Feature::Vertex(i))
+    } else {
+        let p = V::from_array3([sx * hax, sy * hay, 0.0]);
+        let (px, py) = (sx * hax, sy * hay);
+        let local = V::from_array3([ux + exx * px + exy * py, uy + eyx * px + eyy * py, 0.0]);
+        let (c, f) = clamp_to_cuboid(local, hb);
+        (
+            p,
+            t + ex * c.comp(0) + ey * c.comp(1),
+            Feature::Vertex(i),
+            f,
+        )
+    };
+    let d = pb - pa;
+    let dist = d.length();
+    if !(apart && dist > 0.0 && dist.is_finite()) {
+        // Overlapping: the vertex nearest the other box (inside it, unless the boxes cross)
+        // and its projection, as the ball–cuboid form gives a centre and its projection.
+        return Some(GjkResult {
+            status: GjkStatus::Intersecting,
+            distance: 0.0,
+            lower_bound: 0.0,
+            point_a: pose_a.transform_point(pa),
+            point_b: pose_a.transform_point(pb),
+            normal: V::ZERO,
+            feature_a,
+            feature_b,
+            iterations: 0,
+        });
+    }
+    Some(GjkResult {
+        status: GjkStatus::Separated,
+        distance: dist,
+        lower_bound: dist,
+        point_a: pose_a.transform_point(pa),
+        point_b: pose_a.transform_point(pb),
+        normal: pose_a.rotation.rotate(d * (1.0 / dist)),
+        feature_a,
+        feature_b,
+        iterations: 0,
+    })
+}
+
+/// The most vertices a polygon may have for [`polygons_apart`]; larger ones run the loop.
+const POLYGON_MAX: usize = 16;
+
+/// A 2D cuboid's or convex polygon's vertices, counter-clockwise, and their number; `None`
+/// for another shape or a polygon of more than [`POLYGON_MAX`] vertices.
+fn polygon_vertices<V: Vector>(s: &Shape<V>, v: &mut [V; POLYGON_MAX]) -> Option<usize> {
+    match s {
+        Shape::ConvexPolygon(p) => {
+            let src = p.vertices();
+            if src.len() > POLYGON_MAX {
+                return None;
+            }
+            v[..src.len()].copy_from_slice(src);
+            Some(src.len())
+        }
+        Shape::Cuboid(c) => {
+            let (hx, hy) = (c.half_extents().comp(0), c.half_extents().comp(1));
+            for (k, (x, y)) in [(-hx, -hy), (hx, -hy), (hx, hy), (-hx, hy)]
+                .into_iter()
+                .enumerate()
+            {
+                v[k] = V::from_array3([x, y, 0.0]);
+            }
+            Some(4)
+        }
+        _ => None,
+    }
+}
+
+/// Along the outward unit normals of the edges of the polygon `p` (counter-clockwise), the
+/// greatest over them of the least height of the vertices `q` above the edge's line: the gap
+/// along that normal, a separating axis when positive.
+fn edge_separation<V: Vector>(p: &[V], q: &[V]) -> f64 {
+    let n = p.len();
+    let mut separation = f64::NEG_INFINITY;
+    for i in 0..n {
+        let k = if i + 1 == n { 0 } else { i + 1 };
+        let (pi, e) = (p[i], p[k] - p[i]);
+        let inv = 1.0 / e.length_squared().sqrt();
+        let m = V::from_array3([e.comp(1) * inv, -e.comp(0) * inv, 0.0]);
+        let mut least = f64::INFINITY;
+        for &x in q {
+            let y = m.dot(x - pi);
+            if y < least {
+                least = y;
+            }
+        }
+        if least > separation {
+            separation = least;
+        }
+    }
+    separation
+}
+
+/// Whether two 2D convex polygons (or a polygon and a cuboid) are apart, by the
+/// separating-axis test on the edge normals of both (in 2D those are all the axes to try): a
+/// gap beyond the rounding floor `δ` (module docs), as [`intersects`] decides. `None` for
+/// other shapes and for a polygon of more than [`POLYGON_MAX`] vertices.
+fn polygons_apart<V: Vector>(
+    a: &Shape<V>,
+    pose_a: &Pose<V>,
+    b: &Shape<V>,
+    pose_b: &Pose<V>,
+) -> Option<bool> {
+    let (mut va, mut vb) = ([V::ZERO; POLYGON_MAX], [V::ZERO; POLYGON_MAX]);
+    let na = polygon_vertices(a, &mut va)?;
+    let nb = polygon_vertices(b, &mut vb)?;
+    // b's vertices in a's frame.
+    let (t, axes) = relative_axes(pose_a, pose_b);
+    let (mut size_a, mut size_b) = (0.0f64, 0.0f64);
+    for x in &mut vb[..nb] {
+        *x = t + axes[0] * x.comp(0) + axes[1] * x.comp(1);
+        size_b = size_b.max(x.length_squared());
+    }
+    for x in &va[..na] {
+        size_a = size_a.max(x.length_squared());
+    }
+    let (va, vb) = (&va[..na], &vb[..nb]);
+    let floor = ROUNDING * (size_a.sqrt() + size_b.sqrt());
+    Some(edge_separation(va, vb) > floor || edge_separation(vb, va) > floor)
+}
+
+/// The point `p` (world frame) as `a`, and its projection on the cuboid `c` at `pose` as `b`:
+/// each local coordinate clamped to the half extents. The feature is named as GJK names it
+/// (module docs of [`Feature`]): the vertices whose sides along the clamped axes are those of
+/// the projection; on a face (two free axes in 3D), the three of lowest index.
+fn point_cuboid<V: Vector>(p: V, c: &Cuboid<V>, pose: &Pose<V>) -> CorePoints<V> {
+    let local = pose.inverse_transform_point(p);
+    let h = c.half_extents();
+    let (q, feature) = clamp_to_cuboid(local, h);
     CorePoints {
         a: p,
         b: pose.transform_point(q),
