@@ -142,6 +142,8 @@ pub trait Vector:
     fn spin_at(spin: &Self::Spin, dt: f64) -> (Self::Rotation, Self::Angular);
     /// A bound on the angular speed `|ω(t)|` at every time (constant for constant `ω`).
     fn spin_bound(spin: &Self::Spin) -> f64;
+    /// A bound on the angular acceleration `|ω̇(t)|` at every time (0 for constant `ω`).
+    fn spin_acceleration_bound(spin: &Self::Spin) -> f64;
 }
 
 /// Why a rotation read from a scene was refused.
@@ -433,6 +435,10 @@ impl Vector for DVec2 {
     fn spin_bound(spin: &(Rot2, f64)) -> f64 {
         spin.1.abs()
     }
+    #[inline]
+    fn spin_acceleration_bound(_spin: &(Rot2, f64)) -> f64 {
+        0.0
+    }
 }
 
 impl Vector for DVec3 {
@@ -568,6 +574,10 @@ impl Vector for DVec3 {
     fn spin_bound(spin: &Spin3) -> f64 {
         spin.bound()
     }
+    #[inline]
+    fn spin_acceleration_bound(spin: &Spin3) -> f64 {
+        spin.acceleration_bound()
+    }
 }
 
 /// The torque-free rotation of a 3D body ([`Vector::Spin`] in 3D): constant angular velocity
@@ -584,8 +594,9 @@ pub enum Spin3 {
         /// The angular velocity, world frame.
         omega: DVec3,
     },
-    /// The torque-free rotation of an anisotropic body.
-    Free(Box<crate::shape::FreeRotation>),
+    /// The torque-free rotation of an anisotropic body, with a bound on its angular
+    /// acceleration.
+    Free(Box<crate::shape::FreeRotation>, f64),
 }
 
 impl Spin3 {
@@ -595,9 +606,17 @@ impl Spin3 {
         if omega == DVec3::ZERO || Self::is_isotropic(inertia) {
             Spin3::Constant { rotation, omega }
         } else {
-            Spin3::Free(Box::new(crate::shape::FreeRotation::new(
-                inertia, rotation, omega,
-            )))
+            let free = crate::shape::FreeRotation::new(inertia, rotation, omega);
+            // In the world frame L = I ω is constant, so ω̇ = −I⁻¹ (ω × L): at most
+            // |I⁻¹| |ω| |L|, with the Frobenius norm bounding the operator norm.
+            let inv = inertia.inverse();
+            let inv_norm = (inv.x_axis.length_squared()
+                + inv.y_axis.length_squared()
+                + inv.z_axis.length_squared())
+            .sqrt();
+            let alpha = inv_norm * free.max_angular_speed() * free.angular_momentum().length();
+            let alpha = if alpha.is_finite() { alpha } else { f64::MAX };
+            Spin3::Free(Box::new(free), alpha)
         }
     }
     /// Whether `inertia` is isotropic to a relative `1e-12`.
@@ -614,7 +633,7 @@ impl Spin3 {
             Spin3::Constant { rotation, omega } => {
                 (DVec3::integrate_rotation(*rotation, *omega, dt), *omega)
             }
-            Spin3::Free(f) => f.state_at(dt),
+            Spin3::Free(f, _) => f.state_at(dt),
         }
     }
     /// A bound on the angular speed at every time.
@@ -622,7 +641,15 @@ impl Spin3 {
     pub fn bound(&self) -> f64 {
         match self {
             Spin3::Constant { omega, .. } => omega.length(),
-            Spin3::Free(f) => f.max_angular_speed(),
+            Spin3::Free(f, _) => f.max_angular_speed(),
+        }
+    }
+    /// A bound on the angular acceleration at every time.
+    #[inline]
+    pub fn acceleration_bound(&self) -> f64 {
+        match self {
+            Spin3::Constant { .. } => 0.0,
+            Spin3::Free(_, alpha) => *alpha,
         }
     }
 }

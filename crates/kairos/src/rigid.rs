@@ -254,6 +254,21 @@ impl<'a, V: Vector> Mover<'a, V> {
     fn spin_speed(&self) -> f64 {
         self.body.map_or(0.0, |(_, r)| r.spin_bound() * r.radius)
     }
+    /// `R (|ω|² + |ω̇|)`: a bound on the acceleration of any point of the shape (bounds of
+    /// the spin's speed and acceleration).
+    fn acceleration_bound(&self) -> f64 {
+        self.body.map_or(0.0, |(_, r)| {
+            let w = r.spin_bound();
+            r.radius * (w * w + V::spin_acceleration_bound(&r.spin))
+        })
+    }
+    /// The centre of mass and angular velocity at `t` (zero for a static shape).
+    fn centre_and_spin(&self, t: f64) -> (V, V::Angular) {
+        match self.body {
+            None => (V::ZERO, V::Angular::default()),
+            Some((b, r)) => (b.position_at(t), r.at(t - b.time).1),
+        }
+    }
 }
 
 /// The times `s >= 0` (relative) at which `|d + w s| <= sigma`: `None` when there are none.
@@ -309,6 +324,84 @@ fn certified_step(margin: f64, mu: f64, keep: f64) -> f64 {
     }
 }
 
+/// The gradient `g` of the linear map `r ↦ n · (ω × r)`: `g = n × ω` in 3D.
+fn spin_gradient<V: Vector>(omega: V::Angular, n: V) -> V {
+    let mut g = [0.0; 3];
+    for (k, x) in g.iter_mut().enumerate().take(V::DIM) {
+        *x = n.dot(V::angular_cross(omega, V::unit(k)));
+    }
+    V::from_array3(g)
+}
+
+/// The longest step the second-order bound certifies (module docs, "sliding contacts"), at
+/// least `first` (a step already certified) and at most `room`.
+///
+/// Along a fixed normal `n` (from `a` to `b`), the margin `m(s) = min_b n·x − max_a n·x` of the
+/// shapes `s` after `t` is at least `m_lin(s) − A s² / 2`, where `m_lin` is the margin of the
+/// shapes moved by their velocity fields at `t` (each point `x` to `x + s (v + ω × r)`) and `A`
+/// bounds the acceleration of any of their points (`R (|ω|² + |ω̇|)` each): every point's
+/// distance along `n` is within `A s² / 2` of its linear extrapolation. The shape moved by its
+/// velocity field has the support of the shape at `t` in the direction `n + s (n × ω)`, so
+/// `m_lin` takes one support point of each shape, and it is concave in `s` (an affine function
+/// minus two support functions, convex in their direction); so is the bound. A concave function
+/// that exceeds `keep` at `0` and at `s` exceeds it on all of `[0, s]`: each doubling of the
+/// step that still exceeds `keep` is certified. This is what lets two bodies that slide against
+/// each other (a gap of the shell's size that does not close, and a spin that the first-order
+/// bound must assume could close it at `|ω| R`) advance by `√(2 gap / A)` instead of
+/// `gap / (|ω| R)`.
+#[allow(clippy::too_many_arguments)]
+fn curved_step<V: Vector>(
+    a: &Mover<V>,
+    b: &Mover<V>,
+    t: f64,
+    pa: &Pose<V>,
+    pb: &Pose<V>,
+    n: V,
+    plane: f64,
+    keep: f64,
+    first: f64,
+    room: f64,
+) -> f64 {
+    let acc = a.acceleration_bound() + b.acceleration_bound();
+    if !(plane > keep && acc.is_finite()) {
+        return first;
+    }
+    let (ca, wa) = a.centre_and_spin(t);
+    let (cb, wb) = b.centre_and_spin(t);
+    let (ga, gb) = (spin_gradient::<V>(wa, n), spin_gradient::<V>(wb, n));
+    let closing = n.dot(b.linear_velocity() - a.linear_velocity());
+    let base = n.dot(cb - ca);
+    let bound = |s: f64| {
+        let da = n + ga * s;
+        let db = -(n + gb * s);
+        let ha = da.dot(a.shape.support(pa, da) - ca);
+        let hb = db.dot(b.shape.support(pb, db) - cb);
+        base + closing * s - ha - hb - 0.5 * acc * s * s
+    };
+    let mut ok = first;
+    let mut trial = if acc > 0.0 {
+        (2.0 * (plane - keep) / acc).sqrt()
+    } else {
+        2.0 * first
+    }
+    .max(2.0 * first);
+    for _ in 0..64 {
+        let s = trial.min(room);
+        if !(s > ok) {
+            break;
+        }
+        if !(bound(s) > keep) {
+            break;
+        }
+        ok = s;
+        if s >= room {
+            break;
+        }
+        trial *= 2.0;
+    }
+    ok
+}
+
 /// Conservative advancement of `a` and `b` over `[from, to]` until their gap is at most
 /// `target` (see the [module docs](self)).
 fn advance<V: Vector>(a: &Mover<V>, b: &Mover<V>, from: f64, to: f64, target: f64) -> Advance {
@@ -337,15 +430,17 @@ fn advance<V: Vector>(a: &Mover<V>, b: &Mover<V>, from: f64, to: f64, target: f6
             return Advance::Clear;
         }
         let keep = 0.5 * target;
-        let dt = certified_step(plane, mu_plane, keep).max(certified_step(
+        let first = certified_step(plane, mu_plane, keep).max(certified_step(
             g.lower_bound,
             lipschitz,
             keep,
         ));
+        let room = to - t;
+        let dt = curved_step(a, b, t, &pa, &pb, n, plane, keep, first, room);
         if !(dt > 0.0) {
             return Advance::Stalled(t);
         }
-        if !(t + dt <= to) {
+        if !(t + dt <= to) || dt >= room {
             return Advance::Clear;
         }
         t += dt;
@@ -509,7 +604,16 @@ pub fn body_wall<V: Vector>(a: &Mover<V>, pieces: &WallPieces<V>, t_max: f64) ->
             for (shape, c, rw) in shapes {
                 let fixed = Mover::fixed(shape);
                 let bound = if best.is_hit() { best.time } else { t_max };
-                let toi = predict(a, &fixed, t0, *c - b.pos, -b.vel, r.radius + rw, shell, bound);
+                let toi = predict(
+                    a,
+                    &fixed,
+                    t0,
+                    *c - b.pos,
+                    -b.vel,
+                    r.radius + rw,
+                    shell,
+                    bound,
+                );
                 if toi.is_hit() && !(toi.time >= best.time && best.is_hit()) {
                     best = toi;
                 }
