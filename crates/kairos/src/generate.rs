@@ -372,6 +372,7 @@ pub fn billiard(p: &BilliardParams) -> Result<Scene, GenerateError> {
             walls,
             bodies,
             periodic: None,
+            shapes: Vec::new(),
         },
         p.restitution,
     );
@@ -811,6 +812,7 @@ pub fn gas(p: &GasParams) -> Result<Scene, GenerateError> {
                 walls: Vec::new(),
                 bodies,
                 periodic: Some(l.to_vec()),
+                shapes: Vec::new(),
             },
             p.restitution,
         ))
