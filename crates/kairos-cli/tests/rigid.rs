@@ -166,3 +166,60 @@ fn what_rigid_bodies_cannot_do_yet_is_refused_before_any_output() {
         "--stepper discrete",
     );
 }
+
+#[test]
+fn generated_rigid_scenes_run() {
+    let dir = tempdir("rigid-generate");
+    let runs: [&[&str]; 3] = [
+        &["polygons", "--n", "30", "--seed", "2", "--duration", "2"],
+        &["boxes", "--n", "20", "--spin", "3", "--duration", "2"],
+        &["bullet", "--speed", "80", "--duration", "1"],
+    ];
+    for args in runs {
+        let name = format!("{}.toml", args[0]);
+        let mut all = vec!["generate"];
+        all.extend_from_slice(args);
+        all.extend_from_slice(&["-o", &name]);
+        ok(&kairos(&all, &dir));
+        let first = std::fs::read_to_string(dir.join(&name)).unwrap();
+        assert!(
+            first.starts_with(&format!("# kairos generate {}", args[0])),
+            "{first}"
+        );
+        assert!(first.contains("shape = "), "{first}");
+        ok(&kairos(
+            &["run", &name, "--no-trace", "-q", "--summary-json", "s.json"],
+            &dir,
+        ));
+        let s = json(&dir.join("s.json"));
+        assert!(s["events"].as_u64().unwrap() > 0, "{name}: {s}");
+        assert!(
+            s["energy_drift"].as_f64().unwrap().abs() < 1e-9,
+            "{name}: {s}"
+        );
+    }
+    // Rigid bodies stay in the TOML file: a bodies file holds balls only.
+    let o = kairos(
+        &["generate", "bullet", "--bodies-in", "xyz", "-o", "x.toml"],
+        &dir,
+    );
+    assert!(!o.status.success());
+    assert!(text(&o.stderr).contains("--bodies-in xyz cannot hold rigid bodies"));
+    assert!(!dir.join("x.toml").exists() && !dir.join("x.xyz").exists());
+    // Bad parameters are refused with the reason.
+    let o = kairos(
+        &[
+            "generate",
+            "boxes",
+            "--n",
+            "5",
+            "--packing",
+            "0.6",
+            "-o",
+            "y.toml",
+        ],
+        &dir,
+    );
+    assert!(!o.status.success());
+    assert!(text(&o.stderr).contains("packing"), "{}", text(&o.stderr));
+}

@@ -393,3 +393,89 @@ fn a_rigid_scene_runs_on_every_broad_phase() {
     }
     assert!(counts.windows(2).all(|w| w[0] == w[1]), "{counts:?}");
 }
+
+/// Runs `scene` to `until` on the calendar and returns the world at the end.
+fn run2(scene: &Scene, until: f64) -> (World<DVec2>, f64, u64) {
+    let mut sim = Simulation::new(
+        scene.world::<DVec2>(),
+        BroadPhaseKind::Calendar.build::<DVec2>(&BroadPhaseOptions::default()),
+        until,
+    );
+    sim.run(|_, _, _| {});
+    sim.finish();
+    (
+        sim.world().clone(),
+        sim.energy_drift(),
+        sim.counts().total(),
+    )
+}
+
+#[test]
+fn generated_rigid_scenes_validate_round_trip_and_run() {
+    use kairos::generate::{boxes, bullet, polygons, BulletParams, RigidGasParams};
+    let gas = RigidGasParams {
+        n: 40,
+        seed: 3,
+        packing: 0.4,
+        speed: 2.0,
+        spin: 3.0,
+        duration: 3.0,
+        restitution: 1.0,
+    };
+    let two = polygons(&gas).unwrap();
+    let three = boxes(&RigidGasParams {
+        packing: 0.3,
+        n: 30,
+        ..gas
+    })
+    .unwrap();
+    let shot = bullet(&BulletParams::default()).unwrap();
+    for scene in [&two, &three, &shot] {
+        assert!(scene.has_rigid_bodies());
+        assert_eq!(&Scene::from_toml_str(&scene.to_toml()).unwrap(), scene);
+    }
+    // Boxes and polygons in 2D, cubes in 3D.
+    let names: Vec<&str> = two
+        .shapes
+        .iter()
+        .map(|t| t.as_ref().unwrap()["shape"].as_str().unwrap())
+        .collect();
+    assert!(names.contains(&"box") && names.contains(&"polygon"));
+    let (_, drift, events) = run2(&two, two.duration);
+    assert!(
+        events > 10 && drift.abs() < 1e-9,
+        "{events} events, drift {drift}"
+    );
+    let mut sim = Simulation::new(
+        three.world::<DVec3>(),
+        BroadPhaseKind::KayaBvh.build::<DVec3>(&BroadPhaseOptions::default()),
+        three.duration,
+    );
+    sim.run(|_, _, _| {});
+    assert!(sim.counts().total() > 10 && sim.energy_drift().abs() < 1e-9);
+    // The bullet does not go through the plank: at t = 0.5 (it reaches the plank near
+    // t = 0.27 at speed 100) it is back on its own side, and the two boxes have met.
+    let (world, drift, _) = run2(&shot, 0.5);
+    assert!(world.bodies[1].pos.x < 30.0, "{:?}", world.bodies[1].pos);
+    assert!(world.bodies[2].pos.x < world.bodies[3].pos.x);
+    assert!(drift.abs() < 1e-9);
+    // The same seed gives the same scene; another seed another.
+    assert_eq!(polygons(&gas).unwrap(), two);
+    assert_ne!(polygons(&RigidGasParams { seed: 4, ..gas }).unwrap(), two);
+}
+
+#[test]
+fn rigid_generators_refuse_bad_parameters() {
+    use kairos::generate::{boxes, bullet, polygons, BulletParams, RigidGasParams};
+    let p = RigidGasParams::default();
+    let msg = |r: Result<Scene, kairos::generate::GenerateError>| r.unwrap_err().to_string();
+    assert!(msg(polygons(&RigidGasParams { n: 0, ..p })).contains("number of bodies"));
+    assert!(msg(polygons(&RigidGasParams { packing: 0.7, ..p })).contains("packing"));
+    assert!(msg(boxes(&RigidGasParams { packing: 0.5, ..p })).contains("packing"));
+    assert!(msg(boxes(&RigidGasParams { speed: -1.0, ..p })).contains("speed"));
+    assert!(msg(bullet(&BulletParams {
+        speed: 0.0,
+        ..Default::default()
+    }))
+    .contains("speed"));
+}

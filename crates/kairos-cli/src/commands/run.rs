@@ -10,7 +10,9 @@ use clap::Args;
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
 use kairos::broad_phase::BroadPhaseOptions;
 use kairos::discrete::{DiscreteOptions, DiscreteSim, Misses};
-use kairos::generate::{billiard, gas, BilliardParams, GasParams};
+use kairos::generate::{
+    billiard, boxes, bullet, gas, polygons, BilliardParams, BulletParams, GasParams, RigidGasParams,
+};
 use kairos::math::{DVec2, DVec3, Vector};
 use kairos::overlap::OverlapKind;
 use kairos::scene::Scene;
@@ -212,6 +214,60 @@ impl GasArgs {
             restitution: self.out.restitution,
         }
     }
+}
+
+/// Arguments of `kairos generate polygons` and `kairos generate boxes`.
+#[derive(Args)]
+pub struct RigidGasArgs {
+    /// Number of bodies.
+    #[arg(long)]
+    pub n: usize,
+    /// Random seed.
+    #[arg(long, default_value_t = RigidGasParams::default().seed)]
+    pub seed: u64,
+    /// Fraction of the room covered by the bodies' bounding discs (2D, at most 0.6) or balls
+    /// (3D, at most 0.4), each of radius 1.
+    #[arg(long, default_value_t = RigidGasParams::default().packing)]
+    pub packing: f64,
+    /// Velocity components uniform in [-speed, speed].
+    #[arg(long, default_value_t = RigidGasParams::default().speed)]
+    pub speed: f64,
+    /// Largest angular speed (radians per unit time).
+    #[arg(long, default_value_t = RigidGasParams::default().spin)]
+    pub spin: f64,
+    /// Simulated time.
+    #[arg(long, default_value_t = RigidGasParams::default().duration)]
+    pub duration: f64,
+    #[command(flatten)]
+    pub out: GeneratedScene,
+}
+
+impl RigidGasArgs {
+    /// The generator's parameters.
+    pub fn params(&self) -> RigidGasParams {
+        RigidGasParams {
+            n: self.n,
+            seed: self.seed,
+            packing: self.packing,
+            speed: self.speed,
+            spin: self.spin,
+            duration: self.duration,
+            restitution: self.out.restitution,
+        }
+    }
+}
+
+/// Arguments of `kairos generate bullet`.
+#[derive(Args)]
+pub struct BulletArgs {
+    /// Speed of the bullets.
+    #[arg(long, default_value_t = BulletParams::default().speed)]
+    pub speed: f64,
+    /// Simulated time.
+    #[arg(long, default_value_t = BulletParams::default().duration)]
+    pub duration: f64,
+    #[command(flatten)]
+    pub out: GeneratedScene,
 }
 
 /// What a run reports.
@@ -1031,6 +1087,60 @@ pub fn generate_gas(a: GasArgs) -> Result<ExitCode> {
     write_scene(&a.out, a.n, &header, || {
         gas(&a.params()).map_err(anyhow::Error::msg)
     })
+}
+
+/// `kairos generate polygons` (2D) and `kairos generate boxes` (3D): rigid-body gases.
+pub fn generate_rigid_gas(a: RigidGasArgs, dim: usize) -> Result<ExitCode> {
+    let name = if dim == 2 { "polygons" } else { "boxes" };
+    let header = format!(
+        "# kairos generate {name} --n {} --seed {} --packing {} --speed {} --spin {} --duration {}{}\n",
+        a.n, a.seed, a.packing, a.speed, a.spin, a.duration,
+        restitution_flag(a.out.restitution)
+    );
+    let params = a.params();
+    write_rigid_scene(&a.out, &header, || {
+        if dim == 2 {
+            polygons(&params)
+        } else {
+            boxes(&params)
+        }
+        .map_err(anyhow::Error::msg)
+    })
+}
+
+/// `kairos generate bullet`: fast spinning boxes fired at a rotating plank and at each other.
+pub fn generate_bullet(a: BulletArgs) -> Result<ExitCode> {
+    let header = format!(
+        "# kairos generate bullet --speed {} --duration {}{}\n",
+        a.speed,
+        a.duration,
+        restitution_flag(a.out.restitution)
+    );
+    let params = BulletParams {
+        speed: a.speed,
+        duration: a.duration,
+        restitution: a.out.restitution,
+    };
+    write_rigid_scene(&a.out, &header, || {
+        bullet(&params).map_err(anyhow::Error::msg)
+    })
+}
+
+/// [`write_scene`] for a scene of rigid bodies, which stay in the TOML file: a bodies file
+/// (extended XYZ) holds balls only.
+fn write_rigid_scene(
+    out: &GeneratedScene,
+    header: &str,
+    make: impl FnOnce() -> Result<Scene>,
+) -> Result<ExitCode> {
+    anyhow::ensure!(
+        out.bodies_in != BodiesIn::Xyz,
+        "{}: --bodies-in xyz cannot hold rigid bodies (the XYZ file has balls only): use \
+         --bodies-in toml",
+        show(&out.output)
+    );
+    // No body count makes `auto` choose a bodies file.
+    write_scene(out, 0, header, make)
 }
 
 /// Writes a generated scene of `n` bodies to its output (after `header`, a comment), with its
