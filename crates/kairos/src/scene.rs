@@ -707,8 +707,18 @@ impl Scene {
                 ));
             }
             for (i, table) in self.shapes.iter().enumerate() {
-                let Some(table) = table else { continue };
                 let item = Item::Body(i);
+                let Some(table) = table else {
+                    // A ball without `shape` is a rigid ball of its radius and mass.
+                    let b = &self.bodies[i];
+                    let checked = if self.dim == 2 {
+                        ball_parts::<DVec2>(b).map(|_| ())
+                    } else {
+                        ball_parts::<DVec3>(b).map(|_| ())
+                    };
+                    checked.map_err(|e| invalid(item, e))?;
+                    continue;
+                };
                 if self.periodic.is_some() {
                     return Err(invalid(
                         item,
@@ -1071,7 +1081,7 @@ impl Scene {
         for (i, b) in self.bodies.iter().enumerate() {
             let p = match self.shapes.get(i) {
                 Some(Some(t)) => rigid_parts::<V>(t).expect("validated rigid body"),
-                _ => ball_parts::<V>(b),
+                _ => ball_parts::<V>(b).expect("validated ball"),
             };
             let (body, state) = RigidState::body(
                 i as u32,
@@ -1412,20 +1422,44 @@ fn rigid_parts<V: SceneDim>(t: &Table) -> Result<RigidParts<V>, String> {
 }
 
 /// A ball without `shape` in a rigid world: a ball of its radius and mass.
-fn ball_parts<V: Vector>(b: &BodySpec) -> RigidParts<V> {
-    let shape = Shape::ball(b.radius).expect("validated radius");
-    let unit = shape.mass_properties(1.0).expect("a ball has a mass");
+///
+/// # Errors
+///
+/// A radius and mass whose density or inertia do not fit in an `f64` (a mass of `1e100` on a
+/// radius of `1e-100`), which a rigid world cannot hold.
+fn ball_parts<V: Vector>(b: &BodySpec) -> Result<RigidParts<V>, String> {
+    let too_far = |_: String| {
+        format!(
+            "a ball of radius {} and mass {} has no finite density or inertia, which a scene \
+             with rigid bodies needs",
+            b.radius, b.mass
+        )
+    };
+    let shape = Shape::ball(b.radius).map_err(|e| format!("radius: {e}"))?;
+    let unit = shape
+        .mass_properties(1.0)
+        .map_err(|e| too_far(e.to_string()))?;
     let mut props = shape
         .mass_properties(b.mass / unit.mass)
-        .expect("a ball has a mass");
+        .map_err(|e| too_far(e.to_string()))?;
     props.mass = b.mass;
-    RigidParts {
+    let parts = RigidParts {
         shape,
         props,
         pose: Pose::from_position(V::from_array3(b.position)),
         velocity: V::from_array3(b.velocity),
         angular_velocity: V::Angular::default(),
-    }
+    };
+    RigidState::body(
+        0,
+        &parts.shape,
+        &parts.props,
+        &parts.pose,
+        parts.velocity,
+        parts.angular_velocity,
+    )
+    .map_err(|e| too_far(e.to_string()))?;
+    Ok(parts)
 }
 
 /// How far `shape` at `pose` (a body whose centre of mass is at `centre`) reaches into a wall

@@ -479,3 +479,45 @@ fn rigid_generators_refuse_bad_parameters() {
     }))
     .contains("speed"));
 }
+
+#[test]
+fn extreme_numbers_give_errors_never_panics() {
+    // A ball without `shape` whose density would overflow, in a scene with rigid bodies.
+    body_err(
+        &room2(
+            "[[bodies]]\nshape = \"box\"\nhalf_extents = [1.0, 1.0]\nposition = [3.0, 3.0]\n\
+             [[bodies]]\nposition = [7.0, 7.0]\nvelocity = [0.0, 0.0]\nradius = 1e-200\n\
+             mass = 1e100\n",
+        ),
+        1,
+        "no finite density or inertia",
+    );
+    // Every number of the scene replaced, one at a time, by extreme values: each text either
+    // parses into a scene whose world builds, or is refused with an error.
+    let text = room2(PLANK_AND_BOX);
+    let numbers: Vec<(usize, usize)> = {
+        let bytes = text.as_bytes();
+        let mut spans = Vec::new();
+        let mut i = 0;
+        while i < bytes.len() {
+            if bytes[i].is_ascii_digit() {
+                let start = i;
+                while i < bytes.len() && (bytes[i].is_ascii_digit() || bytes[i] == b'.') {
+                    i += 1;
+                }
+                spans.push((start, i));
+            }
+            i += 1;
+        }
+        spans
+    };
+    for &(a, b) in &numbers {
+        for value in ["0.0", "1e-300", "1e100", "1e300", "3"] {
+            let mutated = format!("{}{value}{}", &text[..a], &text[b..]);
+            if let Ok(scene) = Scene::from_toml_str(&mutated) {
+                let world = scene.world::<DVec2>();
+                assert_eq!(world.rigid.len(), 3);
+            }
+        }
+    }
+}
