@@ -357,6 +357,22 @@ fn a_periodic_box_refuses_rigid_bodies() {
 }
 
 #[test]
+fn a_bodies_file_scene_refuses_rigid_bodies() {
+    let text = "dim = 2\nbodies_file = \"gas.xyz\"\n[simulation]\nduration = 1.0\n\
+                [[bodies]]\nposition = [1.0, 1.0]\nvelocity = [0.0, 0.0]\nradius = 0.5\n\
+                [[bodies]]\nshape = \"box\"\nhalf_extents = [1.0, 1.0]\nposition = [5.0, 5.0]\n";
+    let message = body_err(text, 1, "not supported in a scene with a `bodies_file`");
+    assert!(message.contains("gas.xyz"), "{message}");
+    // Writing one is refused too.
+    let scene = Scene::from_toml_str(&room2(PLANK_AND_BOX)).unwrap();
+    let e = kairos::xyz::write_bodies(&scene, &mut Vec::new()).unwrap_err();
+    assert!(
+        e.to_string().contains("cannot be written to a bodies file"),
+        "{e}"
+    );
+}
+
+#[test]
 fn a_body_spec_that_disagrees_with_its_table_is_refused() {
     let mut scene = Scene::from_toml_str(&room2(PLANK_AND_BOX)).unwrap();
     scene.bodies[0].position[0] += 1.0;
