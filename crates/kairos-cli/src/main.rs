@@ -62,6 +62,13 @@ enum GenerateCommand {
     Billiard(run::BilliardArgs),
     /// A hard-sphere (3D) or hard-disc (2D) gas in a periodic box.
     Gas(run::GasArgs),
+    /// Rigid bodies: a 2D gas of spinning convex polygons and boxes in a room of walls.
+    Polygons(run::RigidGasArgs),
+    /// Rigid bodies: spinning cubes in a 3D box room.
+    Boxes(run::RigidGasArgs),
+    /// Rigid bodies: small fast spinning boxes fired at a thin rotating plank and at each
+    /// other (2D).
+    Bullet(run::BulletArgs),
 }
 
 /// A path argument, for messages.
@@ -77,6 +84,9 @@ fn main() -> ExitCode {
         Command::Run(a) => run::run(a),
         Command::Generate(GenerateCommand::Billiard(a)) => run::generate_billiard(a),
         Command::Generate(GenerateCommand::Gas(a)) => run::generate_gas(a),
+        Command::Generate(GenerateCommand::Polygons(a)) => run::generate_rigid_gas(a, 2),
+        Command::Generate(GenerateCommand::Boxes(a)) => run::generate_rigid_gas(a, 3),
+        Command::Generate(GenerateCommand::Bullet(a)) => run::generate_bullet(a),
         Command::Export(a) => inspect::export(a),
         Command::Frames(a) => inspect::frames(a),
         Command::View(a) => view::view(a),

@@ -132,6 +132,7 @@ pub fn write<V: Vector>(
         walls: scene.walls.clone(),
         bodies: Vec::new(),
         periodic: scene.periodic.clone(),
+        shapes: Vec::new(),
     };
     let toml = meta.to_toml_without_bodies();
     out.put(&(toml.len() as u32).to_le_bytes())?;

@@ -2,6 +2,13 @@
 //!
 //! The format is documented in `docs/scene-format.md`. Errors name the item (`body 3`,
 //! `wall 0`, `[simulation]`) and the problem; the command line adds the file name.
+//!
+//! A body is a ball (`radius`, `mass`) or, with a `shape` key, a rigid body of that convex
+//! shape: its table is read by [`RigidBodySpec::from_table`] with [`RIGID_KEYS`] (its mass
+//! properties) and kept in [`Scene::shapes`], so that the scene stays independent of the
+//! dimension's types and writes the body back as written. Rigid bodies are checked on their
+//! shapes: two bodies overlap, or a body crosses a wall, only when the exact convex queries
+//! say so ([`signed_distance`], GJK and EPA), the bounding spheres being a prefilter.
 
 use std::fmt;
 use std::path::{Path, PathBuf};
@@ -9,7 +16,10 @@ use std::path::{Path, PathBuf};
 use toml::{Table, Value};
 
 use crate::body::Body;
-use crate::math::{nearest_image, Vector};
+use crate::math::{nearest_image, DVec2, DVec3, Vector};
+use crate::query::{signed_distance, EpaOptions};
+use crate::rigid::{RigidState, WallPieces};
+use crate::shape::{BodyDim, MassProperties, Pose, RigidBodySpec, Shape, SupportMap};
 use crate::wall::{Plane, Polygon, Segment, Wall};
 use crate::world::World;
 
@@ -23,6 +33,13 @@ pub const OVERLAP_TOLERANCE: f64 = 1e-12;
 /// [`Scene::default_contact_duration`] as a fraction of the time a body of mean radius moving
 /// at the root-mean-square speed takes to cross its radius.
 pub const DEFAULT_CONTACT_DURATION_FRACTION: f64 = 1e-4;
+
+/// The keys a rigid body's table takes besides its shape's and its motion's
+/// ([`RigidBodySpec::from_table`]): its mass properties.
+pub const RIGID_KEYS: [&str; 3] = ["density", "mass", "inertia"];
+
+/// The keys of a ball without `shape` (the format before rigid bodies).
+const BALL_KEYS: [&str; 4] = ["position", "velocity", "radius", "mass"];
 
 /// The error of a wall item that gives no kind of wall.
 const WALL_KINDS: &str = "no kind of wall given; a wall is one of: a segment \
@@ -176,6 +193,15 @@ pub struct Scene {
     pub bodies: Vec<BodySpec>,
     /// Box lengths of a periodic boundary (`[boundary] periodic = [Lx, Ly(, Lz)]`), if any.
     pub periodic: Option<Vec<f64>>,
+    /// The rigid bodies' tables (`[[bodies]]` items with a `shape`, see
+    /// `docs/scene-format.md`): empty when every body is a ball without `shape` (the scene's
+    /// world is then a world of balls); otherwise one entry per body, the table of its keys as
+    /// written for a rigid body (read by [`RigidBodySpec::from_table`]) and `None` for a ball
+    /// without `shape`. A rigid body's [`BodySpec`] holds its centre of mass, the velocity of
+    /// its centre of mass, its bounding radius about the centre of mass grown by
+    /// [`crate::rigid::RADIUS_MARGIN`] and its mass: [`rigid_body_spec`] computes it from the
+    /// table, and [`Scene::validate`] checks that the two agree.
+    pub shapes: Vec<Option<Table>>,
 }
 
 /// The part of a scene an error is about.
@@ -403,6 +429,19 @@ impl Scene {
         let bodies_file = match root.get("bodies_file") {
             None => None,
             Some(Value::String(f)) if root.contains_key("bodies") => {
+                let rigid = tables(&root, "bodies")
+                    .ok()
+                    .and_then(|ts| ts.iter().position(|t| t.contains_key("shape")));
+                if let Some(i) = rigid {
+                    return Err(invalid(
+                        Item::Body(i),
+                        format!(
+                            "rigid bodies (`shape = ...`) are not supported in a scene with a \
+                             `bodies_file` (\"{f}\") yet: its extended-XYZ file holds balls \
+                             only; give every body as a [[bodies]] table instead"
+                        ),
+                    ));
+                }
                 return Err(invalid(
                     Item::Scene,
                     format!("give the bodies either as [[bodies]] tables or in `bodies_file = \"{f}\"`, not both"),
@@ -532,9 +571,39 @@ impl Scene {
             walls.push(spec);
         }
         let mut bodies = Vec::new();
+        let mut shapes = Vec::new();
         for (i, t) in tables(&root, "bodies")?.into_iter().enumerate() {
             let item = Item::Body(i);
-            check_keys(t, &["position", "velocity", "radius", "mass"], item)?;
+            if t.contains_key("shape") {
+                let spec = rigid_body_spec(dim, t).map_err(|e| invalid(item, e))?;
+                if shapes.is_empty() {
+                    shapes.resize(i, None);
+                }
+                shapes.push(Some(t.clone()));
+                bodies.push(spec);
+                continue;
+            }
+            if let Some(k) = t.keys().find(|k| {
+                !BALL_KEYS.contains(&k.as_str())
+                    && (crate::shape::MOTION_KEYS.contains(&k.as_str())
+                        || RIGID_KEYS.contains(&k.as_str())
+                        || crate::shape::SHAPE_NAMES.iter().any(|n| {
+                            crate::shape::shape_keys(n).is_some_and(|ks| ks.contains(&k.as_str()))
+                        }))
+            }) {
+                return Err(invalid(
+                    item,
+                    format!(
+                        "`{k}` is a key of a rigid body, which needs `shape = \"...\"` (a body \
+                         without `shape` is a ball: {})",
+                        BALL_KEYS.join(", ")
+                    ),
+                ));
+            }
+            check_keys(t, &BALL_KEYS, item)?;
+            if !shapes.is_empty() {
+                shapes.push(None);
+            }
             bodies.push(BodySpec {
                 position: pad3(&vector(t, "position", dim, item)?),
                 velocity: pad3(&vector(t, "velocity", dim, item)?),
@@ -550,6 +619,7 @@ impl Scene {
             walls,
             bodies,
             periodic,
+            shapes,
         };
         Ok((scene, bodies_file))
     }
@@ -645,6 +715,47 @@ impl Scene {
                 ));
             }
         }
+        if !self.shapes.is_empty() {
+            if self.shapes.len() != self.bodies.len() {
+                return Err(invalid(
+                    Item::Scene,
+                    format!(
+                        "{} rigid-body tables for {} bodies (one per body, or none)",
+                        self.shapes.len(),
+                        self.bodies.len()
+                    ),
+                ));
+            }
+            for (i, table) in self.shapes.iter().enumerate() {
+                let item = Item::Body(i);
+                let Some(table) = table else {
+                    // A ball without `shape` is a rigid ball of its radius and mass.
+                    let b = &self.bodies[i];
+                    let checked = if self.dim == 2 {
+                        ball_parts::<DVec2>(b).map(|_| ())
+                    } else {
+                        ball_parts::<DVec3>(b).map(|_| ())
+                    };
+                    checked.map_err(|e| invalid(item, e))?;
+                    continue;
+                };
+                if self.periodic.is_some() {
+                    return Err(invalid(
+                        item,
+                        "rigid bodies (`shape = ...`) are not supported in a periodic box yet: \
+                         use walls, or balls without `shape`",
+                    ));
+                }
+                let spec = rigid_body_spec(self.dim, table).map_err(|e| invalid(item, e))?;
+                if spec != self.bodies[i] {
+                    return Err(invalid(
+                        item,
+                        "its position, velocity, radius or mass differ from those its table \
+                         gives (a rigid body's BodySpec comes from `scene::rigid_body_spec`)",
+                    ));
+                }
+            }
+        }
         if let Some(l) = &self.periodic {
             check_vec(l, "periodic", Item::Boundary)?;
             if !self.walls.is_empty() {
@@ -673,19 +784,69 @@ impl Scene {
             }
         }
         if self.dim == 2 {
-            self.check_geometry::<glam::DVec2>()
+            self.check_geometry::<DVec2>()
         } else {
-            self.check_geometry::<glam::DVec3>()
+            self.check_geometry::<DVec3>()
         }
     }
 
-    fn check_geometry<V: Vector>(&self) -> Result<(), SceneError> {
+    /// Whether body `i` is a rigid body (has a `shape`).
+    pub fn is_rigid(&self, i: usize) -> bool {
+        matches!(self.shapes.get(i), Some(Some(_)))
+    }
+
+    /// Whether any body is a rigid body (has a `shape`): the scene's world is then a rigid
+    /// world ([`World::with_rigid`]).
+    pub fn has_rigid_bodies(&self) -> bool {
+        self.shapes.iter().any(Option::is_some)
+    }
+
+    /// Every body's shape and the pose of its local frame at time 0 (balls without `shape`
+    /// as balls), for the exact overlap checks of a scene with rigid bodies.
+    fn shapes_at_start<V: SceneDim>(&self) -> Vec<(Shape<V>, Pose<V>)> {
+        self.bodies
+            .iter()
+            .enumerate()
+            .map(|(i, b)| match self.shapes.get(i) {
+                Some(Some(t)) => {
+                    let p = rigid_parts::<V>(t).expect("validated rigid body");
+                    (p.shape, p.pose)
+                }
+                _ => (
+                    Shape::ball(b.radius).expect("validated radius"),
+                    Pose::from_position(V::from_array3(b.position)),
+                ),
+            })
+            .collect()
+    }
+
+    fn check_geometry<V: SceneDim>(&self) -> Result<(), SceneError> {
         let period = self.periodic.as_deref().map(pad3);
-        if let Some((i, j, dist, sigma)) = find_overlap(&self.bodies, self.dim, period) {
-            return Err(invalid(
-                Item::Body(i),
-                format!("overlaps body {j} (centre distance {dist}, radii sum {sigma})"),
-            ));
+        let shapes = if self.has_rigid_bodies() {
+            self.shapes_at_start::<V>()
+        } else {
+            Vec::new()
+        };
+        // How far the shapes of bodies i and j overlap (the negative of their signed distance).
+        let depth = |i: usize, j: usize| {
+            let ((a, pa), (b, pb)) = (&shapes[i], &shapes[j]);
+            -signed_distance(a, pa, b, pb, &EpaOptions::default())
+        };
+        // Bounding spheres that overlap are only a prefilter for rigid bodies: the shapes
+        // decide.
+        let overlaps = |i: usize, j: usize, sigma: f64| {
+            !(self.is_rigid(i) || self.is_rigid(j)) || depth(i, j) > OVERLAP_TOLERANCE * sigma
+        };
+        if let Some((i, j, dist, sigma)) = find_overlap(&self.bodies, self.dim, period, overlaps) {
+            let message = if self.is_rigid(i) || self.is_rigid(j) {
+                format!(
+                    "overlaps body {j}: their shapes intersect at t = 0 (by a depth of {})",
+                    depth(i, j)
+                )
+            } else {
+                format!("overlaps body {j} (centre distance {dist}, radii sum {sigma})")
+            };
+            return Err(invalid(Item::Body(i), message));
         }
         // Which scene item each runtime wall comes from (a box stands for several walls).
         let owner: Vec<usize> = self
@@ -700,16 +861,42 @@ impl Scene {
             .iter()
             .flat_map(|w| w.build::<V>().expect("validated wall"))
             .collect();
+        let pieces: Vec<WallPieces<V>> = if shapes.is_empty() {
+            Vec::new()
+        } else {
+            walls.iter().map(WallPieces::of).collect()
+        };
         for (i, b) in self.bodies.iter().enumerate() {
             let pos = V::from_array3(b.position);
             for (w, wall) in walls.iter().enumerate() {
                 let dist = wall.distance(pos);
-                if b.radius - dist > OVERLAP_TOLERANCE * b.radius {
-                    let id = if owner[w] == w {
+                let id = || {
+                    if owner[w] == w {
                         format!("wall {w}")
                     } else {
                         format!("wall {w} (of item {})", owner[w])
-                    };
+                    }
+                };
+                if self.is_rigid(i) {
+                    // The bounding sphere is a prefilter; the shape decides.
+                    if dist >= b.radius {
+                        continue;
+                    }
+                    let (shape, pose) = &shapes[i];
+                    let depth = wall_depth(shape, pose, &pieces[w], pos);
+                    if depth > OVERLAP_TOLERANCE * b.radius {
+                        return Err(invalid(
+                            Item::Body(i),
+                            format!(
+                                "crosses {}: its shape reaches {depth} into it at t = 0",
+                                id()
+                            ),
+                        ));
+                    }
+                    continue;
+                }
+                if b.radius - dist > OVERLAP_TOLERANCE * b.radius {
+                    let id = id();
                     return Err(invalid(
                         Item::Body(i),
                         format!(
@@ -846,6 +1033,9 @@ impl Scene {
     }
 
     fn world_unchecked<V: Vector>(&self) -> World<V> {
+        if self.has_rigid_bodies() {
+            return self.rigid_world::<V>();
+        }
         let v = |s: &[f64]| V::try_from_slice(s).expect("validated dimension");
         let bodies = self
             .bodies
@@ -875,6 +1065,60 @@ impl Scene {
         }
     }
 
+    /// The rigid world of a scene with rigid bodies (every body gets a rigid state; balls
+    /// without `shape` are balls of their mass). [`Scene::world`] is generic over [`Vector`],
+    /// the bodies' tables are read in a [`BodyDim`]: the two dimensions are built by their
+    /// types and the one asked for is taken back.
+    fn rigid_world<V: Vector>(&self) -> World<V> {
+        type Parts<V> = (Vec<Body<V>>, Vec<Shape<V>>, Vec<RigidState<V>>);
+        let parts: Box<dyn std::any::Any> = if V::DIM == 2 {
+            Box::new(self.rigid_parts_in::<DVec2>())
+        } else {
+            Box::new(self.rigid_parts_in::<DVec3>())
+        };
+        let (bodies, shapes, states) = *parts
+            .downcast::<Parts<V>>()
+            .expect("the vector types are DVec2 and DVec3");
+        let walls = self
+            .walls
+            .iter()
+            .flat_map(|w| w.build::<V>().expect("validated wall"))
+            .collect();
+        World {
+            restitution: self.restitution,
+            contact_duration: self.contact_duration(),
+            ..World::new(bodies, walls)
+        }
+        .with_rigid(shapes, states)
+    }
+
+    /// The bodies, shapes (one per body) and rigid states of a rigid world.
+    #[allow(clippy::type_complexity)]
+    fn rigid_parts_in<V: SceneDim>(&self) -> (Vec<Body<V>>, Vec<Shape<V>>, Vec<RigidState<V>>) {
+        let mut bodies = Vec::with_capacity(self.bodies.len());
+        let mut shapes = Vec::with_capacity(self.bodies.len());
+        let mut states = Vec::with_capacity(self.bodies.len());
+        for (i, b) in self.bodies.iter().enumerate() {
+            let p = match self.shapes.get(i) {
+                Some(Some(t)) => rigid_parts::<V>(t).expect("validated rigid body"),
+                _ => ball_parts::<V>(b).expect("validated ball"),
+            };
+            let (body, state) = RigidState::body(
+                i as u32,
+                &p.shape,
+                &p.props,
+                &p.pose,
+                p.velocity,
+                p.angular_velocity,
+            )
+            .expect("validated mass properties");
+            bodies.push(body);
+            shapes.push(p.shape);
+            states.push(state);
+        }
+        (bodies, shapes, states)
+    }
+
     /// The scene as TOML text that parses back to an identical scene (floats round-trip).
     pub fn to_toml(&self) -> String {
         use std::fmt::Write;
@@ -883,7 +1127,14 @@ impl Scene {
             format!("[{}]", parts.join(", "))
         };
         let mut s = self.to_toml_without_bodies();
-        for b in &self.bodies {
+        for (i, b) in self.bodies.iter().enumerate() {
+            if let Some(Some(table)) = self.shapes.get(i) {
+                s.push_str("\n[[bodies]]\n");
+                for (key, value) in table {
+                    let _ = writeln!(s, "{key} = {value}");
+                }
+                continue;
+            }
             let _ = writeln!(
                 s,
                 "\n[[bodies]]\nposition = {}\nvelocity = {}\nradius = {:?}\nmass = {:?}",
@@ -966,10 +1217,14 @@ impl Scene {
 /// validated before any world exists, so the calendar's grid is not there to ask, and the
 /// discrete finders' [`crate::overlap::Grid`] would hold a box (48 bytes in 3D) and about three
 /// cell entries of 64 bytes for each body, several hundred megabytes at load for a million.
+///
+/// `overlaps(i, j, sigma)` decides a pair whose spheres overlap (true for balls; the shapes'
+/// exact test for rigid bodies, whose spheres bound them).
 fn find_overlap(
     bodies: &[BodySpec],
     dim: usize,
     period: Option<[f64; 3]>,
+    overlaps: impl Fn(usize, usize, f64) -> bool,
 ) -> Option<(usize, usize, f64, f64)> {
     let n = bodies.len();
     if n < 2 {
@@ -1075,6 +1330,7 @@ fn find_overlap(
                         let dist = d2.sqrt();
                         if sigma - dist > OVERLAP_TOLERANCE * sigma
                             && found.is_none_or(|(fi, fj, _, _)| (i, j) < (fi, fj))
+                            && overlaps(i, j, sigma)
                         {
                             found = Some((i, j, dist, sigma));
                         }
@@ -1087,4 +1343,224 @@ fn find_overlap(
         }
     }
     found
+}
+
+/// The [`BodySpec`] of the rigid body whose table is `table` in a scene of dimension `dim`:
+/// its centre of mass, the velocity of its centre of mass, its bounding radius about the centre
+/// of mass grown by [`crate::rigid::RADIUS_MARGIN`] and its mass (see `docs/scene-format.md`).
+///
+/// # Errors
+///
+/// The problem, starting with the key concerned (`half_extents: expected 2 numbers, got 3`,
+/// `` `density` must be positive, got 0 ``); the caller adds the body.
+pub fn rigid_body_spec(dim: usize, table: &Table) -> Result<BodySpec, String> {
+    fn spec<V: SceneDim>(table: &Table) -> Result<BodySpec, String> {
+        let p = rigid_parts::<V>(table)?;
+        let (body, _) = RigidState::body(
+            0,
+            &p.shape,
+            &p.props,
+            &p.pose,
+            p.velocity,
+            p.angular_velocity,
+        )
+        .map_err(|e| match e {
+            crate::rigid::RigidError::Inertia => format!("inertia: {e}"),
+            crate::rigid::RigidError::Mass(_) => format!("mass: {e}"),
+        })?;
+        Ok(BodySpec {
+            position: body.pos.to_array3(),
+            velocity: body.vel.to_array3(),
+            radius: body.radius,
+            mass: p.props.mass,
+        })
+    }
+    match dim {
+        2 => spec::<DVec2>(table),
+        3 => spec::<DVec3>(table),
+        d => Err(format!("`dim` must be 2 or 3, got {d}")),
+    }
+}
+
+/// What a rigid body is made of: its shape, mass properties, the pose of the shape's local
+/// frame and the velocities of its centre of mass, at time 0.
+struct RigidParts<V: Vector> {
+    shape: Shape<V>,
+    props: MassProperties<V>,
+    pose: Pose<V>,
+    velocity: V,
+    angular_velocity: V::Angular,
+}
+
+/// The message of a scene error, without its item (the caller names the body).
+fn message(e: SceneError) -> String {
+    match e {
+        SceneError::Invalid { message, .. } => message,
+        e => e.to_string(),
+    }
+}
+
+/// A rigid body's parts from its table: the shape and motion by [`RigidBodySpec::from_table`],
+/// the mass properties from `density` (default 1) or `mass`, and `inertia` when given.
+fn rigid_parts<V: SceneDim>(t: &Table) -> Result<RigidParts<V>, String> {
+    let spec = RigidBodySpec::<V>::from_table(t, &RIGID_KEYS).map_err(|e| e.to_string())?;
+    let density = number(t, "density", Item::Scene).map_err(message)?;
+    let mass = number(t, "mass", Item::Scene).map_err(message)?;
+    if density.is_some() && mass.is_some() {
+        return Err("give `density` or `mass`, not both".into());
+    }
+    for (key, x) in [("density", density), ("mass", mass)] {
+        if let Some(x) = x {
+            if !(x > 0.0) {
+                return Err(format!("`{key}` must be positive, got {x}"));
+            }
+        }
+    }
+    let shape = spec.shape;
+    let shape_error = |e: crate::shape::ShapeError| format!("shape: {e}");
+    let mut props = match mass {
+        None => shape
+            .mass_properties(density.unwrap_or(1.0))
+            .map_err(shape_error)?,
+        Some(m) => {
+            let unit = shape.mass_properties(1.0).map_err(shape_error)?;
+            let mut props = shape.mass_properties(m / unit.mass).map_err(shape_error)?;
+            props.mass = m;
+            props
+        }
+    };
+    if let Some(v) = t.get("inertia") {
+        props.inertia = V::read_inertia(v).map_err(|e| format!("inertia: {e}"))?;
+    }
+    Ok(RigidParts {
+        shape,
+        props,
+        pose: spec.motion.pose,
+        velocity: spec.motion.linear_velocity,
+        angular_velocity: spec.motion.angular_velocity,
+    })
+}
+
+/// A ball without `shape` in a rigid world: a ball of its radius and mass.
+///
+/// # Errors
+///
+/// A radius and mass whose density or inertia do not fit in an `f64` (a mass of `1e100` on a
+/// radius of `1e-100`), which a rigid world cannot hold.
+fn ball_parts<V: Vector>(b: &BodySpec) -> Result<RigidParts<V>, String> {
+    let too_far = |_: String| {
+        format!(
+            "a ball of radius {} and mass {} has no finite density or inertia, which a scene \
+             with rigid bodies needs",
+            b.radius, b.mass
+        )
+    };
+    let shape = Shape::ball(b.radius).map_err(|e| format!("radius: {e}"))?;
+    let unit = shape
+        .mass_properties(1.0)
+        .map_err(|e| too_far(e.to_string()))?;
+    let mut props = shape
+        .mass_properties(b.mass / unit.mass)
+        .map_err(|e| too_far(e.to_string()))?;
+    props.mass = b.mass;
+    let parts = RigidParts {
+        shape,
+        props,
+        pose: Pose::from_position(V::from_array3(b.position)),
+        velocity: V::from_array3(b.velocity),
+        angular_velocity: V::Angular::default(),
+    };
+    RigidState::body(
+        0,
+        &parts.shape,
+        &parts.props,
+        &parts.pose,
+        parts.velocity,
+        parts.angular_velocity,
+    )
+    .map_err(|e| too_far(e.to_string()))?;
+    Ok(parts)
+}
+
+/// How far `shape` at `pose` (a body whose centre of mass is at `centre`) reaches into a wall
+/// (negative when apart): against a plane, its support point's depth on the far side from the
+/// centre of mass; against segments and polygons (their triangles), the exact penetration
+/// depth.
+fn wall_depth<V: Vector>(shape: &Shape<V>, pose: &Pose<V>, wall: &WallPieces<V>, centre: V) -> f64 {
+    match wall {
+        WallPieces::Plane(plane) => {
+            let side = if plane.signed_distance(centre) >= 0.0 {
+                1.0
+            } else {
+                -1.0
+            };
+            let deepest = shape.support(pose, plane.normal * -side);
+            -side * plane.signed_distance(deepest)
+        }
+        WallPieces::Shapes(pieces) => pieces
+            .iter()
+            .map(|(piece, _, _)| {
+                -signed_distance(shape, pose, piece, &Pose::IDENTITY, &EpaOptions::default())
+            })
+            .fold(f64::NEG_INFINITY, f64::max),
+    }
+}
+
+/// The dimensions a scene's rigid bodies are read in.
+trait SceneDim: BodyDim {
+    /// The inertia tensor about the centre of mass, in the shape's axes, written as `value`.
+    fn read_inertia(value: &Value) -> Result<Self::Inertia, String>;
+}
+
+/// A finite number of an `inertia` value, at most [`MAX_MAGNITUDE`].
+fn inertia_number(v: &Value) -> Result<f64, String> {
+    let x = as_number(v).ok_or_else(|| format!("expected numbers, got {}", v.type_str()))?;
+    finite(x, "inertia", Item::Scene).map_err(message)
+}
+
+impl SceneDim for DVec2 {
+    fn read_inertia(value: &Value) -> Result<f64, String> {
+        if value.is_array() {
+            return Err("a 2D inertia is one number (about the centre of mass)".into());
+        }
+        let x = inertia_number(value)?;
+        if !(x > 0.0) {
+            return Err(format!("must be positive, got {x}"));
+        }
+        Ok(x)
+    }
+}
+
+impl SceneDim for DVec3 {
+    fn read_inertia(value: &Value) -> Result<glam::DMat3, String> {
+        const FORM: &str = "3 numbers (the diagonal, in the shape's axes) or a 3x3 array \
+                            (symmetric)";
+        let rows = value
+            .as_array()
+            .filter(|a| a.len() == 3)
+            .ok_or_else(|| format!("expected {FORM}"))?;
+        if rows.iter().all(|r| !r.is_array()) {
+            let d: Vec<f64> = rows.iter().map(inertia_number).collect::<Result<_, _>>()?;
+            return Ok(glam::DMat3::from_diagonal(DVec3::new(d[0], d[1], d[2])));
+        }
+        let mut m = [[0.0; 3]; 3];
+        for (i, row) in rows.iter().enumerate() {
+            let row = row
+                .as_array()
+                .filter(|r| r.len() == 3)
+                .ok_or_else(|| format!("expected {FORM}"))?;
+            for (j, x) in row.iter().enumerate() {
+                m[i][j] = inertia_number(x)?;
+            }
+        }
+        for (i, j) in [(0, 1), (0, 2), (1, 2)] {
+            if m[i][j] != m[j][i] {
+                return Err(format!(
+                    "must be symmetric (row {i}, column {j} is {} but row {j}, column {i} is {})",
+                    m[i][j], m[j][i]
+                ));
+            }
+        }
+        Ok(glam::DMat3::from_cols_array_2d(&m))
+    }
 }

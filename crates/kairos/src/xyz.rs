@@ -210,7 +210,19 @@ pub fn read_bodies(
 
 /// Writes the bodies of `scene` as one extended-XYZ frame (with the periodic cell as
 /// `Lattice`), every number with round-trip precision.
+///
+/// # Errors
+///
+/// An I/O error of `out`, or [`io::ErrorKind::InvalidInput`] for a scene with rigid bodies
+/// (the format holds balls only).
 pub fn write_bodies(scene: &Scene, out: &mut impl Write) -> io::Result<()> {
+    if scene.has_rigid_bodies() {
+        return Err(io::Error::new(
+            io::ErrorKind::InvalidInput,
+            "rigid bodies (with `shape`) cannot be written to a bodies file yet: keep them in \
+             the scene's [[bodies]] tables",
+        ));
+    }
     writeln!(out, "{}", scene.bodies.len())?;
     let lattice = match &scene.periodic {
         Some(l) => format!(

@@ -133,6 +133,7 @@ fn simultaneous_events_on_a_lattice() {
         walls,
         bodies,
         periodic: None,
+        shapes: Vec::new(),
     };
     scene.validate().unwrap();
     let n = compare(&scene, &BroadPhaseOptions::default(), "lattice");
@@ -188,6 +189,7 @@ fn touching_starts_and_3d() {
         walls,
         bodies,
         periodic: None,
+        shapes: Vec::new(),
     };
     scene.validate().unwrap();
     assert!(compare(&scene, &BroadPhaseOptions::default(), "touching") > 50);
@@ -213,6 +215,7 @@ fn touching_starts_and_3d() {
         walls: vec![],
         bodies: bodies3,
         periodic: None,
+        shapes: Vec::new(),
     };
     scene3.validate().unwrap();
     let reference = records::<DVec3>(
@@ -325,6 +328,7 @@ fn grid_stress_scenes() {
             walls,
             bodies,
             periodic: None,
+            shapes: Vec::new(),
         };
         scene.validate().unwrap();
         let n = compare(
@@ -441,6 +445,7 @@ fn walls_in_3d_are_identical() {
         walls,
         bodies,
         periodic: None,
+        shapes: Vec::new(),
     };
     scene.validate().unwrap();
     let log = records::<DVec3>(
@@ -517,6 +522,7 @@ fn restitution_zero_terminates_and_agrees() {
             walls: walls.clone(),
             bodies: bodies.clone(),
             periodic: None,
+            shapes: Vec::new(),
         };
         scene.validate().unwrap();
         let n = compare(

@@ -10,7 +10,9 @@ use clap::Args;
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
 use kairos::broad_phase::BroadPhaseOptions;
 use kairos::discrete::{DiscreteOptions, DiscreteSim, Misses};
-use kairos::generate::{billiard, gas, BilliardParams, GasParams};
+use kairos::generate::{
+    billiard, boxes, bullet, gas, polygons, BilliardParams, BulletParams, GasParams, RigidGasParams,
+};
 use kairos::math::{DVec2, DVec3, Vector};
 use kairos::overlap::OverlapKind;
 use kairos::scene::Scene;
@@ -214,6 +216,60 @@ impl GasArgs {
     }
 }
 
+/// Arguments of `kairos generate polygons` and `kairos generate boxes`.
+#[derive(Args)]
+pub struct RigidGasArgs {
+    /// Number of bodies.
+    #[arg(long)]
+    pub n: usize,
+    /// Random seed.
+    #[arg(long, default_value_t = RigidGasParams::default().seed)]
+    pub seed: u64,
+    /// Fraction of the room covered by the bodies' bounding discs (2D, at most 0.6) or balls
+    /// (3D, at most 0.4), each of radius 1.
+    #[arg(long, default_value_t = RigidGasParams::default().packing)]
+    pub packing: f64,
+    /// Velocity components uniform in [-speed, speed].
+    #[arg(long, default_value_t = RigidGasParams::default().speed)]
+    pub speed: f64,
+    /// Largest angular speed (radians per unit time).
+    #[arg(long, default_value_t = RigidGasParams::default().spin)]
+    pub spin: f64,
+    /// Simulated time.
+    #[arg(long, default_value_t = RigidGasParams::default().duration)]
+    pub duration: f64,
+    #[command(flatten)]
+    pub out: GeneratedScene,
+}
+
+impl RigidGasArgs {
+    /// The generator's parameters.
+    pub fn params(&self) -> RigidGasParams {
+        RigidGasParams {
+            n: self.n,
+            seed: self.seed,
+            packing: self.packing,
+            speed: self.speed,
+            spin: self.spin,
+            duration: self.duration,
+            restitution: self.out.restitution,
+        }
+    }
+}
+
+/// Arguments of `kairos generate bullet`.
+#[derive(Args)]
+pub struct BulletArgs {
+    /// Speed of the bullets.
+    #[arg(long, default_value_t = BulletParams::default().speed)]
+    pub speed: f64,
+    /// Simulated time.
+    #[arg(long, default_value_t = BulletParams::default().duration)]
+    pub duration: f64,
+    #[command(flatten)]
+    pub out: GeneratedScene,
+}
+
 /// What a run reports.
 #[derive(Serialize, Debug, Clone)]
 pub struct Summary {
@@ -238,6 +294,12 @@ pub struct Summary {
     pub load_seconds: f64,
     pub events_per_second: f64,
     pub energy_drift: f64,
+    /// `|P_end - P_0| / max(|P_0|, Σ |m v| at the start)`: walls change the momentum, so this
+    /// is informative (0 in a closed periodic box up to round-off).
+    pub momentum_drift: f64,
+    /// The same for the angular momentum about the origin (unwrapped positions in a periodic
+    /// box, spins included), over `max(|L_0|, Σ |m x × v| + |spin| at the start)`.
+    pub angular_momentum_drift: f64,
     /// Contacts the exact motion makes that the run did not see (0 for the event stepper).
     pub missed_collisions: u64,
     pub missed_ball_ball: u64,
@@ -278,6 +340,10 @@ impl Summary {
             self.wall_seconds, self.events_per_second
         );
         println!("energy drift   {:.3e} (relative)", self.energy_drift);
+        println!(
+            "momentum drift {:.3e} linear, {:.3e} angular (relative; walls change both)",
+            self.momentum_drift, self.angular_momentum_drift
+        );
         println!(
             "missed         {} collisions (ball-ball {}, ball-wall {})",
             self.missed_collisions, self.missed_ball_ball, self.missed_ball_wall
@@ -390,6 +456,7 @@ fn simulate_dim<V: Vector>(spec: &mut RunSpec) -> Result<Summary> {
     let spec: &RunSpec = spec;
     let scene = &spec.scene;
     let counts_at_start = sim.counts();
+    let momenta_at_start = Momenta::of(sim.world());
     let every = spec.checkpoint.as_ref().map_or(f64::INFINITY, |c| c.1);
     let mut next_checkpoint = ((sim.now() / every).floor() + 1.0) * every;
     let bar = progress_bar(spec.progress);
@@ -530,6 +597,7 @@ fn simulate_dim<V: Vector>(spec: &mut RunSpec) -> Result<Summary> {
         Misses::default(),
         wall_seconds,
         sim.energy_drift(),
+        momenta_at_start.drifts(&Momenta::of(sim.world())),
         trace_hash,
     ))
 }
@@ -614,6 +682,7 @@ fn simulate_discrete<V: Vector>(
                 .with_context(|| format!("{}: cannot create trace", show(p)))
         })
         .transpose()?;
+    let momenta_at_start = Momenta::of(sim.world());
     let bar = progress_bar(spec.progress);
     let start = Instant::now();
     let mut io_error = None;
@@ -677,11 +746,60 @@ fn simulate_discrete<V: Vector>(
         sim.misses(),
         wall_seconds,
         sim.energy_drift(),
+        momenta_at_start.drifts(&Momenta::of(sim.world())),
         trace_hash,
     ))
 }
 
-/// The summary of a run of either stepper (`dt` is the step of a discrete run).
+/// The linear and angular momentum of a world (about the origin, with unwrapped positions in
+/// a periodic box and the rigid bodies' spins), with the sums of the bodies' magnitudes that
+/// scale their drifts.
+struct Momenta<V: Vector> {
+    linear: V,
+    angular: V::Angular,
+    linear_scale: f64,
+    angular_scale: f64,
+}
+
+impl<V: Vector> Momenta<V> {
+    fn of(w: &kairos::world::World<V>) -> Self {
+        let mut m = Momenta {
+            linear: V::ZERO,
+            angular: V::Angular::default(),
+            linear_scale: 0.0,
+            angular_scale: 0.0,
+        };
+        for (i, b) in w.bodies.iter().enumerate() {
+            let p = b.vel * b.mass();
+            m.linear += p;
+            m.linear_scale += p.length();
+            let orbit = V::cross_angular(w.unwrapped_position(i as u32), p);
+            m.angular = V::angular_add_scaled(m.angular, orbit, 1.0);
+            m.angular_scale += V::angular_speed(orbit);
+            if let Some(r) = w.rigid.get(i) {
+                let spin = r.angular_momentum();
+                m.angular = V::angular_add_scaled(m.angular, spin, 1.0);
+                m.angular_scale += V::angular_speed(spin);
+            }
+        }
+        m
+    }
+
+    /// The relative drifts (linear, angular) from `self` (the start) to `end`.
+    fn drifts(&self, end: &Self) -> (f64, f64) {
+        const TINY: f64 = 1e-300;
+        let linear = (end.linear - self.linear).length()
+            / self.linear.length().max(self.linear_scale).max(TINY);
+        let angular = V::angular_speed(V::angular_add_scaled(end.angular, self.angular, -1.0))
+            / V::angular_speed(self.angular)
+                .max(self.angular_scale)
+                .max(TINY);
+        (linear, angular)
+    }
+}
+
+/// The summary of a run of either stepper (`dt` is the step of a discrete run;
+/// `momentum_drifts` linear and angular).
 #[allow(clippy::too_many_arguments)]
 fn summary(
     spec: &RunSpec,
@@ -691,6 +809,7 @@ fn summary(
     m: Misses,
     wall_seconds: f64,
     energy_drift: f64,
+    momentum_drifts: (f64, f64),
     trace_hash: Option<String>,
 ) -> Summary {
     let scene = &spec.scene;
@@ -715,6 +834,8 @@ fn summary(
             0.0
         },
         energy_drift,
+        momentum_drift: momentum_drifts.0,
+        angular_momentum_drift: momentum_drifts.1,
         missed_collisions: m.total(),
         missed_ball_ball: m.ball_ball,
         missed_ball_wall: m.ball_wall,
@@ -822,6 +943,9 @@ pub fn run(a: RunArgs) -> Result<ExitCode> {
         Some(ck) => ck.scene.clone(),
         None => load_scene(&source)?,
     };
+    if scene.has_rigid_bodies() {
+        refuse_for_rigid(&a, stepper, trace.as_deref(), &source)?;
+    }
     // The contact duration of dissipative collisions, resolved while the bodies its default
     // depends on are here: traces and checkpoints then state it.
     if scene.restitution < 1.0 && scene.contact_duration.is_none() {
@@ -862,6 +986,37 @@ pub fn run(a: RunArgs) -> Result<ExitCode> {
     let summary = simulate(spec)?;
     report(&summary, a.quiet, a.summary_json.as_deref())?;
     Ok(ExitCode::SUCCESS)
+}
+
+/// Refuses, before any work or output, what a scene with rigid bodies cannot do yet: traces
+/// (format version 2 stores positions and velocities only), checkpoints and the discrete
+/// stepper.
+fn refuse_for_rigid(
+    a: &RunArgs,
+    stepper: Stepper,
+    trace: Option<&Path>,
+    source: &Path,
+) -> Result<()> {
+    let scene = show(source);
+    let what = "has rigid bodies (`shape`), which";
+    anyhow::ensure!(
+        !matches!(stepper, Stepper::Discrete(..)),
+        "{scene}: {what} --stepper discrete does not support yet: use the event-driven \
+         stepper (the default)"
+    );
+    anyhow::ensure!(
+        a.checkpoint.is_none(),
+        "{scene}: {what} checkpoints (--checkpoint) do not support yet: run without it"
+    );
+    if let Some(t) = trace {
+        anyhow::bail!(
+            "{scene}: {what} traces do not support yet (the trace format stores positions and \
+             velocities only), so there is no trace {} to write: give --no-trace (and \
+             --summary-json F for the results)",
+            show(t)
+        );
+    }
+    Ok(())
 }
 
 pub fn demo(a: DemoArgs) -> Result<ExitCode> {
@@ -932,6 +1087,60 @@ pub fn generate_gas(a: GasArgs) -> Result<ExitCode> {
     write_scene(&a.out, a.n, &header, || {
         gas(&a.params()).map_err(anyhow::Error::msg)
     })
+}
+
+/// `kairos generate polygons` (2D) and `kairos generate boxes` (3D): rigid-body gases.
+pub fn generate_rigid_gas(a: RigidGasArgs, dim: usize) -> Result<ExitCode> {
+    let name = if dim == 2 { "polygons" } else { "boxes" };
+    let header = format!(
+        "# kairos generate {name} --n {} --seed {} --packing {} --speed {} --spin {} --duration {}{}\n",
+        a.n, a.seed, a.packing, a.speed, a.spin, a.duration,
+        restitution_flag(a.out.restitution)
+    );
+    let params = a.params();
+    write_rigid_scene(&a.out, &header, || {
+        if dim == 2 {
+            polygons(&params)
+        } else {
+            boxes(&params)
+        }
+        .map_err(anyhow::Error::msg)
+    })
+}
+
+/// `kairos generate bullet`: fast spinning boxes fired at a rotating plank and at each other.
+pub fn generate_bullet(a: BulletArgs) -> Result<ExitCode> {
+    let header = format!(
+        "# kairos generate bullet --speed {} --duration {}{}\n",
+        a.speed,
+        a.duration,
+        restitution_flag(a.out.restitution)
+    );
+    let params = BulletParams {
+        speed: a.speed,
+        duration: a.duration,
+        restitution: a.out.restitution,
+    };
+    write_rigid_scene(&a.out, &header, || {
+        bullet(&params).map_err(anyhow::Error::msg)
+    })
+}
+
+/// [`write_scene`] for a scene of rigid bodies, which stay in the TOML file: a bodies file
+/// (extended XYZ) holds balls only.
+fn write_rigid_scene(
+    out: &GeneratedScene,
+    header: &str,
+    make: impl FnOnce() -> Result<Scene>,
+) -> Result<ExitCode> {
+    anyhow::ensure!(
+        out.bodies_in != BodiesIn::Xyz,
+        "{}: --bodies-in xyz cannot hold rigid bodies (the XYZ file has balls only): use \
+         --bodies-in toml",
+        show(&out.output)
+    );
+    // No body count makes `auto` choose a bodies file.
+    write_scene(out, 0, header, make)
 }
 
 /// Writes a generated scene of `n` bodies to its output (after `header`, a comment), with its

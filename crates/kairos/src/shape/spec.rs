@@ -198,7 +198,7 @@ impl BodyDim for DVec3 {
 
 /// A body read from its table: its shape in the body frame and its motion at time 0.
 ///
-/// One body table (a `[[bodies]]` item of a query file, and of the rigid-body scenes to come)
+/// One body table (a `[[bodies]]` item of a query file, or a scene's rigid body)
 /// is read by [`RigidBodySpec::from_table`]. The format is documented in
 /// `docs/query-format.md`:
 ///
