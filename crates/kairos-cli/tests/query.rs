@@ -279,7 +279,8 @@ fn json_has_every_key() {
         ]
     );
     assert_eq!(num(&v["toi"]["until"]), 5.0);
-    assert!(v["iterations"].as_u64().unwrap() > 0);
+    // GJK's iterations at t = 0: none for the pairs with a closed form (two 2D boxes).
+    assert!(v["iterations"].as_u64().is_some());
 }
 
 /// Bad files: a clear message naming the file, the item and the problem; exit 2; nothing on

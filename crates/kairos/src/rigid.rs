@@ -26,7 +26,8 @@
 //!    separating plane and lower bound, each with a bound `μ` on the closing speed
 //!    (`n·(v_a − v_b) + |ω_a| R_a + |ω_b| R_b`, the angular speeds bounded by
 //!    [`Vector::spin_bound`]), give steps that never skip a contact. The contact is reported
-//!    when the gap is at most the **contact shell** `shell = SHELL · (R_a + R_b)`; the steps keep
+//!    when the gap is at most the **contact shell** `shell = SHELL · (R_a + R_b)` (a ball
+//!    counts 0 in this sum); the steps keep
 //!    half the shell, so the reported gap lies in `[shell/2, shell]`: the bodies never overlap,
 //!    and the time is before the true contact by at most the shell over the closing speed.
 //! 3. **Inside the shell** at the start (after a response, the pair is still within the shell):
@@ -79,7 +80,9 @@ use crate::wall::{Plane, Wall};
 pub const SHELL: f64 = 1e-7;
 
 /// A rigid body's [`Body::radius`] is its bounding radius about its centre of mass times
-/// `1 + RADIUS_MARGIN`: the sphere also contains the contact shell.
+/// `1 + RADIUS_MARGIN`: the sphere also contains the contact shell (a ball's radius stays
+/// exact: the shell of a pair scales with the radii of its bodies that are not balls, which
+/// their margins cover).
 pub const RADIUS_MARGIN: f64 = 1e-6;
 
 /// The most advancement steps of one prediction (see the [module docs](self)).
@@ -160,7 +163,12 @@ impl<V: Vector> RigidState<V> {
     ) -> Result<(Body<V>, Self), RigidError> {
         let state = Self::new(shape_id, shape, props, pose.rotation, angular_velocity)?;
         let centre = pose.transform_point(props.centre_of_mass);
-        let radius = state.radius * (1.0 + RADIUS_MARGIN);
+        // A ball's sphere is its shape: its radius stays exact, for the balls' exact predictions.
+        let radius = if matches!(shape, Shape::Ball(_)) {
+            state.radius
+        } else {
+            state.radius * (1.0 + RADIUS_MARGIN)
+        };
         Ok((Body::new(centre, velocity, radius, props.mass), state))
     }
     /// The rotation and angular velocity `dt` after the stored state.
@@ -261,6 +269,14 @@ impl<'a, V: Vector> Mover<'a, V> {
             let w = r.spin_bound();
             r.radius * (w * w + V::spin_acceleration_bound(&r.spin))
         })
+    }
+    /// The size the contact shell scales with: the bounding radius, or 0 for a ball (whose
+    /// sphere is exact and not grown, see [`RigidState::body`]).
+    fn shell_size(&self) -> f64 {
+        match (self.body, self.shape) {
+            (_, Shape::Ball(_)) | (None, _) => 0.0,
+            (Some((_, r)), _) => r.radius,
+        }
     }
     /// The centre of mass and angular velocity at `t` (zero for a static shape).
     fn centre_and_spin(&self, t: f64) -> (V, V::Angular) {
@@ -531,7 +547,8 @@ pub fn body_body<V: Vector>(a: &Mover<V>, b: &Mover<V>, t_max: f64) -> Toi {
     let t0 = ba.time.max(bb.time);
     let d = bb.position_at(t0) - ba.position_at(t0);
     let sigma = ra.radius + rb.radius;
-    predict(a, b, t0, d, bb.vel - ba.vel, sigma, SHELL * sigma, t_max)
+    let shell = SHELL * (a.shell_size() + b.shell_size());
+    predict(a, b, t0, d, bb.vel - ba.vel, sigma, shell, t_max)
 }
 
 /// The static pieces of a wall against which rigid bodies are predicted: the plane itself, or
@@ -827,10 +844,16 @@ impl<V: Vector> Side<V> {
     }
 }
 
-/// Applies the collision impulses of `contact` between `a` and `b` with restitution `e`
-/// (see the [module docs](self#response)); returns the total impulse on `a` (zero when none
-/// was applied).
-pub fn respond<V: Vector>(a: &mut Side<V>, b: &mut Side<V>, contact: &ContactSet<V>, e: f64) -> V {
+/// Applies the collision impulses of `contact` between `a` and `b` with restitution `e` and
+/// Coulomb friction coefficient `friction` (see the [module docs](self#response)); returns the
+/// total impulse on `a` (zero when none was applied).
+pub fn respond<V: Vector>(
+    a: &mut Side<V>,
+    b: &mut Side<V>,
+    contact: &ContactSet<V>,
+    e: f64,
+    friction: f64,
+) -> V {
     let n = contact.normal;
     let mut total = V::ZERO;
     if n == V::ZERO || contact.points.is_empty() {
@@ -864,12 +887,38 @@ pub fn respond<V: Vector>(a: &mut Side<V>, b: &mut Side<V>, contact: &ContactSet
         if !(k > 0.0 && k.is_finite()) {
             break;
         }
-        let j = n * ((1.0 + e) * u / k);
+        let jn = (1.0 + e) * u / k;
+        let j = n * jn;
         a.apply(p, -j);
         b.apply(p, j);
         total -= j;
+        if friction > 0.0 {
+            total -= friction_impulse(a, b, p, n, friction * jn);
+        }
     }
     total
+}
+
+/// The friction impulse at `p` after a normal impulse of size `jn_max / μ` (see the
+/// [module docs](self#friction)): the impulse along the tangential slip that stops it
+/// (sticking), or of size `jn_max = μ j_n` against it when that is not enough (sliding).
+/// Applied to both sides; returns the impulse on `b` (the one on `a` is its opposite).
+fn friction_impulse<V: Vector>(a: &mut Side<V>, b: &mut Side<V>, p: V, n: V, jn_max: f64) -> V {
+    let slip = a.point_velocity(p) - b.point_velocity(p);
+    let tangential = slip - n * n.dot(slip);
+    let speed = tangential.length();
+    if !(speed > 0.0 && speed.is_finite() && jn_max > 0.0) {
+        return V::ZERO;
+    }
+    let t = tangential * (1.0 / speed);
+    let k = a.inv_mass + b.inv_mass + a.angular_term(p, t) + b.angular_term(p, t);
+    if !(k > 0.0 && k.is_finite()) {
+        return V::ZERO;
+    }
+    let jt = t * (speed / k).min(jn_max);
+    a.apply(p, -jt);
+    b.apply(p, jt);
+    jt
 }
 
 #[cfg(test)]

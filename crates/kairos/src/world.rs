@@ -60,6 +60,10 @@ pub struct World<V: Vector> {
     /// [`World::rebase`]). Kept only when `restitution < 1`: empty until the first dissipative
     /// collision, and always empty for elastic worlds. Part of the state a checkpoint must save.
     pub last_collision: Vec<f64>,
+    /// The Coulomb friction coefficient `μ >= 0` of collisions in a rigid world (see
+    /// [`rigid`]'s response); 0, the default, is frictionless. Ignored in a world of balls
+    /// (balls there carry no spin).
+    pub friction: f64,
     /// The shapes of rigid bodies, shared by index ([`RigidState::shape`]); empty for a world
     /// of balls.
     pub shapes: Vec<Shape<V>>,
@@ -82,6 +86,7 @@ impl<V: Vector> World<V> {
             images: Vec::new(),
             contact_duration: 0.0,
             last_collision: Vec::new(),
+            friction: 0.0,
             shapes: Vec::new(),
             rigid: Vec::new(),
             wall_pieces: Vec::new(),
@@ -533,7 +538,7 @@ impl<V: Vector> World<V> {
             };
         }
         let e = self.collision_restitution(t, ia, pair.then_some(ib));
-        let j = rigid::respond(&mut a, &mut b, &contact, e);
+        let j = rigid::respond(&mut a, &mut b, &contact, e, self.friction);
         self.bodies[ia].vel = a.vel;
         self.rigid[ia].set_angular_velocity(a.omega);
         if pair {
@@ -550,7 +555,8 @@ impl<V: Vector> World<V> {
     fn respond(&mut self, event: &Event) -> Response<V> {
         if event.kind != EventKind::BoxCrossing
             && (self.is_rigid_shape(event.a as usize)
-                || (event.kind == EventKind::BallBall && self.is_rigid_shape(event.b as usize)))
+                || (event.kind == EventKind::BallBall && self.is_rigid_shape(event.b as usize))
+                || (self.friction > 0.0 && !self.rigid.is_empty()))
         {
             return self.respond_rigid(event);
         }
