@@ -684,3 +684,81 @@ fn friction_never_adds_energy() {
         println!("e = {e}, μ = 0.4: {events} events");
     }
 }
+
+/// The 3D bullets: a small tumbling box fired at a thin square plank turning about its upright
+/// axis, and two such boxes fired at each other; every case collides.
+#[test]
+fn bullets_never_tunnel_3d() {
+    use kairos::math::DQuat;
+    let thickness = 0.01;
+    let mut rng = Pcg64::seed_from_u64(4);
+    for k in 0..150 {
+        let speed = thickness * 10f64.powf(rng.gen_range(1.0..4.0));
+        let plank = Shape::cuboid(DVec3::new(1.0, 1.0, 0.5 * thickness)).unwrap();
+        let bullet = Shape::cuboid(DVec3::new(0.02, 0.01, 0.005)).unwrap();
+        let start = 3.0;
+        let spin_y = rng.gen_range(-20.0..20.0);
+        // The plank's normal (local z) faces the bullet, within 0.3 rad, when it arrives.
+        let angle = std::f64::consts::FRAC_PI_2 + rng.gen_range(-0.3..0.3) - spin_y * start / speed;
+        let mut tumble = || {
+            DVec3::new(
+                rng.gen_range(-1.0..1.0),
+                rng.gen_range(-1.0..1.0),
+                rng.gen_range(-1.0..1.0),
+            ) * 300.0
+        };
+        let (wa, wb) = (tumble(), tumble());
+        let aim = DVec3::new(-start, rng.gen_range(-0.6..0.6), rng.gen_range(-0.6..0.6));
+        let specs = [
+            (
+                plank,
+                Pose::new(DVec3::ZERO, DQuat::from_rotation_y(angle)),
+                DVec3::ZERO,
+                DVec3::Y * spin_y,
+            ),
+            (
+                bullet.clone(),
+                Pose::new(aim, DQuat::from_rotation_x(1.0)),
+                DVec3::X * speed,
+                wa,
+            ),
+        ];
+        let w = world(&specs, vec![]);
+        let mut sim = Simulation::new(
+            w,
+            BroadPhaseKind::AllPairs.build(&Default::default()),
+            2.0 * start / speed,
+        );
+        let e = sim
+            .step()
+            .unwrap_or_else(|| panic!("case {k}: the bullet at {speed} passed through the plank"));
+        assert!(min_gap(sim.world(), e.time) >= 0.0);
+        let specs = [
+            (
+                bullet.clone(),
+                Pose::new(DVec3::new(-start, 0.0, 0.0), DQuat::from_rotation_z(0.3)),
+                DVec3::X * speed,
+                wa,
+            ),
+            (
+                bullet,
+                Pose::new(
+                    DVec3::new(start, 0.002, -0.002),
+                    DQuat::from_rotation_y(0.7),
+                ),
+                -DVec3::X * speed,
+                wb,
+            ),
+        ];
+        let w = world(&specs, vec![]);
+        let mut sim = Simulation::new(
+            w,
+            BroadPhaseKind::AllPairs.build(&Default::default()),
+            2.0 * start / speed,
+        );
+        let e = sim.step().unwrap_or_else(|| {
+            panic!("case {k}: the bullets at {speed} passed through each other")
+        });
+        assert!(min_gap(sim.world(), e.time) >= 0.0);
+    }
+}
