@@ -509,7 +509,16 @@ pub fn body_wall<V: Vector>(a: &Mover<V>, pieces: &WallPieces<V>, t_max: f64) ->
             for (shape, c, rw) in shapes {
                 let fixed = Mover::fixed(shape);
                 let bound = if best.is_hit() { best.time } else { t_max };
-                let toi = predict(a, &fixed, t0, *c - b.pos, -b.vel, r.radius + rw, shell, bound);
+                let toi = predict(
+                    a,
+                    &fixed,
+                    t0,
+                    *c - b.pos,
+                    -b.vel,
+                    r.radius + rw,
+                    shell,
+                    bound,
+                );
                 if toi.is_hit() && !(toi.time >= best.time && best.is_hit()) {
                     best = toi;
                 }

@@ -298,7 +298,11 @@ impl<V: Vector> World<V> {
     #[inline]
     pub fn predict_wall_by(&self, i: BodyId, w: WallId, t_max: f64) -> Toi {
         if self.is_rigid_shape(i as usize) {
-            return rigid::body_wall(&self.mover(i as usize), &self.wall_pieces[w as usize], t_max);
+            return rigid::body_wall(
+                &self.mover(i as usize),
+                &self.wall_pieces[w as usize],
+                t_max,
+            );
         }
         self.predict_wall(i, w)
     }
