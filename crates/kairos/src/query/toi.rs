@@ -103,7 +103,7 @@ use crate::math::Vector;
 use crate::query::gjk::{
     distance, ray_cast, CoreSupport, Feature, GjkCache, GjkOptions, GjkStatus, RayCast,
 };
-use crate::shape::{Motion, Shape, SupportMap};
+use crate::shape::{Motion, Pose, Shape, SupportMap};
 use crate::toi::first_contact;
 
 /// How a [`time_of_impact`] query ended.
@@ -213,6 +213,16 @@ pub fn time_of_impact<V: Vector>(
     let v_rel = motion_a.linear_velocity - motion_b.linear_velocity;
     let spin = motion_a.angular_speed() * ra + motion_b.angular_speed() * rb;
     let lipschitz = v_rel.length() + spin;
+    // Without spin the rotations are the same at every time (`Motion::pose_at` integrates a zero
+    // rotation to the same value, bit for bit): computed once.
+    let (rot_a, rot_b) = (motion_a.pose_at(t0).rotation, motion_b.pose_at(t0).rotation);
+    let pose_at = |m: &Motion<V>, rot: V::Rotation, t: f64| {
+        if spin == 0.0 {
+            Pose::new(m.pose.position + m.linear_velocity * (t - m.time), rot)
+        } else {
+            m.pose_at(t)
+        }
+    };
     let mut cache = GjkCache::default();
     let mut t = t0;
     if options.linear_ray_cast
@@ -224,7 +234,7 @@ pub fn time_of_impact<V: Vector>(
         // Two 2D boxes: their distance is a closed form, and advancement on it is cheaper.
         && !(V::DIM == 2 && matches!((a, b), (Shape::Cuboid(_), Shape::Cuboid(_))))
     {
-        let (pa, pb) = (motion_a.pose_at(t0), motion_b.pose_at(t0));
+        let (pa, pb) = (pose_at(motion_a, rot_a, t0), pose_at(motion_b, rot_b, t0));
         let max_it = options.gjk.max_iterations.max(2);
         out.iterations = 1;
         match ray_cast(a, &pa, b, &pb, -v_rel, t1 - t0, tol, max_it, &mut cache) {
@@ -235,7 +245,7 @@ pub fn time_of_impact<V: Vector>(
         }
     }
     while out.iterations < options.max_iterations {
-        let (pa, pb) = (motion_a.pose_at(t), motion_b.pose_at(t));
+        let (pa, pb) = (pose_at(motion_a, rot_a, t), pose_at(motion_b, rot_b, t));
         let g = distance(a, &pa, b, &pb, &options.gjk, Some(&mut cache));
         out.iterations += 1;
         out.time = t;
