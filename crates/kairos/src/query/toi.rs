@@ -1,5 +1,5 @@
 //! Time of impact of two convex shapes in linear and rotational motion, by conservative
-//! advancement.
+//! advancement, started by a GJK ray cast for translating polytopes.
 //!
 //! # Frames and motion
 //!
@@ -24,6 +24,29 @@
 //! ([`ImpactStatus::Hit`]), when the next step passes `t1` or the gap can never close
 //! ([`ImpactStatus::None`]), or after [`ToiOptions::max_iterations`] steps
 //! ([`ImpactStatus::MaxIterations`]).
+//!
+//! Two shapes that only translate (both angular velocities zero), neither with a round core
+//! (not a ball or capsule, see [`CoreSupport`]), and not two 2D
+//! cuboids (whose distance is a closed form, cheaper to advance on), first take the GJK ray cast
+//! (van den Bergen, *Ray casting against general convex objects with application to continuous
+//! collision detection*, 2004; *Collision Detection in Interactive 3D Environments*, 2003,
+//! §5.7.2): contact at `t0 + λ` is the point `λ (v_b − v_a)` entering the Minkowski difference
+//! `A − B` of the shapes at `t0`, found in one GJK-like loop on it. Each support point `c` along
+//! the current `v` (the ray point minus the nearest point of the simplex) gives a plane
+//! `{y : v·y = v·c}` that bounds `A − B`; when the ray point is beyond it by more than `tol/2`,
+//! `λ` advances until that margin is `tol/2` (the plane moves with the relative translation,
+//! so no contact is passed: this is the advancement step above with `μ = n·(v_a − v_b)`, on a
+//! plane through a support point of the whole difference instead of GJK's last normal), and
+//! when the ray does not approach the plane, or reaches it only after `t1`, there is no contact
+//! ([`ImpactStatus::None`]). It stops when the simplex comes within `tol` of the ray point.
+//! Advancement then goes on from `t0 + λ`, warm-started from the ray cast's simplex: its first
+//! distance query normally finds the contact at once and gives the result (distance, normal,
+//! points, features); when the ray cast did not converge (iteration limit of
+//! [`GjkOptions::max_iterations`], rounding) advancement simply continues from that safe time.
+//! The ray cast counts as one step of [`ToiResult::iterations`]. The answer is that of
+//! advancement alone to the tolerance: same status, times within `tol` over the closing speed
+//! (`tests/toi_ray_cast.rs`, 6,800 pairs), with one ray loop and one distance query instead of
+//! two to four distance queries ([`ToiOptions::linear_ray_cast`] turns it off).
 //!
 //! Two balls take the closed form instead: a ball's spin does not move its surface, so their
 //! first contact is the earlier root of `|d + w t| = r_a + r_b`, computed by the simulator's
