@@ -21,7 +21,7 @@ mod shared;
 
 use std::hint::black_box;
 
-use criterion::{criterion_group, criterion_main, Criterion};
+use criterion::{criterion_group, Criterion};
 use kairos::math::{DVec2, DVec3};
 use kairos::query::{
     distance, penetration, time_of_impact, EpaOptions, GjkCache, GjkOptions, ToiOptions,
@@ -37,7 +37,7 @@ macro_rules! query_benches {
      $parry_pose:ident, $pq:ident, $pvec:expr, $spin:expr, $pspin:expr, $ka:expr, $kb:expr) => {{
         let mut rng = Pcg64::seed_from_u64(11);
         let name = format!("{}D {}-{}", $dim, $ka, $kb);
-        let mut g = $c.benchmark_group(name);
+        let mut g = $c.benchmark_group(name.clone());
 
         // Penetration: overlapping pairs only.
         let mut deep = vec![];
@@ -54,26 +54,28 @@ macro_rules! query_benches {
             .map(|(a, pa, b, pb)| ($parry(a), $parry_pose(pa), $parry(b), $parry_pose(pb)))
             .collect();
         let epa = EpaOptions::default();
-        g.bench_function("kairos penetration", |bench| {
-            bench.iter(|| {
-                let mut s = 0.0;
-                for (a, pa, b, pb) in &deep {
-                    s += penetration(a, pa, b, pb, &epa).depth;
-                }
-                black_box(s)
-            })
-        });
-        g.bench_function("parry penetration", |bench| {
-            bench.iter(|| {
-                let mut s = 0.0;
-                for (a, pa, b, pb) in &deep_parry {
-                    s += $pq::query::contact(pa, &**a, pb, &**b, 0.0)
-                        .unwrap()
-                        .map_or(0.0, |c| c.dist);
-                }
-                black_box(s)
-            })
-        });
+        if count_request().is_none() {
+            g.bench_function("kairos penetration", |bench| {
+                bench.iter(|| {
+                    let mut s = 0.0;
+                    for (a, pa, b, pb) in &deep {
+                        s += penetration(a, pa, b, pb, &epa).depth;
+                    }
+                    black_box(s)
+                })
+            });
+            g.bench_function("parry penetration", |bench| {
+                bench.iter(|| {
+                    let mut s = 0.0;
+                    for (a, pa, b, pb) in &deep_parry {
+                        s += $pq::query::contact(pa, &**a, pb, &**b, 0.0)
+                            .unwrap()
+                            .map_or(0.0, |c| c.dist);
+                    }
+                    black_box(s)
+                })
+            });
+        }
 
         // Casts: the same pairs, without and with rotation.
         for rotating in [false, true] {
@@ -102,12 +104,29 @@ macro_rules! query_benches {
                 .iter()
                 .map(|(a, ma, b, mb)| ($parry(a), ma, $parry(b), mb))
                 .collect();
-            let toi = ToiOptions::default();
+            // `TOI_ADVANCEMENT` set: conservative advancement alone, the cast before the ray
+            // cast (for instruction counts).
+            let toi = ToiOptions {
+                linear_ray_cast: std::env::var_os("TOI_ADVANCEMENT").is_none(),
+                ..ToiOptions::default()
+            };
             let what = if rotating {
                 "rotating cast"
             } else {
                 "linear cast"
             };
+            if let Some((wanted, passes)) = count_request() {
+                if wanted == format!("{name}/kairos {what}") {
+                    for _ in 0..passes {
+                        let mut s = 0.0;
+                        for (a, ma, b, mb) in &cases {
+                            s += time_of_impact(a, ma, b, mb, 0.0, 1.0, &toi).time;
+                        }
+                        black_box(s);
+                    }
+                }
+                continue;
+            }
             g.bench_function(format!("kairos {what}"), |bench| {
                 bench.iter(|| {
                     let mut s = 0.0;
@@ -255,5 +274,22 @@ fn bench(c: &mut Criterion) {
     }
 }
 
+/// `QUERIES_COUNT="3D cuboid-cuboid/kairos linear cast:20"` runs that cast's 256 pairs 20
+/// times instead of benchmarking, for instruction counts under `valgrind --tool=callgrind`
+/// (subtract a run with 0 passes for the setup); `TOI_ADVANCEMENT` set turns the ray cast off.
+fn count_request() -> Option<(String, u32)> {
+    let spec = std::env::var("QUERIES_COUNT").ok()?;
+    let (name, passes) = spec.rsplit_once(':')?;
+    Some((name.to_string(), passes.parse().ok()?))
+}
+
 criterion_group!(benches, bench, warm_start);
-criterion_main!(benches);
+
+fn main() {
+    if count_request().is_some() {
+        bench(&mut Criterion::default());
+        return;
+    }
+    benches();
+    Criterion::default().configure_from_args().final_summary();
+}

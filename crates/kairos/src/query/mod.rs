@@ -6,7 +6,8 @@
 //! [`epa`], the Expanding Polytope Algorithm: penetration depth, normal and contact points of
 //! overlapping shapes ([`penetration`]) and the [`signed_distance`] (negative inside).
 //! [`toi`]: the first contact of two shapes in linear and rotational motion
-//! ([`time_of_impact`]), by conservative advancement on GJK's separating plane. For polytopes
+//! ([`time_of_impact`]), by conservative advancement on GJK's separating plane, started by a
+//! GJK ray cast on the Minkowski difference for translating polytopes. For polytopes
 //! (boxes, polygons, triangles, segments, polyhedra: the [`Polytope`] trait), [`sat`](mod@sat)
 //! is the separating axis test ([`sat()`]) over face normals and, in 3D, edge cross products
 //! pruned on the Gauss map, exact penetration depth when they overlap, with the last best axis
