@@ -30,6 +30,12 @@
 //!    counts 0 in this sum); the steps keep
 //!    half the shell, so the reported gap lies in `[shell/2, shell]`: the bodies never overlap,
 //!    and the time is before the true contact by at most the shell over the closing speed.
+//!    Each step is also offered a **second-order** bound (see `curved_step`): along the fixed
+//!    normal the margin is at least that of the shapes moved by their velocity fields, minus
+//!    `A s² / 2` for the bound `A = R (|ω|² + |ω̇|)` on the points' acceleration; that bound
+//!    is concave in `s`, so a doubled step that still clears the target is certified. Two
+//!    bodies **sliding** against each other (a gap of the shell's size that the spin could
+//!    close at `|ω| R` but does not) then advance by `√(2 gap / A)`, not `gap / (|ω| R)`.
 //! 3. **Inside the shell** at the start (after a response, the pair is still within the shell):
 //!    the pair collides at once only when its closest points approach (the relative velocity
 //!    of the two witness points along the normal); otherwise the next contact is the first time
@@ -43,6 +49,14 @@
 //!
 //! Two balls keep the exact quadratic of [`crate::toi::ball_ball`] (the caller dispatches);
 //! a ball against any other shape goes through the steps above.
+//!
+//! **Sustained contacts.** A body pressed against another by the motion itself (a spinning
+//! body pivoting on another, or a cluster cooled by inelastic collisions) is, in an
+//! event-driven model, a dense sequence of collisions: with restitution below 1 the TC model
+//! ([`crate::world::World::contact_duration`]) makes the collisions within `t_c` of each other
+//! elastic, so they cannot converge to an instant, but they come about `t_c` apart while the
+//! contact lasts, each prediction taking many short steps. Resting contact (a body at rest on
+//! another, which needs a contact force rather than impulses) is outside this model.
 //!
 //! Walls: a plane by its exact gap (one support point of the body, the plane's normal on the
 //! body's side), segments and polygons as static shapes (a polygon as a fan of triangles), each
