@@ -376,3 +376,91 @@ fn a_3d_rigid_trace_exports_quaternions_and_frames_orientations() {
         assert!((norm - 1.0).abs() < 1e-9, "{line}");
     }
 }
+
+/// Every `<path d="M ... Z"/>` of an SVG as its points.
+fn paths(svg: &str) -> Vec<Vec<[f64; 2]>> {
+    svg.split("<path d=\"M ")
+        .skip(1)
+        .map(|p| {
+            let d = &p[..p.find(" Z").unwrap()];
+            d.split(" L ")
+                .map(|xy| {
+                    let v: Vec<f64> = xy.split(' ').map(|c| c.parse().unwrap()).collect();
+                    [v[0], v[1]]
+                })
+                .collect()
+        })
+        .collect()
+}
+
+#[test]
+fn snapshot_draws_rigid_bodies_as_their_turned_outlines() {
+    let dir = setup("rigid-snapshot");
+    ok(&kairos(
+        &["run", "rigid.toml", "-q", "-o", "t.ktrace"],
+        &dir,
+    ));
+    ok(&kairos(
+        &["snapshot", "t.ktrace", "--time", "0", "-o", "t0.svg"],
+        &dir,
+    ));
+    let svg = std::fs::read_to_string(dir.join("t0.svg")).unwrap();
+    // The plank and the triangle as outlines, the ball as its circle.
+    let shapes = paths(&svg);
+    assert_eq!(shapes.len(), 2, "{svg}");
+    assert_eq!(svg.matches("<circle ").count(), 1, "{svg}");
+    // The plank: a 4 x 0.2 box at (5, 5) turned by 0.3, its four corners exactly.
+    let (s, c) = 0.3f64.sin_cos();
+    let corners: Vec<[f64; 2]> = [[2.0, 0.1], [-2.0, 0.1], [-2.0, -0.1], [2.0, -0.1]]
+        .iter()
+        .map(|[x, y]| [5.0 + c * x - s * y, 5.0 + s * x + c * y])
+        .collect();
+    assert_eq!(shapes[0].len(), 4, "{:?}", shapes[0]);
+    for p in &shapes[0] {
+        assert!(
+            corners
+                .iter()
+                .any(|q| (p[0] - q[0]).abs() < 1e-12 && (p[1] - q[1]).abs() < 1e-12),
+            "{p:?} is not a corner of {corners:?}"
+        );
+    }
+    assert_eq!(shapes[1].len(), 3, "{:?}", shapes[1]);
+    // Later, the plank has turned: its outline differs.
+    ok(&kairos(
+        &["snapshot", "t.ktrace", "--time", "1.5", "-o", "t1.svg"],
+        &dir,
+    ));
+    let later = paths(&std::fs::read_to_string(dir.join("t1.svg")).unwrap());
+    assert_eq!(later.len(), 2);
+    assert_ne!(later[0], shapes[0]);
+
+    // 3D: cubes drawn as the outlines of their projections (4 to 6 corners each).
+    ok(&kairos(
+        &[
+            "generate",
+            "boxes",
+            "--n",
+            "8",
+            "--spin",
+            "3",
+            "--duration",
+            "1",
+            "-o",
+            "b.toml",
+        ],
+        &dir,
+    ));
+    ok(&kairos(&["run", "b.toml", "-q", "-o", "b.ktrace"], &dir));
+    ok(&kairos(
+        &[
+            "snapshot", "b.ktrace", "--time", "0.5", "--axes", "xz", "-o", "b.svg",
+        ],
+        &dir,
+    ));
+    let outlines = paths(&std::fs::read_to_string(dir.join("b.svg")).unwrap());
+    assert_eq!(outlines.len(), 8);
+    assert!(
+        outlines.iter().all(|o| (4..=6).contains(&o.len())),
+        "{outlines:?}"
+    );
+}
