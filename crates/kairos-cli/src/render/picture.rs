@@ -321,7 +321,7 @@ fn outlines_in<V: Vector>(
     axes: Axes,
 ) -> Vec<Option<Vec<[f64; 2]>>> {
     use kairos::math::Rotation;
-    use kairos::shape::{Shape as Body, SupportMap};
+    use kairos::shape::Shape as Body;
     (0..world.bodies.len())
         .map(|i| {
             let r = &world.rigid[i];
@@ -332,16 +332,54 @@ fn outlines_in<V: Vector>(
             let (q, _) = state.orientation(i, t);
             let centre = V::from_array3(state.position(i, t));
             let pose = r.shape_pose(centre, V::Rotation::from_trace(q));
-            let mut points: Vec<[f64; 2]> = Vec::with_capacity(OUTLINE_DIRECTIONS);
-            for k in 0..OUTLINE_DIRECTIONS {
-                let a = std::f64::consts::TAU * k as f64 / OUTLINE_DIRECTIONS as f64;
-                let d = V::unit(axes.h) * a.cos() + V::unit(axes.v) * a.sin();
-                let p = axes.project(&shape.support(&pose, d).to_array3());
-                if points.last() != Some(&p) && points.first() != Some(&p) {
-                    points.push(p);
-                }
+            Some(outline(shape, &pose, axes))
+        })
+        .collect()
+}
+
+/// The projected outline of `shape` at `pose` through its support points in
+/// [`OUTLINE_DIRECTIONS`] directions of the plane of `axes`, repeated points dropped.
+fn outline<V: Vector>(
+    shape: &kairos::shape::Shape<V>,
+    pose: &kairos::shape::Pose<V>,
+    axes: Axes,
+) -> Vec<[f64; 2]> {
+    use kairos::shape::SupportMap;
+    let mut points: Vec<[f64; 2]> = Vec::with_capacity(OUTLINE_DIRECTIONS);
+    for k in 0..OUTLINE_DIRECTIONS {
+        let a = std::f64::consts::TAU * k as f64 / OUTLINE_DIRECTIONS as f64;
+        let d = V::unit(axes.h) * a.cos() + V::unit(axes.v) * a.sin();
+        let p = axes.project(&shape.support(pose, d).to_array3());
+        if points.last() != Some(&p) && points.first() != Some(&p) {
+            points.push(p);
+        }
+    }
+    points
+}
+
+/// Every body's outline of a 2D rigid scene in its body frame (centre of mass at the origin,
+/// unturned), by id: what the replay page turns by the body's angle; `None` for a ball. Empty
+/// for a scene of balls or a 3D scene.
+pub fn body_outlines_2d(scene: &Scene) -> Vec<Option<Vec<[f64; 2]>>> {
+    use kairos::math::{Rot2, Rotation};
+    if scene.dim != 2 || !scene.has_rigid_bodies() {
+        return Vec::new();
+    }
+    let world = scene.world::<DVec2>();
+    let axes = Axes { h: 0, v: 1 };
+    world
+        .rigid
+        .iter()
+        .map(|r| {
+            let shape = &world.shapes[r.shape as usize];
+            if matches!(shape, kairos::shape::Shape::Ball(_)) {
+                return None;
             }
-            Some(points)
+            Some(outline(
+                shape,
+                &r.shape_pose(DVec2::ZERO, Rot2::IDENTITY),
+                axes,
+            ))
         })
         .collect()
 }
