@@ -343,16 +343,13 @@ fn a_3d_rigid_trace_exports_quaternions_and_frames_orientations() {
         let r = &world.rigid[i];
         let q = r.rotation.to_trace();
         let w = r.angular_velocity.to_array();
-        for k in 0..4 {
-            assert_eq!(f(7 + k), q[k].to_bits(), "body {i}: {row:?}");
+        for (k, x) in q.iter().enumerate() {
+            assert_eq!(f(7 + k), x.to_bits(), "body {i}: {row:?}");
         }
-        for k in 0..3 {
-            assert_eq!(f(11 + k), w[k].to_bits(), "body {i}: {row:?}");
-            assert_eq!(
-                f(1 + k),
-                world.bodies[i].pos.to_array()[k].to_bits(),
-                "body {i}"
-            );
+        let pos = world.bodies[i].pos.to_array();
+        for (k, (x, p)) in w.iter().zip(pos).enumerate() {
+            assert_eq!(f(11 + k), x.to_bits(), "body {i}: {row:?}");
+            assert_eq!(f(1 + k), p.to_bits(), "body {i}");
         }
     }
     ok(&kairos(

@@ -969,6 +969,14 @@ impl Replay {
             ));
         }
         replay.spins = rigid_states(&scene);
+        let states = match &replay.spins {
+            Spins::Two(v) => v.len(),
+            Spins::Three(v) => v.len(),
+            Spins::None => 0,
+        };
+        if states != header.bodies.len() {
+            return Err(corrupt("the embedded scene has no rigid bodies"));
+        }
         for (i, b) in header.bodies.iter().enumerate() {
             match &mut replay.spins {
                 Spins::Two(v) => set_spin(&mut v[i], b.rotation, b.angular_velocity),

@@ -262,28 +262,6 @@ impl Bounds {
     }
 }
 
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn axes_parse_and_check() {
-        assert_eq!("xz".parse::<Axes>().unwrap(), Axes { h: 0, v: 2 });
-        assert!("xx".parse::<Axes>().is_err());
-        assert!("xyz".parse::<Axes>().is_err());
-        assert!("ab".parse::<Axes>().is_err());
-        assert!(Axes { h: 0, v: 2 }.check(2).is_err());
-        assert_eq!(Axes { h: 2, v: 0 }.depth(), 1);
-    }
-
-    #[test]
-    fn wrap_stays_in_the_box() {
-        assert_eq!(wrap(-0.5, 10.0), 9.5);
-        assert_eq!(wrap(23.0, 10.0), 3.0);
-        assert!(wrap(-1e-300, 10.0) < 10.0);
-    }
-}
-
 /// Directions sampled around a rigid body's outline (3.75 degrees apart).
 pub const OUTLINE_DIRECTIONS: usize = 96;
 
@@ -382,4 +360,26 @@ pub fn body_outlines_2d(scene: &Scene) -> Vec<Option<Vec<[f64; 2]>>> {
             ))
         })
         .collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn axes_parse_and_check() {
+        assert_eq!("xz".parse::<Axes>().unwrap(), Axes { h: 0, v: 2 });
+        assert!("xx".parse::<Axes>().is_err());
+        assert!("xyz".parse::<Axes>().is_err());
+        assert!("ab".parse::<Axes>().is_err());
+        assert!(Axes { h: 0, v: 2 }.check(2).is_err());
+        assert_eq!(Axes { h: 2, v: 0 }.depth(), 1);
+    }
+
+    #[test]
+    fn wrap_stays_in_the_box() {
+        assert_eq!(wrap(-0.5, 10.0), 9.5);
+        assert_eq!(wrap(23.0, 10.0), 3.0);
+        assert!(wrap(-1e-300, 10.0) < 10.0);
+    }
 }
