@@ -65,6 +65,13 @@
   const END = data.endTime;
   const PERIOD = data.periodFull; // every axis, or null
   const W = 2 * D; // numbers per stored state: position, then velocity
+  // 2D rigid bodies: outlines in the body frame (centre of mass at the origin, unturned), and
+  // angle and angular velocity at the start and at each update; null for balls and 3D.
+  const OUTLINE_START = numbers(data.bodies.outlineStart, Uint32Array);
+  const OUTLINE = numbers(data.bodies.outline, Float32Array);
+  const SPIN0 = numbers(data.bodies.spin, Float64Array);
+  const EV_SPIN = numbers(data.events.spin, Float64Array);
+  const TURNING = OUTLINE_START !== null && OUTLINE !== null && SPIN0 !== null && EV_SPIN !== null;
   const BALL_BALL = 0;
   const SHOWS_A = 4;
   const SHOWS_B = 8;
@@ -103,6 +110,8 @@
   const pos = new Float64Array(N * D);
   const vel = new Float64Array(N * D);
   const since = new Float64Array(N); // time of each body's stored state
+  const angle = new Float64Array(N); // rigid bodies (2D): angle and angular velocity at `since`
+  const omega = new Float64Array(N);
   let cursor = 0; // events applied
   let now = START;
 
@@ -114,6 +123,12 @@
       vel[i * D + c] = src[o + D + c];
     }
     since[i] = slot < 0 ? START : TIME[slotEvent[slot]];
+    if (TURNING) {
+      const spin = slot < 0 ? SPIN0 : EV_SPIN;
+      const k = 2 * (slot < 0 ? i : slot);
+      angle[i] = spin[k];
+      omega[i] = spin[k + 1];
+    }
   }
   for (let i = 0; i < N; i++) load(i, -1);
 
@@ -373,6 +388,22 @@
 
   /** Adds the disc of body `i` now (and its periodic images) to `path`. */
   function addDisc(path, i, p) {
+    if (TURNING && OUTLINE_START[i + 1] > OUTLINE_START[i]) {
+      // A rigid body: its outline turned by its angle now (constant angular velocity in 2D).
+      const a = angle[i] + omega[i] * (now - since[i]);
+      const c = Math.cos(a);
+      const s = Math.sin(a);
+      for (let k = OUTLINE_START[i]; k < OUTLINE_START[i + 1]; k++) {
+        const x = OUTLINE[2 * k];
+        const y = OUTLINE[2 * k + 1];
+        const X = px(p[H] + c * x - s * y);
+        const Y = py(p[V] + s * x + c * y);
+        if (k === OUTLINE_START[i]) path.moveTo(X, Y);
+        else path.lineTo(X, Y);
+      }
+      path.closePath();
+      return;
+    }
     const r = RADIUS[i];
     const rpx = Math.max(scale * r, dpr);
     for (const [dx, dy] of images(p[H], p[V], r)) {
@@ -720,6 +751,12 @@
     bodyPosition(id) {
       if (id % STRIDE !== 0 || id / STRIDE >= N) return null;
       return Array.from(positionAt(id / STRIDE, now, new Float64Array(D)));
+    },
+    /** Angle of 2D rigid body `id` now (radians), or null when it does not turn in the page. */
+    bodyAngle(id) {
+      if (!TURNING || id % STRIDE !== 0 || id / STRIDE >= N) return null;
+      const i = id / STRIDE;
+      return angle[i] + omega[i] * (now - since[i]);
     },
     /** Where body `id` is drawn: canvas pixels (x, y, r) and page coordinates (clientX, clientY). */
     bodyPixel(id) {

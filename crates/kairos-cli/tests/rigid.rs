@@ -1,5 +1,6 @@
 //! `kairos run` on scenes with rigid bodies: every broad phase, the momentum drifts of the
-//! summary, and the refusals (traces, checkpoints, the discrete stepper) before any output.
+//! summary, the refusals (checkpoints, the discrete stepper) before any output, and their
+//! version 3 traces read back by `export --final`, `frames` and `diff`.
 
 mod common;
 
@@ -128,19 +129,6 @@ fn what_rigid_bodies_cannot_do_yet_is_refused_before_any_output() {
         assert!(err.contains(needle), "`{needle}` not in: {err}");
         assert_eq!(listing(&dir), ["rigid.toml"], "{args:?} wrote something");
     };
-    // A trace by default, or named.
-    refused(&["run", "rigid.toml"], "--no-trace");
-    refused(
-        &[
-            "run",
-            "rigid.toml",
-            "-o",
-            "t.ktrace",
-            "--summary-json",
-            "s.json",
-        ],
-        "traces do not support yet",
-    );
     refused(
         &[
             "run",
@@ -222,4 +210,254 @@ fn generated_rigid_scenes_run() {
     );
     assert!(!o.status.success());
     assert!(text(&o.stderr).contains("packing"), "{}", text(&o.stderr));
+}
+
+/// The rows of a CSV file, split at commas, header first.
+fn csv(path: &std::path::Path) -> Vec<Vec<String>> {
+    std::fs::read_to_string(path)
+        .unwrap()
+        .lines()
+        .map(|l| l.split(',').map(str::to_string).collect())
+        .collect()
+}
+
+/// The simulation of `scene` run to its end in the library: what the trace must replay to.
+fn simulated<V: kairos::math::Vector>(scene: &kairos::scene::Scene) -> kairos::world::World<V> {
+    let mut sim = kairos::sim::Simulation::new(
+        scene.world::<V>(),
+        BroadPhaseKind::Calendar.build(&Default::default()),
+        scene.duration,
+    );
+    sim.run(|_, _, _| {});
+    sim.world().clone()
+}
+
+#[test]
+fn a_rigid_run_writes_a_version_3_trace_that_export_replays_bit_for_bit() {
+    use kairos::math::{DVec2, Rotation};
+    let dir = setup("rigid-trace");
+    // Every broad phase writes the same events (the look-ahead aside): `diff` says identical.
+    for kind in ["calendar", "all-pairs"] {
+        let out = format!("{kind}.ktrace");
+        ok(&kairos(
+            &["run", "rigid.toml", "-q", "-o", &out, "--broad-phase", kind],
+            &dir,
+        ));
+        let reader = kairos::trace::TraceReader::open(&dir.join(&out)).unwrap();
+        assert_eq!(reader.version(), 3);
+        assert!(reader.len() > 3, "{}", reader.len());
+    }
+    let o = kairos(&["diff", "calendar.ktrace", "all-pairs.ktrace"], &dir);
+    ok(&o);
+    assert!(
+        text(&o.stdout).starts_with("identical"),
+        "{}",
+        text(&o.stdout)
+    );
+    // The default trace name works too.
+    ok(&kairos(&["run", "rigid.toml", "-q"], &dir));
+
+    ok(&kairos(
+        &["export", "calendar.ktrace", "--final", "final.csv"],
+        &dir,
+    ));
+    let rows = csv(&dir.join("final.csv"));
+    assert_eq!(rows[0], ["id", "x", "y", "vx", "vy", "angle", "omega"]);
+    let scene = kairos::scene::Scene::from_toml_str(SCENE).unwrap();
+    let world = simulated::<DVec2>(&scene);
+    assert_eq!(rows.len(), 1 + world.bodies.len());
+    for (i, row) in rows[1..].iter().enumerate() {
+        let f = |k: usize| row[k].parse::<f64>().unwrap().to_bits();
+        let b = &world.bodies[i];
+        let r = &world.rigid[i];
+        assert_eq!(f(1), b.pos.x.to_bits(), "body {i}: {row:?}");
+        assert_eq!(f(2), b.pos.y.to_bits(), "body {i}: {row:?}");
+        assert_eq!(f(3), b.vel.x.to_bits(), "body {i}");
+        assert_eq!(
+            f(5),
+            r.rotation.to_trace()[0].to_bits(),
+            "body {i}: {row:?}"
+        );
+        assert_eq!(f(6), r.angular_velocity.to_bits(), "body {i}: {row:?}");
+    }
+    // The plank turned: its angle is no longer the scene's 0.3.
+    assert_ne!(rows[1][5], "0.3");
+
+    ok(&kairos(
+        &["frames", "calendar.ktrace", "--every", "1", "-o", "f.xyz"],
+        &dir,
+    ));
+    let xyz = std::fs::read_to_string(dir.join("f.xyz")).unwrap();
+    let lines: Vec<&str> = xyz.lines().collect();
+    assert!(
+        lines[1].contains(
+            "Properties=species:S:1:pos:R:3:radius:R:1:vel:R:3:orientation:R:4:angular_velocity:R:3"
+        ),
+        "{}",
+        lines[1]
+    );
+    // Frame 0, the plank: rotation by 0.3 about z, as x y z w, and ω = (0, 0, 2).
+    let cols: Vec<f64> = lines[2]
+        .split_whitespace()
+        .skip(1)
+        .map(|c| c.parse().unwrap())
+        .collect();
+    assert_eq!(cols.len(), 3 + 1 + 3 + 4 + 3);
+    let (s, c) = (0.15f64).sin_cos();
+    assert_eq!(&cols[7..14], &[0.0, 0.0, s, c, 0.0, 0.0, 2.0]);
+}
+
+#[test]
+fn a_3d_rigid_trace_exports_quaternions_and_frames_orientations() {
+    use kairos::math::{DVec3, Rotation};
+    let dir = tempdir("rigid-trace-3d");
+    ok(&kairos(
+        &[
+            "generate",
+            "boxes",
+            "--n",
+            "12",
+            "--spin",
+            "3",
+            "--duration",
+            "2",
+            "-o",
+            "b.toml",
+        ],
+        &dir,
+    ));
+    ok(&kairos(&["run", "b.toml", "-q", "-o", "b.ktrace"], &dir));
+    ok(&kairos(
+        &["export", "b.ktrace", "--final", "final.csv"],
+        &dir,
+    ));
+    let rows = csv(&dir.join("final.csv"));
+    assert_eq!(
+        rows[0],
+        ["id", "x", "y", "z", "vx", "vy", "vz", "qw", "qx", "qy", "qz", "wx", "wy", "wz"]
+    );
+    let scene = kairos::scene::Scene::load(&dir.join("b.toml")).unwrap();
+    let world = simulated::<DVec3>(&scene);
+    for (i, row) in rows[1..].iter().enumerate() {
+        let f = |k: usize| row[k].parse::<f64>().unwrap().to_bits();
+        let r = &world.rigid[i];
+        let q = r.rotation.to_trace();
+        let w = r.angular_velocity.to_array();
+        for (k, x) in q.iter().enumerate() {
+            assert_eq!(f(7 + k), x.to_bits(), "body {i}: {row:?}");
+        }
+        let pos = world.bodies[i].pos.to_array();
+        for (k, (x, p)) in w.iter().zip(pos).enumerate() {
+            assert_eq!(f(11 + k), x.to_bits(), "body {i}: {row:?}");
+            assert_eq!(f(1 + k), p.to_bits(), "body {i}");
+        }
+    }
+    ok(&kairos(
+        &["frames", "b.ktrace", "--every", "0.5", "-o", "f.xyz"],
+        &dir,
+    ));
+    let xyz = std::fs::read_to_string(dir.join("f.xyz")).unwrap();
+    let lines: Vec<&str> = xyz.lines().collect();
+    assert!(
+        lines[1].contains(":orientation:R:4:angular_velocity:R:3"),
+        "{}",
+        lines[1]
+    );
+    for line in xyz.lines().filter(|l| l.starts_with("A ")) {
+        let cols: Vec<f64> = line
+            .split_whitespace()
+            .skip(1)
+            .map(|c| c.parse().unwrap())
+            .collect();
+        let norm: f64 = cols[7..11].iter().map(|x| x * x).sum();
+        assert!((norm - 1.0).abs() < 1e-9, "{line}");
+    }
+}
+
+/// Every `<path d="M ... Z"/>` of an SVG as its points.
+fn paths(svg: &str) -> Vec<Vec<[f64; 2]>> {
+    svg.split("<path d=\"M ")
+        .skip(1)
+        .map(|p| {
+            let d = &p[..p.find(" Z").unwrap()];
+            d.split(" L ")
+                .map(|xy| {
+                    let v: Vec<f64> = xy.split(' ').map(|c| c.parse().unwrap()).collect();
+                    [v[0], v[1]]
+                })
+                .collect()
+        })
+        .collect()
+}
+
+#[test]
+fn snapshot_draws_rigid_bodies_as_their_turned_outlines() {
+    let dir = setup("rigid-snapshot");
+    ok(&kairos(
+        &["run", "rigid.toml", "-q", "-o", "t.ktrace"],
+        &dir,
+    ));
+    ok(&kairos(
+        &["snapshot", "t.ktrace", "--time", "0", "-o", "t0.svg"],
+        &dir,
+    ));
+    let svg = std::fs::read_to_string(dir.join("t0.svg")).unwrap();
+    // The plank and the triangle as outlines, the ball as its circle.
+    let shapes = paths(&svg);
+    assert_eq!(shapes.len(), 2, "{svg}");
+    assert_eq!(svg.matches("<circle ").count(), 1, "{svg}");
+    // The plank: a 4 x 0.2 box at (5, 5) turned by 0.3, its four corners exactly.
+    let (s, c) = 0.3f64.sin_cos();
+    let corners: Vec<[f64; 2]> = [[2.0, 0.1], [-2.0, 0.1], [-2.0, -0.1], [2.0, -0.1]]
+        .iter()
+        .map(|[x, y]| [5.0 + c * x - s * y, 5.0 + s * x + c * y])
+        .collect();
+    assert_eq!(shapes[0].len(), 4, "{:?}", shapes[0]);
+    for p in &shapes[0] {
+        assert!(
+            corners
+                .iter()
+                .any(|q| (p[0] - q[0]).abs() < 1e-12 && (p[1] - q[1]).abs() < 1e-12),
+            "{p:?} is not a corner of {corners:?}"
+        );
+    }
+    assert_eq!(shapes[1].len(), 3, "{:?}", shapes[1]);
+    // Later, the plank has turned: its outline differs.
+    ok(&kairos(
+        &["snapshot", "t.ktrace", "--time", "1.5", "-o", "t1.svg"],
+        &dir,
+    ));
+    let later = paths(&std::fs::read_to_string(dir.join("t1.svg")).unwrap());
+    assert_eq!(later.len(), 2);
+    assert_ne!(later[0], shapes[0]);
+
+    // 3D: cubes drawn as the outlines of their projections (4 to 6 corners each).
+    ok(&kairos(
+        &[
+            "generate",
+            "boxes",
+            "--n",
+            "8",
+            "--spin",
+            "3",
+            "--duration",
+            "1",
+            "-o",
+            "b.toml",
+        ],
+        &dir,
+    ));
+    ok(&kairos(&["run", "b.toml", "-q", "-o", "b.ktrace"], &dir));
+    ok(&kairos(
+        &[
+            "snapshot", "b.ktrace", "--time", "0.5", "--axes", "xz", "-o", "b.svg",
+        ],
+        &dir,
+    ));
+    let outlines = paths(&std::fs::read_to_string(dir.join("b.svg")).unwrap());
+    assert_eq!(outlines.len(), 8);
+    assert!(
+        outlines.iter().all(|o| (4..=6).contains(&o.len())),
+        "{outlines:?}"
+    );
 }

@@ -507,3 +507,79 @@ fn open_says_where_the_page_is_when_there_is_no_browser() {
         assert_eq!(opened.trim(), abs.display().to_string());
     }
 }
+
+/// A 2D rigid trace's page carries each body's outline (body frame) and its angle and angular
+/// velocity at the start and at each of its events; balls and 3D traces carry none.
+#[test]
+fn a_2d_rigid_page_turns_outlines_and_3d_keeps_circles() {
+    let dir = tempdir("view-rigid");
+    let scene = r#"
+dim = 2
+[simulation]
+duration = 4.0
+[[walls]]
+box = { min = [0.0, 0.0], max = [10.0, 10.0] }
+[[bodies]]
+shape = "box"
+half_extents = [2.0, 0.1]
+position = [5.0, 5.0]
+orientation = 0.3
+velocity = [1.5, 0.5]
+angular_velocity = 2.0
+[[bodies]]
+position = [8.0, 8.0]
+velocity = [-1.0, -0.5]
+radius = 0.5
+"#;
+    let trace = run_scene(&dir, "r", scene, &[]);
+    ok(&kairos(&["view", &trace, "-o", "r.html"], &dir));
+    let data = page_data(&std::fs::read_to_string(dir.join("r.html")).unwrap());
+    let starts: Vec<u32> = unbase64(data["bodies"]["outlineStart"].as_str().unwrap())
+        .chunks(4)
+        .map(|b| u32::from_le_bytes(b.try_into().unwrap()))
+        .collect();
+    // The plank's four corners, then nothing for the ball.
+    assert_eq!(starts, [0, 4, 4]);
+    let outline: Vec<f32> = unbase64(data["bodies"]["outline"].as_str().unwrap())
+        .chunks(4)
+        .map(|b| f32::from_le_bytes(b.try_into().unwrap()))
+        .collect();
+    let mut corners: Vec<(f32, f32)> = outline.chunks(2).map(|p| (p[0], p[1])).collect();
+    corners.sort_by(|a, b| a.partial_cmp(b).unwrap());
+    assert_eq!(
+        corners,
+        [(-2.0, -0.1), (-2.0, 0.1), (2.0, -0.1), (2.0, 0.1)]
+    );
+    assert_eq!(f64s(&data["bodies"]["spin"]), [0.3, 2.0, 0.0, 0.0]);
+    let events = data["events"]["count"].as_u64().unwrap() as usize;
+    assert!(events > 0);
+    let codes = unbase64(data["events"]["code"].as_str().unwrap());
+    let slots: usize = codes
+        .iter()
+        .map(|c| usize::from(c & 4 != 0) + usize::from(c & 8 != 0))
+        .sum();
+    let spins = f64s(&data["events"]["spin"]);
+    assert_eq!(spins.len(), 2 * slots);
+    assert!(spins
+        .chunks(2)
+        .all(|s| (0.0..std::f64::consts::TAU).contains(&s[0]) && s[1].is_finite()));
+
+    let scene3 = r#"
+dim = 3
+[simulation]
+duration = 2.0
+[[walls]]
+box = { min = [0.0, 0.0, 0.0], max = [6.0, 6.0, 6.0] }
+[[bodies]]
+shape = "box"
+half_extents = [1.0, 0.5, 0.25]
+position = [3.0, 3.0, 3.0]
+velocity = [1.5, 0.7, -0.4]
+angular_velocity = [0.3, 2.0, 0.1]
+"#;
+    let trace = run_scene(&dir, "r3", scene3, &[]);
+    ok(&kairos(&["view", &trace, "-o", "r3.html"], &dir));
+    let data = page_data(&std::fs::read_to_string(dir.join("r3.html")).unwrap());
+    assert!(data["bodies"]["outline"].is_null());
+    assert!(data["events"]["spin"].is_null());
+}

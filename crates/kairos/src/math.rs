@@ -99,6 +99,10 @@ pub trait Vector:
     fn angular_speed(omega: Self::Angular) -> f64;
     /// True when every component of `omega` is finite.
     fn angular_is_finite(omega: Self::Angular) -> bool;
+    /// The three numbers a trace stores (version 3): 2D `[ω, 0, 0]`, 3D `[ωx, ωy, ωz]`.
+    fn angular_to_trace(omega: Self::Angular) -> [f64; 3];
+    /// The angular velocity of [`Vector::angular_to_trace`]'s numbers.
+    fn angular_from_trace(w: [f64; 3]) -> Self::Angular;
     /// The velocity `ω × r` of a point at offset `r` from the rotation centre (2D:
     /// `ω perp(r)` with `perp(x, y) = (-y, x)`).
     fn angular_cross(omega: Self::Angular, r: Self) -> Self;
@@ -184,6 +188,11 @@ pub trait Rotation<V>: Copy + Debug + PartialEq + Send + Sync + 'static {
     /// The rotation of a scene: 2D one angle in radians, 3D a quaternion `[w, x, y, z]`
     /// (normalised here; zero or non-finite refused).
     fn try_from_scene(s: &[f64]) -> Result<Self, RotationError>;
+    /// The four numbers a trace stores (version 3): 2D `[angle, 0, 0, 0]`, 3D the quaternion
+    /// `[w, x, y, z]`; [`Rotation::from_trace`] gives back the same rotation bit for bit.
+    fn to_trace(self) -> [f64; 4];
+    /// The rotation of [`Rotation::to_trace`]'s numbers (taken as they are: not normalised).
+    fn from_trace(q: [f64; 4]) -> Self;
 }
 
 /// A 2D rotation by `angle` radians counter-clockwise.
@@ -266,6 +275,15 @@ impl Rotation<DVec2> for Rot2 {
     fn is_finite(self) -> bool {
         self.angle.is_finite()
     }
+    #[inline]
+    fn to_trace(self) -> [f64; 4] {
+        [self.angle, 0.0, 0.0, 0.0]
+    }
+    #[inline]
+    fn from_trace(q: [f64; 4]) -> Self {
+        // `sin_cos` of the same angle: the same bits as the stored rotation.
+        Rot2::from_angle(q[0])
+    }
     fn try_from_scene(s: &[f64]) -> Result<Self, RotationError> {
         match s {
             [a] if a.is_finite() => Ok(Rot2::from_angle(*a)),
@@ -299,6 +317,14 @@ impl Rotation<DVec3> for DQuat {
     #[inline]
     fn is_finite(self) -> bool {
         DQuat::is_finite(self)
+    }
+    #[inline]
+    fn to_trace(self) -> [f64; 4] {
+        [self.w, self.x, self.y, self.z]
+    }
+    #[inline]
+    fn from_trace(q: [f64; 4]) -> Self {
+        DQuat::from_xyzw(q[1], q[2], q[3], q[0])
     }
     fn try_from_scene(s: &[f64]) -> Result<Self, RotationError> {
         let [w, x, y, z] = *s else {
@@ -389,6 +415,14 @@ impl Vector for DVec2 {
     #[inline]
     fn angular_is_finite(omega: f64) -> bool {
         omega.is_finite()
+    }
+    #[inline]
+    fn angular_to_trace(omega: f64) -> [f64; 3] {
+        [omega, 0.0, 0.0]
+    }
+    #[inline]
+    fn angular_from_trace(w: [f64; 3]) -> f64 {
+        w[0]
     }
     #[inline]
     fn angular_cross(omega: f64, r: DVec2) -> DVec2 {
@@ -518,6 +552,14 @@ impl Vector for DVec3 {
     #[inline]
     fn angular_is_finite(omega: DVec3) -> bool {
         omega.is_finite()
+    }
+    #[inline]
+    fn angular_to_trace(omega: DVec3) -> [f64; 3] {
+        omega.to_array()
+    }
+    #[inline]
+    fn angular_from_trace(w: [f64; 3]) -> DVec3 {
+        DVec3::from_array(w)
     }
     #[inline]
     fn angular_cross(omega: DVec3, r: DVec3) -> DVec3 {

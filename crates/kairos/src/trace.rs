@@ -17,6 +17,14 @@
 //! Version 1 (still read) held the bodies in the scene TOML, started at time 0 and had no
 //! checksum: its footer is the last 32 bytes alone.
 //!
+//! Version 3 is written for scenes with rigid bodies only (traces of balls stay version 2,
+//! byte for byte): the scene TOML keeps its `[[bodies]]` tables (the shapes), every body state
+//! in the header gains 7 f64 (rotation `[angle, 0, 0, 0]` in 2D or the quaternion `[w, x, y,
+//! z]` in 3D, and angular velocity `[ω, 0, 0]` or `[ωx, ωy, ωz]`; 128 bytes a body) and every
+//! record gains the same 7 f64 for each of its two bodies (240 bytes a record). [`Replay`]
+//! turns a rigid body with the simulation's own torque-free motion ([`RigidState::at`]), so a
+//! replayed rotation is the simulated one bit for bit.
+//!
 //! A trace is written with an [`AtomicWriter`]: it appears at its path only after the footer is
 //! written and synced, so an interrupted run never leaves a file that reads as complete. The
 //! reader rejects a missing footer, a size that does not match the record count, a damaged
@@ -30,18 +38,25 @@ use std::path::Path;
 
 use crate::atomic::AtomicWriter;
 use crate::event::{Event, EventKind};
-use crate::math::Vector;
+use crate::math::{Rotation, Vector};
+use crate::rigid::RigidState;
 use crate::scene::{BodySpec, Scene};
 use crate::world::World;
+use glam::{DVec2, DVec3};
 
 /// First bytes of every trace.
 pub const MAGIC: [u8; 8] = *b"KAIROSTR";
 /// First bytes of the footer.
 pub const FOOTER_MAGIC: [u8; 8] = *b"KAIROEND";
-/// Format version written (versions 1 and 2 are read).
-pub const VERSION: u32 = 2;
-/// Size of one record in bytes.
+/// The newest format version (versions 1 to 3 are read). Traces of rigid scenes are
+/// written as version 3; traces of balls keep version 2 ([`VERSION_BALLS`]).
+pub const VERSION: u32 = 3;
+/// The version written for scenes of balls (no rotation to store).
+pub const VERSION_BALLS: u32 = 2;
+/// Size of one record in bytes (versions 1 and 2).
 pub const RECORD_SIZE: usize = 128;
+/// Size of one record in bytes in version 3 (the rotations and angular velocities added).
+pub const RECORD_SIZE_V3: usize = 240;
 /// Size of the footer in bytes (32 in version 1).
 pub const FOOTER_SIZE: usize = 40;
 const FIXED_HEADER: usize = 32;
@@ -67,21 +82,44 @@ pub struct Record {
     pub pos_b: [f64; 3],
     /// Velocity of body `b` after a ball-ball event; zeros for ball-wall.
     pub vel_b: [f64; 3],
+    /// Rotation of body `a` after the event (version 3: 2D `[angle, 0, 0, 0]`, 3D the
+    /// quaternion `[w, x, y, z]`; zeros in a trace of balls).
+    pub rot_a: [f64; 4],
+    /// Angular velocity of body `a` after the event (2D `[ω, 0, 0]`; zeros for balls).
+    pub omega_a: [f64; 3],
+    /// Rotation of body `b` after a ball-ball event; zeros for ball-wall.
+    pub rot_b: [f64; 4],
+    /// Angular velocity of body `b` after a ball-ball event; zeros for ball-wall.
+    pub omega_b: [f64; 3],
 }
 
 impl Record {
-    /// The record of `event` just processed in `world`.
+    /// The record of `event` just processed in `world` (in a rigid world, with the rotations
+    /// and angular velocities the bodies have at the event).
     pub fn from_event<V: Vector>(event: &Event, world: &World<V>, dt: f64) -> Self {
         let ba = &world.bodies[event.a as usize];
-        let (pos_b, vel_b) = match event.kind {
+        let spin = |i: u32| match world.rigid.get(i as usize) {
+            Some(r) => (
+                r.rotation.to_trace(),
+                V::angular_to_trace(r.angular_velocity),
+            ),
+            None => ([0.0; 4], [0.0; 3]),
+        };
+        let (rot_a, omega_a) = spin(event.a);
+        let (pos_b, vel_b, rot_b, omega_b) = match event.kind {
             EventKind::BallBall => {
                 let bb = &world.bodies[event.b as usize];
+                let (rot_b, omega_b) = spin(event.b);
                 (
                     world.unwrapped_position(event.b).to_array3(),
                     bb.vel.to_array3(),
+                    rot_b,
+                    omega_b,
                 )
             }
-            EventKind::BallWall | EventKind::BoxCrossing => ([0.0; 3], [0.0; 3]),
+            EventKind::BallWall | EventKind::BoxCrossing => {
+                ([0.0; 3], [0.0; 3], [0.0; 4], [0.0; 3])
+            }
         };
         Record {
             time: event.time,
@@ -93,20 +131,56 @@ impl Record {
             vel_a: ba.vel.to_array3(),
             pos_b,
             vel_b,
+            rot_a,
+            omega_a,
+            rot_b,
+            omega_b,
         }
     }
 
-    /// True when both records describe the same event with bit-identical times and states
-    /// (the broad phase's look-ahead `dt` is not compared).
+    /// True when both records describe the same event with bit-identical times and states,
+    /// rotations included (the broad phase's look-ahead `dt` is not compared).
     pub fn same_event(&self, other: &Record) -> bool {
-        let mut a = self.to_bytes();
-        let mut b = other.to_bytes();
+        let mut a = self.to_bytes_v3();
+        let mut b = other.to_bytes_v3();
         a[8..16].fill(0);
         b[8..16].fill(0);
         a == b
     }
 
-    /// The little-endian encoding.
+    /// The little-endian encoding of version 3: [`Record::to_bytes`] followed by `rot_a`,
+    /// `omega_a`, `rot_b` and `omega_b`.
+    pub fn to_bytes_v3(&self) -> [u8; RECORD_SIZE_V3] {
+        let mut out = [0u8; RECORD_SIZE_V3];
+        out[..RECORD_SIZE].copy_from_slice(&self.to_bytes());
+        let extra = self
+            .rot_a
+            .iter()
+            .chain(&self.omega_a)
+            .chain(&self.rot_b)
+            .chain(&self.omega_b);
+        for (k, x) in extra.enumerate() {
+            let o = RECORD_SIZE + 8 * k;
+            out[o..o + 8].copy_from_slice(&x.to_le_bytes());
+        }
+        out
+    }
+
+    /// Decodes a version 3 record; `None` for an unknown kind code.
+    pub fn from_bytes_v3(b: &[u8; RECORD_SIZE_V3]) -> Option<Self> {
+        let mut r = Self::from_bytes(b[..RECORD_SIZE].try_into().unwrap())?;
+        let f = |k: usize| {
+            let o = RECORD_SIZE + 8 * k;
+            f64::from_le_bytes(b[o..o + 8].try_into().unwrap())
+        };
+        r.rot_a = [f(0), f(1), f(2), f(3)];
+        r.omega_a = [f(4), f(5), f(6)];
+        r.rot_b = [f(7), f(8), f(9), f(10)];
+        r.omega_b = [f(11), f(12), f(13)];
+        Some(r)
+    }
+
+    /// The little-endian encoding of versions 1 and 2 (no rotations).
     pub fn to_bytes(&self) -> [u8; RECORD_SIZE] {
         let mut out = [0u8; RECORD_SIZE];
         out[0..8].copy_from_slice(&self.time.to_le_bytes());
@@ -124,7 +198,7 @@ impl Record {
         out
     }
 
-    /// Decodes a record; `None` for an unknown kind code.
+    /// Decodes a record of versions 1 and 2 (zero rotations); `None` for an unknown kind code.
     pub fn from_bytes(b: &[u8; RECORD_SIZE]) -> Option<Self> {
         let f = |o: usize| f64::from_le_bytes(b[o..o + 8].try_into().unwrap());
         let u = |o: usize| u32::from_le_bytes(b[o..o + 4].try_into().unwrap());
@@ -139,6 +213,10 @@ impl Record {
             vel_a: v(1),
             pos_b: v(2),
             vel_b: v(3),
+            rot_a: [0.0; 4],
+            omega_a: [0.0; 3],
+            rot_b: [0.0; 4],
+            omega_b: [0.0; 3],
         })
     }
 }
@@ -158,30 +236,55 @@ pub struct BodyState {
     pub pos: [f64; 3],
     /// Velocity (z = 0 in 2D).
     pub vel: [f64; 3],
+    /// Rotation at `time` (version 3: 2D `[angle, 0, 0, 0]`, 3D `[w, x, y, z]`; zeros for a
+    /// trace of balls).
+    pub rotation: [f64; 4],
+    /// Angular velocity at `time` (2D `[ω, 0, 0]`; zeros for a trace of balls).
+    pub angular_velocity: [f64; 3],
 }
 
 const BODY_STATE_SIZE: usize = 72;
+const BODY_STATE_SIZE_V3: usize = 128;
 
 impl BodyState {
-    fn encode(&self, out: &mut Vec<u8>) {
-        for x in [self.radius, self.mass, self.time]
+    fn encode(&self, out: &mut Vec<u8>, rigid: bool) {
+        let base = [self.radius, self.mass, self.time]
             .into_iter()
             .chain(self.pos)
-            .chain(self.vel)
-        {
+            .chain(self.vel);
+        let extra = self.rotation.into_iter().chain(self.angular_velocity);
+        let all: Box<dyn Iterator<Item = f64>> = if rigid {
+            Box::new(base.chain(extra))
+        } else {
+            Box::new(base)
+        };
+        for x in all {
             out.extend_from_slice(&x.to_le_bytes());
         }
     }
 
     fn decode(b: &[u8]) -> Self {
-        let f = |k: usize| f64::from_le_bytes(b[8 * k..8 * k + 8].try_into().unwrap());
+        let f = |k: usize| match b.get(8 * k..8 * k + 8) {
+            Some(x) => f64::from_le_bytes(x.try_into().unwrap()),
+            None => 0.0,
+        };
         BodyState {
             radius: f(0),
             mass: f(1),
             time: f(2),
             pos: [f(3), f(4), f(5)],
             vel: [f(6), f(7), f(8)],
+            rotation: [f(9), f(10), f(11), f(12)],
+            angular_velocity: [f(13), f(14), f(15)],
         }
+    }
+
+    /// Whether the rotation and angular velocity are finite and, in 3D, the rotation a unit
+    /// quaternion (to a relative `1e-6`: what a replay can turn).
+    fn spin_ok(rotation: &[f64; 4], omega: &[f64; 3], dim: u32) -> bool {
+        let finite = rotation.iter().chain(omega).all(|x| x.is_finite());
+        let unit = dim == 2 || (rotation.iter().map(|x| x * x).sum::<f64>() - 1.0).abs() <= 1e-6;
+        finite && unit
     }
 }
 
@@ -199,6 +302,9 @@ pub struct TraceHeader {
     pub start_time: f64,
     /// Every body's state at the start, by id.
     pub bodies: Vec<BodyState>,
+    /// Whether the bodies are rigid bodies (version 3): the scene TOML then holds the bodies'
+    /// tables (their shapes), and states and records their rotations.
+    pub rigid: bool,
 }
 
 impl TraceHeader {
@@ -212,12 +318,44 @@ impl TraceHeader {
 
     /// The header of a run of `scene` from its start, with no body states yet.
     fn without_bodies(scene: &Scene, broad_phase: impl Into<String>) -> Self {
+        let rigid = scene.has_rigid_bodies();
         TraceHeader {
             dim: scene.dim as u32,
             broad_phase: broad_phase.into(),
-            scene_toml: scene.to_toml_without_bodies(),
+            // A rigid body's shape is only in its table: the TOML keeps the bodies.
+            scene_toml: if rigid {
+                scene.to_toml()
+            } else {
+                scene.to_toml_without_bodies()
+            },
             start_time: 0.0,
             bodies: Vec::new(),
+            rigid,
+        }
+    }
+
+    /// The format version of this header: 3 for rigid bodies, else 2.
+    pub fn version(&self) -> u32 {
+        if self.rigid {
+            VERSION
+        } else {
+            VERSION_BALLS
+        }
+    }
+
+    fn record_size(&self) -> usize {
+        if self.rigid {
+            RECORD_SIZE_V3
+        } else {
+            RECORD_SIZE
+        }
+    }
+
+    fn body_state_size(&self) -> usize {
+        if self.rigid {
+            BODY_STATE_SIZE_V3
+        } else {
+            BODY_STATE_SIZE
         }
     }
 
@@ -226,10 +364,10 @@ impl TraceHeader {
     fn encode_start(&self, bodies: usize) -> Vec<u8> {
         let mut h = Vec::with_capacity(64 + self.scene_toml.len());
         h.extend_from_slice(&MAGIC);
-        h.extend_from_slice(&VERSION.to_le_bytes());
+        h.extend_from_slice(&self.version().to_le_bytes());
         h.extend_from_slice(&self.dim.to_le_bytes());
         h.extend_from_slice(&0u64.to_le_bytes()); // header_len, patched below
-        h.extend_from_slice(&(RECORD_SIZE as u32).to_le_bytes());
+        h.extend_from_slice(&(self.record_size() as u32).to_le_bytes());
         h.extend_from_slice(&0u32.to_le_bytes());
         for s in [&self.broad_phase, &self.scene_toml] {
             h.extend_from_slice(&(s.len() as u32).to_le_bytes());
@@ -240,7 +378,7 @@ impl TraceHeader {
         }
         h.extend_from_slice(&self.start_time.to_le_bytes());
         h.extend_from_slice(&(bodies as u64).to_le_bytes());
-        let len = (h.len() + BODY_STATE_SIZE * bodies) as u64;
+        let len = (h.len() + self.body_state_size() * bodies) as u64;
         h[16..24].copy_from_slice(&len.to_le_bytes());
         h
     }
@@ -251,6 +389,10 @@ impl TraceHeader {
     pub fn scene(&self) -> Result<Scene, TraceError> {
         let mut scene = Scene::from_toml_str(&self.scene_toml)
             .map_err(|e| TraceError::Corrupt(format!("embedded scene: {e}")))?;
+        if self.rigid {
+            // The bodies are the TOML's own tables (a rigid trace always starts at time 0).
+            return Ok(scene);
+        }
         scene.bodies = self
             .bodies
             .iter()
@@ -265,15 +407,52 @@ impl TraceHeader {
     }
 }
 
-/// Every body of `scene` at time 0, as a trace header holds it.
+/// Every body of `scene` at time 0, as a trace header holds it (with the rigid bodies'
+/// rotations and angular velocities, from the scene's world).
 fn initial_states(scene: &Scene) -> impl ExactSizeIterator<Item = BodyState> + '_ {
-    scene.bodies.iter().map(|b| BodyState {
-        radius: b.radius,
-        mass: b.mass,
-        time: 0.0,
-        pos: b.position,
-        vel: b.velocity,
+    let spins = if scene.has_rigid_bodies() {
+        match rigid_states(scene) {
+            Spins::Two(v) => spins_of(&v),
+            Spins::Three(v) => spins_of(&v),
+            Spins::None => Vec::new(),
+        }
+    } else {
+        Vec::new()
+    };
+    scene.bodies.iter().enumerate().map(move |(i, b)| {
+        let (rotation, angular_velocity) = spins.get(i).copied().unwrap_or_default();
+        BodyState {
+            radius: b.radius,
+            mass: b.mass,
+            time: 0.0,
+            pos: b.position,
+            vel: b.velocity,
+            rotation,
+            angular_velocity,
+        }
     })
+}
+
+/// The rotations and angular velocities of `states` as a trace stores them.
+fn spins_of<V: Vector>(states: &[RigidState<V>]) -> Vec<([f64; 4], [f64; 3])> {
+    states
+        .iter()
+        .map(|r| {
+            (
+                r.rotation.to_trace(),
+                V::angular_to_trace(r.angular_velocity),
+            )
+        })
+        .collect()
+}
+
+/// The rigid states of a (validated) scene's world at time 0.
+fn rigid_states(scene: &Scene) -> Spins {
+    match scene.dim {
+        2 => Spins::Two(scene.world::<DVec2>().rigid),
+        3 => Spins::Three(scene.world::<DVec3>().rigid),
+        _ => Spins::None,
+    }
 }
 
 /// Why a trace could not be read.
@@ -286,7 +465,7 @@ pub enum TraceError {
     #[error("not a Kairos trace (bad magic bytes)")]
     NotATrace,
     /// Written by an unknown version of the format.
-    #[error("unsupported trace version {0} (this build reads versions 1 and {VERSION})")]
+    #[error("unsupported trace version {0} (this build reads versions 1 to {VERSION})")]
     Version(u32),
     /// The footer is missing: the run that wrote it was interrupted or the file was cut.
     #[error("incomplete trace: {0}")]
@@ -306,6 +485,7 @@ pub struct TraceWriter {
     count: u64,
     hash: Fnv1a,
     check: Fnv1a,
+    rigid: bool,
 }
 
 impl TraceWriter {
@@ -337,10 +517,10 @@ impl TraceWriter {
         let start = header.encode_start(bodies.len());
         check.update(&start);
         out.write_all(&start)?;
-        let mut buf = Vec::with_capacity(BODY_STATE_SIZE);
+        let mut buf = Vec::with_capacity(BODY_STATE_SIZE_V3);
         for b in bodies {
             buf.clear();
-            b.encode(&mut buf);
+            b.encode(&mut buf, header.rigid);
             check.update(&buf);
             out.write_all(&buf)?;
         }
@@ -349,16 +529,23 @@ impl TraceWriter {
             count: 0,
             hash: Fnv1a::default(),
             check,
+            rigid: header.rigid,
         })
     }
 
-    /// Appends one record.
+    /// Appends one record (with its rotations in a version 3 trace).
     #[inline]
     pub fn write(&mut self, r: &Record) -> io::Result<()> {
-        let bytes = r.to_bytes();
-        self.hash.update(&bytes);
         self.count += 1;
-        self.out.write_all(&bytes)
+        if self.rigid {
+            let bytes = r.to_bytes_v3();
+            self.hash.update(&bytes);
+            self.out.write_all(&bytes)
+        } else {
+            let bytes = r.to_bytes();
+            self.hash.update(&bytes);
+            self.out.write_all(&bytes)
+        }
     }
 
     /// Writes the footer, syncs and moves the file to its destination. Returns the record
@@ -386,6 +573,7 @@ pub struct TraceReader {
     header: TraceHeader,
     version: u32,
     walls: usize,
+    record_size: usize,
     count: u64,
     read: u64,
     hash: Fnv1a,
@@ -425,9 +613,14 @@ impl TraceReader {
         read_exact_or(&mut file, &mut fixed[8..], "header")?;
         let u32_at = |b: &[u8], o: usize| u32::from_le_bytes(b[o..o + 4].try_into().unwrap());
         let version = u32_at(&fixed, 8);
-        if version != 1 && version != VERSION {
+        if !(1..=VERSION).contains(&version) {
             return Err(TraceError::Version(version));
         }
+        let expected_record = if version == 3 {
+            RECORD_SIZE_V3
+        } else {
+            RECORD_SIZE
+        };
         let footer_size = if version == 1 { 32 } else { FOOTER_SIZE } as u64;
         let dim = u32_at(&fixed, 12);
         let header_len = u64::from_le_bytes(fixed[16..24].try_into().unwrap());
@@ -435,7 +628,7 @@ impl TraceReader {
         if dim != 2 && dim != 3 {
             return Err(corrupt(format!("dimension {dim}")));
         }
-        if record_size as usize != RECORD_SIZE {
+        if record_size as usize != expected_record {
             return Err(corrupt(format!("record size {record_size}")));
         }
         if header_len < FIXED_HEADER as u64 || header_len > size {
@@ -470,7 +663,8 @@ impl TraceReader {
         let expected_hash = u64::from_le_bytes(tail[16..24].try_into().unwrap());
         let end_time = f64::from_le_bytes(tail[24..32].try_into().unwrap());
         let records_bytes = size - header_len - footer_size;
-        if records_bytes % RECORD_SIZE as u64 != 0 || records_bytes / RECORD_SIZE as u64 != count {
+        let rs = expected_record as u64;
+        if records_bytes % rs != 0 || records_bytes / rs != count {
             return Err(corrupt(format!(
                 "footer says {count} records but {records_bytes} bytes of records are present"
             )));
@@ -486,6 +680,16 @@ impl TraceReader {
         let scene = Scene::from_toml_str(&header.scene_toml)
             .map_err(|e| corrupt(format!("embedded scene: {e}")))?;
         let walls = scene.walls.iter().map(|w| w.wall_count(scene.dim)).sum();
+        if header.rigid && scene.bodies.len() != header.bodies.len() {
+            return Err(corrupt(format!(
+                "the embedded scene has {} bodies but the header {}",
+                scene.bodies.len(),
+                header.bodies.len()
+            )));
+        }
+        if header.rigid && !scene.has_rigid_bodies() {
+            return Err(corrupt("a version 3 trace of a scene without rigid bodies"));
+        }
         file.seek(SeekFrom::Start(header_len))?;
         Ok(Self {
             input: BufReader::with_capacity(1 << 20, file),
@@ -493,6 +697,7 @@ impl TraceReader {
             header,
             version,
             walls,
+            record_size: expected_record,
             count,
             read: 0,
             hash: Fnv1a::default(),
@@ -505,7 +710,7 @@ impl TraceReader {
     pub fn header(&self) -> &TraceHeader {
         &self.header
     }
-    /// The format version of the file (1 or 2).
+    /// The format version of the file (1, 2, or 3 for rigid bodies).
     pub fn version(&self) -> u32 {
         self.version
     }
@@ -544,13 +749,18 @@ impl TraceReader {
             }
             return Ok(None);
         }
-        let mut buf = [0u8; RECORD_SIZE];
-        read_exact_or(&mut self.input, &mut buf, "records")?;
-        self.hash.update(&buf);
+        let mut buf = [0u8; RECORD_SIZE_V3];
+        let buf = &mut buf[..self.record_size];
+        read_exact_or(&mut self.input, buf, "records")?;
+        self.hash.update(buf);
         let index = self.read;
         self.read += 1;
-        let r = Record::from_bytes(&buf)
-            .ok_or_else(|| corrupt(format!("record {index} has an unknown event kind")))?;
+        let r = if self.record_size == RECORD_SIZE_V3 {
+            Record::from_bytes_v3((&*buf).try_into().unwrap())
+        } else {
+            Record::from_bytes((&*buf).try_into().unwrap())
+        }
+        .ok_or_else(|| corrupt(format!("record {index} has an unknown event kind")))?;
         self.check(index, &r)?;
         self.last_time = self.last_time.max(r.time);
         Ok(Some(r))
@@ -583,11 +793,17 @@ impl TraceReader {
             EventKind::BoxCrossing => bad("a box crossing (never recorded)".into()),
             _ => {
                 let finite = |v: &[f64; 3]| v.iter().all(|x| x.is_finite());
-                if [r.pos_a, r.vel_a, r.pos_b, r.vel_b].iter().all(finite) {
-                    Ok(())
-                } else {
-                    bad("non-finite state".into())
+                if ![r.pos_a, r.vel_a, r.pos_b, r.vel_b].iter().all(finite) {
+                    return bad("non-finite state".into());
                 }
+                let dim = self.header.dim;
+                let spin_ok = BodyState::spin_ok(&r.rot_a, &r.omega_a, dim)
+                    && (r.kind != EventKind::BallBall
+                        || BodyState::spin_ok(&r.rot_b, &r.omega_b, dim));
+                if self.header.rigid && !spin_ok {
+                    return bad("non-finite or non-unit rotation or angular velocity".into());
+                }
+                Ok(())
             }
         }
     }
@@ -647,8 +863,14 @@ fn decode_header(rest: &[u8], dim: u32, version: u32) -> Result<TraceHeader, Tra
     };
     let start_time = f64::from_le_bytes(f(o)?);
     let n = u64::from_le_bytes(f(o + 8)?);
+    let rigid = version == 3;
+    let size = if rigid {
+        BODY_STATE_SIZE_V3
+    } else {
+        BODY_STATE_SIZE
+    };
     let states = &rest[o + 16..];
-    if n.checked_mul(BODY_STATE_SIZE as u64) != Some(states.len() as u64) {
+    if n.checked_mul(size as u64) != Some(states.len() as u64) {
         return Err(corrupt(format!(
             "header holds {} bytes of body states for {n} bodies",
             states.len()
@@ -657,10 +879,7 @@ fn decode_header(rest: &[u8], dim: u32, version: u32) -> Result<TraceHeader, Tra
     if !start_time.is_finite() || start_time < 0.0 {
         return Err(corrupt(format!("start time {start_time}")));
     }
-    let bodies: Vec<BodyState> = states
-        .chunks_exact(BODY_STATE_SIZE)
-        .map(BodyState::decode)
-        .collect();
+    let bodies: Vec<BodyState> = states.chunks_exact(size).map(BodyState::decode).collect();
     for (i, b) in bodies.iter().enumerate() {
         let ok = b.radius > 0.0
             && b.mass > 0.0
@@ -669,7 +888,8 @@ fn decode_header(rest: &[u8], dim: u32, version: u32) -> Result<TraceHeader, Tra
                 .chain(&b.pos)
                 .chain(&b.vel)
                 .all(|x| x.is_finite())
-            && b.time <= start_time;
+            && b.time <= start_time
+            && (!rigid || BodyState::spin_ok(&b.rotation, &b.angular_velocity, dim));
         if !ok {
             return Err(corrupt(format!("body {i}: invalid state in the header")));
         }
@@ -680,6 +900,7 @@ fn decode_header(rest: &[u8], dim: u32, version: u32) -> Result<TraceHeader, Tra
         scene_toml,
         start_time,
         bodies,
+        rigid,
     })
 }
 
@@ -689,18 +910,84 @@ fn decode_header(rest: &[u8], dim: u32, version: u32) -> Result<TraceHeader, Tra
 /// Each body moves in a straight line from its last state (the header's, or its last
 /// record's), with the same arithmetic as [`crate::body::Body::position_at`], so positions are
 /// bit-identical to the simulator's replayed states, and a resumed run's trace gives bit for
-/// bit the states of the uninterrupted run's.
+/// bit the states of the uninterrupted run's. A rigid body (version 3) turns from its last
+/// state by [`RigidState::at`], the simulation's torque-free motion, with the inertia of its
+/// shape in the header's scene.
 #[derive(Clone, Debug)]
 pub struct Replay {
     dim: usize,
     start_time: f64,
     /// Per body: position, velocity, time of the state.
     bodies: Vec<([f64; 3], [f64; 3], f64)>,
+    /// The rigid bodies' rotational states at the times of `bodies`.
+    spins: Spins,
+}
+
+/// The rotational states of a replay's rigid bodies, in the trace's dimension.
+#[derive(Clone, Debug)]
+enum Spins {
+    /// A trace of balls.
+    None,
+    Two(Vec<RigidState<DVec2>>),
+    Three(Vec<RigidState<DVec3>>),
+}
+
+/// Sets a rigid state to a trace's rotation and angular velocity (the spin recomputed from
+/// them, as the simulation does after an event).
+fn set_spin<V: Vector>(s: &mut RigidState<V>, rotation: [f64; 4], omega: [f64; 3]) {
+    s.rotation = V::Rotation::from_trace(rotation);
+    s.set_angular_velocity(V::angular_from_trace(omega));
+}
+
+/// The rotation and angular velocity of `s` `dt` after its stored state, as a trace stores
+/// them.
+fn spin_at<V: Vector>(s: &RigidState<V>, dt: f64) -> ([f64; 4], [f64; 3]) {
+    let (r, w) = s.at(dt);
+    (r.to_trace(), V::angular_to_trace(w))
 }
 
 impl Replay {
-    /// The states at the start of a trace.
+    /// The states at the start of a trace. A rigid header whose scene cannot be built (never
+    /// one a [`TraceReader`] returned or [`TraceHeader::for_scene`] made; see
+    /// [`Replay::try_new`]) keeps every rotation as it is in the header.
     pub fn new(header: &TraceHeader) -> Self {
+        Self::try_new(header).unwrap_or_else(|_| Self::without_spins(header))
+    }
+
+    /// The states at the start of a trace; an error when a rigid trace's scene is invalid or
+    /// does not have the header's bodies.
+    pub fn try_new(header: &TraceHeader) -> Result<Self, TraceError> {
+        let mut replay = Self::without_spins(header);
+        if !header.rigid {
+            return Ok(replay);
+        }
+        let scene = Scene::from_toml_str(&header.scene_toml)
+            .map_err(|e| corrupt(format!("embedded scene: {e}")))?;
+        if scene.bodies.len() != header.bodies.len() || scene.dim != header.dim as usize {
+            return Err(corrupt(
+                "the embedded scene does not have the header's bodies",
+            ));
+        }
+        replay.spins = rigid_states(&scene);
+        let states = match &replay.spins {
+            Spins::Two(v) => v.len(),
+            Spins::Three(v) => v.len(),
+            Spins::None => 0,
+        };
+        if states != header.bodies.len() {
+            return Err(corrupt("the embedded scene has no rigid bodies"));
+        }
+        for (i, b) in header.bodies.iter().enumerate() {
+            match &mut replay.spins {
+                Spins::Two(v) => set_spin(&mut v[i], b.rotation, b.angular_velocity),
+                Spins::Three(v) => set_spin(&mut v[i], b.rotation, b.angular_velocity),
+                Spins::None => {}
+            }
+        }
+        Ok(replay)
+    }
+
+    fn without_spins(header: &TraceHeader) -> Self {
         Self {
             dim: header.dim as usize,
             start_time: header.start_time,
@@ -709,11 +996,15 @@ impl Replay {
                 .iter()
                 .map(|b| (b.pos, b.vel, b.time))
                 .collect(),
+            spins: Spins::None,
         }
     }
 
     /// The states of a run of `scene` at its start (every body at time 0).
     pub fn for_scene(scene: &Scene) -> Self {
+        if scene.has_rigid_bodies() {
+            return Self::new(&TraceHeader::for_scene(scene, ""));
+        }
         Self {
             dim: scene.dim,
             start_time: 0.0,
@@ -722,6 +1013,7 @@ impl Replay {
                 .iter()
                 .map(|b| (b.position, b.velocity, 0.0))
                 .collect(),
+            spins: Spins::None,
         }
     }
 
@@ -732,8 +1024,43 @@ impl Replay {
     #[inline]
     pub fn apply(&mut self, r: &Record) {
         self.bodies[r.a as usize] = (r.pos_a, r.vel_a, r.time);
-        if r.kind == EventKind::BallBall {
+        let pair = r.kind == EventKind::BallBall;
+        if pair {
             self.bodies[r.b as usize] = (r.pos_b, r.vel_b, r.time);
+        }
+        match &mut self.spins {
+            Spins::None => {}
+            Spins::Two(v) => {
+                set_spin(&mut v[r.a as usize], r.rot_a, r.omega_a);
+                if pair {
+                    set_spin(&mut v[r.b as usize], r.rot_b, r.omega_b);
+                }
+            }
+            Spins::Three(v) => {
+                set_spin(&mut v[r.a as usize], r.rot_a, r.omega_a);
+                if pair {
+                    set_spin(&mut v[r.b as usize], r.rot_b, r.omega_b);
+                }
+            }
+        }
+    }
+
+    /// Whether the bodies are rigid bodies with rotations (a version 3 trace).
+    pub fn is_rigid(&self) -> bool {
+        !matches!(self.spins, Spins::None)
+    }
+
+    /// Rotation and angular velocity of body `i` at time `t` (no earlier than its last
+    /// applied record), as a trace stores them: 2D `[angle, 0, 0, 0]` and `[ω, 0, 0]`, 3D the
+    /// quaternion `[w, x, y, z]` and `[ωx, ωy, ωz]`; the identity and zero for a ball of a
+    /// trace of balls.
+    pub fn orientation(&self, i: usize, t: f64) -> ([f64; 4], [f64; 3]) {
+        let dt = t - self.bodies[i].2;
+        match &self.spins {
+            Spins::Two(v) => spin_at(&v[i], dt),
+            Spins::Three(v) => spin_at(&v[i], dt),
+            Spins::None if self.dim == 3 => ([1.0, 0.0, 0.0, 0.0], [0.0; 3]),
+            Spins::None => ([0.0; 4], [0.0; 3]),
         }
     }
 

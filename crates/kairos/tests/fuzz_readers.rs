@@ -6,7 +6,7 @@
 
 use std::path::{Path, PathBuf};
 
-use kairos::generate::{billiard, gas, BilliardParams, GasParams};
+use kairos::generate::{billiard, boxes, gas, polygons, BilliardParams, GasParams, RigidGasParams};
 use kairos::hash::Fnv1a;
 use kairos::prelude::*;
 use kairos::trace::{Record, Replay, TraceHeader, TraceReader, TraceWriter};
@@ -40,6 +40,21 @@ fn periodic_3d() -> Scene {
         ..Default::default()
     })
     .unwrap()
+}
+
+/// A small gas of rigid bodies (version 3 traces): polygons in 2D, boxes in 3D.
+fn rigid_gas(dim: usize) -> Scene {
+    let p = RigidGasParams {
+        n: 8,
+        seed: 2,
+        duration: 4.0,
+        ..Default::default()
+    };
+    if dim == 2 {
+        polygons(&p).unwrap()
+    } else {
+        boxes(&p).unwrap()
+    }
 }
 
 /// A complete trace of `scene` and its bytes.
@@ -171,6 +186,8 @@ fn read_trace(path: &Path) -> Result<(), String> {
     for i in 0..replay.len() {
         let p = replay.position(i, r.end_time());
         assert!(p.iter().all(|x| !x.is_nan()), "body {i} at {p:?}");
+        // A rigid body's orientation is computed without panicking.
+        let _ = replay.orientation(i, r.end_time());
     }
     Ok(())
 }
@@ -196,6 +213,32 @@ proptest! {
         let dir = tempdir("trace-sealed");
         static GOOD: std::sync::OnceLock<Vec<u8>> = std::sync::OnceLock::new();
         let good = GOOD.get_or_init(|| trace_bytes(&periodic_3d(), &dir, "good3.ktrace"));
+        let mut bad = apply(good, &damage);
+        reseal_trace(&mut bad);
+        let path = dir.join(format!("sealed-{}.ktrace", Fnv1a::of(&bad)));
+        std::fs::write(&path, &bad).unwrap();
+        let _ = read_trace(&path);
+        std::fs::remove_file(&path).ok();
+    }
+
+    #[test]
+    fn damaged_rigid_traces_are_refused(damage in damage()) {
+        let dir = tempdir("trace-rigid");
+        static GOOD: std::sync::OnceLock<Vec<u8>> = std::sync::OnceLock::new();
+        let good = GOOD.get_or_init(|| trace_bytes(&rigid_gas(2), &dir, "good-rigid.ktrace"));
+        let bad = apply(good, &damage);
+        prop_assume!(&bad != good);
+        let path = dir.join(format!("bad-{}.ktrace", Fnv1a::of(&bad)));
+        std::fs::write(&path, &bad).unwrap();
+        prop_assert!(read_trace(&path).is_err(), "damage {:?} accepted", damage);
+        std::fs::remove_file(&path).ok();
+    }
+
+    #[test]
+    fn disguised_rigid_trace_damage_never_panics(damage in damage()) {
+        let dir = tempdir("trace-rigid-sealed");
+        static GOOD: std::sync::OnceLock<Vec<u8>> = std::sync::OnceLock::new();
+        let good = GOOD.get_or_init(|| trace_bytes(&rigid_gas(3), &dir, "good-rigid3.ktrace"));
         let mut bad = apply(good, &damage);
         reseal_trace(&mut bad);
         let path = dir.join(format!("sealed-{}.ktrace", Fnv1a::of(&bad)));

@@ -22,7 +22,8 @@ pub struct ExportArgs {
     /// Write `time,kind,a,b` for every event.
     #[arg(long, group = "what")]
     pub events: Option<PathBuf>,
-    /// Write `id,x,y[,z],vx,vy[,vz]` of every body at the scene's end time.
+    /// Write `id,x,y[,z],vx,vy[,vz]` of every body at the scene's end time (for rigid bodies,
+    /// then `angle,omega` in 2D or `qw,qx,qy,qz,wx,wy,wz` in 3D).
     #[arg(long = "final", group = "what")]
     pub final_state: Option<PathBuf>,
 }
@@ -113,7 +114,9 @@ pub fn export(a: ExportArgs) -> Result<ExitCode> {
 }
 
 /// Writes one extended-XYZ frame of every body at time `t` (unwrapped positions, z = 0 and a
-/// unit-thick cell in 2D).
+/// unit-thick cell in 2D). Rigid bodies add `orientation:R:4`, the unit quaternion in OVITO's
+/// component order `x y z w` (in 2D the rotation by the angle about z), and
+/// `angular_velocity:R:3` (world frame; `0 0 ω` in 2D).
 fn write_xyz(
     replay: &Replay,
     out: &mut impl Write,
@@ -135,20 +138,46 @@ fn write_xyz(
         }
         None => "pbc=\"F F F\" ".to_string(),
     };
+    let rigid = replay.is_rigid();
+    let spin = if rigid {
+        ":orientation:R:4:angular_velocity:R:3"
+    } else {
+        ""
+    };
     writeln!(
         out,
-        "{lattice}Properties=species:S:1:pos:R:3:radius:R:1:vel:R:3 Time={t:?}"
+        "{lattice}Properties=species:S:1:pos:R:3:radius:R:1:vel:R:3{spin} Time={t:?}"
     )?;
     for (i, r) in radii.iter().enumerate() {
         let x = replay.position(i, t);
         let v = replay.velocity(i);
-        writeln!(
+        write!(
             out,
             "A {:?} {:?} {:?} {:?} {:?} {:?} {:?}",
             x[0], x[1], x[2], r, v[0], v[1], v[2]
         )?;
+        if rigid {
+            let (q, w) = quaternion(replay, i, t);
+            write!(
+                out,
+                " {:?} {:?} {:?} {:?} {:?} {:?} {:?}",
+                q[1], q[2], q[3], q[0], w[0], w[1], w[2]
+            )?;
+        }
+        writeln!(out)?;
     }
     Ok(())
+}
+
+/// Body `i`'s orientation at `t` as a unit quaternion `[w, x, y, z]` and its angular velocity
+/// as a 3D vector (in 2D, the rotation by the angle about z and `[0, 0, ω]`).
+fn quaternion(replay: &Replay, i: usize, t: f64) -> ([f64; 4], [f64; 3]) {
+    let (q, w) = replay.orientation(i, t);
+    if replay.dim() == 3 {
+        return (q, w);
+    }
+    let (s, c) = (0.5 * q[0]).sin_cos();
+    ([c, 0.0, 0.0, s], [0.0, 0.0, w[0]])
 }
 
 /// Writes `id,x,y[,z],vx,vy[,vz]` of every body at `end_time`.
@@ -160,13 +189,33 @@ fn write_csv(replay: &Replay, out: &mut impl Write, end_time: f64) -> Result<()>
         .map(|s| s.to_string())
         .chain(axes[..d].iter().map(|s| format!("v{s}")))
         .collect();
-    writeln!(out, "id,{}", head.join(","))?;
+    let spin: &[&str] = match (replay.is_rigid(), d) {
+        (false, _) => &[],
+        (true, 2) => &["angle", "omega"],
+        (true, _) => &["qw", "qx", "qy", "qz", "wx", "wy", "wz"],
+    };
+    writeln!(
+        out,
+        "id,{}",
+        head.iter()
+            .map(String::as_str)
+            .chain(spin.iter().copied())
+            .collect::<Vec<_>>()
+            .join(",")
+    )?;
     for i in 0..replay.len() {
         let pos = replay.position(i, end_time);
         let v = replay.velocity(i);
+        let (q, w) = replay.orientation(i, end_time);
+        let rot: &[f64] = match (spin.is_empty(), d) {
+            (true, _) => &[],
+            (false, 2) => &[q[0], w[0]],
+            (false, _) => &[q[0], q[1], q[2], q[3], w[0], w[1], w[2]],
+        };
         let cols: Vec<String> = pos[..d]
             .iter()
             .chain(&v[..d])
+            .chain(rot)
             .map(|x| format!("{x:?}"))
             .collect();
         writeln!(out, "{i},{}", cols.join(","))?;

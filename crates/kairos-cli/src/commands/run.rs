@@ -944,7 +944,7 @@ pub fn run(a: RunArgs) -> Result<ExitCode> {
         None => load_scene(&source)?,
     };
     if scene.has_rigid_bodies() {
-        refuse_for_rigid(&a, stepper, trace.as_deref(), &source)?;
+        refuse_for_rigid(&a, stepper, &source)?;
     }
     // The contact duration of dissipative collisions, resolved while the bodies its default
     // depends on are here: traces and checkpoints then state it.
@@ -988,15 +988,10 @@ pub fn run(a: RunArgs) -> Result<ExitCode> {
     Ok(ExitCode::SUCCESS)
 }
 
-/// Refuses, before any work or output, what a scene with rigid bodies cannot do yet: traces
-/// (format version 2 stores positions and velocities only), checkpoints and the discrete
-/// stepper.
-fn refuse_for_rigid(
-    a: &RunArgs,
-    stepper: Stepper,
-    trace: Option<&Path>,
-    source: &Path,
-) -> Result<()> {
+/// Refuses, before any work or output, what a scene with rigid bodies cannot do yet:
+/// checkpoints and the discrete stepper. (Its trace is written as format version 3, with the
+/// bodies' rotations.)
+fn refuse_for_rigid(a: &RunArgs, stepper: Stepper, source: &Path) -> Result<()> {
     let scene = show(source);
     let what = "has rigid bodies (`shape`), which";
     anyhow::ensure!(
@@ -1008,14 +1003,6 @@ fn refuse_for_rigid(
         a.checkpoint.is_none(),
         "{scene}: {what} checkpoints (--checkpoint) do not support yet: run without it"
     );
-    if let Some(t) = trace {
-        anyhow::bail!(
-            "{scene}: {what} traces do not support yet (the trace format stores positions and \
-             velocities only), so there is no trace {} to write: give --no-trace (and \
-             --summary-json F for the results)",
-            show(t)
-        );
-    }
     Ok(())
 }
 

@@ -262,6 +262,106 @@ impl Bounds {
     }
 }
 
+/// Directions sampled around a rigid body's outline (3.75 degrees apart).
+pub const OUTLINE_DIRECTIONS: usize = 96;
+
+/// The outline of every rigid body of a version 3 trace at time `t`, projected on `axes`
+/// (picture coordinates), by id; `None` for a ball (drawn as its circle), and an empty list
+/// for a trace of balls.
+///
+/// The outline joins the shape's support points in [`OUTLINE_DIRECTIONS`] directions of the
+/// picture's plane, at the body's pose from the replay (its rotation by the simulation's own
+/// motion). For a convex body the projection's support in a direction of the plane is the
+/// projection of the body's support, so in 3D this is the outline of the projected body, not
+/// of a cross-section. Vertices of polygons, boxes and polyhedra are exact whenever their
+/// outward angle exceeds the sampling step; round parts (capsules' and balls' arcs) are drawn
+/// as chords of that step.
+pub fn outlines(
+    scene: &Scene,
+    state: &kairos::trace::Replay,
+    t: f64,
+    axes: Axes,
+) -> Vec<Option<Vec<[f64; 2]>>> {
+    if !state.is_rigid() || !scene.has_rigid_bodies() || scene.bodies.len() != state.len() {
+        return Vec::new();
+    }
+    if scene.dim == 2 {
+        outlines_in(&scene.world::<DVec2>(), state, t, axes)
+    } else {
+        outlines_in(&scene.world::<DVec3>(), state, t, axes)
+    }
+}
+
+fn outlines_in<V: Vector>(
+    world: &kairos::world::World<V>,
+    state: &kairos::trace::Replay,
+    t: f64,
+    axes: Axes,
+) -> Vec<Option<Vec<[f64; 2]>>> {
+    use kairos::math::Rotation;
+    use kairos::shape::Shape as Body;
+    (0..world.bodies.len())
+        .map(|i| {
+            let r = &world.rigid[i];
+            let shape = &world.shapes[r.shape as usize];
+            if matches!(shape, Body::Ball(_)) {
+                return None;
+            }
+            let (q, _) = state.orientation(i, t);
+            let centre = V::from_array3(state.position(i, t));
+            let pose = r.shape_pose(centre, V::Rotation::from_trace(q));
+            Some(outline(shape, &pose, axes))
+        })
+        .collect()
+}
+
+/// The projected outline of `shape` at `pose` through its support points in
+/// [`OUTLINE_DIRECTIONS`] directions of the plane of `axes`, repeated points dropped.
+fn outline<V: Vector>(
+    shape: &kairos::shape::Shape<V>,
+    pose: &kairos::shape::Pose<V>,
+    axes: Axes,
+) -> Vec<[f64; 2]> {
+    use kairos::shape::SupportMap;
+    let mut points: Vec<[f64; 2]> = Vec::with_capacity(OUTLINE_DIRECTIONS);
+    for k in 0..OUTLINE_DIRECTIONS {
+        let a = std::f64::consts::TAU * k as f64 / OUTLINE_DIRECTIONS as f64;
+        let d = V::unit(axes.h) * a.cos() + V::unit(axes.v) * a.sin();
+        let p = axes.project(&shape.support(pose, d).to_array3());
+        if points.last() != Some(&p) && points.first() != Some(&p) {
+            points.push(p);
+        }
+    }
+    points
+}
+
+/// Every body's outline of a 2D rigid scene in its body frame (centre of mass at the origin,
+/// unturned), by id: what the replay page turns by the body's angle; `None` for a ball. Empty
+/// for a scene of balls or a 3D scene.
+pub fn body_outlines_2d(scene: &Scene) -> Vec<Option<Vec<[f64; 2]>>> {
+    use kairos::math::{Rot2, Rotation};
+    if scene.dim != 2 || !scene.has_rigid_bodies() {
+        return Vec::new();
+    }
+    let world = scene.world::<DVec2>();
+    let axes = Axes { h: 0, v: 1 };
+    world
+        .rigid
+        .iter()
+        .map(|r| {
+            let shape = &world.shapes[r.shape as usize];
+            if matches!(shape, kairos::shape::Shape::Ball(_)) {
+                return None;
+            }
+            Some(outline(
+                shape,
+                &r.shape_pose(DVec2::ZERO, Rot2::IDENTITY),
+                axes,
+            ))
+        })
+        .collect()
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

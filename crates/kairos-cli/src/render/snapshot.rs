@@ -3,7 +3,9 @@
 //! The state at time `T` is rebuilt exactly as `kairos export --final` and `kairos frames` do
 //! (every body moves in a straight line from its last record). Shapes are written in scene
 //! coordinates inside one flipping transform, so a circle's `cx`, `cy` and `r` are the body's
-//! position and radius.
+//! position and radius. A rigid body of a version 3 trace (other than a ball) is drawn as its
+//! outline at its pose, a closed `<path>` through [`picture::outlines`]' points: in 3D the
+//! outline of its projection on the picture's plane.
 
 use std::fmt::Write as _;
 use std::path::PathBuf;
@@ -170,9 +172,18 @@ pub fn svg(scene: &Scene, state: &Replay, t: f64, axes: Axes, size: u32) -> Stri
         px(1.0)
     );
     let mut images = String::new();
+    let outlines = picture::outlines(scene, state, t, axes);
     for (i, p) in &bodies {
         let [x, y] = axes.project(p);
         let r = radii[*i];
+        if let Some(Some(points)) = outlines.get(*i) {
+            let d: Vec<String> = points
+                .iter()
+                .map(|q| format!("{} {}", num(q[0]), num(q[1])))
+                .collect();
+            let _ = writeln!(s, r#"<path d="M {} Z"/>"#, d.join(" L "));
+            continue;
+        }
         let _ = writeln!(
             s,
             r#"<circle cx="{}" cy="{}" r="{}"/>"#,

@@ -9,6 +9,12 @@
 //! ids as `u32`. The page rebuilds every body's position at any time as the CLI does: a straight
 //! line from its last event. Traces above the budget (`--max-bodies`, `--max-events`) are
 //! thinned, and the page says how.
+//!
+//! A 2D rigid trace (version 3) adds each shown body's outline in its body frame (the support
+//! outline of [`picture::body_outlines_2d`], `f32`) and its angle and angular velocity at the
+//! start and at each of its events (`f64`, the angle reduced to `[0, 2π)`): the page turns the
+//! outline by `angle + ω (t - t_event)`, the simulation's own motion in 2D. A 3D rigid trace is
+//! drawn with bounding circles (its torque-free rotation is not replayed in the page).
 
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
@@ -222,6 +228,14 @@ fn page_data(p: &PageInput) -> Value {
     bounds.add_scene(&walls, period);
     let mut state0 = Packed::default();
     let mut radius = Packed::default();
+    // 2D rigid bodies: outlines in the body frame, and angles and angular velocities.
+    let outlines = picture::body_outlines_2d(scene);
+    let turning = !outlines.is_empty() && p.start.is_rigid();
+    let (mut outline_start, mut outline_points) = (Packed::default(), Packed::default());
+    let mut spin0 = Packed::default();
+    let mut spin = Packed::default();
+    let mut points = 0u32;
+    let angle = |q: [f64; 4]| q[0].rem_euclid(std::f64::consts::TAU);
     let mut shown = p.start.clone();
     let t0 = p.start.start_time();
     for &i in &shown_ids {
@@ -233,6 +247,20 @@ fn page_data(p: &PageInput) -> Value {
         if period.is_none() {
             bounds.add(p.axes.project(&pos), b.radius);
         }
+        if turning {
+            outline_start.u32(points);
+            for q in outlines[i].iter().flatten() {
+                outline_points.f32(q[0]);
+                outline_points.f32(q[1]);
+                points += 1;
+            }
+            let (q, w) = p.start.orientation(i, t0);
+            spin0.f64(angle(q));
+            spin0.f64(w[0]);
+        }
+    }
+    if turning {
+        outline_start.u32(points);
     }
 
     let mut time = Packed::default();
@@ -258,10 +286,18 @@ fn page_data(p: &PageInput) -> Value {
         if kept(r.a) {
             c |= SHOWS_A;
             update(&r.pos_a, &r.vel_a, r.a);
+            if turning {
+                spin.f64(angle(r.rot_a));
+                spin.f64(r.omega_a[0]);
+            }
         }
         if r.kind == EventKind::BallBall && kept(r.b) {
             c |= SHOWS_B;
             update(&r.pos_b, &r.vel_b, r.b);
+            if turning {
+                spin.f64(angle(r.rot_b));
+                spin.f64(r.omega_b[0]);
+            }
         }
         code.u8(c);
         ea.u32(r.a);
@@ -341,6 +377,9 @@ fn page_data(p: &PageInput) -> Value {
             "stride": stride,
             "radius": radius.base64(),
             "state": state0.base64(),
+            "outlineStart": if turning { Value::from(outline_start.base64()) } else { Value::Null },
+            "outline": if turning { Value::from(outline_points.base64()) } else { Value::Null },
+            "spin": if turning { Value::from(spin0.base64()) } else { Value::Null },
         },
         "events": {
             "count": p.events.len(),
@@ -351,6 +390,7 @@ fn page_data(p: &PageInput) -> Value {
             "a": ea.base64(),
             "b": eb.base64(),
             "state": state.base64(),
+            "spin": if turning { Value::from(spin.base64()) } else { Value::Null },
         },
     })
 }
