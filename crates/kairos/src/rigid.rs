@@ -81,6 +81,7 @@
 
 use crate::body::Body;
 use crate::math::{Rotation, Vector};
+use crate::query::toi::certified_step;
 use crate::query::{
     contact_manifold, distance, penetration, sat::as_polytope, EpaOptions, GjkCache, GjkOptions,
     GjkStatus,
@@ -342,16 +343,6 @@ enum Advance {
     Clear,
     /// No certified step (or the step limit) at this time: no contact before it.
     Stalled(f64),
-}
-
-/// The step that keeps `min(keep, margin / 2)` of a certified `margin` closing at speed `mu`.
-#[inline]
-fn certified_step(margin: f64, mu: f64, keep: f64) -> f64 {
-    if margin > 0.0 && mu > 0.0 {
-        (margin - keep.min(0.5 * margin)) / mu
-    } else {
-        0.0
-    }
 }
 
 /// The gradient `g` of the linear map `r ↦ n · (ω × r)`: `g = n × ω` in 3D.

@@ -305,15 +305,12 @@ pub fn time_of_impact<V: Vector>(
             // The plane separates the shapes for all later time.
             return none(out, t1);
         }
-        let step = |margin: f64, mu: f64| {
-            let target = (0.5 * tol).min(0.5 * margin);
-            if margin > 0.0 && mu > 0.0 {
-                (margin - target) / mu
-            } else {
-                0.0
-            }
-        };
-        let dt = step(plane, mu_plane).max(step(g.lower_bound, lipschitz));
+        let keep = 0.5 * tol;
+        let dt = certified_step(plane, mu_plane, keep).max(certified_step(
+            g.lower_bound,
+            lipschitz,
+            keep,
+        ));
         if !(dt > 0.0) {
             // No certified margin (GJK's rounding): stop at this safe time.
             break;
@@ -373,6 +370,18 @@ fn ball_ball<V: Vector>(
         out.point_b = cb;
     }
     out
+}
+
+/// The advancement step that keeps `min(keep, margin / 2)` of a certified `margin` closing at
+/// speed at most `mu` (module docs); 0 when there is no positive margin or closing speed. Shared
+/// with the simulator's rigid bodies ([`crate::rigid`]).
+#[inline]
+pub(crate) fn certified_step(margin: f64, mu: f64, keep: f64) -> f64 {
+    if margin > 0.0 && mu > 0.0 {
+        (margin - keep.min(0.5 * margin)) / mu
+    } else {
+        0.0
+    }
 }
 
 /// No contact up to `t1`.
