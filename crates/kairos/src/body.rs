@@ -51,6 +51,27 @@ impl<V: Vector> Body<V> {
         self.pos = self.position_at(t);
         self.time = t;
     }
+    /// Position and velocity at time `t` under the constant acceleration `a` (uniform gravity;
+    /// zero for a sleeping body): `pos + vel dt + a dt² / 2` and `vel + a dt`. With `a = 0`
+    /// the position is [`Body::position_at`]'s, bit for bit.
+    #[inline]
+    pub fn state_at_accel(&self, t: f64, a: V) -> (V, V) {
+        let dt = t - self.time;
+        if a == V::ZERO {
+            return (self.position_at(t), self.vel);
+        }
+        (
+            self.pos + self.vel * dt + a * (0.5 * dt * dt),
+            self.vel + a * dt,
+        )
+    }
+    /// Moves the stored state to time `t` under the constant acceleration `a` (position and
+    /// velocity).
+    #[inline]
+    pub fn advance_accel(&mut self, t: f64, a: V) {
+        (self.pos, self.vel) = self.state_at_accel(t, a);
+        self.time = t;
+    }
     /// Kinetic energy `m v^2 / 2`.
     #[inline]
     pub fn kinetic_energy(&self) -> f64 {

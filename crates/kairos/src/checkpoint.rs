@@ -129,6 +129,9 @@ pub fn write<V: Vector>(
         } else {
             scene.contact_duration
         },
+        gravity: [0.0; 3],
+        rest_speed: None,
+        friction: 0.0,
         walls: scene.walls.clone(),
         bodies: Vec::new(),
         periodic: scene.periodic.clone(),

@@ -87,7 +87,7 @@ use crate::query::{
     GjkStatus,
 };
 use crate::shape::{MassProperties, Pose, Shape, SupportMap};
-use crate::toi::{Toi, ToiStatus};
+use crate::toi::{first_zero_quadratic, window_accel, Toi, ToiStatus};
 use crate::wall::{Plane, Wall};
 
 /// The contact shell relative to the size of a pair (`R_a + R_b`, or the body's bounding radius
@@ -102,6 +102,9 @@ pub const RADIUS_MARGIN: f64 = 1e-6;
 
 /// The most advancement steps of one prediction (see the [module docs](self)).
 pub const MAX_STEPS: u32 = 2048;
+
+/// How many times the second-order step is halved when its first trial is not certified.
+const CURVED_HALVINGS: usize = 12;
 
 /// The most impulses of one response.
 pub const MAX_IMPULSES: usize = 16;
@@ -240,6 +243,9 @@ pub struct Mover<'a, V: Vector> {
     pub shape: &'a Shape<V>,
     /// The body and its rotational state; `None` for a static shape placed at the identity.
     pub body: Option<(&'a Body<V>, &'a RigidState<V>)>,
+    /// The constant acceleration of the centre of mass (uniform gravity; zero for a static
+    /// shape or a sleeping body).
+    pub accel: V,
 }
 
 impl<'a, V: Vector> Mover<'a, V> {
@@ -248,18 +254,35 @@ impl<'a, V: Vector> Mover<'a, V> {
         Self {
             shape,
             body: Some((body, rigid)),
+            accel: V::ZERO,
         }
     }
     /// A static shape in world coordinates.
     pub fn fixed(shape: &'a Shape<V>) -> Self {
-        Self { shape, body: None }
+        Self {
+            shape,
+            body: None,
+            accel: V::ZERO,
+        }
+    }
+    /// The same mover with its centre of mass accelerated by `accel` (see [`Mover::accel`]).
+    pub fn with_accel(self, accel: V) -> Self {
+        Self { accel, ..self }
+    }
+    /// The centre of mass's position and velocity at `t` (zero for a static shape).
+    #[inline]
+    fn centre_at(&self, t: f64) -> (V, V) {
+        match self.body {
+            None => (V::ZERO, V::ZERO),
+            Some((b, _)) => b.state_at_accel(t, self.accel),
+        }
     }
     /// The shape's pose at `t`.
     #[inline]
     pub fn pose_at(&self, t: f64) -> Pose<V> {
         match self.body {
             None => Pose::IDENTITY,
-            Some((b, r)) => r.shape_pose(b.position_at(t), r.at(t - b.time).0),
+            Some((b, r)) => r.shape_pose(self.centre_at(t).0, r.at(t - b.time).0),
         }
     }
     /// The velocity at `t` of the body point at world position `p`.
@@ -267,11 +290,15 @@ impl<'a, V: Vector> Mover<'a, V> {
     pub fn velocity_at(&self, t: f64, p: V) -> V {
         match self.body {
             None => V::ZERO,
-            Some((b, r)) => b.vel + V::angular_cross(r.at(t - b.time).1, p - b.position_at(t)),
+            Some((b, r)) => {
+                let (c, v) = self.centre_at(t);
+                v + V::angular_cross(r.at(t - b.time).1, p - c)
+            }
         }
     }
-    fn linear_velocity(&self) -> V {
-        self.body.map_or(V::ZERO, |(b, _)| b.vel)
+    /// The centre of mass's velocity at `t`.
+    fn linear_velocity(&self, t: f64) -> V {
+        self.centre_at(t).1
     }
     /// `|ω| R`: how fast the rotation can move a point of the shape.
     fn spin_speed(&self) -> f64 {
@@ -297,7 +324,7 @@ impl<'a, V: Vector> Mover<'a, V> {
     fn centre_and_spin(&self, t: f64) -> (V, V::Angular) {
         match self.body {
             None => (V::ZERO, V::Angular::default()),
-            Some((b, r)) => (b.position_at(t), r.at(t - b.time).1),
+            Some((b, r)) => (self.centre_at(t).0, r.at(t - b.time).1),
         }
     }
 }
@@ -335,6 +362,25 @@ fn sphere_window<V: Vector>(d: V, w: V, sigma: f64) -> Option<(f64, f64)> {
     (s_in.is_finite() && s_out >= s_in).then_some((s_in, s_out))
 }
 
+/// [`certified_step`] when the closing speed may also grow at `acc` (a relative acceleration of
+/// the centres): the longest `s` with `mu s + acc s² / 2` at most the margin less what must be
+/// kept, by the stable root. Equal to [`certified_step`] when `acc = 0`.
+fn certified_step_accel(margin: f64, mu: f64, acc: f64, keep: f64) -> f64 {
+    if !(acc > 0.0) {
+        return certified_step(margin, mu, keep);
+    }
+    if !(margin > 0.0) {
+        return 0.0;
+    }
+    let room = margin - keep.min(0.5 * margin);
+    let s = 2.0 * room / (mu + (mu * mu + 2.0 * acc * room).sqrt());
+    if s.is_finite() && s > 0.0 {
+        s
+    } else {
+        0.0
+    }
+}
+
 /// How a conservative advancement ended.
 enum Advance {
     /// Within the target gap at this time.
@@ -355,7 +401,7 @@ fn spin_gradient<V: Vector>(omega: V::Angular, n: V) -> V {
 }
 
 /// The longest step the second-order bound certifies (module docs, "sliding contacts"), at
-/// least `first` (a step already certified) and at most `room`.
+/// least `first` (a step already certified); at least `room` when the bound certifies all of it.
 ///
 /// Along a fixed normal `n` (from `a` to `b`), the margin `m(s) = min_b n·x − max_a n·x` of the
 /// shapes `s` after `t` is at least `m_lin(s) − A s² / 2`, where `m_lin` is the margin of the
@@ -383,14 +429,14 @@ fn curved_step<V: Vector>(
     first: f64,
     room: f64,
 ) -> f64 {
-    let acc = a.acceleration_bound() + b.acceleration_bound();
+    let acc = a.acceleration_bound() + b.acceleration_bound() + (a.accel - b.accel).length();
     if !(plane > keep && acc.is_finite()) {
         return first;
     }
     let (ca, wa) = a.centre_and_spin(t);
     let (cb, wb) = b.centre_and_spin(t);
     let (ga, gb) = (spin_gradient::<V>(wa, n), spin_gradient::<V>(wb, n));
-    let closing = n.dot(b.linear_velocity() - a.linear_velocity());
+    let closing = n.dot(b.linear_velocity(t) - a.linear_velocity(t));
     let base = n.dot(cb - ca);
     let bound = |s: f64| {
         let da = n + ga * s;
@@ -399,26 +445,40 @@ fn curved_step<V: Vector>(
         let hb = db.dot(b.shape.support(pb, db) - cb);
         base + closing * s - ha - hb - 0.5 * acc * s * s
     };
+    // The trials depend on the state at `t` only, never on `room` (which only stops the
+    // growth): a prediction bounded by a broad phase's `t_max` takes the same steps as an
+    // unbounded one up to `t_max`, so both report the same contacts by then.
     let mut ok = first;
-    let mut trial = if acc > 0.0 {
+    let start = if acc > 0.0 {
         (2.0 * (plane - keep) / acc).sqrt()
     } else {
         2.0 * first
     }
     .max(2.0 * first);
-    for _ in 0..64 {
-        let s = trial.min(room);
-        if !(s > ok) {
-            break;
+    if bound(start) > keep {
+        ok = start;
+        for _ in 0..64 {
+            if ok >= room {
+                break;
+            }
+            let s = 2.0 * ok;
+            if !(bound(s) > keep) {
+                break;
+            }
+            ok = s;
         }
-        if !(bound(s) > keep) {
-            break;
+    } else {
+        let mut s = start;
+        for _ in 0..CURVED_HALVINGS {
+            s *= 0.5;
+            if !(s > first) {
+                break;
+            }
+            if bound(s) > keep {
+                ok = s;
+                break;
+            }
         }
-        ok = s;
-        if s >= room {
-            break;
-        }
-        trial *= 2.0;
     }
     ok
 }
@@ -426,13 +486,16 @@ fn curved_step<V: Vector>(
 /// Conservative advancement of `a` and `b` over `[from, to]` until their gap is at most
 /// `target` (see the [module docs](self)).
 fn advance<V: Vector>(a: &Mover<V>, b: &Mover<V>, from: f64, to: f64, target: f64) -> Advance {
-    let v_rel = a.linear_velocity() - b.linear_velocity();
     let spin = a.spin_speed() + b.spin_speed();
-    let lipschitz = v_rel.length() + spin;
+    // A relative acceleration of the centres (gravity against a sleeping body or a wall) makes
+    // the closing speed grow: the steps then bound the closing distance by `μ s + A s² / 2`.
+    let acc = (a.accel - b.accel).length();
     let opts = GjkOptions::default();
     let mut cache = GjkCache::default();
     let mut t = from;
     for _ in 0..MAX_STEPS {
+        let v_rel = a.linear_velocity(t) - b.linear_velocity(t);
+        let lipschitz = v_rel.length() + spin;
         let (pa, pb) = (a.pose_at(t), b.pose_at(t));
         let g = distance(a.shape, &pa, b.shape, &pb, &opts, Some(&mut cache));
         let n = g.normal;
@@ -447,13 +510,14 @@ fn advance<V: Vector>(a: &Mover<V>, b: &Mover<V>, from: f64, to: f64, target: f6
             return Advance::Contact(t);
         }
         let mu_plane = v_rel.dot(n) + spin;
-        if plane > 0.0 && !(mu_plane > 0.0) {
+        if plane > 0.0 && !(mu_plane > 0.0) && acc == 0.0 {
             return Advance::Clear;
         }
         let keep = 0.5 * target;
-        let first = certified_step(plane, mu_plane, keep).max(certified_step(
+        let first = certified_step_accel(plane, mu_plane, acc, keep).max(certified_step_accel(
             g.lower_bound,
             lipschitz,
+            acc,
             keep,
         ));
         let room = to - t;
@@ -503,7 +567,13 @@ fn predict<V: Vector>(
     shell: f64,
     t_max: f64,
 ) -> Toi {
-    let Some((s_in, s_out)) = sphere_window(d, w, sigma + shell) else {
+    let rel = b.accel - a.accel;
+    let window = if rel == V::ZERO {
+        sphere_window(d, w, sigma + shell)
+    } else {
+        window_accel(d, w, rel, sigma + shell)
+    };
+    let Some((s_in, s_out)) = window else {
         return Toi::miss(ToiStatus::Separating);
     };
     if !(t0 + s_in <= t_max) {
@@ -537,6 +607,28 @@ fn predict<V: Vector>(
     if g0 > 0.0 {
         return hit(advance(a, b, t0, to, 0.5 * g0));
     }
+    if rel != V::ZERO {
+        // Touching (round-off) and not approaching, but pulled together: met again when the
+        // separation along the normal stops growing.
+        let leaving = if n != V::ZERO {
+            -approach_speed(a, b, t0, n, p, q)
+        } else {
+            0.0
+        };
+        let apex = t0 + (leaving / rel.length()).max(0.0);
+        return if apex <= t_max {
+            Toi {
+                time: apex,
+                status: if apex == t0 {
+                    ToiStatus::Penetrating
+                } else {
+                    ToiStatus::Approaching
+                },
+            }
+        } else {
+            Toi::miss(ToiStatus::NotBy)
+        };
+    }
     Toi::miss(ToiStatus::Separating)
 }
 
@@ -550,10 +642,10 @@ pub fn body_body<V: Vector>(a: &Mover<V>, b: &Mover<V>, t_max: f64) -> Toi {
         return Toi::miss(ToiStatus::Separating);
     };
     let t0 = ba.time.max(bb.time);
-    let d = bb.position_at(t0) - ba.position_at(t0);
+    let ((pa, va), (pb, vb)) = (a.centre_at(t0), b.centre_at(t0));
     let sigma = ra.radius + rb.radius;
     let shell = SHELL * (a.shell_size() + b.shell_size());
-    predict(a, b, t0, d, bb.vel - ba.vel, sigma, shell, t_max)
+    predict(a, b, t0, pb - pa, vb - va, sigma, shell, t_max)
 }
 
 /// The static pieces of a wall against which rigid bodies are predicted: the plane itself, or
@@ -659,6 +751,9 @@ fn body_plane<V: Vector>(
     let n = plane_side(plane, b.pos);
     let centre_gap = n.dot(b.pos - plane.point);
     let vn = n.dot(b.vel);
+    // The centre's normal acceleration (gravity), and how fast it can close the gap.
+    let an = n.dot(a.accel);
+    let closing_acc = (-an).max(0.0);
     let spin = a.spin_speed();
     let gap_at = |t: f64| {
         let pose = a.pose_at(t);
@@ -668,25 +763,39 @@ fn body_plane<V: Vector>(
     // moving towards it touches it before its centre crosses it.
     let reach = r.radius + shell;
     let from = if centre_gap > reach {
-        if !(vn < 0.0) {
+        let enter = first_zero_quadratic(centre_gap - reach, vn, an);
+        if !enter.is_hit() {
             return Toi::miss(ToiStatus::Separating);
         }
-        t0 + (centre_gap - reach) / -vn
+        t0 + enter.time
     } else {
         t0
     };
     if !(from <= t_max) {
         return Toi::miss(ToiStatus::NotBy);
     }
-    let to = if vn < 0.0 {
-        t0 + centre_gap.max(0.0) / -vn
-    } else if vn > 0.0 {
-        t0 + (reach - centre_gap).max(0.0) / vn
+    let to = if an == 0.0 {
+        if vn < 0.0 {
+            t0 + centre_gap.max(0.0) / -vn
+        } else if vn > 0.0 {
+            t0 + (reach - centre_gap).max(0.0) / vn
+        } else {
+            f64::INFINITY
+        }
     } else {
-        f64::INFINITY
+        // The centre reaches the plane, or (pushed away) leaves the band for good.
+        let cross = first_zero_quadratic(centre_gap.max(0.0), vn, an);
+        if cross.is_hit() {
+            t0 + cross.time
+        } else if an > 0.0 {
+            let (h, d) = (0.5 * an, vn * vn - 2.0 * an * (centre_gap - reach));
+            let root = d.max(0.0).sqrt();
+            t0 + ((root - vn) / (2.0 * h)).max(0.0)
+        } else {
+            f64::INFINITY
+        }
     }
     .min(t_max);
-    let mu = -vn + spin;
     let contact = |t: f64| Toi {
         time: t,
         status: if t == t0 {
@@ -704,7 +813,20 @@ fn body_plane<V: Vector>(
                 return contact(t0);
             }
             if !(g0 > 0.0) {
-                return Toi::miss(ToiStatus::Separating);
+                // Touching (round-off) and not approaching: left to separate, or, pulled back
+                // by gravity, met again when its centre stops leaving.
+                if closing_acc == 0.0 {
+                    return Toi::miss(ToiStatus::Separating);
+                }
+                if !(vn > 0.0) {
+                    return contact(t0);
+                }
+                let apex = t0 + vn / closing_acc;
+                return if apex <= t_max {
+                    contact(apex)
+                } else {
+                    Toi::miss(ToiStatus::NotBy)
+                };
             }
             target = 0.5 * g0;
         }
@@ -715,10 +837,11 @@ fn body_plane<V: Vector>(
         if !(g > target) {
             return contact(t);
         }
-        if !(mu > 0.0) {
+        let mu = -(vn + an * (t - t0)) + spin;
+        if !(mu > 0.0) && closing_acc == 0.0 {
             return Toi::miss(ToiStatus::Separating);
         }
-        let dt = certified_step(g, mu, 0.5 * target);
+        let dt = certified_step_accel(g, mu, closing_acc, 0.5 * target);
         if !(dt > 0.0) {
             return contact(t);
         }

@@ -34,6 +34,9 @@ pub const OVERLAP_TOLERANCE: f64 = 1e-12;
 /// at the root-mean-square speed takes to cross its radius.
 pub const DEFAULT_CONTACT_DURATION_FRACTION: f64 = 1e-4;
 
+/// [`Scene::default_rest_speed`]'s height of fall, as a fraction of the bodies' mean radius.
+pub const DEFAULT_REST_HEIGHT_FRACTION: f64 = 1e-3;
+
 /// The keys a rigid body's table takes besides its shape's and its motion's
 /// ([`RigidBodySpec::from_table`]): its mass properties.
 pub const RIGID_KEYS: [&str; 3] = ["density", "mass", "inertia"];
@@ -187,6 +190,17 @@ pub struct Scene {
     /// collision of a body within `t_c` of its previous collision is elastic. `None` (the key
     /// absent) means [`Scene::default_contact_duration`]. Only matters when `restitution < 1`.
     pub contact_duration: Option<f64>,
+    /// Uniform gravity (`[simulation] gravity = [gx, gy(, gz)]`; zero, the default, is none),
+    /// padded to 3 components. See [`World::with_gravity`] for the motion and for sleeping
+    /// bodies.
+    pub gravity: [f64; 3],
+    /// The speed below which a body comes to rest on a support under gravity
+    /// (`[simulation] rest_speed`, `>= 0`); `None` means [`Scene::default_rest_speed`].
+    pub rest_speed: Option<f64>,
+    /// The Coulomb friction coefficient of collisions (`[simulation] friction`, `>= 0`; 0, the
+    /// default, is frictionless). Needs rigid bodies (a ball that should roll takes
+    /// `shape = "ball"`).
+    pub friction: f64,
     /// Walls, ids 0-based in file order.
     pub walls: Vec<WallSpec>,
     /// Bodies, ids 0-based in file order.
@@ -475,7 +489,14 @@ impl Scene {
         };
         check_keys(
             sim,
-            &["duration", "restitution", "contact_duration"],
+            &[
+                "duration",
+                "restitution",
+                "contact_duration",
+                "gravity",
+                "rest_speed",
+                "friction",
+            ],
             Item::Simulation,
         )?;
         let duration = required(sim, "duration", Item::Simulation)?;
@@ -493,6 +514,13 @@ impl Scene {
             ));
         }
         let contact_duration = number(sim, "contact_duration", Item::Simulation)?;
+        let gravity = if sim.contains_key("gravity") {
+            pad3(&vector(sim, "gravity", dim, Item::Simulation)?)
+        } else {
+            [0.0; 3]
+        };
+        let rest_speed = number(sim, "rest_speed", Item::Simulation)?;
+        let friction = number(sim, "friction", Item::Simulation)?.unwrap_or(0.0);
         let periodic = match root.get("boundary") {
             None => None,
             Some(Value::Table(t)) => {
@@ -616,6 +644,9 @@ impl Scene {
             duration,
             restitution,
             contact_duration,
+            gravity,
+            rest_speed,
+            friction,
             walls,
             bodies,
             periodic,
@@ -664,6 +695,49 @@ impl Scene {
                     format!("`contact_duration` must be at least 0, got {tc}"),
                 ));
             }
+        }
+        check_vec(&self.gravity[..self.dim], "gravity", Item::Simulation)?;
+        if self.dim == 2 && self.gravity[2] != 0.0 {
+            return Err(invalid(
+                Item::Simulation,
+                "`gravity` has 3 components in 2D",
+            ));
+        }
+        if self.has_gravity() && self.periodic.is_some() {
+            return Err(invalid(
+                Item::Simulation,
+                "`gravity` needs walls to land on: a periodic box has none (remove one of \
+                 `gravity` and `[boundary] periodic`)",
+            ));
+        }
+        if let Some(v) = self.rest_speed {
+            finite(v, "rest_speed", Item::Simulation)?;
+            if !(v >= 0.0) {
+                return Err(invalid(
+                    Item::Simulation,
+                    format!("`rest_speed` must be at least 0, got {v}"),
+                ));
+            }
+            if !self.has_gravity() {
+                return Err(invalid(
+                    Item::Simulation,
+                    "`rest_speed` only applies under `gravity`, which this scene does not set",
+                ));
+            }
+        }
+        finite(self.friction, "friction", Item::Simulation)?;
+        if !(self.friction >= 0.0) {
+            return Err(invalid(
+                Item::Simulation,
+                format!("`friction` must be at least 0, got {}", self.friction),
+            ));
+        }
+        if self.friction > 0.0 && !self.has_rigid_bodies() {
+            return Err(invalid(
+                Item::Simulation,
+                "`friction` needs rigid bodies, and every body here is a plain ball: give the \
+                 balls that should roll `shape = \"ball\"`",
+            ));
         }
         for (i, w) in self.walls.iter().enumerate() {
             let item = Item::Wall(i);
@@ -979,6 +1053,38 @@ impl Scene {
         inside
     }
 
+    /// Whether the scene sets a non-zero gravity.
+    pub fn has_gravity(&self) -> bool {
+        self.gravity.iter().any(|&g| g != 0.0)
+    }
+
+    /// The rest speed under gravity: the scene's `rest_speed`, or
+    /// [`Scene::default_rest_speed`].
+    pub fn rest_speed(&self) -> f64 {
+        self.rest_speed.unwrap_or_else(|| self.default_rest_speed())
+    }
+
+    /// The default rest speed: the speed of a fall from [`DEFAULT_REST_HEIGHT_FRACTION`] of the
+    /// bodies' mean radius, `sqrt(2 |g| h)`, and at least `2 |g| t_c` (so that bounces, which
+    /// come `2 v / |g|` apart, stop before the TC model would make them elastic); 0 without
+    /// gravity.
+    pub fn default_rest_speed(&self) -> f64 {
+        let g = self.gravity.iter().map(|x| x * x).sum::<f64>().sqrt();
+        if !(g > 0.0) {
+            return 0.0;
+        }
+        let n = self.bodies.len().max(1) as f64;
+        let r = self.bodies.iter().map(|b| b.radius).sum::<f64>() / n;
+        let tc = if self.restitution < 1.0 {
+            self.contact_duration()
+        } else {
+            0.0
+        };
+        (2.0 * g * DEFAULT_REST_HEIGHT_FRACTION * r)
+            .sqrt()
+            .max(2.0 * g * tc)
+    }
+
     /// The contact duration of the TC model: the scene's `contact_duration`, or
     /// [`Scene::default_contact_duration`] when it gives none.
     pub fn contact_duration(&self) -> f64 {
@@ -1059,10 +1165,11 @@ impl Scene {
             contact_duration: self.contact_duration(),
             ..World::new(bodies, walls)
         };
-        match &self.periodic {
+        let world = match &self.periodic {
             Some(l) => world.with_period(v(l)),
             None => world,
-        }
+        };
+        self.with_gravity_of(world)
     }
 
     /// The rigid world of a scene with rigid bodies (every body gets a rigid state; balls
@@ -1084,12 +1191,23 @@ impl Scene {
             .iter()
             .flat_map(|w| w.build::<V>().expect("validated wall"))
             .collect();
-        World {
+        let world = World {
             restitution: self.restitution,
             contact_duration: self.contact_duration(),
+            friction: self.friction,
             ..World::new(bodies, walls)
         }
-        .with_rigid(shapes, states)
+        .with_rigid(shapes, states);
+        self.with_gravity_of(world)
+    }
+
+    /// `world` with this scene's gravity and rest speed, when it sets gravity.
+    fn with_gravity_of<V: Vector>(&self, world: World<V>) -> World<V> {
+        if !self.has_gravity() {
+            return world;
+        }
+        let g = V::try_from_slice(&self.gravity[..V::DIM]).expect("validated gravity");
+        world.with_gravity(g, self.rest_speed())
     }
 
     /// The bodies, shapes (one per body) and rigid states of a rigid world.
@@ -1175,6 +1293,15 @@ impl Scene {
         );
         if let Some(tc) = self.contact_duration {
             let _ = writeln!(s, "contact_duration = {tc:?}");
+        }
+        if self.has_gravity() {
+            let _ = writeln!(s, "gravity = {}", vec(&self.gravity[..self.dim]));
+        }
+        if let Some(v) = self.rest_speed {
+            let _ = writeln!(s, "rest_speed = {v:?}");
+        }
+        if self.friction != 0.0 {
+            let _ = writeln!(s, "friction = {:?}", self.friction);
         }
         if let Some(l) = &self.periodic {
             let _ = writeln!(s, "\n[boundary]\nperiodic = {}", vec(l));

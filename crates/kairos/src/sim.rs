@@ -52,7 +52,7 @@ pub const EPOCH: f64 = 64.0;
 impl<V: Vector> Simulation<V> {
     /// A simulation of `world` from time 0 to `end_time` with the given broad phase.
     pub fn new(world: World<V>, broad: Box<dyn BroadPhase<V>>, end_time: f64) -> Self {
-        let initial_energy = world.kinetic_energy();
+        let initial_energy = world.energy();
         let kinetic_energy = initial_energy;
         Self {
             world,
@@ -246,10 +246,12 @@ impl<V: Vector> Simulation<V> {
     pub fn last_overlap(&self) -> f64 {
         self.last_overlap
     }
-    /// Relative kinetic energy change since the start, `(E - E0) / E0` (0 when `E0 = 0`).
+    /// Relative energy change since the start, `(E - E0) / |E0|` (0 when `E0 = 0`): kinetic
+    /// energy, plus the potential energy under gravity ([`World::energy`], measured from the
+    /// origin of coordinates).
     pub fn energy_drift(&self) -> f64 {
-        if self.initial_energy > 0.0 {
-            (self.world.kinetic_energy() - self.initial_energy) / self.initial_energy
+        if self.initial_energy != 0.0 && self.initial_energy.is_finite() {
+            (self.world.energy() - self.initial_energy) / self.initial_energy.abs()
         } else {
             0.0
         }

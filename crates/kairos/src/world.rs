@@ -6,8 +6,8 @@ use crate::math::{nearest_image, Rotation, Vector};
 use crate::rigid::{self, Mover, RigidState, Side, WallPieces};
 use crate::shape::Shape;
 use crate::toi::{
-    body_body, body_body_contact, body_body_periodic, body_body_periodic_by, body_wall,
-    body_wall_contact, box_exit, Contact, Toi,
+    ball_ball_accel, body_body, body_body_contact, body_body_periodic, body_body_periodic_by,
+    body_wall, body_wall_accel, body_wall_contact, box_exit, Contact, Toi, ToiStatus,
 };
 use crate::wall::{Wall, WallId};
 
@@ -31,6 +31,29 @@ impl<V: Vector> Response<V> {
             impulse: None,
             separation: V::ZERO,
             normal: None,
+        }
+    }
+}
+
+/// Which acceleration each body has: the world's gravity, or none for a sleeping body (or
+/// without gravity). A borrowed view of [`World::gravity`] and [`World::asleep`] for code that
+/// walks the bodies.
+#[derive(Clone, Copy, Debug)]
+pub struct Gravity<'a, V: Vector> {
+    /// The gravity (zero: none).
+    pub g: V,
+    /// Per body, whether it sleeps (may be empty).
+    pub asleep: &'a [bool],
+}
+
+impl<V: Vector> Gravity<'_, V> {
+    /// Body `i`'s acceleration.
+    #[inline]
+    pub fn of(&self, i: usize) -> V {
+        if self.g == V::ZERO || self.asleep.get(i).copied().unwrap_or(false) {
+            V::ZERO
+        } else {
+            self.g
         }
     }
 }
@@ -73,7 +96,27 @@ pub struct World<V: Vector> {
     /// Per wall, the pieces rigid bodies are predicted against (empty for a world of balls).
     /// Built by [`World::with_rigid`] from the walls.
     pub wall_pieces: Vec<WallPieces<V>>,
+    /// Uniform gravity (zero: none). Set by [`World::with_gravity`]; see its documentation
+    /// for the motion and for sleeping bodies.
+    pub gravity: V,
+    /// The speed below which a body comes to rest on a support (see [`World::with_gravity`]).
+    pub rest_speed: f64,
+    /// Per body, whether it sleeps (empty without gravity).
+    pub asleep: Vec<bool>,
+    /// Per body, the sleeping body it came to rest on ([`NO_SUPPORT`] when it rests on a wall,
+    /// or is awake); empty without gravity.
+    pub support: Vec<u32>,
+    /// Per body, how many sleeping bodies rest on it (such a body stays asleep and static);
+    /// empty without gravity.
+    pub holding: Vec<u32>,
 }
+
+/// A contact holds a body up (it may come to rest there, see [`World::with_gravity`]) when its
+/// normal is within 60 degrees of straight up: the cosine of that angle.
+pub const SUPPORT_ANGLE_COS: f64 = 0.5;
+
+/// [`World::support`] of a body that rests on no other body.
+pub const NO_SUPPORT: u32 = u32::MAX;
 
 impl<V: Vector> World<V> {
     /// A world with the given bodies and walls and elastic collisions.
@@ -90,7 +133,74 @@ impl<V: Vector> World<V> {
             shapes: Vec::new(),
             rigid: Vec::new(),
             wall_pieces: Vec::new(),
+            gravity: V::ZERO,
+            rest_speed: 0.0,
+            asleep: Vec::new(),
+            support: Vec::new(),
+            holding: Vec::new(),
         }
+    }
+
+    /// Adds uniform gravity `g`: between events a body's centre follows the parabola
+    /// `x + v dt + g dt² / 2` (its rotation is unchanged: gravity exerts no torque about the
+    /// centre of mass). Two moving bodies then have a linear relative motion, so their contacts
+    /// keep the exact quadratic; a body and a wall (or a sleeping body) have a constant
+    /// relative acceleration: the exact quadratic against a plane, the first root of a quartic
+    /// against a segment's end or another ball ([`crate::toi::first_contact_accel`]), and the
+    /// advancement with an acceleration term for rigid bodies.
+    ///
+    /// **Resting contact.** Impulses cannot hold a body at rest on a floor (its bounces come
+    /// ever faster), so a body comes to rest instead. After a contact with a *support* (a wall,
+    /// or a sleeping body, whose contact normal points up), the body *sleeps* (its velocity and
+    /// spin become zero and gravity stops acting on it) when every contact point leaves the
+    /// support slower than `rest_speed` along the normal, for a normal within 60 degrees of
+    /// straight up ([`SUPPORT_ANGLE_COS`]), or, on a steeper support, when no point of the body
+    /// moves faster than `rest_speed` (a body wedged between steep supports, whose bounces
+    /// only die out). Its tangential motion stops too (resting contact here is sticky), and a
+    /// box may come to rest on an edge where a real one would tip over. A sleeping body is static
+    /// for bodies that touch it slower than `rest_speed` (they bounce off it, or come to rest on
+    /// it), and wakes when it is hit faster, taking its share of the impulse, unless another
+    /// sleeping body rests on it: a body that holds another up stays static until that one
+    /// wakes and leaves, so no body is ever left asleep in mid-air.
+    pub fn with_gravity(mut self, g: V, rest_speed: f64) -> Self {
+        self.gravity = g;
+        self.rest_speed = rest_speed;
+        let n = if g == V::ZERO { 0 } else { self.bodies.len() };
+        self.asleep = vec![false; n];
+        self.support = vec![NO_SUPPORT; n];
+        self.holding = vec![0; n];
+        self
+    }
+
+    /// The bodies' accelerations, as a view.
+    #[inline]
+    pub fn gravity_view(&self) -> Gravity<'_, V> {
+        Gravity {
+            g: self.gravity,
+            asleep: &self.asleep,
+        }
+    }
+
+    /// Whether body `i` sleeps (see [`World::with_gravity`]).
+    #[inline]
+    pub fn is_asleep(&self, i: usize) -> bool {
+        self.asleep.get(i).copied().unwrap_or(false)
+    }
+
+    /// The acceleration of body `i`'s centre: gravity, or zero when it sleeps.
+    #[inline]
+    pub fn accel(&self, i: usize) -> V {
+        if self.gravity == V::ZERO || self.is_asleep(i) {
+            V::ZERO
+        } else {
+            self.gravity
+        }
+    }
+
+    /// Body `i`'s position and velocity at time `t` (with gravity when it acts).
+    #[inline]
+    pub fn body_state_at(&self, i: usize, t: f64) -> (V, V) {
+        self.bodies[i].state_at_accel(t, self.accel(i))
     }
 
     /// Makes the bodies rigid bodies: `rigid[i]` is body `i`'s rotational state, its shape one
@@ -132,7 +242,7 @@ impl<V: Vector> World<V> {
     #[inline]
     fn mover(&self, i: usize) -> Mover<'_, V> {
         let r = &self.rigid[i];
-        Mover::body(&self.shapes[r.shape as usize], &self.bodies[i], r)
+        Mover::body(&self.shapes[r.shape as usize], &self.bodies[i], r).with_accel(self.accel(i))
     }
 
     /// Moves body `i`'s stored state (position and, for a rigid body, rotation) to time `t`.
@@ -141,13 +251,26 @@ impl<V: Vector> World<V> {
         if let Some(r) = self.rigid.get_mut(i) {
             r.advance(t - self.bodies[i].time);
         }
-        self.bodies[i].advance_to(t);
+        if self.gravity == V::ZERO {
+            self.bodies[i].advance_to(t);
+        } else {
+            let a = self.accel(i);
+            self.bodies[i].advance_accel(t, a);
+        }
     }
 
-    /// Body `i`'s kinetic energy: linear, plus rotational for a rigid body.
+    /// Body `i`'s mechanical energy: kinetic (linear, plus rotational for a rigid body), plus
+    /// the potential energy `-m g · x` under gravity (constant in free flight, so taken at the
+    /// body's local time).
     #[inline]
     pub fn body_energy(&self, i: usize) -> f64 {
-        self.bodies[i].kinetic_energy() + self.rigid.get(i).map_or(0.0, RigidState::energy)
+        let b = &self.bodies[i];
+        let kinetic = b.kinetic_energy() + self.rigid.get(i).map_or(0.0, RigidState::energy);
+        if self.gravity == V::ZERO {
+            kinetic
+        } else {
+            kinetic - b.mass() * self.gravity.dot(b.pos)
+        }
     }
 
     /// The total angular momentum about the origin: `Σ m x × v` (constant in free flight, so
@@ -238,6 +361,22 @@ impl<V: Vector> World<V> {
     #[inline]
     pub fn predict_pair(&self, i: BodyId, j: BodyId) -> Toi {
         let (lo, hi) = if i < j { (i, j) } else { (j, i) };
+        if self.is_asleep(lo as usize) && self.is_asleep(hi as usize) {
+            // Both at rest: they never meet (even touching, or overlapping by round-off).
+            return Toi::miss(ToiStatus::Separating);
+        }
+        if self.gravity != V::ZERO
+            && !self.is_rigid_shape(lo as usize)
+            && !self.is_rigid_shape(hi as usize)
+        {
+            let (l, h) = (lo as usize, hi as usize);
+            return ball_ball_accel(
+                &self.bodies[l],
+                self.accel(l),
+                &self.bodies[h],
+                self.accel(h),
+            );
+        }
         if self.is_rigid_shape(lo as usize) || self.is_rigid_shape(hi as usize) {
             return rigid::body_body(
                 &self.mover(lo as usize),
@@ -259,6 +398,9 @@ impl<V: Vector> World<V> {
     pub fn predict_pair_by(&self, i: BodyId, j: BodyId, t_max: f64) -> Toi {
         let Some(l) = self.period else {
             let (lo, hi) = if i < j { (i, j) } else { (j, i) };
+            if self.is_asleep(lo as usize) && self.is_asleep(hi as usize) {
+                return Toi::miss(ToiStatus::Separating);
+            }
             if self.is_rigid_shape(lo as usize) || self.is_rigid_shape(hi as usize) {
                 return rigid::body_body(&self.mover(lo as usize), &self.mover(hi as usize), t_max);
             }
@@ -274,12 +416,19 @@ impl<V: Vector> World<V> {
     /// Contact time of body `i` with wall `w` (the narrow phase's [`body_wall`]).
     #[inline]
     pub fn predict_wall(&self, i: BodyId, w: WallId) -> Toi {
+        if self.is_asleep(i as usize) {
+            return Toi::miss(ToiStatus::Separating);
+        }
         if self.is_rigid_shape(i as usize) {
             return rigid::body_wall(
                 &self.mover(i as usize),
                 &self.wall_pieces[w as usize],
                 f64::INFINITY,
             );
+        }
+        if self.gravity != V::ZERO {
+            let i = i as usize;
+            return body_wall_accel(&self.bodies[i], self.accel(i), &self.walls[w as usize]);
         }
         body_wall(&self.bodies[i as usize], &self.walls[w as usize])
     }
@@ -302,6 +451,9 @@ impl<V: Vector> World<V> {
     /// same report for those; a rigid body's advancement stops at `t_max`.
     #[inline]
     pub fn predict_wall_by(&self, i: BodyId, w: WallId, t_max: f64) -> Toi {
+        if self.is_asleep(i as usize) {
+            return Toi::miss(ToiStatus::Separating);
+        }
         if self.is_rigid_shape(i as usize) {
             return rigid::body_wall(
                 &self.mover(i as usize),
@@ -402,14 +554,25 @@ impl<V: Vector> World<V> {
             let dv = nudge * scale.max(f64::MIN_POSITIVE);
             match event.kind {
                 EventKind::BallBall => {
-                    let (ima, imb) = (self.bodies[ia].inv_mass, self.bodies[ib].inv_mass);
+                    // A sleeping body stays at rest: the other one takes the whole nudge.
+                    let awake = |w: &Self, i: usize| if w.is_asleep(i) { 0.0 } else { 1.0 };
+                    let (ima, imb) = (
+                        awake(self, ia) * self.bodies[ia].inv_mass,
+                        awake(self, ib) * self.bodies[ib].inv_mass,
+                    );
                     let w = ima + imb;
+                    if !(w > 0.0) {
+                        return;
+                    }
                     self.bodies[ia].vel += n * (dv * ima / w);
                     self.bodies[ib].vel -= n * (dv * imb / w);
                     let j = n * (dv / w);
                     response.impulse = Some(response.impulse.map_or(j, |i| i + j));
                 }
                 _ => {
+                    if self.is_asleep(ia) {
+                        return;
+                    }
                     let m = self.bodies[ia].mass();
                     self.bodies[ia].vel += n * dv;
                     response.impulse =
@@ -448,6 +611,111 @@ impl<V: Vector> World<V> {
             1.0
         } else {
             self.restitution
+        }
+    }
+
+    /// The factor (1 or 0) of body `i`'s inverse mass in a collision approaching at `speed`: 0
+    /// for a sleeping body hit slower than [`World::rest_speed`] (it stays asleep and static),
+    /// 1 otherwise, waking a sleeping body.
+    #[inline]
+    fn moving_or_woken(&mut self, i: usize, speed: f64) -> f64 {
+        if !self.is_asleep(i) {
+            return 1.0;
+        }
+        if speed < self.rest_speed || self.holding[i] > 0 {
+            return 0.0;
+        }
+        self.asleep[i] = false;
+        let s = std::mem::replace(&mut self.support[i], NO_SUPPORT);
+        if s != NO_SUPPORT {
+            self.holding[s as usize] -= 1;
+        }
+        1.0
+    }
+
+    /// How a contact normal `n` (pointing towards the body) holds the body against gravity:
+    /// `Some(true)` within [`SUPPORT_ANGLE_COS`] of straight up, `Some(false)` for a steeper
+    /// contact that still points up, `None` otherwise.
+    #[inline]
+    fn supports(&self, n: V) -> Option<bool> {
+        let up = -n.dot(self.gravity);
+        (up > 0.0).then(|| up >= SUPPORT_ANGLE_COS * self.gravity.length())
+    }
+
+    /// Puts body `i` to sleep on `support` (a sleeping body, or `None` for a wall): at rest, out
+    /// of gravity's reach (see [`World::with_gravity`]).
+    fn fall_asleep(&mut self, i: usize, support: Option<usize>) {
+        self.bodies[i].vel = V::ZERO;
+        if let Some(r) = self.rigid.get_mut(i) {
+            r.set_angular_velocity(V::Angular::default());
+        }
+        self.asleep[i] = true;
+        if let Some(s) = support {
+            self.support[i] = s as u32;
+            self.holding[s] += 1;
+        }
+    }
+
+    /// After ball `i`'s collision with a support (a wall, or a sleeping body) along `n`
+    /// (pointing towards the ball): it sleeps when the support holds it against gravity and it
+    /// leaves slower than [`World::rest_speed`].
+    fn settle_ball(&mut self, i: usize, n: V, support: Option<usize>) {
+        let v = self.bodies[i].vel;
+        let rest = match self.supports(n) {
+            Some(true) => v.dot(n) < self.rest_speed,
+            Some(false) => v.length() < self.rest_speed,
+            None => false,
+        };
+        if rest {
+            self.fall_asleep(i, support);
+        }
+    }
+
+    /// After rigid body `i`'s contact with a support along `n` (pointing towards the body) at
+    /// `points`: it sleeps when the support holds it against gravity and every contact point
+    /// leaves slower than [`World::rest_speed`].
+    fn settle_rigid(&mut self, i: usize, n: V, points: &[V], support: Option<usize>) {
+        let Some(flat) = self.supports(n) else {
+            return;
+        };
+        if points.is_empty() {
+            return;
+        }
+        let (b, r) = (&self.bodies[i], &self.rigid[i]);
+        let slow = if flat {
+            points.iter().all(|&p| {
+                n.dot(b.vel + V::angular_cross(r.angular_velocity, p - b.pos)) < self.rest_speed
+            })
+        } else {
+            b.vel.length() + r.spin_bound() * r.radius < self.rest_speed
+        };
+        if slow {
+            self.fall_asleep(i, support);
+        }
+    }
+
+    /// After a contact of `event`'s bodies along `n` (from `b`, or the wall, towards `a`) at
+    /// `points` (empty for balls): a moving body on a support may come to rest (see
+    /// [`World::with_gravity`]).
+    fn settle(&mut self, event: &Event, n: V, points: &[V]) {
+        let (ia, ib) = (event.a as usize, event.b as usize);
+        let pair = event.kind == EventKind::BallBall;
+        let (on, body, normal, support) = if !pair {
+            (true, ia, n, None)
+        } else if self.is_asleep(ib) {
+            (true, ia, n, Some(ib))
+        } else if self.is_asleep(ia) {
+            (true, ib, -n, Some(ia))
+        } else {
+            (false, ia, n, None)
+        };
+        if !on || self.is_asleep(body) {
+            return;
+        }
+        if self.rigid.is_empty() || points.is_empty() {
+            self.settle_ball(body, normal, support);
+        } else {
+            self.settle_rigid(body, normal, points, support);
         }
     }
 
@@ -519,23 +787,42 @@ impl<V: Vector> World<V> {
             contact.points.first().map_or(V::ZERO, |&p| a.centre - p)
         };
         let normal = (contact.normal != V::ZERO).then_some(-contact.normal);
-        let approaching = contact.points.iter().any(|&p| {
+        let approach = contact.points.iter().fold(f64::NEG_INFINITY, |m, &p| {
             let vb = if pair {
                 b.vel + V::angular_cross(b.omega, p - b.centre)
             } else {
                 V::ZERO
             };
-            contact
-                .normal
-                .dot(a.vel + V::angular_cross(a.omega, p - a.centre) - vb)
-                > 0.0
+            m.max(
+                contact
+                    .normal
+                    .dot(a.vel + V::angular_cross(a.omega, p - a.centre) - vb),
+            )
         });
-        if !approaching || normal.is_none() {
-            return Response {
-                impulse: None,
-                separation,
-                normal,
-            };
+        let none = Response {
+            impulse: None,
+            separation,
+            normal,
+        };
+        if normal.is_none() {
+            return none;
+        }
+        if !(approach > 0.0) {
+            // A contact that does not close: under gravity, a body pressed on its support by
+            // gravity alone may come to rest here.
+            if self.gravity != V::ZERO {
+                self.settle(event, -contact.normal, &contact.points);
+            }
+            return none;
+        }
+        if self.gravity != V::ZERO {
+            a.inv_mass *= self.moving_or_woken(ia, approach);
+            if pair {
+                b.inv_mass *= self.moving_or_woken(ib, approach);
+            }
+            if !(a.inv_mass + b.inv_mass > 0.0) {
+                return none;
+            }
         }
         let e = self.collision_restitution(t, ia, pair.then_some(ib));
         let j = rigid::respond(&mut a, &mut b, &contact, e, self.friction);
@@ -544,6 +831,9 @@ impl<V: Vector> World<V> {
         if pair {
             self.bodies[ib].vel = b.vel;
             self.rigid[ib].set_angular_velocity(b.omega);
+        }
+        if self.gravity != V::ZERO {
+            self.settle(event, -contact.normal, &contact.points);
         }
         Response {
             impulse: Some(j),
@@ -577,13 +867,30 @@ impl<V: Vector> World<V> {
                 let (ba, bb) = (&self.bodies[ia], &self.bodies[ib]);
                 let vn = (ba.vel - bb.vel).dot(n);
                 if !(vn < 0.0) {
+                    if self.gravity != V::ZERO {
+                        self.settle(event, n, &[]);
+                    }
                     return none(contact);
                 }
                 let (ima, imb) = (ba.inv_mass, bb.inv_mass);
+                let (ima, imb) = if self.gravity == V::ZERO {
+                    (ima, imb)
+                } else {
+                    (
+                        self.moving_or_woken(ia, -vn) * ima,
+                        self.moving_or_woken(ib, -vn) * imb,
+                    )
+                };
+                if !(ima + imb > 0.0) {
+                    return none(contact);
+                }
                 let e = self.collision_restitution(event.time, ia, Some(ib));
                 let j = -(1.0 + e) * vn / (ima + imb);
                 self.bodies[ia].vel += n * (j * ima);
                 self.bodies[ib].vel -= n * (j * imb);
+                if self.gravity != V::ZERO {
+                    self.settle(event, n, &[]);
+                }
                 Response {
                     impulse: Some(n * j),
                     separation: contact.separation,
@@ -600,11 +907,17 @@ impl<V: Vector> World<V> {
                 let b = &self.bodies[ia];
                 let vn = b.vel.dot(n);
                 if !(vn < 0.0) {
+                    if self.gravity != V::ZERO {
+                        self.settle(event, n, &[]);
+                    }
                     return none(contact);
                 }
                 let m = b.mass();
                 let e = self.collision_restitution(event.time, ia, None);
                 self.bodies[ia].vel -= n * ((1.0 + e) * vn);
+                if self.gravity != V::ZERO {
+                    self.settle(event, n, &[]);
+                }
                 Response {
                     impulse: Some(n * (-(1.0 + e) * vn * m)),
                     separation: contact.separation,
@@ -635,8 +948,21 @@ impl<V: Vector> World<V> {
         if self.rigid.is_empty() {
             self.bodies.iter().map(Body::kinetic_energy).sum()
         } else {
-            (0..self.bodies.len()).map(|i| self.body_energy(i)).sum()
+            self.bodies
+                .iter()
+                .zip(&self.rigid)
+                .map(|(b, r)| b.kinetic_energy() + r.energy())
+                .sum()
         }
+    }
+
+    /// Total mechanical energy: [`World::kinetic_energy`], plus the potential energy under
+    /// gravity (see [`World::body_energy`]). Conserved by elastic collisions.
+    pub fn energy(&self) -> f64 {
+        if self.rigid.is_empty() && self.gravity == V::ZERO {
+            return self.kinetic_energy();
+        }
+        (0..self.bodies.len()).map(|i| self.body_energy(i)).sum()
     }
 
     /// Total linear momentum.

@@ -58,9 +58,11 @@ impl<V: Vector> BroadPhase<V> for AllPairs {
 
     fn next_event(&mut self, world: &World<V>, _now: f64, horizon: f64) -> Option<Event> {
         match world.period {
-            None if !world.rigid.is_empty() => scan(world, horizon, |i, _, j, _, by| {
-                world.predict_pair_by(i, j, by)
-            }),
+            None if !world.rigid.is_empty() || world.gravity != V::ZERO => {
+                scan(world, horizon, |i, _, j, _, by| {
+                    world.predict_pair_by(i, j, by)
+                })
+            }
             None => scan(world, horizon, |_, bi, _, bj, _| body_body(bi, bj)),
             Some(l) => scan(world, horizon, |_, bi, _, bj, _| {
                 body_body_periodic(bi, bj, l)

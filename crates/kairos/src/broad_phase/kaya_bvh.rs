@@ -20,7 +20,7 @@ use super::{earliest_box_crossing, BroadPhase};
 use crate::body::Body;
 use crate::event::{EarliestEvent, Event};
 use crate::math::{nearest_image, Aabb, Vector};
-use crate::world::World;
+use crate::world::{Gravity, World};
 
 const INTERNAL: u32 = u32::MAX;
 
@@ -76,7 +76,7 @@ impl<V: Vector> KayaBvh<V> {
 
 impl<V: Vector> Tree<V> {
     /// Construct Hierarchy: median split, top-down, leaves covering `[now, now + dt]`.
-    fn build(&mut self, bodies: &[Body<V>], now: f64, dt: f64) {
+    fn build(&mut self, bodies: &[Body<V>], grav: Gravity<'_, V>, now: f64, dt: f64) {
         let n = bodies.len();
         let dummy = Node {
             bbox: Aabb::new(V::ZERO, V::ZERO),
@@ -94,18 +94,29 @@ impl<V: Vector> Tree<V> {
                 .extend((0..n as u32).map(|id| Item { key: [0.0; 3], id }));
         }
         for item in &mut self.items {
-            item.key = bodies[item.id as usize].position_at(now).to_array3();
+            let i = item.id as usize;
+            item.key = bodies[i].state_at_accel(now, grav.of(i)).0.to_array3();
         }
-        build_recursive(&mut self.nodes, &mut self.items, bodies, now, dt, 0, 0);
+        build_recursive(
+            &mut self.nodes,
+            &mut self.items,
+            bodies,
+            grav,
+            now,
+            dt,
+            0,
+            0,
+        );
     }
 
     /// Update Hierarchy: refits every box bottom-up for the current `dt`.
-    fn refit(&mut self, bodies: &[Body<V>], now: f64, dt: f64) {
+    fn refit(&mut self, bodies: &[Body<V>], grav: Gravity<'_, V>, now: f64, dt: f64) {
         // Children follow their parent in pre-order, so a reverse sweep visits them first.
         for idx in (0..self.nodes.len()).rev() {
             let node = self.nodes[idx];
             self.nodes[idx].bbox = if node.body != INTERNAL {
-                swept_box(&bodies[node.body as usize], now, dt)
+                let i = node.body as usize;
+                swept_box(&bodies[i], grav.of(i), now, dt)
             } else {
                 self.nodes[idx + 1]
                     .bbox
@@ -121,6 +132,7 @@ fn build_recursive<V: Vector>(
     nodes: &mut [Node<V>],
     items: &mut [Item],
     bodies: &[Body<V>],
+    grav: Gravity<'_, V>,
     now: f64,
     dt: f64,
     idx: usize,
@@ -128,7 +140,7 @@ fn build_recursive<V: Vector>(
 ) -> Aabb<V> {
     if items.len() == 1 {
         let b = items[0].id;
-        let bbox = swept_box(&bodies[b as usize], now, dt);
+        let bbox = swept_box(&bodies[b as usize], grav.of(b as usize), now, dt);
         nodes[idx] = Node {
             bbox,
             right: 0,
@@ -141,8 +153,8 @@ fn build_recursive<V: Vector>(
     items.select_nth_unstable_by(mid, |x, y| x.key[axis].total_cmp(&y.key[axis]));
     let right = idx + 2 * mid;
     let (left_items, right_items) = items.split_at_mut(mid);
-    let l = build_recursive(nodes, left_items, bodies, now, dt, idx + 1, level + 1);
-    let r = build_recursive(nodes, right_items, bodies, now, dt, right, level + 1);
+    let l = build_recursive(nodes, left_items, bodies, grav, now, dt, idx + 1, level + 1);
+    let r = build_recursive(nodes, right_items, bodies, grav, now, dt, right, level + 1);
     let bbox = l.union(&r);
     nodes[idx] = Node {
         bbox,
@@ -266,9 +278,9 @@ impl<V: Vector> BroadPhase<V> for KayaBvh<V> {
         let (tree, wall_boxes) = (&mut self.tree, &self.wall_boxes);
         self.look_ahead.next_event(now, horizon, |window| {
             if window.first {
-                tree.build(&world.bodies, now, window.dt);
+                tree.build(&world.bodies, world.gravity_view(), now, window.dt);
             } else {
-                tree.refit(&world.bodies, now, window.dt);
+                tree.refit(&world.bodies, world.gravity_view(), now, window.dt);
             }
             let mut search = Search {
                 nodes: &tree.nodes,

@@ -156,9 +156,13 @@ impl LookAhead {
     }
 }
 
-/// The box of a ball swept from `now` to `now + dt`, padded against round-off.
+/// The box of a ball swept from `now` to `now + dt` under the constant acceleration `acc`
+/// (zero without gravity), padded against round-off.
 #[inline]
-pub(crate) fn swept_box<V: Vector>(b: &Body<V>, now: f64, dt: f64) -> Aabb<V> {
+pub(crate) fn swept_box<V: Vector>(b: &Body<V>, acc: V, now: f64, dt: f64) -> Aabb<V> {
+    if acc != V::ZERO {
+        return swept_parabola(b, acc, now, dt);
+    }
     let p0 = b.position_at(now);
     let p1 = p0 + b.vel * dt;
     if !p1.is_finite() {
@@ -166,6 +170,31 @@ pub(crate) fn swept_box<V: Vector>(b: &Body<V>, now: f64, dt: f64) -> Aabb<V> {
     }
     let pad = b.radius + PAD_REL * (b.radius + p0.max_abs() + p1.max_abs());
     Aabb::from_points(p0, p1).expanded(pad)
+}
+
+/// [`swept_box`] along a parabola: the ends and, per axis, the turning point when it falls
+/// within the window.
+fn swept_parabola<V: Vector>(b: &Body<V>, acc: V, now: f64, dt: f64) -> Aabb<V> {
+    let (p0, v0) = b.state_at_accel(now, acc);
+    let at = |s: f64| p0 + v0 * s + acc * (0.5 * s * s);
+    let p1 = at(dt);
+    if !p1.is_finite() {
+        return Aabb::new(V::splat(f64::NEG_INFINITY), V::splat(f64::INFINITY));
+    }
+    let mut bx = Aabb::from_points(p0, p1);
+    let mut extent = p0.max_abs().max(p1.max_abs());
+    for axis in 0..V::DIM {
+        let a = acc.comp(axis);
+        if a != 0.0 {
+            let s = -v0.comp(axis) / a;
+            if s > 0.0 && s < dt {
+                let p = at(s);
+                bx = bx.union(&Aabb::from_points(p, p));
+                extent = extent.max(p.max_abs());
+            }
+        }
+    }
+    bx.expanded(b.radius + PAD_REL * (b.radius + 2.0 * extent))
 }
 
 /// A wall's static box, padded against round-off like the swept boxes. Planes have infinite

@@ -72,8 +72,13 @@ impl<V: Vector> Candidates<V> {
     fn fill_boxes(&mut self, world: &World<V>, now: f64, span: f64) {
         let n = world.bodies.len();
         self.boxes.clear();
-        self.boxes
-            .extend(world.bodies.iter().map(|b| swept_box(b, now, span)));
+        self.boxes.extend(
+            world
+                .bodies
+                .iter()
+                .enumerate()
+                .map(|(i, b)| swept_box(b, world.gravity_view().of(i), now, span)),
+        );
         self.owners.clear();
         self.owners.extend(0..n as u32);
         let Some(l) = world.period else {

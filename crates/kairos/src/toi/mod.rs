@@ -31,11 +31,16 @@
 //! it is evaluated at the reference time `max` of the bodies' local times, never at the
 //! simulation's current time, so every broad phase computes bit-identical contact times.
 
+mod accel;
 mod ball_ball;
 mod ball_plane;
 mod ball_segment;
 mod periodic;
 
+pub use accel::{
+    ball_ball_accel, ball_plane_accel, ball_polygon_accel, ball_segment_accel, body_wall_accel,
+    escape_time, first_contact_accel, first_zero_quadratic, window_accel,
+};
 pub use ball_ball::ball_ball;
 pub use ball_plane::{ball_plane, ball_polygon};
 pub use ball_segment::ball_segment;

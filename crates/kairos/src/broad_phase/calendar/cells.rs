@@ -366,7 +366,10 @@ impl<V: Vector> Calendar<V> {
 
     /// The next cell crossing of body `i`, as an entry.
     #[inline]
-    pub(super) fn crossing(&self, b: &Body<V>, i: u32) -> Entry {
+    pub(super) fn crossing(&self, b: &Body<V>, acc: V, now: f64, i: u32) -> Entry {
+        if acc != V::ZERO {
+            return self.crossing_accel(b, acc, now, i);
+        }
         let c = self.grid.unindex(self.cells.cell[i as usize]);
         let mut best = Entry::NOTHING;
         for axis in 0..V::DIM {
@@ -390,6 +393,41 @@ impl<V: Vector> Calendar<V> {
                     kind: EntryKind::CellCrossing,
                     partner_counter: 0,
                 };
+            }
+        }
+        best
+    }
+
+    /// [`Cells::crossing`] along a parabola (constant acceleration `acc`): per axis, the time the
+    /// body crosses its cell's upper face going up or its lower face going down, whichever
+    /// comes first after `now` (each face is crossed at most once in each direction).
+    fn crossing_accel(&self, b: &Body<V>, acc: V, now: f64, i: u32) -> Entry {
+        let c = self.grid.unindex(self.cells.cell[i as usize]);
+        let mut best = Entry::NOTHING;
+        let after = now - b.time;
+        for axis in 0..V::DIM {
+            let (x0, v, a) = (b.pos.comp(axis), b.vel.comp(axis), acc.comp(axis));
+            let lo = self.grid.origin[axis] + c[axis] as f64 * self.grid.width[axis];
+            let hi = self.grid.origin[axis] + (c[axis] + 1) as f64 * self.grid.width[axis];
+            let mut faces = [None, None];
+            if c[axis] + 1 < self.grid.dims[axis] {
+                faces[1] = crossing_time(x0 - hi, v, a, 1.0, after);
+            }
+            if c[axis] > 0 {
+                faces[0] = crossing_time(x0 - lo, v, a, -1.0, after);
+            }
+            for (up, s) in faces.into_iter().enumerate() {
+                let Some(s) = s else { continue };
+                let t = b.time + s;
+                if t < best.time {
+                    best = Entry {
+                        time: t,
+                        a: i,
+                        b: 2 * axis as u32 + up as u32,
+                        kind: EntryKind::CellCrossing,
+                        partner_counter: 0,
+                    };
+                }
             }
         }
         best
@@ -489,4 +527,33 @@ impl<V: Vector> Calendar<V> {
         out_a.truncate(wa.len);
         out_b.truncate(wb.len);
     }
+}
+
+/// The time `s >= after` at which `y(s) = y0 + v s + a s² / 2` (`a != 0`) crosses zero in
+/// the direction `dir` (`+1` upwards, `-1` downwards), if it does: of the quadratic's two roots
+/// (stable forms), the one where `v + a s` has the sign of `dir`. A root within round-off
+/// before `after` counts as at `after`.
+fn crossing_time(y0: f64, v: f64, a: f64, dir: f64, after: f64) -> Option<f64> {
+    let disc = v * v - 2.0 * a * y0;
+    if !(disc >= 0.0) {
+        return None;
+    }
+    let root = disc.sqrt();
+    let q = -(v + if v >= 0.0 { root } else { -root });
+    // Roots of (a/2) s² + v s + y0: q / a and 2 y0 / q.
+    let candidates = [q / a, if q != 0.0 { 2.0 * y0 / q } else { q / a }];
+    let mut best: Option<f64> = None;
+    for s in candidates {
+        if !s.is_finite() {
+            continue;
+        }
+        let slope = v + a * s;
+        if slope * dir > 0.0 || (slope == 0.0 && a * dir > 0.0) {
+            let tol = 1e-12 * (s.abs() + after.abs());
+            if s >= after - tol && best.is_none_or(|b| s < b) {
+                best = Some(s.max(after));
+            }
+        }
+    }
+    best
 }

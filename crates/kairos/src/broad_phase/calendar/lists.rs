@@ -82,7 +82,10 @@ impl<V: Vector> Lists<V> {
     /// `|d + v t| = reach` is taken in the form without cancellation; a body already at the
     /// edge and leaving (round-off) is re-listed at once.
     #[inline]
-    pub(super) fn relisting(&self, b: &Body<V>, i: u32) -> Entry {
+    pub(super) fn relisting(&self, b: &Body<V>, acc: V, now: f64, i: u32) -> Entry {
+        if acc != V::ZERO {
+            return self.relisting_accel(b, acc, now, i);
+        }
         let d = b.pos - self.node[i as usize].centre;
         let a = b.vel.dot(b.vel);
         if !(a > 0.0) {
@@ -100,6 +103,27 @@ impl<V: Vector> Lists<V> {
         };
         Entry {
             time: b.time + dt.max(0.0),
+            a: i,
+            b: 0,
+            kind: EntryKind::Relisting,
+            partner_counter: 0,
+        }
+    }
+
+    /// [`Lists::relisting`] under the constant acceleration `acc`: a time no later than the one
+    /// at which the body, from its position at `now`, can be `reach` from its centre (its
+    /// distance grows at most by `|v| s + |a| s² / 2`). Early re-listing only costs work.
+    fn relisting_accel(&self, b: &Body<V>, acc: V, now: f64, i: u32) -> Entry {
+        let (p, v) = b.state_at_accel(now, acc);
+        let room = self.reach - (p - self.node[i as usize].centre).length();
+        let (speed, a) = (v.length(), acc.length());
+        let s = if room > 0.0 {
+            2.0 * room / (speed + (speed * speed + 2.0 * a * room).sqrt())
+        } else {
+            0.0
+        };
+        Entry {
+            time: now + if s.is_finite() { s } else { 0.0 },
             a: i,
             b: 0,
             kind: EntryKind::Relisting,
@@ -272,7 +296,7 @@ impl<V: Vector> Calendar<V> {
         let [mut old, mut new] = std::mem::take(&mut self.scratch);
         old.clear();
         old.extend_from_slice(lists.of.get(i));
-        let c = world.bodies[i as usize].position_at(t);
+        let c = world.body_state_at(i as usize, t).0;
         self.cells.unlink(&mut lists.node[..], i);
         lists.node[i as usize].centre = c;
         let cell = self.grid.index(self.grid.coords(c));

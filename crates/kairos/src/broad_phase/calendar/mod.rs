@@ -96,6 +96,9 @@ impl Default for CalendarOptions {
 pub struct Calendar<V: Vector> {
     opts: CalendarOptions,
     ready: bool,
+    /// The time at which predictions are being made: a body's cell crossings and re-listings
+    /// under gravity are those after it (a parabola crosses a plane twice).
+    clock: f64,
     grid: CellGrid,
     /// The pending entries, one per body.
     queue: Queue,
@@ -123,6 +126,7 @@ impl<V: Vector> Calendar<V> {
         Self {
             opts,
             ready: false,
+            clock: 0.0,
             grid: CellGrid::default(),
             queue: Queue::default(),
             counters: Vec::new(),
@@ -201,7 +205,8 @@ impl<V: Vector> BroadPhase<V> for Calendar<V> {
         }
     }
 
-    fn next_event(&mut self, world: &World<V>, _now: f64, horizon: f64) -> Option<Event> {
+    fn next_event(&mut self, world: &World<V>, now: f64, horizon: f64) -> Option<Event> {
+        self.clock = now;
         if !self.ready || self.counters.len() != world.bodies.len() {
             self.init(world);
         }
@@ -211,6 +216,7 @@ impl<V: Vector> BroadPhase<V> for Calendar<V> {
             if !(e.time <= horizon) {
                 return None;
             }
+            self.clock = e.time;
             match e.kind {
                 EntryKind::Relisting => {
                     self.relist(world, owner, e.time);
@@ -267,6 +273,7 @@ impl<V: Vector> BroadPhase<V> for Calendar<V> {
         if !self.ready {
             return;
         }
+        self.clock = event.time;
         self.counters[event.a as usize] = self.counters[event.a as usize].wrapping_add(1);
         if event.kind == EventKind::BoxCrossing {
             // The body was wrapped to the opposite face: it changes cell (and, with lists, is

@@ -110,8 +110,8 @@ impl<V: Vector> Calendar<V> {
     ) -> Entry {
         let bi = &world.bodies[i as usize];
         let mut best = match &self.lists {
-            Some(lists) => lists.relisting(bi, i),
-            None => self.crossing(bi, i),
+            Some(lists) => lists.relisting(bi, world.accel(i as usize), self.clock, i),
+            None => self.crossing(bi, world.accel(i as usize), self.clock, i),
         };
         match world.period {
             None => self.test_candidates(world, i, cand, &mut best),
@@ -143,7 +143,7 @@ impl<V: Vector> Calendar<V> {
     /// Lowers `best` to body `i`'s earliest contact with the bodies `cand` (no periodic box).
     #[inline]
     pub(super) fn test_candidates(&self, world: &World<V>, i: u32, cand: &[u32], best: &mut Entry) {
-        if !world.rigid.is_empty() {
+        if !world.rigid.is_empty() || world.gravity != V::ZERO {
             for &j in cand {
                 self.offer(i, j, world.predict_pair_by(i, j, best.time), best);
             }
