@@ -232,3 +232,110 @@ fn bench_discrete_prints_table_5_2() {
         assert_eq!(fields[1].parse::<f64>().unwrap(), 0.0, "{line}");
     }
 }
+
+#[test]
+fn rigid_scenes_run_with_fixed_steps() {
+    let dir = tempdir("rigid");
+    for (what, dim) in [("polygons", "2"), ("boxes", "3")] {
+        let scene = format!("{what}.toml");
+        ok(&kairos(
+            &[
+                "generate",
+                what,
+                "--n",
+                "30",
+                "--seed",
+                "3",
+                "--speed",
+                "4",
+                "--duration",
+                "2",
+                "-o",
+                &scene,
+            ],
+            &dir,
+        ));
+        for extra in [&[][..], &["--toi-rewind"][..]] {
+            let mut args = vec![
+                "run",
+                &scene,
+                "--stepper",
+                "discrete",
+                "--dt",
+                "0.01",
+                "-o",
+                "d.ktrace",
+                "--summary-json",
+                "s.json",
+            ];
+            args.extend_from_slice(extra);
+            let o = kairos(&args, &dir);
+            ok(&o);
+            assert!(text(&o.stdout).contains("missed"), "{}", text(&o.stdout));
+            let s = json(&dir.join("s.json"));
+            assert_eq!(s["stepper"], "discrete", "{what}: {s}");
+            assert_eq!(s["dim"].as_u64(), dim.parse().ok(), "{what}: {s}");
+            assert!(s["events"].as_u64().unwrap() > 10, "{what} {extra:?}: {s}");
+            assert!(
+                s["energy_drift"].as_f64().unwrap().abs() < 1e-6,
+                "{what} {extra:?}: {s}"
+            );
+            assert!(s["missed_collisions"].as_u64().is_some(), "{s}");
+            // The trace (format 3, with the rotations) reads back to the final state.
+            ok(&kairos(&["export", "d.ktrace", "--final", "f.csv"], &dir));
+            let csv = std::fs::read_to_string(dir.join("f.csv")).unwrap();
+            assert_eq!(csv.lines().count(), 31, "{what}: {csv}");
+        }
+    }
+    // The rigid table of `bench discrete`, and the same from its CSV.
+    let o = kairos(
+        &[
+            "bench",
+            "discrete",
+            "--rigid",
+            "--n",
+            "20",
+            "--runs",
+            "1",
+            "--duration",
+            "2",
+            "--broad-phases",
+            "calendar",
+            "--dts",
+            "0.01,0.5",
+            "--substeps",
+            "",
+            "--rewind",
+            "0.1",
+            "--csv",
+            "r.csv",
+        ],
+        &dir,
+    );
+    ok(&o);
+    let out = text(&o.stdout);
+    for needle in [
+        "seconds per time unit",
+        "missed (% of event-driven)",
+        "| continuous (calendar) |",
+        "| discrete dt = 0.01 (bvh) | 200 |",
+        "| discrete dt = 0.5 (bvh) | 4 |",
+        "| discrete dt = 0.1, rewind (bvh) | 20 |",
+    ] {
+        assert!(out.contains(needle), "{needle} missing:\n{out}");
+    }
+    let again = kairos(
+        &[
+            "bench",
+            "discrete",
+            "--rigid",
+            "--duration",
+            "2",
+            "--from-csv",
+            "r.csv",
+        ],
+        &dir,
+    );
+    ok(&again);
+    assert_eq!(text(&again.stdout), out);
+}

@@ -1,5 +1,5 @@
 //! `kairos run` on scenes with rigid bodies: every broad phase, the momentum drifts of the
-//! summary, the refusals (checkpoints, the discrete stepper) before any output, and their
+//! summary, the refusal of checkpoints before any output, and their
 //! version 3 traces read back by `export --final`, `frames` and `diff`.
 
 mod common;
@@ -140,18 +140,6 @@ fn what_rigid_bodies_cannot_do_yet_is_refused_before_any_output() {
             "1",
         ],
         "checkpoints",
-    );
-    refused(
-        &[
-            "run",
-            "rigid.toml",
-            "--no-trace",
-            "--stepper",
-            "discrete",
-            "--dt",
-            "0.01",
-        ],
-        "--stepper discrete",
     );
 }
 

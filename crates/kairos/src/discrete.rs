@@ -24,6 +24,28 @@
 //! times come from the same exact functions as the event-driven simulator ([`crate::toi`]), on
 //! the state at the start of the step; the counter runs alongside the simulation and never
 //! changes it.
+//!
+//! # Rigid bodies
+//! A world with rigid bodies ([`World::rigid`]) is stepped the same way with the bodies'
+//! shapes: each sub-step moves and turns every body ([`World::advance_body`]), the finder gives
+//! the pairs whose bounding spheres' boxes overlap, and a pair (or a body and a wall: a plane,
+//! or the pieces of a segment or polygon) is a contact when the posed shapes overlap by more
+//! than [`SLOP`] times the pair's size (GJK, then EPA for the depth and normal). The contact is
+//! pushed apart along EPA's normal by the depth, in proportion to the inverse masses, to a gap
+//! of a fraction of the contact shell ([`crate::rigid::SHELL`]), and [`World::resolve`] applies
+//! the rigid response at the contact's manifold. The rewind bisects on the same overlap test.
+//! Rigid bodies in a periodic box are refused ([`DiscreteError::RigidPeriodic`]).
+//!
+//! A sub-step from `t0` to `t1` misses a rigid contact when the event-driven prediction from
+//! the state at `t0` ([`World::predict_pair_by`], [`World::predict_wall_by`] bounded by `t1`)
+//! reports a contact (the bodies within the contact shell, approaching) at some time `tc` in
+//! `[t0, t1]`, yet the overlap test at `t1` does not see it: the shapes do not overlap at `t1`
+//! (tunnelled through or grazed past within the step), or the push apart at `t1` would move
+//! them against the normal at `tc` (GJK's, from one body to the other or to the wall's nearest
+//! piece; against a plane, the side of the body's centre at `t0`), so that the overlap is
+//! resolved towards the wrong side: a body that ends a step on the far side of a wall it
+//! touched counts. [`Misses::ball_ball`] then counts the pairs of bodies, [`Misses::ball_wall`]
+//! the body-wall contacts.
 
 use crate::body::Body;
 use crate::event::{Event, EventKind};
@@ -33,6 +55,9 @@ use crate::overlap::{OverlapFinder, OverlapKind};
 use crate::sim::EventCounts;
 use crate::toi::{body_body, body_wall};
 use crate::world::World;
+
+mod rigid;
+pub use rigid::SLOP;
 
 /// Relative padding of the boxes given to the broad phases, above coordinate round-off.
 const PAD_REL: f64 = 1e-9;
@@ -91,14 +116,17 @@ pub enum DiscreteError {
         /// The shortest box length.
         shortest: f64,
     },
+    /// Rigid bodies in a periodic box (the event-driven engine does not take them either).
+    #[error("rigid bodies in a periodic box are not supported")]
+    RigidPeriodic,
 }
 
 /// Missed collisions of a discrete run (see the [module documentation](self)).
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct Misses {
-    /// Ball-ball contacts missed.
+    /// Ball-ball contacts missed (pairs of bodies, in a world of rigid bodies).
     pub ball_ball: u64,
-    /// Ball-wall contacts missed.
+    /// Ball-wall contacts missed (body-wall contacts, in a world of rigid bodies).
     pub ball_wall: u64,
 }
 
@@ -154,6 +182,9 @@ impl<V: Vector> DiscreteSim<V> {
         end_time: f64,
     ) -> Result<Self, DiscreteError> {
         opts.validate()?;
+        if !world.rigid.is_empty() && world.period.is_some() {
+            return Err(DiscreteError::RigidPeriodic);
+        }
         let h = opts.dt / opts.substeps as f64;
         let initial_energy = world.kinetic_energy();
         if let Some(l) = world.period {
@@ -204,6 +235,12 @@ impl<V: Vector> DiscreteSim<V> {
         }
         let t0 = self.now;
         let t1 = ((self.steps + 1) as f64 * self.h).min(self.end_time);
+        if !self.world.rigid.is_empty() {
+            self.step_rigid(t0, t1, &mut on_event);
+            self.steps += 1;
+            self.now = t1;
+            return true;
+        }
         if self.opts.count_misses {
             self.start.clear();
             self.start.extend_from_slice(&self.world.bodies);
@@ -376,6 +413,12 @@ impl<V: Vector> DiscreteSim<V> {
                 }
             }
         }
+        self.order_contacts(t0, t1);
+    }
+
+    /// Puts the contacts found at `t1` in processing order: by their rewound times with the
+    /// contact-time rewind, else the pairs of bodies in id order, then the walls.
+    fn order_contacts(&mut self, t0: f64, t1: f64) {
         if self.opts.toi_rewind {
             for k in 0..self.contacts.len() {
                 let c = self.contacts[k];
@@ -420,10 +463,20 @@ impl<V: Vector> DiscreteSim<V> {
         (sigma - dist, n)
     }
 
+    /// Whether the contact's bodies, their current motions taken to time `t`, overlap: the
+    /// balls' spheres, or the rigid bodies' shapes (by more than [`SLOP`]).
+    fn overlaps_at(&self, c: &Contact, t: f64) -> bool {
+        if self.world.rigid.is_empty() {
+            self.penetration_at(c, t).0 > 0.0
+        } else {
+            self.rigid_overlaps_at(c, t)
+        }
+    }
+
     /// The first time in `[t0, t1]` at which the contact's bodies, moving back along their
     /// current velocities from their states at `t1`, overlap (bisection).
     fn rewind_time(&self, c: &Contact, t0: f64, t1: f64) -> f64 {
-        if self.penetration_at(c, t0).0 > 0.0 {
+        if self.overlaps_at(c, t0) {
             return t0;
         }
         let (mut lo, mut hi) = (t0, t1);
@@ -432,7 +485,7 @@ impl<V: Vector> DiscreteSim<V> {
             if mid <= lo || mid >= hi {
                 break;
             }
-            if self.penetration_at(c, mid).0 > 0.0 {
+            if self.overlaps_at(c, mid) {
                 hi = mid;
             } else {
                 lo = mid;

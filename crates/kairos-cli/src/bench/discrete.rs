@@ -1,5 +1,7 @@
 //! `kairos bench discrete`: Table 5.2 of the thesis, measured here. Continuous time (every
-//! event-driven broad phase) against discrete time steps, in seconds and missed collisions.
+//! event-driven broad phase) against discrete time steps, in seconds and missed collisions;
+//! with `--rigid`, the same on the rigid-body gases (`generate polygons` in 2D, `generate
+//! boxes` in 3D).
 
 use std::process::ExitCode;
 use std::time::Instant;
@@ -8,8 +10,8 @@ use anyhow::Result;
 use clap::Args;
 use kairos::broad_phase::{BroadPhaseKind, BroadPhaseOptions};
 use kairos::discrete::{DiscreteOptions, DiscreteSim};
-use kairos::generate::billiard;
-use kairos::math::DVec2;
+use kairos::generate::{billiard, boxes, polygons, RigidGasParams};
+use kairos::math::{DVec2, DVec3, Vector};
 use kairos::overlap::OverlapKind;
 use kairos::scene::Scene;
 use kairos::sim::Simulation;
@@ -67,6 +69,15 @@ pub struct DiscreteArgs {
     /// Measure nothing: print the table (and --plot, --csv) again from a CSV written by --csv.
     #[arg(long, value_name = "CSV")]
     pub from_csv: Option<std::path::PathBuf>,
+    /// Rigid bodies instead of balls: the scenes of `kairos generate polygons` (--dim 2) or
+    /// `kairos generate boxes` (--dim 3) with --n bodies and --duration. The table then also
+    /// gives the steps, the time per simulated time unit and the misses as a share of the
+    /// event-driven collisions (with --from-csv, give the --duration the CSV was measured with).
+    #[arg(long)]
+    pub rigid: bool,
+    /// Fraction of the room covered by the rigid bodies' bounding discs or balls (--rigid).
+    #[arg(long, default_value_t = RigidGasParams::default().packing)]
+    pub rigid_packing: f64,
     #[command(flatten)]
     pub table: crate::commands::run::TableArgs,
 }
@@ -109,10 +120,10 @@ impl Row {
 }
 
 /// Times one event-driven run: (seconds, collisions, fraction of the time reached).
-fn time_event(scene: &Scene, kind: BroadPhaseKind, budget: f64) -> (f64, u64, f64) {
+fn time_event<V: Vector>(scene: &Scene, kind: BroadPhaseKind, budget: f64) -> (f64, u64, f64) {
     let mut sim = Simulation::new(
-        scene.world::<DVec2>(),
-        kind.build::<DVec2>(&BroadPhaseOptions::default()),
+        scene.world::<V>(),
+        kind.build::<V>(&BroadPhaseOptions::default()),
         scene.duration,
     );
     let start = Instant::now();
@@ -132,7 +143,7 @@ fn time_event(scene: &Scene, kind: BroadPhaseKind, budget: f64) -> (f64, u64, f6
 
 /// Times one discrete run without the miss counter, then counts the misses of the identical
 /// trajectory (the counter never changes the run): (seconds, contacts, misses, reached).
-fn time_discrete(
+fn time_discrete<V: Vector>(
     scene: &Scene,
     kind: OverlapKind,
     opts: DiscreteOptions,
@@ -143,7 +154,7 @@ fn time_discrete(
             count_misses: count,
             ..opts
         };
-        let mut sim = DiscreteSim::new(scene.world::<DVec2>(), kind, opts, scene.duration)
+        let mut sim = DiscreteSim::new(scene.world::<V>(), kind, opts, scene.duration)
             .map_err(anyhow::Error::msg)?;
         let start = Instant::now();
         while sim.step(|_, _| {}) {
@@ -170,18 +181,51 @@ fn time_discrete(
 /// Measures every row.
 pub fn measure(a: &DiscreteArgs) -> Result<Vec<Row>> {
     anyhow::ensure!(a.runs >= 1, "--runs must be at least 1");
+    if a.rigid {
+        anyhow::ensure!(
+            a.table.dim == 2 || a.table.dim == 3,
+            "--dim must be 2 (polygons) or 3 (boxes)"
+        );
+        let scenes: Vec<Scene> = (0..a.runs)
+            .map(|seed| {
+                let p = RigidGasParams {
+                    n: a.n,
+                    seed: seed as u64,
+                    packing: a.rigid_packing,
+                    duration: a.table.duration,
+                    ..Default::default()
+                };
+                if a.table.dim == 2 {
+                    polygons(&p)
+                } else {
+                    boxes(&p)
+                }
+                .map_err(anyhow::Error::msg)
+            })
+            .collect::<Result<_>>()?;
+        return if a.table.dim == 2 {
+            measure_scenes::<DVec2>(a, &scenes)
+        } else {
+            measure_scenes::<DVec3>(a, &scenes)
+        };
+    }
     anyhow::ensure!(
         a.table.dim == 2,
-        "bench discrete uses the 2D thesis scene (--dim 2)"
+        "bench discrete uses the 2D thesis scene (--dim 2; --rigid for 3D boxes)"
     );
     let scenes: Vec<Scene> = (0..a.runs)
         .map(|seed| billiard(&a.table.params(a.n, seed as u64)).map_err(anyhow::Error::msg))
         .collect::<Result<_>>()?;
+    measure_scenes::<DVec2>(a, &scenes)
+}
+
+/// Measures every row on `scenes`.
+fn measure_scenes<V: Vector>(a: &DiscreteArgs, scenes: &[Scene]) -> Result<Vec<Row>> {
     let mut rows = Vec::new();
     for &kind in &a.broad_phases {
         let (mut secs, mut contacts, mut reached) = (Vec::new(), 0u64, 1.0f64);
-        for s in &scenes {
-            let (t, c, r) = time_event(s, kind, a.budget);
+        for s in scenes {
+            let (t, c, r) = time_event::<V>(s, kind, a.budget);
             secs.push(t);
             contacts += c;
             reached = reached.min(r);
@@ -209,7 +253,7 @@ pub fn measure(a: &DiscreteArgs) -> Result<Vec<Row>> {
             ..base
         });
     }
-    for spec in &a.substeps {
+    for spec in a.substeps.iter().filter(|s| !s.is_empty()) {
         let (dt, k) = spec
             .split_once(':')
             .and_then(|(d, k)| Some((d.parse::<f64>().ok()?, k.parse::<u32>().ok()?)))
@@ -232,8 +276,8 @@ pub fn measure(a: &DiscreteArgs) -> Result<Vec<Row>> {
     for opts in configs {
         opts.validate().map_err(anyhow::Error::msg)?;
         let (mut secs, mut contacts, mut misses, mut reached) = (Vec::new(), 0u64, 0u64, 1.0f64);
-        for s in &scenes {
-            let (t, c, m, r) = time_discrete(s, a.discrete_broad_phase, opts, a.budget)?;
+        for s in scenes {
+            let (t, c, m, r) = time_discrete::<V>(s, a.discrete_broad_phase, opts, a.budget)?;
             secs.push(t);
             contacts += c;
             misses += m;
@@ -258,6 +302,62 @@ pub fn measure(a: &DiscreteArgs) -> Result<Vec<Row>> {
         rows.push(row);
     }
     Ok(rows)
+}
+
+/// Prints the markdown table of the rigid-body runs of `duration`: steps, time per simulated
+/// time unit, and misses as a share of the collisions of the first event-driven row.
+fn print_rigid_table(rows: &[Row], duration: f64) {
+    let table = Table::new()
+        .left("algorithm")
+        .right("steps")
+        .right("seconds")
+        .right("seconds per time unit")
+        .right("collisions resolved")
+        .right("missed collisions")
+        .right("missed (% of event-driven)");
+    println!("{}", table.head());
+    let exact = rows
+        .iter()
+        .find(|r| r.dt.is_none() && r.reached >= 1.0)
+        .map(|r| r.contacts);
+    for r in rows {
+        let secs = if r.reached < 1.0 {
+            format!(
+                "> {:.1} (stopped at {:.0}% of the run)",
+                r.seconds,
+                100.0 * r.reached
+            )
+        } else {
+            format!("{:.3}", r.seconds)
+        };
+        let reached = duration * r.reached;
+        let per_unit = if reached > 0.0 {
+            format!("{:.4}", r.seconds / reached)
+        } else {
+            String::new()
+        };
+        let (label, steps) = match r.dt {
+            Some(dt) => (
+                format!("{} ({})", r.label(), r.broad_phase),
+                format!("{}", (duration / dt).ceil() * r.substeps as f64),
+            ),
+            None => (r.label(), String::new()),
+        };
+        let share = match exact {
+            Some(e) if e > 0.0 => format!("{:.2}%", 100.0 * r.missed / e),
+            _ => String::new(),
+        };
+        let cells = [
+            label,
+            steps,
+            secs,
+            per_unit,
+            format!("{:.1}", r.contacts),
+            format!("{:.1}", r.missed),
+            share,
+        ];
+        println!("{}", table.row(&cells));
+    }
 }
 
 /// Prints the markdown table.
@@ -313,7 +413,11 @@ pub fn discrete(a: DiscreteArgs) -> Result<ExitCode> {
         Some(p) => read_csv(p)?,
         None => measure(&a)?,
     };
-    print_table(&rows);
+    if a.rigid {
+        print_rigid_table(&rows, a.table.duration);
+    } else {
+        print_table(&rows);
+    }
     if let Some(p) = &a.csv {
         rows::write(p, &rows)?;
     }

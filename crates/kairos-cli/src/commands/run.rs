@@ -944,7 +944,7 @@ pub fn run(a: RunArgs) -> Result<ExitCode> {
         None => load_scene(&source)?,
     };
     if scene.has_rigid_bodies() {
-        refuse_for_rigid(&a, stepper, &source)?;
+        refuse_for_rigid(&a, &source)?;
     }
     // The contact duration of dissipative collisions, resolved while the bodies its default
     // depends on are here: traces and checkpoints then state it.
@@ -989,16 +989,10 @@ pub fn run(a: RunArgs) -> Result<ExitCode> {
 }
 
 /// Refuses, before any work or output, what a scene with rigid bodies cannot do yet:
-/// checkpoints and the discrete stepper. (Its trace is written as format version 3, with the
-/// bodies' rotations.)
-fn refuse_for_rigid(a: &RunArgs, stepper: Stepper, source: &Path) -> Result<()> {
+/// checkpoints. (Its trace is written as format version 3, with the bodies' rotations.)
+fn refuse_for_rigid(a: &RunArgs, source: &Path) -> Result<()> {
     let scene = show(source);
     let what = "has rigid bodies (`shape`), which";
-    anyhow::ensure!(
-        !matches!(stepper, Stepper::Discrete(..)),
-        "{scene}: {what} --stepper discrete does not support yet: use the event-driven \
-         stepper (the default)"
-    );
     anyhow::ensure!(
         a.checkpoint.is_none(),
         "{scene}: {what} checkpoints (--checkpoint) do not support yet: run without it"
