@@ -451,8 +451,11 @@ fn simulate_dim<V: Vector>(spec: &mut RunSpec) -> Result<Summary> {
         (Some(_), Some(ck)) => Some(ck.replay()),
         (Some(_), None) => Some(Replay::for_scene(&spec.scene)),
     };
-    // The world holds the bodies now: the scene's copy goes (64 bytes a body).
-    spec.scene.bodies = Vec::new();
+    // The world holds the bodies now: the scene's copy goes (64 bytes a body). A rigid scene
+    // keeps it: its checkpoints save the scene with its bodies' tables (their shapes).
+    if !spec.scene.has_rigid_bodies() {
+        spec.scene.bodies = Vec::new();
+    }
     let spec: &RunSpec = spec;
     let scene = &spec.scene;
     let counts_at_start = sim.counts();
@@ -944,7 +947,7 @@ pub fn run(a: RunArgs) -> Result<ExitCode> {
         None => load_scene(&source)?,
     };
     if scene.has_rigid_bodies() {
-        refuse_for_rigid(&a, stepper, &source)?;
+        refuse_for_rigid(stepper, &source)?;
     }
     // The contact duration of dissipative collisions, resolved while the bodies its default
     // depends on are here: traces and checkpoints then state it.
@@ -988,20 +991,16 @@ pub fn run(a: RunArgs) -> Result<ExitCode> {
     Ok(ExitCode::SUCCESS)
 }
 
-/// Refuses, before any work or output, what a scene with rigid bodies cannot do yet:
-/// checkpoints and the discrete stepper. (Its trace is written as format version 3, with the
-/// bodies' rotations.)
-fn refuse_for_rigid(a: &RunArgs, stepper: Stepper, source: &Path) -> Result<()> {
+/// Refuses, before any work or output, what a scene with rigid bodies cannot do yet: the
+/// discrete stepper. (Its trace is written as format version 3, with the bodies' rotations,
+/// and so are its checkpoints.)
+fn refuse_for_rigid(stepper: Stepper, source: &Path) -> Result<()> {
     let scene = show(source);
     let what = "has rigid bodies (`shape`), which";
     anyhow::ensure!(
         !matches!(stepper, Stepper::Discrete(..)),
         "{scene}: {what} --stepper discrete does not support yet: use the event-driven \
          stepper (the default)"
-    );
-    anyhow::ensure!(
-        a.checkpoint.is_none(),
-        "{scene}: {what} checkpoints (--checkpoint) do not support yet: run without it"
     );
     Ok(())
 }
