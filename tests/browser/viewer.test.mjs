@@ -1,7 +1,8 @@
 // The replay page of `kairos view`, loaded in a real headless Chromium (Debian's
 // /usr/bin/chromium, driven by playwright-core): bodies at the right pixels, play, pause, speed,
 // stepping and scrubbing change what is shown, hover and click name a body, the kaya-bvh boxes
-// appear, and no page logs an error or asks the network for anything.
+// appear, rigid bodies (2D polygons, 3D tumbling boxes) are drawn as their outlines turning as
+// the simulation turns them, and no page logs an error or asks the network for anything.
 //
 // Run from the repository root after `cargo build --release`:
 //   (cd tests/browser && npm ci && npm test)
@@ -60,8 +61,48 @@ velocity = [0.1, 0.0]
 radius = 0.5
 `;
 
+// Rigid 3D bodies: two boxes of unequal half extents (anisotropic inertia: they tumble), a cube
+// (isotropic: a constant angular velocity) and a ball.
+const BOXES = `dim = 3
+[simulation]
+duration = 6.0
+[[walls]]
+box = { min = [0.0, 0.0, 0.0], max = [8.0, 8.0, 8.0] }
+[[bodies]]
+shape = "box"
+half_extents = [1.4, 0.5, 0.2]
+position = [2.5, 2.5, 4.0]
+orientation = [0.9, 0.1, 0.3, 0.2]
+velocity = [0.8, 0.5, -0.3]
+angular_velocity = [0.4, 2.0, 0.3]
+[[bodies]]
+shape = "box"
+half_extents = [0.9, 0.45, 0.25]
+position = [5.5, 5.5, 4.0]
+velocity = [-0.6, -0.4, 0.5]
+angular_velocity = [1.5, 0.3, 1.8]
+[[bodies]]
+shape = "box"
+half_extents = [0.5, 0.5, 0.5]
+position = [5.5, 2.0, 2.0]
+velocity = [0.3, 0.6, 0.2]
+angular_velocity = [0.0, 0.0, 1.2]
+[[bodies]]
+position = [2.0, 6.0, 6.0]
+velocity = [0.5, -0.5, -0.5]
+radius = 0.5
+`;
+
 before(async () => {
   writeFileSync(join(work, "room.toml"), ROOM);
+  writeFileSync(join(work, "boxes.toml"), BOXES);
+  kairos("generate", "polygons", "--n", "12", "--seed", "2", "--spin", "3", "--duration", "4", "-o", "poly.toml");
+  kairos("run", "poly.toml", "-q", "-o", "poly.ktrace");
+  kairos("view", "poly.ktrace", "-o", "poly.html");
+  kairos("run", "boxes.toml", "-q", "-o", "boxes.ktrace");
+  kairos("view", "boxes.ktrace", "-o", "boxes.html");
+  kairos("export", "boxes.ktrace", "--final", "boxes.csv");
+  kairos("frames", "boxes.ktrace", "--every", "0.5", "-o", "boxes.xyz");
   writeFileSync(join(work, "quiet.toml"), QUIET);
   kairos("run", "room.toml", "--broad-phase", "kaya-bvh", "-q", "-o", "room.ktrace");
   kairos("view", "room.ktrace", "-o", "room.html");
@@ -504,5 +545,168 @@ test("a resumed run's trace replays from its checkpoint to the same final state"
     const got = await position(page, i);
     assert.ok(got.every((g, k) => Math.abs(g - want[k]) < 1e-6 || Math.abs(Math.abs(g - want[k]) - box[k]) < 1e-6), `body ${i}: ${got} vs ${want}`);
   }
+  await page.done();
+});
+
+/** The outline of body `id` as drawn now, less its centroid: its shape and turn, not where. */
+async function shapeOf(page, id) {
+  const outline = await hook(page, (id) => window.kairosViewer.bodyOutline(id), id);
+  assert.ok(outline && outline.length >= 3, `body ${id} has an outline`);
+  const c = [0, 1].map((k) => outline.reduce((s, p) => s + p[k], 0) / outline.length);
+  return outline.map((p) => [p[0] - c[0], p[1] - c[1]]);
+}
+
+/** Whether the point (x, y) lies inside the polygon (even-odd rule). */
+function inside(poly, x, y) {
+  let c = false;
+  for (let i = 0, j = poly.length - 1; i < poly.length; j = i++) {
+    const [xi, yi] = poly[i];
+    const [xj, yj] = poly[j];
+    if (yi > y !== yj > y && x < ((xj - xi) * (y - yi)) / (yj - yi) + xi) c = !c;
+  }
+  return c;
+}
+
+/**
+ * Checks that body `id` is drawn as its outline, not its bounding circle: a point inside the
+ * outline is in a body colour, and a point inside the circle but well outside the outline (and
+ * away from the other bodies) is background.
+ */
+async function drawnAsOutline(page, id, others) {
+  const colors = await hook(page, () => window.kairosViewer.colors);
+  const body = [rgb(colors.body), rgb(colors.hit)];
+  const outline = await hook(page, (id) => window.kairosViewer.bodyOutline(id), id);
+  const pix = [];
+  for (const [x, y] of outline) pix.push(await toPixel(page, x, y));
+  const poly = pix.map((p) => [p.x, p.y]);
+  const centre = await bodyPixel(page, id);
+  const cx = poly.reduce((s, p) => s + p[0], 0) / poly.length;
+  const cy = poly.reduce((s, p) => s + p[1], 0) / poly.length;
+  const c = await pixel(page, cx, cy);
+  assert.ok(body.some((b) => close(c, b)), `body ${id}: its inside is drawn (${c})`);
+  // Candidate points on a ring inside the bounding circle, far from the outline's edges.
+  const distance = (x, y) =>
+    Math.min(
+      ...poly.map((a, k) => {
+        const b = poly[(k + 1) % poly.length];
+        const [dx, dy] = [b[0] - a[0], b[1] - a[1]];
+        const f = Math.max(0, Math.min(1, ((x - a[0]) * dx + (y - a[1]) * dy) / (dx * dx + dy * dy)));
+        return Math.hypot(x - a[0] - f * dx, y - a[1] - f * dy);
+      })
+    );
+  const pixels = [];
+  for (const other of others) pixels.push(await bodyPixel(page, other));
+  let tested = 0;
+  for (let k = 0; k < 72 && tested < 3; k++) {
+    const a = (2 * Math.PI * k) / 72;
+    const x = centre.x + 0.9 * centre.r * Math.cos(a);
+    const y = centre.y + 0.9 * centre.r * Math.sin(a);
+    if (inside(poly, x, y) || distance(x, y) < 4) continue;
+    if (pixels.some((o) => o && Math.hypot(o.x - x, o.y - y) < o.r + 4)) continue;
+    const got = await pixel(page, x, y);
+    assert.ok(close(got, rgb(colors.background), 8), `body ${id}: (${x}, ${y}) outside its outline is drawn ${got}`);
+    tested++;
+  }
+  assert.ok(tested > 0, `body ${id}: no point of its circle outside its outline to test`);
+}
+
+const moved = (a, b) => Math.max(...a.map((p, k) => Math.hypot(p[0] - b[k][0], p[1] - b[k][1])));
+
+test("2D rigid polygons turn as their outlines while the trace plays", async () => {
+  const page = await open("poly.html");
+  const { endTime, events } = await state(page);
+  assert.ok(events > 3, `${events} events`);
+  await setTime(page, 0.2);
+  const before = await shapeOf(page, 0);
+  const angle0 = await hook(page, () => window.kairosViewer.bodyAngle(0));
+  await drawnAsOutline(page, 0, Array.from({ length: 11 }, (_, k) => k + 1));
+  await hook(page, () => window.kairosViewer.setSpeed(4));
+  await hook(page, () => window.kairosViewer.play());
+  await page.waitForFunction(() => window.kairosViewer.state().time > 1.2);
+  await hook(page, () => window.kairosViewer.pause());
+  const t = (await state(page)).time;
+  assert.ok(t > 1.2 && t <= endTime);
+  const after = await shapeOf(page, 0);
+  const angle1 = await hook(page, () => window.kairosViewer.bodyAngle(0));
+  assert.notEqual(angle1, angle0);
+  assert.equal(after.length, before.length);
+  assert.ok(moved(before, after) > 0.05, "the outline turned, not only moved");
+  await drawnAsOutline(page, 0, Array.from({ length: 11 }, (_, k) => k + 1));
+  await page.done();
+});
+
+/** Frames of `kairos frames`: per frame its time and every body's quaternion [w, x, y, z]. */
+function frames(name) {
+  const lines = readFileSync(join(work, name), "utf8").trim().split("\n");
+  const out = [];
+  for (let k = 0; k < lines.length; ) {
+    const n = Number(lines[k]);
+    const time = Number(lines[k + 1].match(/Time=([^ ]+)/)[1]);
+    const q = lines.slice(k + 2, k + 2 + n).map((l) => {
+      const c = l.trim().split(/\s+/).slice(1).map(Number);
+      return [c[10], c[7], c[8], c[9]]; // OVITO's x y z w, as w x y z
+    });
+    out.push({ time, q });
+    k += 2 + n;
+  }
+  return out;
+}
+
+/** The angle between two rotations (radians), from the chord of their quaternions (well
+ *  conditioned near 0, unlike the arc cosine of their dot product). */
+function between(a, b) {
+  const sign = a.reduce((s, x, k) => s + x * b[k], 0) < 0 ? -1 : 1;
+  const chord = Math.hypot(...a.map((x, k) => x - sign * b[k]));
+  return 4 * Math.asin(Math.min(1, chord / 2));
+}
+
+test("3D rigid boxes are drawn as their projected hulls, turning as the simulation turns them", async () => {
+  const page = await open("boxes.html");
+  const { endTime, events } = await state(page);
+  assert.equal(endTime, 6);
+  assert.ok(events > 3, `${events} events`);
+  assert.deepEqual(
+    await hook(page, () => [0, 1, 2, 3].map((i) => window.kairosViewer.bodyTumbles(i))),
+    [true, true, false, false]
+  );
+  assert.equal(await hook(page, () => window.kairosViewer.bodyOutline(3)), null, "the ball stays a circle");
+  // At every frame of `kairos frames`, the rotation drawn is the simulation's: exactly (f32) for
+  // the cube at its constant angular velocity, within the interpolation's error for the boxes.
+  let worst = 0;
+  for (const f of frames("boxes.xyz")) {
+    await setTime(page, f.time);
+    for (const id of [0, 1, 2]) {
+      const q = await hook(page, (id) => window.kairosViewer.bodyRotation(id), id);
+      const err = between(q, f.q[id]);
+      if (id < 2) worst = Math.max(worst, err);
+      else assert.ok(err < 1e-5, `cube at t = ${f.time}: ${q} vs ${f.q[id]}`);
+    }
+  }
+  assert.ok(worst < 5e-4, `the tumbling boxes are drawn within ${worst} rad of their rotation`);
+  // At the end, the rotations of kairos export --final.
+  await setTime(page, endTime);
+  const rows = readFileSync(join(work, "boxes.csv"), "utf8").trim().split("\n").slice(1);
+  for (const [id, row] of rows.entries()) {
+    const c = row.split(",").map(Number);
+    const q = await hook(page, (id) => window.kairosViewer.bodyRotation(id), id);
+    assert.ok(between(q, c.slice(7, 11)) < 1e-5, `body ${id} at the end: ${q} vs ${c.slice(7, 11)}`);
+  }
+  console.log(`# tumbling boxes drawn within ${worst.toExponential(2)} rad of their rotation`);
+  // Playing turns the drawn hulls: their extents change (a box's projection is a 4- or
+  // 6-gon, so the vertices themselves are not compared).
+  const extents = (shape) => [0, 1].map((k) => Math.max(...shape.map((p) => p[k])) - Math.min(...shape.map((p) => p[k])));
+  await setTime(page, 1);
+  const before = extents(await shapeOf(page, 0));
+  const q0 = await hook(page, () => window.kairosViewer.bodyRotation(0));
+  await drawnAsOutline(page, 0, [1, 2, 3]);
+  await hook(page, () => window.kairosViewer.setSpeed(4));
+  await hook(page, () => window.kairosViewer.play());
+  await page.waitForFunction(() => window.kairosViewer.state().time > 2);
+  await hook(page, () => window.kairosViewer.pause());
+  const after = extents(await shapeOf(page, 0));
+  const q1 = await hook(page, () => window.kairosViewer.bodyRotation(0));
+  assert.ok(between(q0, q1) > 0.5, `turned by ${between(q0, q1)}`);
+  assert.ok(Math.max(...before.map((x, k) => Math.abs(x - after[k]))) > 0.05, `hull extents ${before} then ${after}`);
+  await drawnAsOutline(page, 0, [1, 2, 3]);
   await page.done();
 });

@@ -1,5 +1,7 @@
-"""Reads a Kairos trace with numpy exactly as docs/trace-format.md says, and checks it against
-`kairos export`. Usage: python3 read_trace.py PATH/TO/kairos"""
+"""Reads Kairos traces with numpy exactly as docs/trace-format.md says, and checks them against
+`kairos export`: a version 2 trace of balls, and version 3 traces of rigid bodies (2D polygons,
+3D boxes) whose final positions, rotations and angular velocities are replayed here from the
+header and the records. Usage: python3 read_trace.py PATH/TO/kairos"""
 import csv
 import os
 import struct
@@ -17,6 +19,15 @@ RECORD = np.dtype([
 assert RECORD.itemsize == 128
 BODY = np.dtype([("radius", "<f8"), ("mass", "<f8"), ("time", "<f8"), ("pos", "<f8", (3,)), ("vel", "<f8", (3,))])
 assert BODY.itemsize == 72
+# Version 3 (rigid bodies): rotations ([angle, 0, 0, 0] in 2D, the quaternion [w, x, y, z] in 3D)
+# and angular velocities ([ω, 0, 0] in 2D, [ωx, ωy, ωz] in 3D) appended.
+BODY3 = np.dtype(BODY.descr + [("rot", "<f8", (4,)), ("omega", "<f8", (3,))])
+assert BODY3.itemsize == 128
+RECORD3 = np.dtype(RECORD.descr + [
+    ("rot_a", "<f8", (4,)), ("omega_a", "<f8", (3,)),
+    ("rot_b", "<f8", (4,)), ("omega_b", "<f8", (3,)),
+])
+assert RECORD3.itemsize == 240
 
 
 def main(kairos):
@@ -60,7 +71,102 @@ def main(kairos):
         sigma = radii[bb["a"]] + radii[bb["b"]]
         assert np.max(np.abs(sep - sigma) / sigma) < 1e-9, np.max(np.abs(sep - sigma) / sigma)
     print(f"trace read by numpy: {count} events match kairos export")
-    print("1 passed, 0 failed")
+    rigid = [check_rigid(kairos, "polygons", 2), check_rigid(kairos, "boxes", 3)]
+    print(f"version 3 traces read by numpy: {rigid[0]} (2D) and {rigid[1]} (3D) events, final "
+          "states match kairos export --final")
+    print("3 passed, 0 failed")
+
+
+def quat_mul(p, q):
+    """The Hamilton product of quaternions [w, x, y, z]."""
+    pw, px, py, pz = p
+    qw, qx, qy, qz = q
+    return np.array([
+        pw * qw - px * qx - py * qy - pz * qz,
+        pw * qx + px * qw + py * qz - pz * qy,
+        pw * qy - px * qz + py * qw + pz * qx,
+        pw * qz + px * qy - py * qx + pz * qw,
+    ])
+
+
+def turned(rot, omega, dt, dim):
+    """The rotation `dt` after `rot` at constant angular velocity `omega` (world frame): what
+    the simulation does in 2D and for the isotropic bodies (cubes) of `generate boxes`."""
+    if dim == 2:
+        return np.array([rot[0] + omega[0] * dt, 0.0, 0.0, 0.0])
+    theta = np.asarray(omega) * dt
+    phi = 0.5 * np.linalg.norm(theta)
+    if phi == 0.0:
+        return np.asarray(rot)
+    dq = np.concatenate([[np.cos(phi)], np.sin(phi) * theta / (2.0 * phi)])
+    return quat_mul(dq, rot)
+
+
+def check_rigid(kairos, generator, dim):
+    """Generates a small rigid scene, runs it with a trace, reads the version 3 trace with numpy
+    and replays every body to the end time: positions, rotations and angular velocities must
+    match `kairos export --final` to round-off. Returns the number of events."""
+    with tempfile.TemporaryDirectory() as d:
+        scene_path = os.path.join(d, f"{generator}.toml")
+        trace = os.path.join(d, f"{generator}.ktrace")
+        final = os.path.join(d, "final.csv")
+        subprocess.run([kairos, "generate", generator, "--n", "16", "--seed", "4", "--spin", "3",
+                        "--duration", "8", "-o", scene_path], check=True, stdout=subprocess.DEVNULL)
+        subprocess.run([kairos, "run", scene_path, "-q", "-o", trace], check=True)
+        subprocess.run([kairos, "export", trace, "--final", final], check=True)
+        raw = open(trace, "rb").read()
+        assert raw[:8] == b"KAIROSTR" and raw[-32:-24] == b"KAIROEND"
+        version, file_dim, header_len, record_size = struct.unpack_from("<IIQI", raw, 8)
+        assert (version, file_dim, record_size) == (3, dim, 240), (version, file_dim, record_size)
+        count, _, end_time = struct.unpack_from("<QQd", raw, len(raw) - 24)
+        off = 32
+        name_len = struct.unpack_from("<I", raw, off)[0]
+        off += 4 + name_len
+        scene_len = struct.unpack_from("<I", raw, off)[0]
+        scene = tomllib.loads(raw[off + 4:off + 4 + scene_len].decode())
+        # Version 3 keeps the bodies' tables: their shapes.
+        assert scene["dim"] == dim and len(scene["bodies"]) == 16
+        assert all("shape" in b for b in scene["bodies"])
+        off = (off + 4 + scene_len + 7) // 8 * 8
+        start_time, n = struct.unpack_from("<dQ", raw, off)
+        assert start_time == 0.0 and n == 16
+        bodies = np.frombuffer(raw, dtype=BODY3, count=n, offset=off + 16)
+        assert off + 16 + n * BODY3.itemsize == header_len
+        events = np.frombuffer(raw, dtype=RECORD3, count=count, offset=header_len)
+        assert len(raw) == header_len + count * 240 + 40
+        assert count > 10 and np.all(np.diff(events["time"]) >= 0) and events["time"][-1] <= end_time
+        # Each body's last state: the header's, then every record of it in order.
+        last = {i: (bodies["time"][i], bodies["pos"][i], bodies["vel"][i], bodies["rot"][i],
+                    bodies["omega"][i]) for i in range(n)}
+        for e in events:
+            last[int(e["a"])] = (e["time"], e["pos_a"], e["vel_a"], e["rot_a"], e["omega_a"])
+            if e["kind"] == 0:
+                last[int(e["b"])] = (e["time"], e["pos_b"], e["vel_b"], e["rot_b"], e["omega_b"])
+        if dim == 3:
+            norms = np.linalg.norm(events["rot_a"], axis=1)
+            assert np.max(np.abs(norms - 1.0)) < 1e-12, "unit quaternions"
+        else:
+            assert np.all(events["rot_a"][:, 1:] == 0.0) and np.all(events["omega_a"][:, 1:] == 0.0)
+        rows = list(csv.DictReader(open(final)))
+        assert len(rows) == n
+        angular = ["angle", "omega"] if dim == 2 else ["qw", "qx", "qy", "qz", "wx", "wy", "wz"]
+        axes = "xyz"[:dim]
+        turned_any = False
+        for i, row in enumerate(rows):
+            t, pos, vel, rot, omega = last[i]
+            dt = end_time - t
+            want_pos = pos[:dim] + vel[:dim] * dt
+            want_rot = turned(rot, omega, dt, dim)
+            got_pos = np.array([float(row[a]) for a in axes])
+            got_vel = np.array([float(row["v" + a]) for a in axes])
+            got = np.array([float(row[k]) for k in angular])
+            want = np.concatenate([want_rot[:1], omega[:1]]) if dim == 2 else np.concatenate([want_rot, omega])
+            assert np.allclose(got_pos, want_pos, rtol=0, atol=1e-9), (i, got_pos, want_pos)
+            assert np.array_equal(got_vel, vel[:dim]), (i, got_vel, vel)
+            assert np.allclose(got, want, rtol=0, atol=1e-9), (i, got, want)
+            turned_any |= not np.allclose(got[:1], bodies["rot"][i][:1])
+        assert turned_any, "the bodies turned"
+    return int(count)
 
 
 if __name__ == "__main__":

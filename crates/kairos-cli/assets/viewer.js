@@ -11,6 +11,12 @@
 // crates/kairos/src/broad_phase/kaya_bvh.rs (the axis cycles with the level; the left child
 // holds the lower half).
 //
+// Rigid bodies turn: a 2D one by `angle + ω (t - t_event)`; a 3D one is the convex hull of its
+// body-frame points turned by its rotation at t and projected, the rotation turning at a
+// constant angular velocity from the last event (isotropic inertia, as the simulation) or, for
+// a tumbling body (anisotropic inertia), interpolated by slerp between the rotations the page
+// knows: the simulation's at the times of a sample grid and at the body's own events.
+//
 // `window.kairosViewer` is a small hook for tests and for the console.
 "use strict";
 (function () {
@@ -67,11 +73,28 @@
   const W = 2 * D; // numbers per stored state: position, then velocity
   // 2D rigid bodies: outlines in the body frame (centre of mass at the origin, unturned), and
   // angle and angular velocity at the start and at each update; null for balls and 3D.
+  // 3D rigid bodies: points in the body frame (3 numbers each), and rotation (quaternion w, x,
+  // y, z) and angular velocity (7 numbers, f32) at the start and at each update.
   const OUTLINE_START = numbers(data.bodies.outlineStart, Uint32Array);
   const OUTLINE = numbers(data.bodies.outline, Float32Array);
-  const SPIN0 = numbers(data.bodies.spin, Float64Array);
-  const EV_SPIN = numbers(data.events.spin, Float64Array);
-  const TURNING = OUTLINE_START !== null && OUTLINE !== null && SPIN0 !== null && EV_SPIN !== null;
+  const SPIN_TYPE = D === 3 ? Float32Array : Float64Array;
+  const SPIN0 = numbers(data.bodies.spin, SPIN_TYPE);
+  const EV_SPIN = numbers(data.events.spin, SPIN_TYPE);
+  const RIGID = OUTLINE_START !== null && OUTLINE !== null && SPIN0 !== null && EV_SPIN !== null;
+  const TURNING = RIGID && D === 2;
+  const TURNING3 = RIGID && D === 3;
+  // Tumbling 3D bodies (anisotropic inertia): their rotations at the sample times, by the
+  // simulation's own torque-free motion.
+  const TUMBLING = numbers(data.bodies.tumbling, Uint8Array);
+  const SAMPLES = data.samples || null;
+  const SAMPLE_TIME = SAMPLES ? numbers(SAMPLES.time, Float64Array) : null;
+  const SAMPLE_ROT = SAMPLES ? numbers(SAMPLES.rotation, Float32Array) : null;
+  const TUMBLERS = SAMPLES ? SAMPLES.count : 0;
+  const tumbleIndex = new Int32Array(N).fill(-1);
+  if (TURNING3 && TUMBLING && SAMPLES) {
+    let a = 0;
+    for (let i = 0; i < N; i++) if (TUMBLING[i]) tumbleIndex[i] = a++;
+  }
   const BALL_BALL = 0;
   const SHOWS_A = 4;
   const SHOWS_B = 8;
@@ -87,6 +110,8 @@
   const slotBody = new Uint32Array(slots);
   const slotEvent = new Uint32Array(slots);
   const prevSlot = new Int32Array(slots);
+  const nextSlot = new Int32Array(slots).fill(-1);
+  const firstSlot = new Int32Array(N).fill(-1);
   {
     const last = new Int32Array(N).fill(-1);
     let s = 0;
@@ -99,6 +124,8 @@
         slotBody[s] = i;
         slotEvent[s] = k;
         prevSlot[s] = last[i];
+        if (last[i] >= 0) nextSlot[last[i]] = s;
+        else firstSlot[i] = s;
         last[i] = s;
         s++;
       }
@@ -112,6 +139,9 @@
   const since = new Float64Array(N); // time of each body's stored state
   const angle = new Float64Array(N); // rigid bodies (2D): angle and angular velocity at `since`
   const omega = new Float64Array(N);
+  const rot = new Float64Array(TURNING3 ? N * 4 : 0); // 3D: rotation and angular velocity at `since`
+  const omega3 = new Float64Array(TURNING3 ? N * 3 : 0);
+  const current = new Int32Array(N).fill(-1); // each body's stored update (-1: the start)
   let cursor = 0; // events applied
   let now = START;
 
@@ -123,11 +153,18 @@
       vel[i * D + c] = src[o + D + c];
     }
     since[i] = slot < 0 ? START : TIME[slotEvent[slot]];
+    current[i] = slot;
     if (TURNING) {
       const spin = slot < 0 ? SPIN0 : EV_SPIN;
       const k = 2 * (slot < 0 ? i : slot);
       angle[i] = spin[k];
       omega[i] = spin[k + 1];
+    }
+    if (TURNING3) {
+      const spin = slot < 0 ? SPIN0 : EV_SPIN;
+      const k = 7 * (slot < 0 ? i : slot);
+      for (let c = 0; c < 4; c++) rot[i * 4 + c] = spin[k + c];
+      for (let c = 0; c < 3; c++) omega3[i * 3 + c] = spin[k + 4 + c];
     }
   }
   for (let i = 0; i < N; i++) load(i, -1);
@@ -177,6 +214,144 @@
       out[c] = PERIOD ? wrap(x, PERIOD[c]) : x;
     }
     return out;
+  }
+
+  // ---- 3D rotations -----------------------------------------------------------------------
+
+  /** The product of quaternions `p q` ([w, x, y, z]). */
+  function qmul(p, q) {
+    return [
+      p[0] * q[0] - p[1] * q[1] - p[2] * q[2] - p[3] * q[3],
+      p[0] * q[1] + p[1] * q[0] + p[2] * q[3] - p[3] * q[2],
+      p[0] * q[2] - p[1] * q[3] + p[2] * q[0] + p[3] * q[1],
+      p[0] * q[3] + p[1] * q[2] - p[2] * q[1] + p[3] * q[0],
+    ];
+  }
+  function qnormalize(q) {
+    const n = Math.hypot(q[0], q[1], q[2], q[3]) || 1;
+    return q.map((x) => x / n);
+  }
+  /** The rotation from `a` (f = 0) to `b` (f = 1) at a constant angular velocity. */
+  function slerp(a, b, f) {
+    let dot = a[0] * b[0] + a[1] * b[1] + a[2] * b[2] + a[3] * b[3];
+    if (dot < 0) {
+      b = b.map((x) => -x);
+      dot = -dot;
+    }
+    if (dot > 0.9999995) return qnormalize(a.map((x, c) => x + f * (b[c] - x)));
+    const theta = Math.acos(Math.min(dot, 1));
+    const s = Math.sin(theta);
+    const wa = Math.sin((1 - f) * theta) / s;
+    const wb = Math.sin(f * theta) / s;
+    return qnormalize(a.map((x, c) => wa * x + wb * b[c]));
+  }
+  /** `v` turned by the unit quaternion `q`. */
+  function turn(q, v) {
+    const [w, x, y, z] = q;
+    const tx = 2 * (y * v[2] - z * v[1]);
+    const ty = 2 * (z * v[0] - x * v[2]);
+    const tz = 2 * (x * v[1] - y * v[0]);
+    return [
+      v[0] + w * tx + (y * tz - z * ty),
+      v[1] + w * ty + (z * tx - x * tz),
+      v[2] + w * tz + (x * ty - y * tx),
+    ];
+  }
+  const storedRotation = (i) => Array.from(rot.subarray(i * 4, i * 4 + 4));
+  const sampleRotation = (k, a) =>
+    Array.from(SAMPLE_ROT.subarray((k * TUMBLERS + a) * 4, (k * TUMBLERS + a) * 4 + 4));
+
+  /** Rotation ([w, x, y, z]) of 3D rigid body `i` at time `t` (no earlier than its update). */
+  function rotationAt(i, t) {
+    const a = tumbleIndex[i];
+    if (a < 0) {
+      // Constant angular velocity from the last update: exp(ω dt / 2) q, as the simulation.
+      const dt = t - since[i];
+      const wx = omega3[i * 3] * dt;
+      const wy = omega3[i * 3 + 1] * dt;
+      const wz = omega3[i * 3 + 2] * dt;
+      const phi = 0.5 * Math.hypot(wx, wy, wz);
+      if (phi === 0) return storedRotation(i);
+      const k = Math.sin(phi) / (2 * phi);
+      return qnormalize(qmul([Math.cos(phi), k * wx, k * wy, k * wz], storedRotation(i)));
+    }
+    // A tumbling body: between the nearest known rotations around t, the later of its last
+    // update and the sample before t, and the earlier of its next update and the sample after.
+    const next = current[i] < 0 ? firstSlot[i] : nextSlot[current[i]];
+    const nextTime = next >= 0 ? TIME[slotEvent[next]] : Infinity;
+    let lo = 0;
+    let hi = SAMPLE_TIME.length - 1;
+    if (t < SAMPLE_TIME[0]) hi = -1;
+    while (lo < hi) {
+      const mid = (lo + hi + 1) >> 1;
+      if (SAMPLE_TIME[mid] <= t) lo = mid;
+      else hi = mid - 1;
+    }
+    const k = hi; // the last sample at or before t, or -1
+    let tl = since[i];
+    let ql = storedRotation(i);
+    if (k >= 0 && SAMPLE_TIME[k] > tl) {
+      tl = SAMPLE_TIME[k];
+      ql = sampleRotation(k, a);
+    }
+    let tr = tl;
+    let qr = ql;
+    if (k + 1 < SAMPLE_TIME.length && SAMPLE_TIME[k + 1] < nextTime) {
+      tr = SAMPLE_TIME[k + 1];
+      qr = sampleRotation(k + 1, a);
+    } else if (next >= 0) {
+      tr = nextTime;
+      qr = Array.from(EV_SPIN.subarray(7 * next, 7 * next + 4));
+    }
+    return tr > tl ? slerp(ql, qr, Math.min(Math.max((t - tl) / (tr - tl), 0), 1)) : ql;
+  }
+
+  /** The convex hull of points ([x, y]), counter-clockwise (Andrew's monotone chain). */
+  function hull(points) {
+    const p = points.slice().sort((a, b) => a[0] - b[0] || a[1] - b[1]);
+    if (p.length < 3) return p;
+    const cross = (o, a, b) => (a[0] - o[0]) * (b[1] - o[1]) - (a[1] - o[1]) * (b[0] - o[0]);
+    const lower = [];
+    for (const q of p) {
+      while (lower.length >= 2 && cross(lower[lower.length - 2], lower[lower.length - 1], q) <= 0) lower.pop();
+      lower.push(q);
+    }
+    const upper = [];
+    for (let k = p.length - 1; k >= 0; k--) {
+      const q = p[k];
+      while (upper.length >= 2 && cross(upper[upper.length - 2], upper[upper.length - 1], q) <= 0) upper.pop();
+      upper.push(q);
+    }
+    lower.pop();
+    upper.pop();
+    return lower.concat(upper);
+  }
+
+  /**
+   * The outline of rigid body `i` at its position `p` now, as picture coordinates ([h, v]):
+   * a 2D body's outline turned by its angle, a 3D body's projected hull; null for a ball.
+   */
+  function outlineOf(i, p) {
+    if (!RIGID || OUTLINE_START[i + 1] <= OUTLINE_START[i]) return null;
+    const out = [];
+    if (TURNING) {
+      // Constant angular velocity in 2D.
+      const a = angle[i] + omega[i] * (now - since[i]);
+      const c = Math.cos(a);
+      const s = Math.sin(a);
+      for (let k = OUTLINE_START[i]; k < OUTLINE_START[i + 1]; k++) {
+        const x = OUTLINE[2 * k];
+        const y = OUTLINE[2 * k + 1];
+        out.push([p[H] + c * x - s * y, p[V] + s * x + c * y]);
+      }
+      return out;
+    }
+    const q = rotationAt(i, now);
+    for (let k = OUTLINE_START[i]; k < OUTLINE_START[i + 1]; k++) {
+      const w = turn(q, [OUTLINE[3 * k], OUTLINE[3 * k + 1], OUTLINE[3 * k + 2]]);
+      out.push([p[H] + w[H], p[V] + w[V]]);
+    }
+    return hull(out);
   }
 
   function currentEvent() {
@@ -388,19 +563,10 @@
 
   /** Adds the disc of body `i` now (and its periodic images) to `path`. */
   function addDisc(path, i, p) {
-    if (TURNING && OUTLINE_START[i + 1] > OUTLINE_START[i]) {
-      // A rigid body: its outline turned by its angle now (constant angular velocity in 2D).
-      const a = angle[i] + omega[i] * (now - since[i]);
-      const c = Math.cos(a);
-      const s = Math.sin(a);
-      for (let k = OUTLINE_START[i]; k < OUTLINE_START[i + 1]; k++) {
-        const x = OUTLINE[2 * k];
-        const y = OUTLINE[2 * k + 1];
-        const X = px(p[H] + c * x - s * y);
-        const Y = py(p[V] + s * x + c * y);
-        if (k === OUTLINE_START[i]) path.moveTo(X, Y);
-        else path.lineTo(X, Y);
-      }
+    const outline = outlineOf(i, p);
+    if (outline) {
+      // A rigid body: its outline turned by its rotation now.
+      outline.forEach(([x, y], k) => (k ? path.lineTo(px(x), py(y)) : path.moveTo(px(x), py(y))));
       path.closePath();
       return;
     }
@@ -757,6 +923,21 @@
       if (!TURNING || id % STRIDE !== 0 || id / STRIDE >= N) return null;
       const i = id / STRIDE;
       return angle[i] + omega[i] * (now - since[i]);
+    },
+    /** Rotation of 3D rigid body `id` now as drawn ([w, x, y, z]), or null when not shown. */
+    bodyRotation(id) {
+      if (!TURNING3 || id % STRIDE !== 0 || id / STRIDE >= N) return null;
+      return rotationAt(id / STRIDE, now);
+    },
+    /** Whether 3D rigid body `id` tumbles (its rotation is interpolated between samples). */
+    bodyTumbles(id) {
+      return TURNING3 && id % STRIDE === 0 && id / STRIDE < N && tumbleIndex[id / STRIDE] >= 0;
+    },
+    /** The outline of rigid body `id` as drawn now (picture coordinates), or null for a ball. */
+    bodyOutline(id) {
+      if (id % STRIDE !== 0 || id / STRIDE >= N) return null;
+      const i = id / STRIDE;
+      return outlineOf(i, positionAt(i, now, new Float64Array(D)));
     },
     /** Where body `id` is drawn: canvas pixels (x, y, r) and page coordinates (clientX, clientY). */
     bodyPixel(id) {

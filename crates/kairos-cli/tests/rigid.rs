@@ -1,6 +1,7 @@
 //! `kairos run` on scenes with rigid bodies: every broad phase, the momentum drifts of the
-//! summary, the refusal of checkpoints before any output, and their
-//! version 3 traces read back by `export --final`, `frames` and `diff`.
+//! summary, checkpoints and resumed runs bit-identical to the uninterrupted ones, the
+//! refusals of a scene with gravity before any output, and their version 3 traces read back by
+//! `export --final`, `frames` and `diff`.
 
 mod common;
 
@@ -119,8 +120,22 @@ fn a_ball_scene_reports_its_drifts_too() {
 }
 
 #[test]
-fn what_rigid_bodies_cannot_do_yet_is_refused_before_any_output() {
+fn what_scenes_with_gravity_cannot_do_yet_is_refused_before_any_output() {
     let dir = setup("rigid-refusals");
+    // The rigid scene with gravity added.
+    let path = dir.join("rigid.toml");
+    let scene = std::fs::read_to_string(&path).unwrap();
+    let gravity = if scene.contains("dim = 3") {
+        "[0.0, 0.0, -10.0]"
+    } else {
+        "[0.0, -10.0]"
+    };
+    let scene = scene.replacen(
+        "[simulation]",
+        &format!("[simulation]\ngravity = {gravity}"),
+        1,
+    );
+    std::fs::write(&path, scene).unwrap();
     let refused = |args: &[&str], needle: &str| {
         let o = kairos(args, &dir);
         assert!(!o.status.success(), "{args:?} should fail");
@@ -129,6 +144,18 @@ fn what_rigid_bodies_cannot_do_yet_is_refused_before_any_output() {
         assert!(err.contains(needle), "`{needle}` not in: {err}");
         assert_eq!(listing(&dir), ["rigid.toml"], "{args:?} wrote something");
     };
+    refused(
+        &[
+            "run",
+            "rigid.toml",
+            "--no-trace",
+            "--stepper",
+            "discrete",
+            "--dt",
+            "0.01",
+        ],
+        "--stepper discrete",
+    );
     refused(
         &[
             "run",
@@ -448,4 +475,176 @@ fn snapshot_draws_rigid_bodies_as_their_turned_outlines() {
         outlines.iter().all(|o| (4..=6).contains(&o.len())),
         "{outlines:?}"
     );
+}
+
+/// A 3D room of boxes with three unequal half extents (anisotropic inertia: they tumble by
+/// the closed-form free rotation between events).
+const TUMBLING: &str = r#"
+dim = 3
+[simulation]
+duration = 40.0
+[[walls]]
+box = { min = [0.0, 0.0, 0.0], max = [7.0, 7.0, 7.0] }
+[[bodies]]
+shape = "box"
+half_extents = [0.9, 0.5, 0.25]
+position = [2.0, 2.0, 2.0]
+orientation = [0.9, 0.1, 0.3, 0.2]
+velocity = [1.5, 0.7, -0.4]
+angular_velocity = [0.3, 2.0, 0.1]
+[[bodies]]
+shape = "box"
+half_extents = [0.6, 0.3, 0.2]
+position = [5.0, 4.5, 4.5]
+velocity = [-1.0, -0.6, 0.9]
+angular_velocity = [1.0, 0.2, 1.5]
+[[bodies]]
+shape = "box"
+half_extents = [0.7, 0.45, 0.3]
+position = [2.0, 5.0, 5.0]
+orientation = [0.5, -0.5, 0.5, 0.5]
+velocity = [0.8, -1.2, 0.3]
+angular_velocity = [-1.5, 0.5, 0.7]
+[[bodies]]
+position = [5.0, 2.0, 5.0]
+velocity = [-0.5, 1.0, -1.0]
+radius = 0.5
+"#;
+
+/// `kairos run` of `scene` uninterrupted, and again with checkpoints every `every` resumed on
+/// another broad phase: the events after the checkpoint are the uninterrupted run's bit for
+/// bit, and the resumed trace's `export --final` is the full trace's, byte for byte.
+fn resumes_bit_identically(dir: &std::path::Path, scene: &str, every: &str) {
+    use kairos::trace::TraceReader;
+    ok(&kairos(
+        &[
+            "run",
+            scene,
+            "-q",
+            "-o",
+            "full.ktrace",
+            "--checkpoint",
+            "ck.bin",
+            "--every",
+            every,
+        ],
+        dir,
+    ));
+    ok(&kairos(
+        &[
+            "run",
+            "--resume",
+            "ck.bin",
+            "-q",
+            "-o",
+            "rest.ktrace",
+            "--broad-phase",
+            "kaya-bvh",
+        ],
+        dir,
+    ));
+    let (_, full) = TraceReader::open(&dir.join("full.ktrace"))
+        .unwrap()
+        .read_all()
+        .unwrap();
+    let rest = TraceReader::open(&dir.join("rest.ktrace")).unwrap();
+    assert_eq!(rest.version(), 3);
+    let (_, rest) = rest.read_all().unwrap();
+    let ck = kairos::checkpoint::read(&dir.join("ck.bin")).unwrap();
+    let done = (ck.state.counts.ball_ball + ck.state.counts.ball_wall) as usize;
+    assert!(done > 10 && rest.len() > 10, "{done} / {}", rest.len());
+    assert_eq!(full.len(), done + rest.len());
+    for (k, (x, y)) in full[done..].iter().zip(&rest).enumerate() {
+        assert!(x.same_event(y), "event {k} after the checkpoint differs");
+    }
+    for t in ["full", "rest"] {
+        ok(&kairos(
+            &[
+                "export",
+                &format!("{t}.ktrace"),
+                "--final",
+                &format!("{t}.csv"),
+            ],
+            dir,
+        ));
+    }
+    assert_eq!(
+        std::fs::read_to_string(dir.join("full.csv")).unwrap(),
+        std::fs::read_to_string(dir.join("rest.csv")).unwrap()
+    );
+}
+
+#[test]
+fn a_resumed_2d_polygon_run_is_the_uninterrupted_run() {
+    let dir = tempdir("rigid-resume-2d");
+    ok(&kairos(
+        &[
+            "generate",
+            "polygons",
+            "--n",
+            "30",
+            "--seed",
+            "3",
+            "--duration",
+            "90",
+            "-o",
+            "p.toml",
+        ],
+        &dir,
+    ));
+    // Past local time 64, where the time origin moves.
+    resumes_bit_identically(&dir, "p.toml", "70");
+}
+
+#[test]
+fn a_resumed_run_of_tumbling_boxes_is_the_uninterrupted_run() {
+    let dir = tempdir("rigid-resume-3d");
+    std::fs::write(dir.join("t.toml"), TUMBLING).unwrap();
+    resumes_bit_identically(&dir, "t.toml", "25");
+}
+
+#[test]
+fn damaged_rigid_checkpoints_are_refused_naming_the_file() {
+    let dir = setup("rigid-resume-bad");
+    ok(&kairos(
+        &[
+            "run",
+            "rigid.toml",
+            "--no-trace",
+            "-q",
+            "--checkpoint",
+            "ck.bin",
+            "--every",
+            "2",
+        ],
+        &dir,
+    ));
+    let bytes = std::fs::read(dir.join("ck.bin")).unwrap();
+    assert_eq!(&bytes[8..12], &3u32.to_le_bytes());
+    std::fs::write(dir.join("cut.bin"), &bytes[..bytes.len() - 100]).unwrap();
+    let mut flipped = bytes.clone();
+    flipped[bytes.len() - 60] ^= 1;
+    std::fs::write(dir.join("flip.bin"), &flipped).unwrap();
+    // A rotation made not a rotation, the hash made to match: the states' checks refuse it.
+    let mut sealed = bytes.clone();
+    let body = sealed.len() - 16;
+    let rotation0 = body - 3 * 248 + 136;
+    sealed[rotation0..rotation0 + 8].copy_from_slice(&f64::NAN.to_le_bytes());
+    let h = kairos::hash::Fnv1a::of(&sealed[..body]).to_le_bytes();
+    sealed[body + 8..].copy_from_slice(&h);
+    std::fs::write(dir.join("sealed.bin"), &sealed).unwrap();
+    for (name, needle) in [
+        ("cut.bin", "truncated"),
+        ("flip.bin", "hash"),
+        ("sealed.bin", "rotation"),
+    ] {
+        let o = kairos(&["run", "--resume", name, "--no-trace"], &dir);
+        assert_eq!(o.status.code(), Some(2), "{name}");
+        let err = text(&o.stderr);
+        assert!(
+            err.contains(name) && err.contains("checkpoint") && err.contains(needle),
+            "{err}"
+        );
+        assert!(!err.contains("panicked"), "{err}");
+    }
 }

@@ -184,9 +184,14 @@ fn view_writes_one_self_contained_page_with_every_event() {
     let times = f64s(&data["events"]["time"]);
     let want: Vec<f64> = records.iter().map(|r| r.time).collect();
     assert_eq!(times, want);
-    // About 70 bytes of page per event.
-    let per_event = page.len() as f64 / records.len() as f64;
-    assert!(per_event < 100.0, "{per_event} bytes per event");
+    // About 70 bytes of page per event (beyond the page of one event: the script and style).
+    ok(&kairos(
+        &["view", "d.ktrace", "-o", "one.html", "--max-events", "1"],
+        &dir,
+    ));
+    let one = std::fs::read_to_string(dir.join("one.html")).unwrap();
+    let per_event = (page.len() - one.len()) as f64 / (records.len() - 1) as f64;
+    assert!(per_event < 80.0, "{per_event} bytes per event");
 
     // The same trace from another broad phase: no look-ahead to show.
     ok(&kairos(
@@ -509,9 +514,9 @@ fn open_says_where_the_page_is_when_there_is_no_browser() {
 }
 
 /// A 2D rigid trace's page carries each body's outline (body frame) and its angle and angular
-/// velocity at the start and at each of its events; balls and 3D traces carry none.
+/// velocity at the start and at each of its events; balls carry none.
 #[test]
-fn a_2d_rigid_page_turns_outlines_and_3d_keeps_circles() {
+fn a_2d_rigid_page_turns_outlines() {
     let dir = tempdir("view-rigid");
     let scene = r#"
 dim = 2
@@ -563,7 +568,22 @@ radius = 0.5
     assert!(spins
         .chunks(2)
         .all(|s| (0.0..std::f64::consts::TAU).contains(&s[0]) && s[1].is_finite()));
+}
 
+fn f32s(v: &Value) -> Vec<f32> {
+    unbase64(v.as_str().unwrap())
+        .chunks(4)
+        .map(|b| f32::from_le_bytes(b.try_into().unwrap()))
+        .collect()
+}
+
+/// A 3D rigid trace's page carries each body's vertices (body frame), its rotation and angular
+/// velocity at the start and at each of its events, which bodies tumble, and the tumbling
+/// bodies' rotations at the times of a sample grid, computed by the simulation's own motion.
+#[test]
+fn a_3d_rigid_page_carries_vertices_rotations_and_samples_of_tumbling_bodies() {
+    use kairos::trace::{Replay, TraceReader};
+    let dir = tempdir("view-rigid-3d");
     let scene3 = r#"
 dim = 3
 [simulation]
@@ -576,10 +596,94 @@ half_extents = [1.0, 0.5, 0.25]
 position = [3.0, 3.0, 3.0]
 velocity = [1.5, 0.7, -0.4]
 angular_velocity = [0.3, 2.0, 0.1]
+[[bodies]]
+shape = "box"
+half_extents = [0.3, 0.3, 0.3]
+position = [1.0, 1.0, 1.0]
+velocity = [0.5, 0.2, 0.1]
+angular_velocity = [1.0, 0.0, 0.0]
+[[bodies]]
+position = [5.0, 5.0, 5.0]
+velocity = [-0.5, -0.2, 0.0]
+radius = 0.4
 "#;
     let trace = run_scene(&dir, "r3", scene3, &[]);
     ok(&kairos(&["view", &trace, "-o", "r3.html"], &dir));
     let data = page_data(&std::fs::read_to_string(dir.join("r3.html")).unwrap());
+    let starts: Vec<u32> = unbase64(data["bodies"]["outlineStart"].as_str().unwrap())
+        .chunks(4)
+        .map(|b| u32::from_le_bytes(b.try_into().unwrap()))
+        .collect();
+    // Eight corners for each box, nothing for the ball.
+    assert_eq!(starts, [0, 8, 16, 16]);
+    let points = f32s(&data["bodies"]["outline"]);
+    let mut corners: Vec<[f32; 3]> = points[..24].chunks(3).map(|p| [p[0], p[1], p[2]]).collect();
+    corners.sort_by(|a, b| a.partial_cmp(b).unwrap());
+    assert_eq!(corners[0], [-1.0, -0.5, -0.25]);
+    assert_eq!(corners[7], [1.0, 0.5, 0.25]);
+    // Rotation and angular velocity at the start, as f32.
+    let spin0 = f32s(&data["bodies"]["spin"]);
+    assert_eq!(spin0.len(), 3 * 7);
+    assert_eq!(&spin0[..7], &[1.0, 0.0, 0.0, 0.0, 0.3, 2.0, 0.1]);
+    // Only the first box is anisotropic: it tumbles; the cube turns at a constant rate.
+    assert_eq!(
+        unbase64(data["bodies"]["tumbling"].as_str().unwrap()),
+        [1, 0, 0]
+    );
+    let codes = unbase64(data["events"]["code"].as_str().unwrap());
+    let slots: usize = codes
+        .iter()
+        .map(|c| usize::from(c & 4 != 0) + usize::from(c & 8 != 0))
+        .sum();
+    assert!(slots > 0);
+    assert_eq!(f32s(&data["events"]["spin"]).len(), 7 * slots);
+    // The samples: one tumbling body, on a grid from 0 to the end, each its replayed rotation.
+    let samples = &data["samples"];
+    assert_eq!(samples["count"], 1);
+    let times = f64s(&samples["time"]);
+    let rotations = f32s(&samples["rotation"]);
+    assert_eq!(rotations.len(), 4 * times.len());
+    assert_eq!((times[0], *times.last().unwrap()), (0.0, 2.0));
+    assert!(times.windows(2).all(|w| w[0] < w[1]));
+    // Fine enough that the body turns by at most 0.05 rad between samples (|ω| <= 2.1 here).
+    assert!(
+        times.len() as f64 > 2.0 * 2.1 / 0.05,
+        "{} samples",
+        times.len()
+    );
+    let (header, records) = TraceReader::open(&dir.join(&trace))
+        .unwrap()
+        .read_all()
+        .unwrap();
+    let mut replay = Replay::new(&header);
+    let mut next = 0;
+    for (k, &t) in times.iter().enumerate() {
+        while next < records.len() && records[next].time <= t {
+            replay.apply(&records[next]);
+            next += 1;
+        }
+        let (q, _) = replay.orientation(0, t);
+        let got = &rotations[4 * k..4 * k + 4];
+        for c in 0..4 {
+            assert_eq!(got[c], q[c] as f32, "sample {k} at t = {t}");
+        }
+    }
+    // Balls keep circles: a 3D trace of balls carries none of this.
+    let balls = r#"
+dim = 3
+[simulation]
+duration = 1.0
+[[walls]]
+box = { min = [0.0, 0.0, 0.0], max = [6.0, 6.0, 6.0] }
+[[bodies]]
+position = [3.0, 3.0, 3.0]
+velocity = [1.5, 0.7, -0.4]
+radius = 0.5
+"#;
+    let trace = run_scene(&dir, "b3", balls, &[]);
+    ok(&kairos(&["view", &trace, "-o", "b3.html"], &dir));
+    let data = page_data(&std::fs::read_to_string(dir.join("b3.html")).unwrap());
     assert!(data["bodies"]["outline"].is_null());
     assert!(data["events"]["spin"].is_null());
+    assert!(data["samples"].is_null());
 }

@@ -12,6 +12,17 @@
 //! the uninterrupted run's, and its trace replays to the same states. Version 1 (the scene
 //! with its bodies, no replay state) is still read.
 //!
+//! Version 3 is written for scenes with rigid bodies (checkpoints of balls stay version 2,
+//! byte for byte): the scene TOML keeps its `[[bodies]]` tables (the shapes, mass properties
+//! and the bodies as at time 0), and each body's state gains 14 `f64` after its last
+//! collision: its rotation and angular velocity at its local time, then those its trace
+//! replay holds at its replay time (each as a trace stores them: `[angle, 0, 0, 0]` and `[ω,
+//! 0, 0]` in 2D, the quaternion `[w, x, y, z]` and `[ωx, ωy, ωz]` in 3D; 248 bytes a body).
+//! The rest of a rigid body's state (its shape, centre-of-mass offset, inertia and bounding
+//! radius) is derived from its table, and its torque-free motion ([`crate::math::Vector::spin`])
+//! from the inertia, rotation and angular velocity, as the simulation derives it after every
+//! event: the resumed motion is the uninterrupted one bit for bit.
+//!
 //! The file is written with an [`AtomicWriter`]: a kill leaves the previous checkpoint intact.
 
 use std::io::{self, Write};
@@ -19,7 +30,7 @@ use std::path::Path;
 
 use crate::atomic::AtomicWriter;
 use crate::hash::Fnv1a;
-use crate::math::Vector;
+use crate::math::{Rotation, Vector};
 use crate::scene::{BodySpec, Scene, MAX_MAGNITUDE};
 use crate::sim::{EventCounts, SimState, Simulation};
 use crate::trace::{BodyState, Replay, TraceHeader};
@@ -27,7 +38,14 @@ use crate::world::World;
 
 const MAGIC: [u8; 8] = *b"KAIROSCK";
 const END: [u8; 8] = *b"KAIROEND";
-const VERSION: u32 = 2;
+/// The newest format version: checkpoints of scenes with rigid bodies.
+const VERSION: u32 = 3;
+/// The version written for scenes of balls.
+const VERSION_BALLS: u32 = 2;
+/// Bytes of one body's state: version 1, 2, and 3 (the rotations added).
+const BODY_SIZE_V1: usize = 80;
+const BODY_SIZE_V2: usize = 136;
+const BODY_SIZE_V3: usize = BODY_SIZE_V2 + 14 * 8;
 
 /// Why a checkpoint could not be read.
 #[derive(Debug, thiserror::Error)]
@@ -64,13 +82,24 @@ pub struct SavedBody {
     /// Local time of the body's last collision (the TC model of dissipative collisions;
     /// `-inf` when none counts any more).
     pub last_collision: f64,
+    /// Rotation at `time` (version 3, as a trace stores it: 2D `[angle, 0, 0, 0]`, 3D the
+    /// quaternion `[w, x, y, z]`; zeros for balls).
+    pub rotation: [f64; 4],
+    /// Angular velocity at `time` (2D `[ω, 0, 0]`; zeros for balls).
+    pub angular_velocity: [f64; 3],
+    /// Rotation of the trace replay's state (at `replay_time`).
+    pub replay_rotation: [f64; 4],
+    /// Angular velocity of the trace replay's state.
+    pub replay_angular_velocity: [f64; 3],
 }
 
 /// A checkpoint read back.
 #[derive(Clone, Debug)]
 pub struct Checkpoint {
     /// The scene simulated (its bodies as at time 0 for a version 1 file; radii and masses as
-    /// given, positions and velocities as saved, for version 2).
+    /// given, positions and velocities as saved, for version 2; for version 3, a scene with
+    /// rigid bodies, the scene as given, its bodies as at time 0: the saved states are in
+    /// [`Checkpoint::bodies`]).
     pub scene: Scene,
     /// The simulation's state.
     pub state: SimState,
@@ -99,10 +128,12 @@ impl<W: Write> Hashing<W> {
 
 /// Writes the state of `sim` (simulating `scene`) to `path` atomically, with `replay` the
 /// states its trace replay holds (the records of every event so far applied to the scene's
-/// initial states).
+/// initial states). A scene with rigid bodies must still hold its bodies (the tables of their
+/// shapes are saved with the scene).
 ///
 /// # Panics
-/// When `replay` does not hold one state per body.
+/// When `replay` does not hold one state per body, or the world is rigid and the scene has
+/// no rigid bodies.
 pub fn write<V: Vector>(
     path: &Path,
     scene: &Scene,
@@ -111,33 +142,49 @@ pub fn write<V: Vector>(
 ) -> io::Result<()> {
     let w = sim.world();
     assert_eq!(replay.len(), w.bodies.len(), "one replay state per body");
+    let rigid = !w.rigid.is_empty();
+    assert_eq!(
+        rigid,
+        scene.has_rigid_bodies(),
+        "a rigid world of a rigid scene"
+    );
     let mut out = Hashing {
         out: AtomicWriter::with_capacity(1 << 20, path)?,
         hash: Fnv1a::default(),
     };
     out.put(&MAGIC)?;
-    out.put(&VERSION.to_le_bytes())?;
+    let version = if rigid { VERSION } else { VERSION_BALLS };
+    out.put(&version.to_le_bytes())?;
     out.put(&(V::DIM as u32).to_le_bytes())?;
     // The contact duration the world uses, written out: a default would be recomputed from
     // other bodies on reading.
-    let meta = Scene {
-        dim: scene.dim,
-        duration: scene.duration,
-        restitution: scene.restitution,
-        contact_duration: if scene.restitution < 1.0 {
-            Some(w.contact_duration)
-        } else {
-            scene.contact_duration
-        },
-        gravity: [0.0; 3],
-        rest_speed: None,
-        friction: 0.0,
-        walls: scene.walls.clone(),
-        bodies: Vec::new(),
-        periodic: scene.periodic.clone(),
-        shapes: Vec::new(),
+    let contact_duration = if scene.restitution < 1.0 {
+        Some(w.contact_duration)
+    } else {
+        scene.contact_duration
     };
-    let toml = meta.to_toml_without_bodies();
+    let toml = if rigid {
+        // A rigid body's shape is only in its table: the scene keeps its bodies.
+        Scene {
+            contact_duration,
+            walls: scene.walls.clone(),
+            bodies: scene.bodies.clone(),
+            periodic: scene.periodic.clone(),
+            shapes: scene.shapes.clone(),
+            ..*scene
+        }
+        .to_toml()
+    } else {
+        Scene {
+            contact_duration,
+            walls: scene.walls.clone(),
+            bodies: Vec::new(),
+            periodic: scene.periodic.clone(),
+            shapes: Vec::new(),
+            ..*scene
+        }
+        .to_toml_without_bodies()
+    };
     out.put(&(toml.len() as u32).to_le_bytes())?;
     out.put(toml.as_bytes())?;
     let st = sim.state();
@@ -172,6 +219,14 @@ pub fn write<V: Vector>(
             .get(i)
             .copied()
             .unwrap_or(f64::NEG_INFINITY)])?;
+        if let Some(r) = w.rigid.get(i) {
+            out.f64s(r.rotation.to_trace())?;
+            out.f64s(V::angular_to_trace(r.angular_velocity))?;
+            // The replay's own state: its orientation at its own time.
+            let (rotation, omega) = replay.orientation(i, time);
+            out.f64s(rotation)?;
+            out.f64s(omega)?;
+        }
     }
     let h = out.hash.value();
     let mut f = out.out;
@@ -207,9 +262,28 @@ impl Cursor<'_> {
     fn f3(&mut self) -> Result<[f64; 3], CheckpointError> {
         Ok([self.f64()?, self.f64()?, self.f64()?])
     }
+    fn f4(&mut self) -> Result<[f64; 4], CheckpointError> {
+        Ok([self.f64()?, self.f64()?, self.f64()?, self.f64()?])
+    }
     fn i64(&mut self) -> Result<i64, CheckpointError> {
         Ok(i64::from_le_bytes(self.take(8)?.try_into().unwrap()))
     }
+}
+
+/// Whether a rotation and angular velocity as a trace stores them are finite, within
+/// [`MAX_MAGNITUDE`] and, in 3D, a unit quaternion (to a relative `1e-6`, as traces accept);
+/// in 2D the unused components are 0.
+fn spin_ok(rotation: &[f64; 4], omega: &[f64; 3], dim: usize) -> bool {
+    let bounded = rotation
+        .iter()
+        .chain(omega)
+        .all(|x| x.is_finite() && x.abs() <= MAX_MAGNITUDE);
+    let shaped = if dim == 2 {
+        rotation[1..] == [0.0; 3] && omega[1..] == [0.0; 2]
+    } else {
+        (rotation.iter().map(|x| x * x).sum::<f64>() - 1.0).abs() <= 1e-6
+    };
+    bounded && shaped
 }
 
 /// Reads and checks a checkpoint.
@@ -230,17 +304,25 @@ pub fn read(path: &Path) -> Result<Checkpoint, CheckpointError> {
         at: 8,
     };
     let version = c.u32()?;
-    if version != 1 && version != VERSION {
+    if !(1..=VERSION).contains(&version) {
         return Err(invalid(format!(
-            "unsupported version {version} (this build reads 1 and {VERSION})"
+            "unsupported version {version} (this build reads versions 1 to {VERSION})"
         )));
     }
+    let rigid = version == VERSION;
     let dim = c.u32()? as usize;
     let len = c.u32()? as usize;
     let toml = std::str::from_utf8(c.take(len)?).map_err(|_| invalid("scene is not UTF-8"))?;
     let mut scene = Scene::from_toml_str(toml).map_err(|e| invalid(format!("scene: {e}")))?;
     if scene.dim != dim {
         return Err(invalid("dimension mismatch"));
+    }
+    if rigid != scene.has_rigid_bodies() {
+        return Err(invalid(if rigid {
+            "a version 3 checkpoint of a scene without rigid bodies"
+        } else {
+            "the scene has rigid bodies, which only a version 3 checkpoint holds"
+        }));
     }
     let (now, origin, end_time) = (c.f64()?, c.f64()?, c.f64()?);
     let counts = EventCounts {
@@ -268,13 +350,17 @@ pub fn read(path: &Path) -> Result<Checkpoint, CheckpointError> {
         return Err(invalid("times out of range"));
     }
     let n = c.u64()? as usize;
-    if version == 1 && n != scene.bodies.len() {
+    if (version == 1 || rigid) && n != scene.bodies.len() {
         return Err(invalid(format!(
             "{n} bodies for a scene of {}",
             scene.bodies.len()
         )));
     }
-    let per_body = if version == 1 { 80 } else { 136 };
+    let per_body = match version {
+        1 => BODY_SIZE_V1,
+        2 => BODY_SIZE_V2,
+        _ => BODY_SIZE_V3,
+    };
     if n.checked_mul(per_body) != Some(body_len - c.at) {
         return Err(invalid(format!(
             "{} bytes of body states for {n} bodies",
@@ -283,7 +369,7 @@ pub fn read(path: &Path) -> Result<Checkpoint, CheckpointError> {
     }
     let period = scene.periodic.clone();
     let mut bodies = Vec::with_capacity(n);
-    if version != 1 {
+    if version == 2 {
         scene.bodies = Vec::with_capacity(n);
     }
     for i in 0..n {
@@ -309,12 +395,25 @@ pub fn read(path: &Path) -> Result<Checkpoint, CheckpointError> {
         } else {
             (c.f64()?, c.f3()?, c.f64()?)
         };
+        let (rotation, angular_velocity, replay_rotation, replay_angular_velocity) = if rigid {
+            (c.f4()?, c.f3()?, c.f4()?, c.f3()?)
+        } else {
+            ([0.0; 4], [0.0; 3], [0.0; 4], [0.0; 3])
+        };
         let finite = pos
             .iter()
             .chain(&vel)
             .chain(&replay_pos)
             .chain([&time, &replay_time, &radius, &inv_mass, &mass])
             .all(|x| x.is_finite());
+        let spins_ok = !rigid
+            || (spin_ok(&rotation, &angular_velocity, dim)
+                && spin_ok(&replay_rotation, &replay_angular_velocity, dim));
+        // A rigid body's radius and mass are its table's (the scene's body holds them, bit for
+        // bit), which its inertia goes with.
+        let shaped = !rigid
+            || (scene.bodies[i].radius.to_bits() == radius.to_bits()
+                && (1.0 / scene.bodies[i].mass).to_bits() == inv_mass.to_bits());
         let in_range = |x: &f64| x.abs() <= MAX_MAGNITUDE;
         let in_box = period.as_ref().is_none_or(|l| {
             (0..dim).all(|a| pos[a] >= 0.0 && pos[a] <= l[a] && 4.0 * radius < l[a])
@@ -334,13 +433,17 @@ pub fn read(path: &Path) -> Result<Checkpoint, CheckpointError> {
             Some("outside the periodic box")
         } else if dim == 2 && (pos[2] != 0.0 || vel[2] != 0.0 || replay_pos[2] != 0.0) {
             Some("z is not 0 in a 2D checkpoint")
+        } else if !spins_ok {
+            Some("a rotation or angular velocity is not finite, beyond 1e100 or not a rotation")
+        } else if !shaped {
+            Some("its radius or mass is not its shape's")
         } else {
             None
         };
         if let Some(p) = problem {
             return Err(invalid(format!("body {i}: {p}")));
         }
-        if version != 1 {
+        if version == 2 {
             scene.bodies.push(BodySpec {
                 position: pos,
                 velocity: vel,
@@ -357,6 +460,10 @@ pub fn read(path: &Path) -> Result<Checkpoint, CheckpointError> {
             replay_time,
             replay_pos,
             last_collision,
+            rotation,
+            angular_velocity,
+            replay_rotation,
+            replay_angular_velocity,
         });
     }
     Ok(Checkpoint {
@@ -381,6 +488,11 @@ impl Checkpoint {
             b.inv_mass = s.inv_mass;
             if world.period.is_some() {
                 world.images[i] = s.images;
+            }
+            if let Some(r) = world.rigid.get_mut(i) {
+                // The torque-free motion is rebuilt from these, as after every event.
+                r.rotation = V::Rotation::from_trace(s.rotation);
+                r.set_angular_velocity(V::angular_from_trace(s.angular_velocity));
             }
         }
         if self
@@ -411,6 +523,8 @@ impl Checkpoint {
                 time: s.replay_time,
                 pos: s.replay_pos,
                 vel: s.vel,
+                rotation: s.replay_rotation,
+                angular_velocity: s.replay_angular_velocity,
                 ..*b
             })
             .collect();

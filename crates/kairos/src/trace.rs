@@ -390,7 +390,8 @@ impl TraceHeader {
         let mut scene = Scene::from_toml_str(&self.scene_toml)
             .map_err(|e| TraceError::Corrupt(format!("embedded scene: {e}")))?;
         if self.rigid {
-            // The bodies are the TOML's own tables (a rigid trace always starts at time 0).
+            // The bodies are the TOML's own tables, as at time 0 (a resumed run's trace too:
+            // its states at its start are the header's).
             return Ok(scene);
         }
         scene.bodies = self

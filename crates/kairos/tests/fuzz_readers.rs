@@ -288,6 +288,45 @@ proptest! {
     }
 
     #[test]
+    fn damaged_rigid_checkpoints_are_refused(damage in damage()) {
+        let dir = tempdir("ck-rigid");
+        static GOOD: std::sync::OnceLock<Vec<u8>> = std::sync::OnceLock::new();
+        let good = GOOD.get_or_init(|| checkpoint_bytes(&rigid_gas(3), &dir, 20));
+        let bad = apply(good, &damage);
+        prop_assume!(&bad != good);
+        let path = dir.join(format!("bad-{}.ck", Fnv1a::of(&bad)));
+        std::fs::write(&path, &bad).unwrap();
+        prop_assert!(kairos::checkpoint::read(&path).is_err(), "damage {:?} accepted", damage);
+        std::fs::remove_file(&path).ok();
+    }
+
+    /// Disguised damage to a rigid checkpoint (rotations, angular velocities, the scene's
+    /// tables) either is refused or resumes without a panic.
+    #[test]
+    fn disguised_rigid_checkpoint_damage_never_panics(damage in damage()) {
+        let dir = tempdir("ck-rigid-sealed");
+        static GOOD: std::sync::OnceLock<Vec<u8>> = std::sync::OnceLock::new();
+        let good = GOOD.get_or_init(|| checkpoint_bytes(&rigid_gas(3), &dir, 20));
+        let mut bad = apply(good, &damage);
+        reseal_checkpoint(&mut bad);
+        let path = dir.join(format!("sealed-{}.ck", Fnv1a::of(&bad)));
+        std::fs::write(&path, &bad).unwrap();
+        if let Ok(ck) = kairos::checkpoint::read(&path) {
+            if ck.scene.dim == 3 {
+                let _ = ck.trace_header("calendar");
+                let broad = BroadPhaseKind::Calendar.build(&Default::default());
+                let mut sim = Simulation::restore(ck.world::<DVec3>(), broad, ck.state);
+                for _ in 0..200 {
+                    if sim.process_next().is_none() {
+                        break;
+                    }
+                }
+            }
+        }
+        std::fs::remove_file(&path).ok();
+    }
+
+    #[test]
     fn damaged_scene_text_never_panics(damage in damage()) {
         let text = scene_2d().to_toml();
         let bad = apply(text.as_bytes(), &damage);

@@ -451,8 +451,11 @@ fn simulate_dim<V: Vector>(spec: &mut RunSpec) -> Result<Summary> {
         (Some(_), Some(ck)) => Some(ck.replay()),
         (Some(_), None) => Some(Replay::for_scene(&spec.scene)),
     };
-    // The world holds the bodies now: the scene's copy goes (64 bytes a body).
-    spec.scene.bodies = Vec::new();
+    // The world holds the bodies now: the scene's copy goes (64 bytes a body). A rigid scene
+    // keeps it: its checkpoints save the scene with its bodies' tables (their shapes).
+    if !spec.scene.has_rigid_bodies() {
+        spec.scene.bodies = Vec::new();
+    }
     let spec: &RunSpec = spec;
     let scene = &spec.scene;
     let counts_at_start = sim.counts();
@@ -943,8 +946,8 @@ pub fn run(a: RunArgs) -> Result<ExitCode> {
         Some(ck) => ck.scene.clone(),
         None => load_scene(&source)?,
     };
-    if scene.has_rigid_bodies() {
-        refuse_for_rigid(&a, &source)?;
+    if scene.has_gravity() {
+        refuse_for_gravity(&a, stepper, &source)?;
     }
     // The contact duration of dissipative collisions, resolved while the bodies its default
     // depends on are here: traces and checkpoints then state it.
@@ -988,14 +991,20 @@ pub fn run(a: RunArgs) -> Result<ExitCode> {
     Ok(ExitCode::SUCCESS)
 }
 
-/// Refuses, before any work or output, what a scene with rigid bodies cannot do yet:
-/// checkpoints. (Its trace is written as format version 3, with the bodies' rotations.)
-fn refuse_for_rigid(a: &RunArgs, source: &Path) -> Result<()> {
+/// Refuses, before any work or output, what a scene with gravity cannot do yet: checkpoints
+/// (they do not save which bodies sleep) and the discrete stepper (it moves bodies on straight
+/// lines).
+fn refuse_for_gravity(a: &RunArgs, stepper: Stepper, source: &Path) -> Result<()> {
     let scene = show(source);
-    let what = "has rigid bodies (`shape`), which";
+    let what = "sets `gravity`, which";
     anyhow::ensure!(
-        a.checkpoint.is_none(),
-        "{scene}: {what} checkpoints (--checkpoint) do not support yet: run without it"
+        !matches!(stepper, Stepper::Discrete(..)),
+        "{scene}: {what} --stepper discrete does not support yet: use the event-driven \
+         stepper (the default)"
+    );
+    anyhow::ensure!(
+        a.checkpoint.is_none() && a.resume.is_none(),
+        "{scene}: {what} checkpoints (--checkpoint, --resume) do not support yet: run without them"
     );
     Ok(())
 }

@@ -362,6 +362,77 @@ pub fn body_outlines_2d(scene: &Scene) -> Vec<Option<Vec<[f64; 2]>>> {
         .collect()
 }
 
+/// Directions sampled on the sphere for the point set of a round 3D shape (a capsule, cylinder
+/// or cone): a Fibonacci spiral.
+pub const HULL_DIRECTIONS_3D: usize = 192;
+
+/// A 3D rigid body as the replay page draws it: points in its body frame (centre of mass at
+/// the origin, unturned) whose convex hull is the shape, and whether its inertia is
+/// anisotropic (its torque-free motion is then not a constant angular velocity).
+#[derive(Clone, Debug, PartialEq)]
+pub struct BodyPoints3 {
+    /// The points, body frame.
+    pub points: Vec<[f64; 3]>,
+    /// Whether the body tumbles (anisotropic inertia: not a constant angular velocity).
+    pub tumbling: bool,
+}
+
+/// Every body of a 3D rigid scene as the replay page draws it, by id; `None` for a ball (drawn
+/// as its circle). Empty for a scene of balls or a 2D scene.
+///
+/// A polytope (box, triangle, segment, polyhedron) gives its vertices: the convex hull of
+/// their projection is exactly the projected body. A round shape gives its support points in
+/// [`HULL_DIRECTIONS_3D`] directions spread over the sphere, whose projected hull is its
+/// silhouette to within the spacing of those points.
+pub fn body_points_3d(scene: &Scene) -> Vec<Option<BodyPoints3>> {
+    use kairos::math::{DQuat, Spin3};
+    use kairos::query::sat::as_polytope;
+    use kairos::shape::{Shape as Body, SupportMap};
+    if scene.dim != 3 || !scene.has_rigid_bodies() {
+        return Vec::new();
+    }
+    let world = scene.world::<DVec3>();
+    // Directions of a Fibonacci spiral: about evenly spread over the sphere.
+    let golden = std::f64::consts::PI * (3.0 - 5f64.sqrt());
+    let directions: Vec<DVec3> = (0..HULL_DIRECTIONS_3D)
+        .map(|k| {
+            let z = 1.0 - 2.0 * (k as f64 + 0.5) / HULL_DIRECTIONS_3D as f64;
+            let r = (1.0 - z * z).max(0.0).sqrt();
+            let a = golden * k as f64;
+            DVec3::new(r * a.cos(), r * a.sin(), z)
+        })
+        .collect();
+    world
+        .rigid
+        .iter()
+        .map(|r| {
+            let shape = &world.shapes[r.shape as usize];
+            if matches!(shape, Body::Ball(_)) {
+                return None;
+            }
+            let pose = r.shape_pose(DVec3::ZERO, DQuat::IDENTITY);
+            let mut points: Vec<[f64; 3]> = match as_polytope(shape) {
+                Some(poly) => (0..poly.vertex_count())
+                    .map(|i| pose.transform_point(poly.vertex(i)).to_array())
+                    .collect(),
+                None => directions
+                    .iter()
+                    .map(|&d| shape.support(&pose, d).to_array())
+                    .collect(),
+            };
+            points.sort_by(|a, b| a.partial_cmp(b).unwrap_or(std::cmp::Ordering::Equal));
+            points.dedup();
+            // A generic angular velocity: the spin is a constant one only for isotropic bodies.
+            let probe = DVec3::new(0.3, 0.5, 0.7);
+            let tumbling = !matches!(
+                Spin3::new(r.inertia, DQuat::IDENTITY, probe),
+                Spin3::Constant { .. }
+            );
+            Some(BodyPoints3 { points, tumbling })
+        })
+        .collect()
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -13,8 +13,19 @@
 //! A 2D rigid trace (version 3) adds each shown body's outline in its body frame (the support
 //! outline of [`picture::body_outlines_2d`], `f32`) and its angle and angular velocity at the
 //! start and at each of its events (`f64`, the angle reduced to `[0, 2π)`): the page turns the
-//! outline by `angle + ω (t - t_event)`, the simulation's own motion in 2D. A 3D rigid trace is
-//! drawn with bounding circles (its torque-free rotation is not replayed in the page).
+//! outline by `angle + ω (t - t_event)`, the simulation's own motion in 2D.
+//!
+//! A 3D rigid trace adds each shown body's points in its body frame ([`picture::body_points_3d`]:
+//! a polytope's vertices, or a round shape's support points in directions spread over the
+//! sphere; `f32`), its rotation (the quaternion) and angular velocity at the start and at each
+//! of its events (`f32`), and which bodies tumble (anisotropic inertia). The page draws the
+//! convex hull of the points turned by the body's rotation at `t` and projected on the shown
+//! axes. A body of isotropic inertia turns at its constant angular velocity from its last
+//! event, as the simulation does; for a tumbling one the page gets its rotation computed by the
+//! simulation's own torque-free motion ([`Replay::orientation`]) at the times of a grid over
+//! the replay (fine enough that a body turns by at most [`SAMPLE_TURN`] between two samples,
+//! within [`MAX_SAMPLES`] numbers), and it interpolates between the nearest known rotations
+//! (samples and the body's own events) by slerp.
 
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
@@ -40,6 +51,13 @@ pub const MAX_EVENTS: usize = 100_000;
 const TEMPLATE: &str = include_str!("../../assets/viewer.html");
 const STYLE: &str = include_str!("../../assets/viewer.css");
 const SCRIPT: &str = include_str!("../../assets/viewer.js");
+
+/// The largest turn (radians) a tumbling 3D body should make between two of the page's
+/// orientation samples (bounded by twice the largest angular speed recorded).
+pub const SAMPLE_TURN: f64 = 0.05;
+/// Most orientation samples (one quaternion of one tumbling body at one time) in a page
+/// (about 5 MB of page at most).
+pub const MAX_SAMPLES: usize = 250_000;
 
 /// Arguments of `kairos view`.
 #[derive(Args)]
@@ -236,6 +254,12 @@ fn page_data(p: &PageInput) -> Value {
     let mut spin = Packed::default();
     let mut points = 0u32;
     let angle = |q: [f64; 4]| q[0].rem_euclid(std::f64::consts::TAU);
+    // 3D rigid bodies: points in the body frame, rotations and angular velocities, and which
+    // bodies tumble.
+    let points3 = picture::body_points_3d(scene);
+    let turning3 = !points3.is_empty() && p.start.is_rigid();
+    let mut tumbling = Packed::default();
+    let mut tumblers: Vec<usize> = Vec::new();
     let mut shown = p.start.clone();
     let t0 = p.start.start_time();
     for &i in &shown_ids {
@@ -258,10 +282,40 @@ fn page_data(p: &PageInput) -> Value {
             spin0.f64(angle(q));
             spin0.f64(w[0]);
         }
+        if turning3 {
+            outline_start.u32(points);
+            let tumbles = match &points3[i] {
+                Some(body) => {
+                    for q in &body.points {
+                        q.iter().for_each(|&x| outline_points.f32(x));
+                        points += 1;
+                    }
+                    body.tumbling
+                }
+                None => false,
+            };
+            tumbling.u8(tumbles as u8);
+            if tumbles {
+                tumblers.push(i);
+            }
+            let (q, w) = p.start.orientation(i, t0);
+            q.iter().chain(&w).for_each(|&x| spin0.f32(x));
+        }
     }
-    if turning {
+    if turning || turning3 {
         outline_start.u32(points);
     }
+    // The times at which the tumbling bodies' rotations are sampled: a grid over the replay.
+    let sample_times = sample_grid(p, &tumblers, t0);
+    let wanted_samples = sample_grid_size(p, &tumblers, t0);
+    let mut samples = Packed::default();
+    let mut sampled = 0;
+    let sample = |k: usize, shown: &Replay, samples: &mut Packed| {
+        for &i in &tumblers {
+            let (q, _) = shown.orientation(i, sample_times[k]);
+            q.iter().for_each(|&x| samples.f32(x));
+        }
+    };
 
     let mut time = Packed::default();
     let mut dt = Packed::default();
@@ -270,6 +324,11 @@ fn page_data(p: &PageInput) -> Value {
     let mut state = Packed::default();
     let mut has_dt = false;
     for r in p.events {
+        // Every sample before this event, from the states before it.
+        while sampled < sample_times.len() && sample_times[sampled] < r.time {
+            sample(sampled, &shown, &mut samples);
+            sampled += 1;
+        }
         shown.apply(r);
         time.f64(r.time);
         dt.f32(r.dt);
@@ -290,6 +349,9 @@ fn page_data(p: &PageInput) -> Value {
                 spin.f64(angle(r.rot_a));
                 spin.f64(r.omega_a[0]);
             }
+            if turning3 {
+                r.rot_a.iter().chain(&r.omega_a).for_each(|&x| spin.f32(x));
+            }
         }
         if r.kind == EventKind::BallBall && kept(r.b) {
             c |= SHOWS_B;
@@ -298,10 +360,17 @@ fn page_data(p: &PageInput) -> Value {
                 spin.f64(angle(r.rot_b));
                 spin.f64(r.omega_b[0]);
             }
+            if turning3 {
+                r.rot_b.iter().chain(&r.omega_b).for_each(|&x| spin.f32(x));
+            }
         }
         code.u8(c);
         ea.u32(r.a);
         eb.u32(r.b);
+    }
+    while sampled < sample_times.len() {
+        sample(sampled, &shown, &mut samples);
+        sampled += 1;
     }
     if period.is_none() {
         for &i in &shown_ids {
@@ -312,6 +381,8 @@ fn page_data(p: &PageInput) -> Value {
         }
     }
     let bounds = bounds.finished();
+    let mut sample_time = Packed::default();
+    sample_times.iter().for_each(|&x| sample_time.f64(x));
 
     let mut notices = Vec::new();
     if p.total_events == 0 {
@@ -333,6 +404,17 @@ fn page_data(p: &PageInput) -> Value {
             p.end_time,
             p.events.len(),
             p.total_events
+        ));
+    }
+    let grid = sample_times.len().saturating_sub(1);
+    if grid < wanted_samples {
+        notices.push(format!(
+            "Thinned to fit a page: the {} tumbling bodies' rotations are known at {} times \
+             and interpolated between them (and their events), coarser than the {} rad \
+             apart that keeps the interpolation close to their motion.",
+            tumblers.len(),
+            grid + 1,
+            SAMPLE_TURN
         ));
     }
     if stride > 1 || p.shown_end < p.end_time {
@@ -377,9 +459,19 @@ fn page_data(p: &PageInput) -> Value {
             "stride": stride,
             "radius": radius.base64(),
             "state": state0.base64(),
-            "outlineStart": if turning { Value::from(outline_start.base64()) } else { Value::Null },
-            "outline": if turning { Value::from(outline_points.base64()) } else { Value::Null },
-            "spin": if turning { Value::from(spin0.base64()) } else { Value::Null },
+            "outlineStart": if turning || turning3 { Value::from(outline_start.base64()) } else { Value::Null },
+            "outline": if turning || turning3 { Value::from(outline_points.base64()) } else { Value::Null },
+            "spin": if turning || turning3 { Value::from(spin0.base64()) } else { Value::Null },
+            "tumbling": if turning3 { Value::from(tumbling.base64()) } else { Value::Null },
+        },
+        "samples": if tumblers.is_empty() {
+            Value::Null
+        } else {
+            json!({
+                "count": tumblers.len(),
+                "time": sample_time.base64(),
+                "rotation": samples.base64(),
+            })
         },
         "events": {
             "count": p.events.len(),
@@ -390,9 +482,56 @@ fn page_data(p: &PageInput) -> Value {
             "a": ea.base64(),
             "b": eb.base64(),
             "state": state.base64(),
-            "spin": if turning { Value::from(spin.base64()) } else { Value::Null },
+            "spin": if turning || turning3 { Value::from(spin.base64()) } else { Value::Null },
         },
     })
+}
+
+/// How many intervals the sample grid of the tumbling bodies would need for a turn of at most
+/// [`SAMPLE_TURN`] per interval: the replay's span times twice the largest angular speed
+/// recorded for them (the torque-free motion's speed varies, by less than that) over the turn.
+fn sample_grid_size(p: &PageInput, tumblers: &[usize], t0: f64) -> usize {
+    if tumblers.is_empty() {
+        return 0;
+    }
+    let norm = |w: &[f64; 3]| w.iter().map(|x| x * x).sum::<f64>().sqrt();
+    let mut rate = tumblers
+        .iter()
+        .map(|&i| norm(&p.start.orientation(i, t0).1))
+        .fold(0.0, f64::max);
+    for r in p.events {
+        rate = rate.max(norm(&r.omega_a));
+        if r.kind == EventKind::BallBall {
+            rate = rate.max(norm(&r.omega_b));
+        }
+    }
+    let want = ((p.shown_end - t0) * 2.0 * rate / SAMPLE_TURN).ceil();
+    if want.is_finite() && want >= 1.0 {
+        want.min(1e9) as usize
+    } else {
+        1
+    }
+}
+
+/// The sample times of the tumbling bodies' rotations: `k + 1` evenly spaced times from the
+/// replay's start to its end, `k` the grid's size within [`MAX_SAMPLES`]; none without
+/// tumbling bodies.
+fn sample_grid(p: &PageInput, tumblers: &[usize], t0: f64) -> Vec<f64> {
+    if tumblers.is_empty() {
+        return Vec::new();
+    }
+    let most = (MAX_SAMPLES / tumblers.len()).saturating_sub(1).max(1);
+    let k = sample_grid_size(p, tumblers, t0).clamp(1, most);
+    let span = p.shown_end - t0;
+    (0..=k)
+        .map(|j| {
+            if j == k {
+                p.shown_end
+            } else {
+                t0 + span * (j as f64 / k as f64)
+            }
+        })
+        .collect()
 }
 
 /// `1st`, `2nd`, `3rd`, `4th`, ..., `11th`, ..., `21st`, ...
