@@ -103,6 +103,13 @@ before(async () => {
   kairos("view", "boxes.ktrace", "-o", "boxes.html");
   kairos("export", "boxes.ktrace", "--final", "boxes.csv");
   kairos("frames", "boxes.ktrace", "--every", "0.5", "-o", "boxes.xyz");
+  kairos(
+    "generate", "drop", "--balls", "8", "--boxes", "8", "--seed", "1", "--duration", "4",
+    "-o", "drop.toml"
+  );
+  kairos("run", "drop.toml", "-q", "-o", "drop.ktrace");
+  kairos("view", "drop.ktrace", "-o", "drop.html");
+  kairos("frames", "drop.ktrace", "--every", "0.25", "-o", "drop.xyz");
   writeFileSync(join(work, "quiet.toml"), QUIET);
   kairos("run", "room.toml", "--broad-phase", "kaya-bvh", "-q", "-o", "room.ktrace");
   kairos("view", "room.ktrace", "-o", "room.html");
@@ -708,5 +715,27 @@ test("3D rigid boxes are drawn as their projected hulls, turning as the simulati
   assert.ok(between(q0, q1) > 0.5, `turned by ${between(q0, q1)}`);
   assert.ok(Math.max(...before.map((x, k) => Math.abs(x - after[k]))) > 0.05, `hull extents ${before} then ${after}`);
   await drawnAsOutline(page, 0, [1, 2, 3]);
+  await page.done();
+});
+
+test("under gravity bodies fall on parabolas and rest where the simulation puts them", async () => {
+  const page = await open("drop.html");
+  // Every frame of `kairos frames` (the library's replay): the page draws each body there,
+  // in flight (parabolas) and asleep (at rest).
+  const lines = readFileSync(join(work, "drop.xyz"), "utf8").trim().split("\n");
+  let checked = 0;
+  for (let k = 0; k < lines.length; ) {
+    const n = Number(lines[k]);
+    const time = Number(/Time=([^ ]+)/.exec(lines[k + 1])[1]);
+    await setTime(page, time);
+    const got = await hook(page, (n) => Array.from({ length: n }, (_, i) => window.kairosViewer.bodyPosition(i)), n);
+    for (let i = 0; i < n; i++) {
+      const [, x, y] = lines[k + 2 + i].split(/\s+/).map(Number);
+      assert.ok(Math.abs(got[i][0] - x) < 1e-3 && Math.abs(got[i][1] - y) < 1e-3, `t = ${time}, body ${i}: ${got[i]} vs ${x},${y}`);
+      checked++;
+    }
+    k += n + 2;
+  }
+  assert.ok(checked >= 16 * 10, `${checked} positions`);
   await page.done();
 });

@@ -98,6 +98,9 @@
   const BALL_BALL = 0;
   const SHOWS_A = 4;
   const SHOWS_B = 8;
+  const SLEEPS_A = 16; // under gravity: body a (b) sleeps after the event
+  const SLEEPS_B = 32;
+  const GRAVITY = data.gravity || null; // D numbers, or null
 
   // Updates ("slots"): one per shown body of each event, in order.
   const slotStart = new Uint32Array(M + 1);
@@ -142,6 +145,7 @@
   const rot = new Float64Array(TURNING3 ? N * 4 : 0); // 3D: rotation and angular velocity at `since`
   const omega3 = new Float64Array(TURNING3 ? N * 3 : 0);
   const current = new Int32Array(N).fill(-1); // each body's stored update (-1: the start)
+  const asleep = new Uint8Array(N); // under gravity: the body rests, out of gravity's reach
   let cursor = 0; // events applied
   let now = START;
 
@@ -154,6 +158,15 @@
     }
     since[i] = slot < 0 ? START : TIME[slotEvent[slot]];
     current[i] = slot;
+    if (GRAVITY) {
+      if (slot < 0) {
+        asleep[i] = 0;
+      } else {
+        const k = slotEvent[slot];
+        const isA = slot === slotStart[k] && (CODE[k] & SHOWS_A) !== 0;
+        asleep[i] = (CODE[k] & (isA ? SLEEPS_A : SLEEPS_B)) !== 0 ? 1 : 0;
+      }
+    }
     if (TURNING) {
       const spin = slot < 0 ? SPIN0 : EV_SPIN;
       const k = 2 * (slot < 0 ? i : slot);
@@ -209,8 +222,9 @@
   /** Position of shown body `i` at time `t` (wrapped into a periodic box), into `out`. */
   function positionAt(i, t, out) {
     const dt = t - since[i];
+    const fall = GRAVITY && !asleep[i] ? 0.5 * dt * dt : 0;
     for (let c = 0; c < D; c++) {
-      const x = pos[i * D + c] + vel[i * D + c] * dt;
+      const x = pos[i * D + c] + vel[i * D + c] * dt + (fall ? GRAVITY[c] * fall : 0);
       out[c] = PERIOD ? wrap(x, PERIOD[c]) : x;
     }
     return out;

@@ -69,6 +69,8 @@ enum GenerateCommand {
     /// Rigid bodies: small fast spinning boxes fired at a thin rotating plank and at each
     /// other (2D).
     Bullet(run::BulletArgs),
+    /// Under gravity: balls and boxes dropped into a room, bouncing until they come to rest.
+    Drop(run::DropArgs),
 }
 
 /// A path argument, for messages.
@@ -87,6 +89,7 @@ fn main() -> ExitCode {
         Command::Generate(GenerateCommand::Polygons(a)) => run::generate_rigid_gas(a, 2),
         Command::Generate(GenerateCommand::Boxes(a)) => run::generate_rigid_gas(a, 3),
         Command::Generate(GenerateCommand::Bullet(a)) => run::generate_bullet(a),
+        Command::Generate(GenerateCommand::Drop(a)) => run::generate_drop(a),
         Command::Export(a) => inspect::export(a),
         Command::Frames(a) => inspect::frames(a),
         Command::View(a) => view::view(a),

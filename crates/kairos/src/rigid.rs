@@ -103,9 +103,6 @@ pub const RADIUS_MARGIN: f64 = 1e-6;
 /// The most advancement steps of one prediction (see the [module docs](self)).
 pub const MAX_STEPS: u32 = 2048;
 
-/// How many times the second-order step is halved when its first trial is not certified.
-const CURVED_HALVINGS: usize = 12;
-
 /// The most impulses of one response.
 pub const MAX_IMPULSES: usize = 16;
 
@@ -466,18 +463,6 @@ fn curved_step<V: Vector>(
                 break;
             }
             ok = s;
-        }
-    } else {
-        let mut s = start;
-        for _ in 0..CURVED_HALVINGS {
-            s *= 0.5;
-            if !(s > first) {
-                break;
-            }
-            if bound(s) > keep {
-                ok = s;
-                break;
-            }
         }
     }
     ok

@@ -91,9 +91,17 @@ pub struct Record {
     pub rot_b: [f64; 4],
     /// Angular velocity of body `b` after a ball-ball event; zeros for ball-wall.
     pub omega_b: [f64; 3],
+    /// Which bodies sleep after the event under gravity ([`Record::A_ASLEEP`],
+    /// [`Record::B_ASLEEP`]); 0 without gravity. Stored in the record's `u32` at byte 28.
+    pub sleep: u32,
 }
 
 impl Record {
+    /// [`Record::sleep`]'s flag: body `a` sleeps after the event.
+    pub const A_ASLEEP: u32 = 1;
+    /// [`Record::sleep`]'s flag: body `b` sleeps after the event.
+    pub const B_ASLEEP: u32 = 2;
+
     /// The record of `event` just processed in `world` (in a rigid world, with the rotations
     /// and angular velocities the bodies have at the event).
     pub fn from_event<V: Vector>(event: &Event, world: &World<V>, dt: f64) -> Self {
@@ -121,7 +129,11 @@ impl Record {
                 ([0.0; 3], [0.0; 3], [0.0; 4], [0.0; 3])
             }
         };
+        let sleep = (world.is_asleep(event.a as usize) as u32) * Self::A_ASLEEP
+            + (event.kind == EventKind::BallBall && world.is_asleep(event.b as usize)) as u32
+                * Self::B_ASLEEP;
         Record {
+            sleep,
             time: event.time,
             dt,
             kind: event.kind,
@@ -188,6 +200,7 @@ impl Record {
         out[16..20].copy_from_slice(&self.kind.code().to_le_bytes());
         out[20..24].copy_from_slice(&self.a.to_le_bytes());
         out[24..28].copy_from_slice(&self.b.to_le_bytes());
+        out[28..32].copy_from_slice(&self.sleep.to_le_bytes());
         let vecs = [self.pos_a, self.vel_a, self.pos_b, self.vel_b];
         for (k, v) in vecs.iter().enumerate() {
             for (c, x) in v.iter().enumerate() {
@@ -217,6 +230,7 @@ impl Record {
             omega_a: [0.0; 3],
             rot_b: [0.0; 4],
             omega_b: [0.0; 3],
+            sleep: u(28),
         })
     }
 }
@@ -922,6 +936,35 @@ pub struct Replay {
     bodies: Vec<([f64; 3], [f64; 3], f64)>,
     /// The rigid bodies' rotational states at the times of `bodies`.
     spins: Spins,
+    /// The scene's gravity (zeros: none).
+    gravity: [f64; 3],
+    /// Per body, whether it sleeps (out of gravity's reach) since its last state; empty
+    /// without gravity.
+    asleep: Vec<bool>,
+}
+
+/// The `[simulation] gravity` of a trace's embedded scene, zeros when it sets none (or cannot be
+/// read: [`Replay::try_new`] reports a rigid scene's errors).
+fn embedded_gravity(scene_toml: &str) -> [f64; 3] {
+    if !scene_toml.contains("gravity") {
+        return [0.0; 3];
+    }
+    let mut g = [0.0; 3];
+    if let Ok(t) = scene_toml.parse::<toml::Table>() {
+        if let Some(arr) = t
+            .get("simulation")
+            .and_then(|s| s.get("gravity"))
+            .and_then(|v| v.as_array())
+        {
+            for (x, v) in g.iter_mut().zip(arr) {
+                *x = v
+                    .as_float()
+                    .or_else(|| v.as_integer().map(|i| i as f64))
+                    .unwrap_or(0.0);
+            }
+        }
+    }
+    g
 }
 
 /// The rotational states of a replay's rigid bodies, in the trace's dimension.
@@ -989,6 +1032,8 @@ impl Replay {
     }
 
     fn without_spins(header: &TraceHeader) -> Self {
+        let gravity = embedded_gravity(&header.scene_toml);
+        let falls = gravity != [0.0; 3];
         Self {
             dim: header.dim as usize,
             start_time: header.start_time,
@@ -998,6 +1043,12 @@ impl Replay {
                 .map(|b| (b.pos, b.vel, b.time))
                 .collect(),
             spins: Spins::None,
+            gravity,
+            asleep: if falls {
+                vec![false; header.bodies.len()]
+            } else {
+                Vec::new()
+            },
         }
     }
 
@@ -1015,6 +1066,12 @@ impl Replay {
                 .map(|b| (b.position, b.velocity, 0.0))
                 .collect(),
             spins: Spins::None,
+            gravity: scene.gravity,
+            asleep: if scene.has_gravity() {
+                vec![false; scene.bodies.len()]
+            } else {
+                Vec::new()
+            },
         }
     }
 
@@ -1028,6 +1085,12 @@ impl Replay {
         let pair = r.kind == EventKind::BallBall;
         if pair {
             self.bodies[r.b as usize] = (r.pos_b, r.vel_b, r.time);
+        }
+        if !self.asleep.is_empty() {
+            self.asleep[r.a as usize] = r.sleep & Record::A_ASLEEP != 0;
+            if pair {
+                self.asleep[r.b as usize] = r.sleep & Record::B_ASLEEP != 0;
+            }
         }
         match &mut self.spins {
             Spins::None => {}
@@ -1088,13 +1151,53 @@ impl Replay {
     pub fn position(&self, i: usize, t: f64) -> [f64; 3] {
         let (p, v, t0) = &self.bodies[i];
         let dt = t - t0;
+        if self.falls(i) {
+            // The simulation's arithmetic ([`crate::body::Body::state_at_accel`]).
+            let g = &self.gravity;
+            let h = 0.5 * dt * dt;
+            return [
+                p[0] + v[0] * dt + g[0] * h,
+                p[1] + v[1] * dt + g[1] * h,
+                p[2] + v[2] * dt + g[2] * h,
+            ];
+        }
         [p[0] + v[0] * dt, p[1] + v[1] * dt, p[2] + v[2] * dt]
+    }
+
+    /// Whether body `i` is under gravity since its last state (the scene sets gravity and the
+    /// body does not sleep).
+    #[inline]
+    pub fn falls(&self, i: usize) -> bool {
+        self.asleep.get(i).is_some_and(|s| !s)
+    }
+
+    /// Whether body `i` sleeps since its last applied record (see
+    /// [`crate::world::World::with_gravity`]).
+    pub fn is_asleep(&self, i: usize) -> bool {
+        self.asleep.get(i).copied().unwrap_or(false)
+    }
+
+    /// The scene's gravity (zeros: none).
+    pub fn gravity(&self) -> [f64; 3] {
+        self.gravity
     }
 
     /// Velocity of body `i` after its last applied record.
     #[inline]
     pub fn velocity(&self, i: usize) -> [f64; 3] {
         self.bodies[i].1
+    }
+
+    /// Velocity of body `i` at time `t` (no earlier than its last applied record): its last
+    /// velocity, plus gravity's pull since then.
+    #[inline]
+    pub fn velocity_at(&self, i: usize, t: f64) -> [f64; 3] {
+        let (_, v, t0) = &self.bodies[i];
+        if !self.falls(i) {
+            return *v;
+        }
+        let (g, dt) = (&self.gravity, t - t0);
+        [v[0] + g[0] * dt, v[1] + g[1] * dt, v[2] + g[2] * dt]
     }
 
     /// Body `i`'s last state: position, velocity and the time they hold at.

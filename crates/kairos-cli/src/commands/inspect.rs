@@ -150,7 +150,7 @@ fn write_xyz(
     )?;
     for (i, r) in radii.iter().enumerate() {
         let x = replay.position(i, t);
-        let v = replay.velocity(i);
+        let v = replay.velocity_at(i, t);
         write!(
             out,
             "A {:?} {:?} {:?} {:?} {:?} {:?} {:?}",
@@ -205,7 +205,7 @@ fn write_csv(replay: &Replay, out: &mut impl Write, end_time: f64) -> Result<()>
     )?;
     for i in 0..replay.len() {
         let pos = replay.position(i, end_time);
-        let v = replay.velocity(i);
+        let v = replay.velocity_at(i, end_time);
         let (q, w) = replay.orientation(i, end_time);
         let rot: &[f64] = match (spin.is_empty(), d) {
             (true, _) => &[],

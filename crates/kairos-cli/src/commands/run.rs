@@ -11,7 +11,8 @@ use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
 use kairos::broad_phase::BroadPhaseOptions;
 use kairos::discrete::{DiscreteOptions, DiscreteSim, Misses};
 use kairos::generate::{
-    billiard, boxes, bullet, gas, polygons, BilliardParams, BulletParams, GasParams, RigidGasParams,
+    billiard, boxes, bullet, drop, gas, polygons, BilliardParams, BulletParams, DropParams,
+    GasParams, RigidGasParams,
 };
 use kairos::math::{DVec2, DVec3, Vector};
 use kairos::overlap::OverlapKind;
@@ -268,6 +269,35 @@ pub struct BulletArgs {
     pub duration: f64,
     #[command(flatten)]
     pub out: GeneratedScene,
+}
+
+/// Arguments of `kairos generate drop`.
+#[derive(Args)]
+pub struct DropArgs {
+    /// 2 or 3.
+    #[arg(long, default_value_t = DropParams::default().dim)]
+    pub dim: usize,
+    /// Number of balls.
+    #[arg(long, default_value_t = DropParams::default().balls)]
+    pub balls: usize,
+    /// Number of boxes.
+    #[arg(long, default_value_t = DropParams::default().boxes)]
+    pub boxes: usize,
+    /// Random seed.
+    #[arg(long, default_value_t = DropParams::default().seed)]
+    pub seed: u64,
+    /// Strength of gravity (it points down: -y in 2D, -z in 3D).
+    #[arg(long, default_value_t = DropParams::default().gravity)]
+    pub gravity: f64,
+    /// Coefficient of restitution in [0, 1].
+    #[arg(long, default_value_t = DropParams::default().restitution)]
+    pub restitution: f64,
+    /// Simulated time.
+    #[arg(long, default_value_t = DropParams::default().duration)]
+    pub duration: f64,
+    /// Scene file to write.
+    #[arg(short, long)]
+    pub output: PathBuf,
 }
 
 /// What a run reports.
@@ -1096,6 +1126,30 @@ pub fn generate_rigid_gas(a: RigidGasArgs, dim: usize) -> Result<ExitCode> {
         }
         .map_err(anyhow::Error::msg)
     })
+}
+
+/// `kairos generate drop`: balls and boxes dropped into a room under gravity.
+pub fn generate_drop(a: DropArgs) -> Result<ExitCode> {
+    let header = format!(
+        "# kairos generate drop --dim {} --balls {} --boxes {} --seed {} --gravity {} \
+         --restitution {} --duration {}\n",
+        a.dim, a.balls, a.boxes, a.seed, a.gravity, a.restitution, a.duration
+    );
+    let params = DropParams {
+        dim: a.dim,
+        balls: a.balls,
+        boxes: a.boxes,
+        seed: a.seed,
+        gravity: a.gravity,
+        restitution: a.restitution,
+        duration: a.duration,
+    };
+    let out = GeneratedScene {
+        restitution: a.restitution,
+        output: a.output,
+        bodies_in: BodiesIn::Auto,
+    };
+    write_rigid_scene(&out, &header, || drop(&params).map_err(anyhow::Error::msg))
 }
 
 /// `kairos generate bullet`: fast spinning boxes fired at a rotating plank and at each other.

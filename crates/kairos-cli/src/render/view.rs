@@ -222,6 +222,10 @@ struct PageInput<'a> {
 /// Event codes in the page: the kind in the low bits, then which bodies are shown.
 const SHOWS_A: u8 = 4;
 const SHOWS_B: u8 = 8;
+/// An event code's flag: body `a` sleeps after the event (gravity).
+const SLEEPS_A: u8 = 16;
+/// An event code's flag: body `b` sleeps after the event (gravity).
+const SLEEPS_B: u8 = 32;
 
 fn page_data(p: &PageInput) -> Value {
     let scene = p.scene;
@@ -342,6 +346,12 @@ fn page_data(p: &PageInput) -> Value {
                 bounds.add(p.axes.project(&pos), scene.bodies[id as usize].radius);
             }
         };
+        if r.sleep & Record::A_ASLEEP != 0 {
+            c |= SLEEPS_A;
+        }
+        if r.sleep & Record::B_ASLEEP != 0 {
+            c |= SLEEPS_B;
+        }
         if kept(r.a) {
             c |= SHOWS_A;
             update(&r.pos_a, &r.vel_a, r.a);
@@ -448,6 +458,7 @@ fn page_data(p: &PageInput) -> Value {
         "traceEndTime": p.end_time,
         "periodic": period,
         "periodFull": scene.periodic,
+        "gravity": if scene.has_gravity() { Value::from(scene.gravity[..d].to_vec()) } else { Value::Null },
         "walls": walls_json,
         "hiddenWalls": hidden_walls,
         "bounds": [bounds.min[0], bounds.min[1], bounds.max[0], bounds.max[1]],
