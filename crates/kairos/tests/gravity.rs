@@ -2,65 +2,22 @@
 //! phases, energy conserved by elastic runs, no overlap and no missed contact against dense
 //! sampling, and dissipative drops that end with every body asleep in bounded events.
 
+mod common;
+
+use common::{assert_same_log, records};
 use kairos::generate::{drop, DropParams};
-use kairos::math::{DVec2, DVec3, Rotation, Vector};
+use kairos::math::{DVec2, DVec3, Vector};
 use kairos::prelude::*;
 use kairos::query::{distance, penetration, EpaOptions, GjkOptions, GjkStatus};
 use kairos::shape::{Pose, SupportMap};
 
-/// One processed event with its bodies' states after it, as bits.
-fn snapshot<V: Vector>(e: &Event, w: &World<V>) -> Vec<u64> {
-    let mut out = vec![
-        e.time.to_bits(),
-        e.kind.code() as u64,
-        e.a as u64,
-        e.b as u64,
-    ];
-    for i in [e.a as usize, e.b as usize] {
-        if e.kind != EventKind::BallBall && i == e.b as usize {
-            continue;
-        }
-        let b = &w.bodies[i];
-        for x in b.pos.to_array3().into_iter().chain(b.vel.to_array3()) {
-            out.push(x.to_bits());
-        }
-        out.push(w.is_asleep(i) as u64);
-        if let Some(r) = w.rigid.get(i) {
-            for axis in 0..V::DIM {
-                let turned = r.rotation.rotate(V::unit(axis));
-                let spun = V::angular_cross(r.angular_velocity, V::unit(axis));
-                for x in turned.to_array3().into_iter().chain(spun.to_array3()) {
-                    out.push(x.to_bits());
-                }
-            }
-        }
-    }
-    out
-}
-
-fn log<V: Vector>(world: &World<V>, kind: BroadPhaseKind, duration: f64) -> Vec<Vec<u64>> {
-    let mut sim = Simulation::new(
-        world.clone(),
-        kind.build::<V>(&Default::default()),
-        duration,
-    );
-    let mut out = Vec::new();
-    sim.run(|e, w, _| out.push(snapshot(e, w)));
-    out
-}
-
-fn same_logs_everywhere<V: Vector>(world: &World<V>, duration: f64, what: &str) -> usize {
-    let reference = log(world, BroadPhaseKind::AllPairs, duration);
+/// Runs `scene` on every broad phase and checks that their event logs (each event's bodies'
+/// states after it, rotations and sleep included) are bit-identical; returns the events.
+fn same_logs_everywhere<V: Vector>(scene: &Scene, what: &str) -> usize {
+    let reference = records::<V>(scene, BroadPhaseKind::AllPairs, &Default::default());
     for kind in BroadPhaseKind::ALL {
-        let other = log(world, kind, duration);
-        for (i, (x, y)) in reference.iter().zip(&other).enumerate() {
-            assert_eq!(x, y, "{what}, {kind}: event {i} differs");
-        }
-        assert_eq!(
-            reference.len(),
-            other.len(),
-            "{what}, {kind}: counts differ"
-        );
+        let other = records::<V>(scene, kind, &Default::default());
+        assert_same_log(&reference, &other, &format!("{what}, {kind}"));
     }
     reference.len()
 }
@@ -164,10 +121,10 @@ fn every_broad_phase_gives_the_same_log_under_gravity() {
         seed: 3,
         ..Default::default()
     };
-    let n = same_logs_everywhere(&plain_balls(&p).world::<DVec2>(), p.duration, "2D balls");
+    let n = same_logs_everywhere::<DVec2>(&plain_balls(&p), "2D balls");
     assert!(n > 300, "{n}");
     let p3 = DropParams { dim: 3, ..p };
-    let n = same_logs_everywhere(&plain_balls(&p3).world::<DVec3>(), p.duration, "3D balls");
+    let n = same_logs_everywhere::<DVec3>(&plain_balls(&p3), "3D balls");
     assert!(n > 300, "{n}");
     let p = DropParams {
         balls: 12,
@@ -176,7 +133,7 @@ fn every_broad_phase_gives_the_same_log_under_gravity() {
         seed: 4,
         ..Default::default()
     };
-    let n = same_logs_everywhere(&drop(&p).unwrap().world::<DVec2>(), p.duration, "2D rigid");
+    let n = same_logs_everywhere::<DVec2>(&drop(&p).unwrap(), "2D rigid");
     assert!(n > 60, "{n}");
     let p3 = DropParams {
         dim: 3,
@@ -185,11 +142,7 @@ fn every_broad_phase_gives_the_same_log_under_gravity() {
         duration: 2.5,
         ..p
     };
-    let n = same_logs_everywhere(
-        &drop(&p3).unwrap().world::<DVec3>(),
-        p3.duration,
-        "3D rigid",
-    );
+    let n = same_logs_everywhere::<DVec3>(&drop(&p3).unwrap(), "3D rigid");
     assert!(n > 30, "{n}");
 }
 
