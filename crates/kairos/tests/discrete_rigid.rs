@@ -294,3 +294,15 @@ fn rigid_bodies_in_a_periodic_box_are_refused() {
         .unwrap();
     assert!(err.to_string().contains("periodic"), "{err}");
 }
+
+#[test]
+fn worlds_with_gravity_are_refused() {
+    let scene = gas2(4, 0, 1.0);
+    let world = scene
+        .world::<DVec2>()
+        .with_gravity(DVec2::new(0.0, -10.0), 0.1);
+    let err = DiscreteSim::new(world, OverlapKind::BruteForce, opts(0.01, false), 1.0)
+        .err()
+        .unwrap();
+    assert!(err.to_string().contains("gravity"), "{err}");
+}
