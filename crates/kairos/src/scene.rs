@@ -1059,9 +1059,11 @@ impl Scene {
     /// True when the walls form closed polygons: every endpoint is shared by an even number of
     /// wall ends. Only then does "inside" mean something.
     fn walls_closed(&self) -> bool {
+        // Static shapes are solids of their own: they close nothing and open nothing.
         let segments: Option<Vec<(&Vec<f64>, &Vec<f64>)>> = self
             .walls
             .iter()
+            .filter(|w| !matches!(w, WallSpec::Shape { .. }))
             .map(|w| match w {
                 WallSpec::Segment { a, b } => Some((a, b)),
                 _ => None,

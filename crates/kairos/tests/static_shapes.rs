@@ -601,6 +601,17 @@ fn bad_shape_walls_are_refused_naming_the_wall_and_the_key() {
             assert!(e.contains(w), "{wall:?}: {e:?} lacks {w}");
         }
     }
+    // A room of four segments still keeps its bodies inside with a static shape in it.
+    let room = "dim = 2\n[simulation]\nduration = 1.0\n\
+        [[walls]]\na = [0.0, 0.0]\nb = [4.0, 0.0]\n[[walls]]\na = [4.0, 0.0]\nb = [4.0, 4.0]\n\
+        [[walls]]\na = [4.0, 4.0]\nb = [0.0, 4.0]\n[[walls]]\na = [0.0, 4.0]\nb = [0.0, 0.0]\n\
+        [[walls]]\nshape = \"ball\"\nradius = 0.5\nposition = [2.0, 2.0]\n\
+        [[bodies]]\nposition = [X, 1.0]\nvelocity = [0.0, 0.0]\nradius = 0.2\nmass = 1.0\n";
+    Scene::from_toml_str(&room.replace('X', "1.0")).expect("inside the room");
+    let e = Scene::from_toml_str(&room.replace('X', "6.0"))
+        .unwrap_err()
+        .to_string();
+    assert!(e.contains("body 0") && e.contains("outside"), "{e}");
     // Touching the ball without overlapping is fine; just apart too.
     for x in ["-2.2", "-1.0"] {
         let wall = format!("shape = \"box\"\nhalf_extents = [0.3, 1.0]\nposition = [{x}, 0.0]");
