@@ -708,35 +708,53 @@ fn plane_side<V: Vector>(plane: &Plane<V>, centre: V) -> V {
 
 /// The first contact of a rigid body with a wall (`t_max` as for [`body_body`]).
 pub fn body_wall<V: Vector>(a: &Mover<V>, pieces: &WallPieces<V>, t_max: f64) -> Toi {
+    match pieces {
+        WallPieces::Plane(plane) => {
+            let Some((b, r)) = a.body else {
+                return Toi::miss(ToiStatus::Separating);
+            };
+            body_plane(a, b, r, plane, SHELL * r.radius, t_max)
+        }
+        WallPieces::Shapes(shapes) => body_pieces(
+            a,
+            shapes
+                .iter()
+                .map(|(shape, place, c, rw)| (shape, *place, *c, *rw)),
+            t_max,
+        ),
+    }
+}
+
+/// [`body_wall`] against static pieces: each shape with its pose and bounding sphere.
+fn body_pieces<'s, V: Vector + 's>(
+    a: &Mover<V>,
+    pieces: impl Iterator<Item = (&'s Shape<V>, Pose<V>, V, f64)>,
+    t_max: f64,
+) -> Toi {
     let Some((b, r)) = a.body else {
         return Toi::miss(ToiStatus::Separating);
     };
     let t0 = b.time;
     let shell = SHELL * r.radius;
-    match pieces {
-        WallPieces::Plane(plane) => body_plane(a, b, r, plane, shell, t_max),
-        WallPieces::Shapes(shapes) => {
-            let mut best = Toi::miss(ToiStatus::Separating);
-            for (shape, place, c, rw) in shapes {
-                let fixed = Mover::placed(shape, *place);
-                let bound = if best.is_hit() { best.time } else { t_max };
-                let toi = predict(
-                    a,
-                    &fixed,
-                    t0,
-                    *c - b.pos,
-                    -b.vel,
-                    r.radius + rw,
-                    shell,
-                    bound,
-                );
-                if toi.is_hit() && !(toi.time >= best.time && best.is_hit()) {
-                    best = toi;
-                }
-            }
-            best
+    let mut best = Toi::miss(ToiStatus::Separating);
+    for (shape, place, c, rw) in pieces {
+        let fixed = Mover::placed(shape, place);
+        let bound = if best.is_hit() { best.time } else { t_max };
+        let toi = predict(
+            a,
+            &fixed,
+            t0,
+            c - b.pos,
+            -b.vel,
+            r.radius + rw,
+            shell,
+            bound,
+        );
+        if toi.is_hit() && !(toi.time >= best.time && best.is_hit()) {
+            best = toi;
         }
     }
+    best
 }
 
 /// The first contact of a ball without a rigid state (a plain [`Body`], its centre
@@ -759,8 +777,14 @@ pub fn ball_static_shape<V: Vector>(b: &Body<V>, accel: V, wall: &StaticShape<V>
         return Toi::miss(ToiStatus::Separating);
     };
     let mover = Mover::body(&ball, b, &state).with_accel(accel);
-    let pieces = WallPieces::of(&Wall::Shape(wall.clone()));
-    body_wall(&mover, &pieces, f64::INFINITY)
+    // The piece `WallPieces::of` makes of the wall, without copying its shape.
+    let piece = (
+        &wall.shape,
+        wall.pose,
+        wall.pose.position,
+        wall.shape.bounding_radius(),
+    );
+    body_pieces(&mover, std::iter::once(piece), f64::INFINITY)
 }
 
 /// [`body_wall`] against a plane: conservative advancement on the exact gap (the body's support
