@@ -722,6 +722,19 @@ velocity = [1.0, -1.0]
     }
     ok(&kairos(&["view", "s.ktrace", "-o", "s.html"], &dir));
     assert!(std::fs::metadata(dir.join("s.html")).unwrap().len() > 0);
+    // Its checkpoint holds the wall's table: the resumed run is the uninterrupted one.
+    let mut busy = scene.replace("duration = 8.0", "duration = 30.0");
+    for (k, (x, y)) in [(1.0, 1.0), (9.0, 1.0), (1.0, 9.0), (9.0, 9.0), (8.0, 5.0)]
+        .iter()
+        .enumerate()
+    {
+        busy.push_str(&format!(
+            "\n[[bodies]]\nposition = [{x:?}, {y:?}]\nvelocity = [{:?}, 1.3]\nradius = 0.3\nmass = 1.0\n",
+            1.0 - 0.4 * k as f64
+        ));
+    }
+    std::fs::write(dir.join("busy.toml"), busy).unwrap();
+    resumes_bit_identically(&dir, "busy.toml", "15");
 
     let scene3 = r#"
 dim = 3
