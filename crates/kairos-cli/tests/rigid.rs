@@ -648,3 +648,128 @@ fn damaged_rigid_checkpoints_are_refused_naming_the_file() {
         assert!(!err.contains("panicked"), "{err}");
     }
 }
+
+/// Balls and a box in a room with a static tilted box: `run` hits the static box, `snapshot`
+/// draws it as its turned outline and `view` writes its page; a 3D scene with a static
+/// cylinder runs and draws too.
+#[test]
+fn scenes_with_static_shape_walls_run_and_draw() {
+    let dir = tempdir("rigid-static-shapes");
+    let scene = r#"
+dim = 2
+[simulation]
+duration = 8.0
+[[walls]]
+box = { min = [0.0, 0.0], max = [10.0, 10.0] }
+[[walls]]
+shape = "box"
+half_extents = [1.0, 0.2]
+position = [5.0, 3.0]
+orientation = 0.3
+
+[[bodies]]
+position = [5.0, 8.0]
+velocity = [0.0, -2.0]
+radius = 0.5
+mass = 1.0
+
+[[bodies]]
+shape = "box"
+half_extents = [0.3, 0.3]
+position = [2.0, 5.0]
+velocity = [1.0, -1.0]
+"#;
+    std::fs::write(dir.join("s.toml"), scene).unwrap();
+    ok(&kairos(&["run", "s.toml", "-q", "-o", "s.ktrace"], &dir));
+    ok(&kairos(&["export", "s.ktrace", "--events", "e.csv"], &dir));
+    let events = csv(&dir.join("e.csv"));
+    let on_box = events
+        .iter()
+        .skip(1)
+        .filter(|row| row[1].contains("wall") && row[3] == "4")
+        .count();
+    assert!(on_box >= 2, "{events:?}");
+    ok(&kairos(
+        &["snapshot", "s.ktrace", "--time", "1", "-o", "s.svg"],
+        &dir,
+    ));
+    let svg = std::fs::read_to_string(dir.join("s.svg")).unwrap();
+    let polygon = svg
+        .split("<polygon points=\"")
+        .nth(1)
+        .and_then(|p| p.split('"').next())
+        .unwrap_or_else(|| panic!("no wall outline in {svg}"));
+    let points: Vec<[f64; 2]> = polygon
+        .split(' ')
+        .map(|xy| {
+            let v: Vec<f64> = xy.split(',').map(|c| c.parse().unwrap()).collect();
+            [v[0], v[1]]
+        })
+        .collect();
+    let (s, c) = 0.3f64.sin_cos();
+    let corners: Vec<[f64; 2]> = [[1.0, 0.2], [-1.0, 0.2], [-1.0, -0.2], [1.0, -0.2]]
+        .iter()
+        .map(|[x, y]| [5.0 + c * x - s * y, 3.0 + s * x + c * y])
+        .collect();
+    assert_eq!(points.len(), 4, "{points:?}");
+    for p in &points {
+        assert!(
+            corners
+                .iter()
+                .any(|q| (p[0] - q[0]).abs() < 1e-12 && (p[1] - q[1]).abs() < 1e-12),
+            "{p:?} is not a corner of {corners:?}"
+        );
+    }
+    ok(&kairos(&["view", "s.ktrace", "-o", "s.html"], &dir));
+    assert!(std::fs::metadata(dir.join("s.html")).unwrap().len() > 0);
+    // Its checkpoint holds the wall's table: the resumed run is the uninterrupted one.
+    let mut busy = scene.replace("duration = 8.0", "duration = 30.0");
+    for (k, (x, y)) in [(1.0, 1.0), (9.0, 1.0), (1.0, 9.0), (9.0, 9.0), (8.0, 5.0)]
+        .iter()
+        .enumerate()
+    {
+        busy.push_str(&format!(
+            "\n[[bodies]]\nposition = [{x:?}, {y:?}]\nvelocity = [{:?}, 1.3]\nradius = 0.3\nmass = 1.0\n",
+            1.0 - 0.4 * k as f64
+        ));
+    }
+    std::fs::write(dir.join("busy.toml"), busy).unwrap();
+    resumes_bit_identically(&dir, "busy.toml", "15");
+
+    let scene3 = r#"
+dim = 3
+[simulation]
+duration = 4.0
+[[walls]]
+box = { min = [0.0, 0.0, 0.0], max = [6.0, 6.0, 6.0] }
+[[walls]]
+shape = "cylinder"
+half_height = 1.0
+radius = 0.7
+position = [3.0, 3.0, 3.0]
+orientation = [0.94, 0.34, 0.0, 0.0]
+
+[[bodies]]
+position = [1.0, 1.0, 1.0]
+velocity = [1.0, 1.0, 1.0]
+radius = 0.3
+mass = 1.0
+"#;
+    std::fs::write(dir.join("c.toml"), scene3).unwrap();
+    ok(&kairos(&["run", "c.toml", "-q", "-o", "c.ktrace"], &dir));
+    ok(&kairos(&["export", "c.ktrace", "--events", "c.csv"], &dir));
+    let events = csv(&dir.join("c.csv"));
+    assert!(events.iter().skip(1).any(|row| row[3] == "6"), "{events:?}");
+    for axes in ["xy", "xz"] {
+        ok(&kairos(
+            &[
+                "snapshot", "c.ktrace", "--time", "2", "--axes", axes, "-o", "c.svg",
+            ],
+            &dir,
+        ));
+        let svg = std::fs::read_to_string(dir.join("c.svg")).unwrap();
+        // The room's six faces and the cylinder's outline.
+        assert_eq!(svg.matches("<polygon ").count(), 7, "{svg}");
+    }
+    ok(&kairos(&["view", "c.ktrace", "-o", "c.html"], &dir));
+}

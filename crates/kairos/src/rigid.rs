@@ -88,7 +88,7 @@ use crate::query::{
 };
 use crate::shape::{MassProperties, Pose, Shape, SupportMap};
 use crate::toi::{first_zero_quadratic, window_accel, Toi, ToiStatus};
-use crate::wall::{Plane, Wall};
+use crate::wall::{Plane, StaticShape, Wall};
 
 /// The contact shell relative to the size of a pair (`R_a + R_b`, or the body's bounding radius
 /// against a wall): contacts are reported when the gap is at most this times the size.
@@ -238,8 +238,12 @@ impl<V: Vector> RigidState<V> {
 pub struct Mover<'a, V: Vector> {
     /// The shape.
     pub shape: &'a Shape<V>,
-    /// The body and its rotational state; `None` for a static shape placed at the identity.
+    /// The body and its rotational state; `None` for a static shape (placed at
+    /// [`Mover::place`]).
     pub body: Option<(&'a Body<V>, &'a RigidState<V>)>,
+    /// Where a static shape's local frame is (the identity for pieces given in world
+    /// coordinates); unused for a body.
+    pub place: Pose<V>,
     /// The constant acceleration of the centre of mass (uniform gravity; zero for a static
     /// shape or a sleeping body).
     pub accel: V,
@@ -251,14 +255,20 @@ impl<'a, V: Vector> Mover<'a, V> {
         Self {
             shape,
             body: Some((body, rigid)),
+            place: Pose::IDENTITY,
             accel: V::ZERO,
         }
     }
     /// A static shape in world coordinates.
     pub fn fixed(shape: &'a Shape<V>) -> Self {
+        Self::placed(shape, Pose::IDENTITY)
+    }
+    /// A static shape whose local frame is placed at `pose`.
+    pub fn placed(shape: &'a Shape<V>, pose: Pose<V>) -> Self {
         Self {
             shape,
             body: None,
+            place: pose,
             accel: V::ZERO,
         }
     }
@@ -278,7 +288,7 @@ impl<'a, V: Vector> Mover<'a, V> {
     #[inline]
     pub fn pose_at(&self, t: f64) -> Pose<V> {
         match self.body {
-            None => Pose::IDENTITY,
+            None => self.place,
             Some((b, r)) => r.shape_pose(self.centre_at(t).0, r.at(t - b.time).0),
         }
     }
@@ -634,14 +644,16 @@ pub fn body_body<V: Vector>(a: &Mover<V>, b: &Mover<V>, t_max: f64) -> Toi {
 }
 
 /// The static pieces of a wall against which rigid bodies are predicted: the plane itself, or
-/// shapes (a segment; a polygon's fan of triangles) with their bounding spheres.
+/// shapes (a segment; a polygon's fan of triangles; a static shape) with their bounding
+/// spheres.
 #[derive(Clone, Debug)]
 pub enum WallPieces<V: Vector> {
     /// A plane, by its exact gap.
     Plane(Plane<V>),
-    /// Static convex shapes in world coordinates, each with its bounding sphere's centre and
-    /// radius.
-    Shapes(Vec<(Shape<V>, V, f64)>),
+    /// Static convex shapes, each with the pose of its local frame (the identity for the
+    /// pieces of segments and polygons, given in world coordinates) and its bounding sphere's
+    /// centre and radius.
+    Shapes(Vec<(Shape<V>, Pose<V>, V, f64)>),
 }
 
 impl<V: Vector> WallPieces<V> {
@@ -656,7 +668,7 @@ impl<V: Vector> WallPieces<V> {
             }
             let c = (lo + hi) * 0.5;
             let r = points.iter().map(|&p| (p - c).length()).fold(0.0, f64::max);
-            (shape, c, r)
+            (shape, Pose::IDENTITY, c, r)
         };
         match wall {
             Wall::Plane(p) => WallPieces::Plane(*p),
@@ -676,6 +688,11 @@ impl<V: Vector> WallPieces<V> {
                     .collect();
                 WallPieces::Shapes(tris)
             }
+            Wall::Shape(s) => {
+                // The bounding sphere about the local origin, placed with the shape.
+                let r = s.shape.bounding_radius();
+                WallPieces::Shapes(vec![(s.shape.clone(), s.pose, s.pose.position, r)])
+            }
         }
     }
 }
@@ -691,35 +708,83 @@ fn plane_side<V: Vector>(plane: &Plane<V>, centre: V) -> V {
 
 /// The first contact of a rigid body with a wall (`t_max` as for [`body_body`]).
 pub fn body_wall<V: Vector>(a: &Mover<V>, pieces: &WallPieces<V>, t_max: f64) -> Toi {
+    match pieces {
+        WallPieces::Plane(plane) => {
+            let Some((b, r)) = a.body else {
+                return Toi::miss(ToiStatus::Separating);
+            };
+            body_plane(a, b, r, plane, SHELL * r.radius, t_max)
+        }
+        WallPieces::Shapes(shapes) => body_pieces(
+            a,
+            shapes
+                .iter()
+                .map(|(shape, place, c, rw)| (shape, *place, *c, *rw)),
+            t_max,
+        ),
+    }
+}
+
+/// [`body_wall`] against static pieces: each shape with its pose and bounding sphere.
+fn body_pieces<'s, V: Vector + 's>(
+    a: &Mover<V>,
+    pieces: impl Iterator<Item = (&'s Shape<V>, Pose<V>, V, f64)>,
+    t_max: f64,
+) -> Toi {
     let Some((b, r)) = a.body else {
         return Toi::miss(ToiStatus::Separating);
     };
     let t0 = b.time;
     let shell = SHELL * r.radius;
-    match pieces {
-        WallPieces::Plane(plane) => body_plane(a, b, r, plane, shell, t_max),
-        WallPieces::Shapes(shapes) => {
-            let mut best = Toi::miss(ToiStatus::Separating);
-            for (shape, c, rw) in shapes {
-                let fixed = Mover::fixed(shape);
-                let bound = if best.is_hit() { best.time } else { t_max };
-                let toi = predict(
-                    a,
-                    &fixed,
-                    t0,
-                    *c - b.pos,
-                    -b.vel,
-                    r.radius + rw,
-                    shell,
-                    bound,
-                );
-                if toi.is_hit() && !(toi.time >= best.time && best.is_hit()) {
-                    best = toi;
-                }
-            }
-            best
+    let mut best = Toi::miss(ToiStatus::Separating);
+    for (shape, place, c, rw) in pieces {
+        let fixed = Mover::placed(shape, place);
+        let bound = if best.is_hit() { best.time } else { t_max };
+        let toi = predict(
+            a,
+            &fixed,
+            t0,
+            c - b.pos,
+            -b.vel,
+            r.radius + rw,
+            shell,
+            bound,
+        );
+        if toi.is_hit() && !(toi.time >= best.time && best.is_hit()) {
+            best = toi;
         }
     }
+    best
+}
+
+/// The first contact of a ball without a rigid state (a plain [`Body`], its centre
+/// accelerated by `accel`) with a static shape: [`body_wall`] for a ball of the body's radius
+/// that does not spin. A miss when the body's radius and mass make no rigid ball (not finite).
+pub fn ball_static_shape<V: Vector>(b: &Body<V>, accel: V, wall: &StaticShape<V>) -> Toi {
+    let Ok(ball) = Shape::ball(b.radius) else {
+        return Toi::miss(ToiStatus::Separating);
+    };
+    let Ok(props) = ball.mass_properties(1.0) else {
+        return Toi::miss(ToiStatus::Separating);
+    };
+    let Ok(state) = RigidState::new(
+        0,
+        &ball,
+        &props,
+        V::Rotation::IDENTITY,
+        V::Angular::default(),
+    ) else {
+        return Toi::miss(ToiStatus::Separating);
+    };
+    let mover = Mover::body(&ball, b, &state).with_accel(accel);
+    // The piece `WallPieces::of` makes of the wall, without copying its shape.
+    let piece = (
+        &wall.shape,
+        wall.pose,
+        wall.pose.position,
+        wall.shape.bounding_radius(),
+    );
+    body_pieces(&mover, std::iter::once(piece), f64::INFINITY)
 }
 
 /// [`body_wall`] against a plane: conservative advancement on the exact gap (the body's support

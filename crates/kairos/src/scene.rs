@@ -20,7 +20,7 @@ use crate::math::{nearest_image, DVec2, DVec3, Vector};
 use crate::query::{signed_distance, EpaOptions};
 use crate::rigid::{RigidState, WallPieces};
 use crate::shape::{BodyDim, MassProperties, Pose, RigidBodySpec, Shape, SupportMap};
-use crate::wall::{Plane, Polygon, Segment, Wall};
+use crate::wall::{Plane, Polygon, Segment, StaticShape, Wall};
 use crate::world::World;
 
 /// Largest coordinate, velocity or size magnitude accepted, so that squared distances and
@@ -48,8 +48,12 @@ const BALL_KEYS: [&str; 4] = ["position", "velocity", "radius", "mass"];
 const WALL_KINDS: &str = "no kind of wall given; a wall is one of: a segment \
     (`a = [...]` and `b = [...]`, its ends; a thin rod in 3D), a plane \
     (`plane = { point = [...], normal = [...] }`), a convex polygon (3D, \
-    `polygon = [[x, y, z], ...]`, its vertices in order) or a box of 2*dim walls \
-    (`box = { min = [...], max = [...] }`)";
+    `polygon = [[x, y, z], ...]`, its vertices in order), a box of 2*dim walls \
+    (`box = { min = [...], max = [...] }`) or a static convex shape (`shape = \"box\"` with \
+    the shape's keys, `position` and `orientation`, as for rigid bodies)";
+
+/// The keys a body's table takes that a static shape's does not: walls do not move.
+const MOVING_KEYS: [&str; 5] = ["velocity", "angular_velocity", "density", "mass", "inertia"];
 
 /// A wall as written in a scene (see `docs/scene-format.md`).
 #[derive(Clone, Debug, PartialEq)]
@@ -81,6 +85,12 @@ pub enum WallSpec {
         min: Vec<f64>,
         /// Upper corner.
         max: Vec<f64>,
+    },
+    /// `shape = "..."` with the shape's keys, `position` and `orientation` (as for a rigid
+    /// body, without velocities or mass): a static convex shape. The table is kept as written.
+    Shape {
+        /// The wall's table.
+        table: Table,
     },
 }
 
@@ -116,6 +126,7 @@ impl WallSpec {
                     .collect::<Result<Vec<_>, _>>()?;
                 vec![Wall::Polygon(Polygon::new(vs).map_err(|e| e.to_string())?)]
             }
+            WallSpec::Shape { table } => vec![Wall::Shape(static_shape::<V>(table)?)],
             WallSpec::Box { min, max } => {
                 if min.iter().zip(max).any(|(lo, hi)| !(lo < hi)) {
                     return Err("`min` must be below `max` on every axis".into());
@@ -534,6 +545,19 @@ impl Scene {
         let mut walls = Vec::new();
         for (i, t) in tables(&root, "walls")?.into_iter().enumerate() {
             let item = Item::Wall(i);
+            if t.contains_key("shape") {
+                if let Some(k) = ["plane", "polygon", "box"]
+                    .into_iter()
+                    .find(|k| t.contains_key(*k))
+                {
+                    return Err(invalid(
+                        item,
+                        format!("give exactly one of `shape` and `{k}`"),
+                    ));
+                }
+                walls.push(WallSpec::Shape { table: t.clone() });
+                continue;
+            }
             check_keys(t, &["a", "b", "plane", "polygon", "box"], item)?;
             let segment = t.contains_key("a") || t.contains_key("b");
             let kinds = ["plane", "polygon", "box"]
@@ -759,6 +783,7 @@ impl Scene {
                     check_vec(min, "min", item)?;
                     check_vec(max, "max", item)?;
                 }
+                WallSpec::Shape { .. } => {}
             }
             let built = if self.dim == 2 {
                 w.build::<glam::DVec2>().map(|_| ())
@@ -830,6 +855,17 @@ impl Scene {
                 }
             }
         }
+        if self.shapes.is_empty() && self.has_shape_walls() {
+            // The world is rigid: every ball becomes a rigid ball of its radius and mass.
+            for (i, b) in self.bodies.iter().enumerate() {
+                let checked = if self.dim == 2 {
+                    ball_parts::<DVec2>(b).map(|_| ())
+                } else {
+                    ball_parts::<DVec3>(b).map(|_| ())
+                };
+                checked.map_err(|e| invalid(Item::Body(i), e))?;
+            }
+        }
         if let Some(l) = &self.periodic {
             check_vec(l, "periodic", Item::Boundary)?;
             if !self.walls.is_empty() {
@@ -869,10 +905,18 @@ impl Scene {
         matches!(self.shapes.get(i), Some(Some(_)))
     }
 
-    /// Whether any body is a rigid body (has a `shape`): the scene's world is then a rigid
-    /// world ([`World::with_rigid`]).
+    /// Whether any body is a rigid body (has a `shape`), or a wall is a static shape: the
+    /// scene's world is then a rigid world ([`World::with_rigid`]), where every body has a
+    /// rigid state (balls without `shape` are rigid balls).
     pub fn has_rigid_bodies(&self) -> bool {
-        self.shapes.iter().any(Option::is_some)
+        self.shapes.iter().any(Option::is_some) || self.has_shape_walls()
+    }
+
+    /// Whether a wall is a static shape (`shape = ...` in a `[[walls]]` table).
+    pub fn has_shape_walls(&self) -> bool {
+        self.walls
+            .iter()
+            .any(|w| matches!(w, WallSpec::Shape { .. }))
     }
 
     /// Every body's shape and the pose of its local frame at time 0 (balls without `shape`
@@ -951,7 +995,7 @@ impl Scene {
                         format!("wall {w} (of item {})", owner[w])
                     }
                 };
-                if self.is_rigid(i) {
+                if self.is_rigid(i) || matches!(wall, Wall::Shape(_)) {
                     // The bounding sphere is a prefilter; the shape decides.
                     if dist >= b.radius {
                         continue;
@@ -1015,9 +1059,11 @@ impl Scene {
     /// True when the walls form closed polygons: every endpoint is shared by an even number of
     /// wall ends. Only then does "inside" mean something.
     fn walls_closed(&self) -> bool {
+        // Static shapes are solids of their own: they close nothing and open nothing.
         let segments: Option<Vec<(&Vec<f64>, &Vec<f64>)>> = self
             .walls
             .iter()
+            .filter(|w| !matches!(w, WallSpec::Shape { .. }))
             .map(|w| match w {
                 WallSpec::Segment { a, b } => Some((a, b)),
                 _ => None,
@@ -1308,6 +1354,12 @@ impl Scene {
         }
         for w in &self.walls {
             let _ = match w {
+                WallSpec::Shape { table } => {
+                    s.push_str("\n[[walls]]\n");
+                    table
+                        .iter()
+                        .try_for_each(|(key, value)| writeln!(s, "{key} = {value}"))
+                }
                 WallSpec::Segment { a, b } => {
                     writeln!(s, "\n[[walls]]\na = {}\nb = {}", vec(a), vec(b))
                 }
@@ -1609,6 +1661,30 @@ fn ball_parts<V: Vector>(b: &BodySpec) -> Result<RigidParts<V>, String> {
     Ok(parts)
 }
 
+/// A static shape wall from its table: the shape and pose as a rigid body's
+/// ([`RigidBodySpec::from_table`]), refusing what would make it move or weigh.
+fn static_shape<V: Vector>(table: &Table) -> Result<StaticShape<V>, String> {
+    fn read<V: SceneDim>(table: &Table) -> Result<StaticShape<V>, String> {
+        if let Some(k) = MOVING_KEYS.iter().find(|k| table.contains_key(**k)) {
+            return Err(format!(
+                "{k}: a static shape does not move and has no mass; remove `{k}`"
+            ));
+        }
+        let spec = RigidBodySpec::<V>::from_table(table, &[]).map_err(|e| e.to_string())?;
+        StaticShape::new(spec.shape, spec.motion.pose)
+            .ok_or_else(|| "position: the placed shape is not finite".to_string())
+    }
+    let built: Box<dyn std::any::Any> = if V::DIM == 2 {
+        Box::new(read::<DVec2>(table))
+    } else {
+        Box::new(read::<DVec3>(table))
+    };
+    match built.downcast::<Result<StaticShape<V>, String>>() {
+        Ok(r) => *r,
+        Err(_) => Err(format!("`dim` must be 2 or 3, got {}", V::DIM)),
+    }
+}
+
 /// How far `shape` at `pose` (a body whose centre of mass is at `centre`) reaches into a wall
 /// (negative when apart): against a plane, its support point's depth on the far side from the
 /// centre of mass; against segments and polygons (their triangles), the exact penetration
@@ -1626,8 +1702,8 @@ fn wall_depth<V: Vector>(shape: &Shape<V>, pose: &Pose<V>, wall: &WallPieces<V>,
         }
         WallPieces::Shapes(pieces) => pieces
             .iter()
-            .map(|(piece, _, _)| {
-                -signed_distance(shape, pose, piece, &Pose::IDENTITY, &EpaOptions::default())
+            .map(|(piece, place, _, _)| {
+                -signed_distance(shape, pose, piece, place, &EpaOptions::default())
             })
             .fold(f64::NEG_INFINITY, f64::max),
     }

@@ -1,6 +1,8 @@
 //! Static walls.
 
 use crate::math::{Aabb, Vector};
+use crate::query::{distance, GjkOptions, GjkStatus};
+use crate::shape::{Pose, Shape, SupportMap};
 
 /// Index of a wall in its world: 0-based, in scene file order.
 pub type WallId = u32;
@@ -249,6 +251,52 @@ impl<V: Vector> Polygon<V> {
     }
 }
 
+/// A static convex shape placed in the world: a shape of the [shape module](crate::shape)
+/// (box, ball, capsule, polygon, polyhedron, ...) at a fixed pose. Rigid bodies and balls
+/// collide with its surface from outside.
+#[derive(Clone, Debug, PartialEq)]
+pub struct StaticShape<V: Vector> {
+    /// The shape, in its local frame.
+    pub shape: Shape<V>,
+    /// Where its local frame is placed.
+    pub pose: Pose<V>,
+}
+
+impl<V: Vector> StaticShape<V> {
+    /// `shape` placed at `pose`; `None` when the pose is not finite.
+    pub fn new(shape: Shape<V>, pose: Pose<V>) -> Option<Self> {
+        let s = Self { shape, pose };
+        let b = s.aabb();
+        (pose.position.is_finite() && b.min.is_finite() && b.max.is_finite()).then_some(s)
+    }
+    /// Bounding box of the placed shape (exact: from its support points along the axes).
+    pub fn aabb(&self) -> Aabb<V> {
+        self.shape.aabb(&self.pose)
+    }
+    /// Closest point of the shape to `p` (`p` itself when it lies inside).
+    pub fn closest_point(&self, p: V) -> V {
+        // A ball's core is its centre: the GJK query on the cores gives the shape's point
+        // nearest to `p`; the probe is as small as can be so that it only touches the shape
+        // when `p` is inside.
+        let Ok(probe) = Shape::ball(f64::MIN_POSITIVE) else {
+            return p;
+        };
+        let r = distance(
+            &self.shape,
+            &self.pose,
+            &probe,
+            &Pose::from_position(p),
+            &GjkOptions::default(),
+            None,
+        );
+        if r.status != GjkStatus::Intersecting && r.point_a.is_finite() {
+            r.point_a
+        } else {
+            p
+        }
+    }
+}
+
 /// A static wall of any supported shape.
 #[derive(Clone, Debug, PartialEq)]
 pub enum Wall<V: Vector> {
@@ -258,6 +306,8 @@ pub enum Wall<V: Vector> {
     Plane(Plane<V>),
     /// A convex planar polygon (3D).
     Polygon(Polygon<V>),
+    /// A static convex shape (solid: bodies stay outside it).
+    Shape(StaticShape<V>),
 }
 
 impl<V: Vector> Wall<V> {
@@ -267,6 +317,7 @@ impl<V: Vector> Wall<V> {
             Wall::Segment(s) => s.aabb(),
             Wall::Plane(p) => p.aabb(),
             Wall::Polygon(p) => p.aabb(),
+            Wall::Shape(s) => s.aabb(),
         }
     }
     /// Distance from `p` to the wall.
@@ -279,6 +330,7 @@ impl<V: Vector> Wall<V> {
             Wall::Segment(s) => s.closest_point(p),
             Wall::Plane(pl) => pl.closest_point(p),
             Wall::Polygon(pg) => pg.closest_point(p),
+            Wall::Shape(s) => s.closest_point(p),
         }
     }
 }

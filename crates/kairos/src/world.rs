@@ -739,18 +739,21 @@ impl<V: Vector> World<V> {
                     // The piece nearest the body.
                     let a = self.mover(ia);
                     let mut best: Option<(f64, rigid::ContactSet<V>)> = None;
-                    for (shape, _, _) in pieces {
+                    for (shape, place, _, _) in pieces {
                         let gap = crate::query::distance(
                             a.shape,
                             &a.pose_at(t),
                             shape,
-                            &crate::shape::Pose::IDENTITY,
+                            place,
                             &crate::query::GjkOptions::default(),
                             None,
                         )
                         .distance;
                         if best.as_ref().is_none_or(|(g, _)| gap < *g) {
-                            best = Some((gap, rigid::contact_set(&a, &Mover::fixed(shape), t)));
+                            best = Some((
+                                gap,
+                                rigid::contact_set(&a, &Mover::placed(shape, *place), t),
+                            ));
                         }
                     }
                     best.map(|(_, c)| c).unwrap_or_default()

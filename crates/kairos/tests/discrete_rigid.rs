@@ -196,6 +196,8 @@ fn deepest_overlap<V: Vector>(w: &World<V>) -> f64 {
                 }
                 AnyWall::Polygon(p) => (p.plane.normal, p.plane.point),
                 AnyWall::Plane(p) => (p.normal, p.point),
+                // The rooms of these tests hold no static shapes.
+                AnyWall::Shape(_) => continue,
             };
             // The inside is the side of the room's centre: every body starts there.
             let inward = if normal.dot(w.bodies[i].pos - point) >= 0.0 {

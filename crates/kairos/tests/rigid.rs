@@ -216,6 +216,78 @@ fn every_broad_phase_gives_the_same_rigid_log() {
     assert!(total > 1000, "only {total} events compared");
 }
 
+/// The same with static shapes as walls: the gas of `[0, 10]` in a room of 14, with a tilted
+/// box, a capsule and a polygon (2D), a box, a cylinder and a cone (3D) in the free strip.
+#[test]
+fn every_broad_phase_gives_the_same_rigid_log_with_static_shapes() {
+    use kairos::math::DQuat;
+    use kairos::wall::StaticShape;
+    let placed2 = |shape: Shape<DVec2>, x: f64, y: f64, a: f64| {
+        Wall::Shape(
+            StaticShape::new(shape, Pose::new(DVec2::new(x, y), Rot2::from_angle(a))).unwrap(),
+        )
+    };
+    let placed3 = |shape: Shape<DVec3>, p: DVec3, a: f64| {
+        let q = DQuat::from_axis_angle(DVec3::new(1.0, 2.0, 3.0).normalize(), a);
+        Wall::Shape(StaticShape::new(shape, Pose::new(p, q)).unwrap())
+    };
+    let mut total = 0;
+    let mut hits = 0;
+    let count = |log: &[Vec<u64>], first: u64| {
+        // Events on walls from `first` on (a ball-wall event's second id is the wall's).
+        log.iter()
+            .filter(|row| row[1] == EventKind::BallWall.code() as u64 && row[3] >= first)
+            .count()
+    };
+    for seed in 0..2 {
+        let mut walls = room2(14.0);
+        walls.push(placed2(
+            Shape::cuboid(DVec2::new(1.0, 0.3)).unwrap(),
+            12.0,
+            3.0,
+            0.4,
+        ));
+        walls.push(placed2(Shape::capsule(1.0, 0.4).unwrap(), 12.0, 8.0, -0.3));
+        walls.push(placed2(
+            Shape::convex_polygon(vec![
+                DVec2::new(-1.0, -0.8),
+                DVec2::new(1.0, -0.5),
+                DVec2::new(0.0, 1.0),
+            ])
+            .unwrap(),
+            5.0,
+            12.0,
+            0.2,
+        ));
+        let w = world(&gas2(24, 10.0, seed), walls);
+        let reference = log(&w, BroadPhaseKind::AllPairs, 40.0);
+        hits += count(&reference, 4);
+        total += same_logs_everywhere(&w, 40.0, &format!("2D seed {seed}"));
+        let mut walls = room3(14.0);
+        walls.push(placed3(
+            Shape::cuboid(DVec3::new(1.0, 0.4, 0.8)).unwrap(),
+            DVec3::new(12.0, 5.0, 5.0),
+            0.5,
+        ));
+        walls.push(placed3(
+            Shape::cylinder(0.8, 0.6).unwrap(),
+            DVec3::new(5.0, 12.0, 5.0),
+            1.0,
+        ));
+        walls.push(placed3(
+            Shape::cone(0.8, 0.7).unwrap(),
+            DVec3::new(5.0, 5.0, 12.0),
+            -0.7,
+        ));
+        let w = world(&gas3(27, 10.0, seed), walls);
+        let reference = log(&w, BroadPhaseKind::AllPairs, 40.0);
+        hits += count(&reference, 6);
+        total += same_logs_everywhere(&w, 40.0, &format!("3D seed {seed}"));
+    }
+    assert!(total > 1000, "only {total} events compared");
+    assert!(hits > 10, "only {hits} hits of static shapes");
+}
+
 /// A tilted 2D box falling on a floor: its corner takes the impulse
 /// `j = (1 + e) u / (1/m + (r × n)² / I)`, and the velocity and spin after follow.
 #[test]

@@ -104,14 +104,16 @@ pub struct DrawnWall {
 }
 
 /// The scene's walls as the simulator builds them (a `box` item is `2 dim` walls), each with its
-/// 3-component geometry: segment ends, plane point and normal, or polygon vertices.
+/// 3-component geometry: segment ends, plane point and normal, or polygon vertices; a static
+/// shape as its outline already projected on the picture's axes.
 enum Geometry {
     Segment([f64; 3], [f64; 3]),
     Plane([f64; 3], [f64; 3]),
     Polygon(Vec<[f64; 3]>),
+    Outline(Vec<[f64; 2]>),
 }
 
-fn geometry<V: Vector>(scene: &Scene) -> Vec<Geometry> {
+fn geometry<V: Vector>(scene: &Scene, axes: Axes) -> Vec<Geometry> {
     scene
         .world::<V>()
         .walls
@@ -122,6 +124,7 @@ fn geometry<V: Vector>(scene: &Scene) -> Vec<Geometry> {
             Wall::Polygon(p) => {
                 Geometry::Polygon(p.vertices.iter().map(|v| v.to_array3()).collect())
             }
+            Wall::Shape(s) => Geometry::Outline(outline(&s.shape, &s.pose, axes)),
         })
         .collect()
 }
@@ -130,8 +133,8 @@ fn geometry<V: Vector>(scene: &Scene) -> Vec<Geometry> {
 /// whole picture and are not drawn).
 pub fn walls(scene: &Scene, axes: Axes) -> (Vec<DrawnWall>, usize) {
     let geo = match scene.dim {
-        2 => geometry::<DVec2>(scene),
-        _ => geometry::<DVec3>(scene),
+        2 => geometry::<DVec2>(scene, axes),
+        _ => geometry::<DVec3>(scene, axes),
     };
     let mut out = Vec::new();
     let mut hidden = 0;
@@ -155,6 +158,7 @@ pub fn walls(scene: &Scene, axes: Axes) -> (Vec<DrawnWall>, usize) {
             Geometry::Polygon(vs) => {
                 Some(Shape::Polygon(vs.iter().map(|v| axes.project(v)).collect()))
             }
+            Geometry::Outline(ps) => Some(Shape::Polygon(ps)),
         };
         match shape {
             Some(shape) => out.push(DrawnWall {

@@ -109,15 +109,14 @@ impl<V: Vector> DiscreteSim<V> {
             }
             WallPieces::Shapes(pieces) => {
                 let mut best: Option<(f64, V)> = None;
-                for (shape, c, r) in pieces {
+                for (shape, place, c, r) in pieces {
                     if !((centre - *c).length() <= body.radius + r) {
                         continue;
                     }
-                    let id = Pose::IDENTITY;
-                    if !intersects(m.shape, &pose, shape, &id, &GjkOptions::default(), None) {
+                    if !intersects(m.shape, &pose, shape, place, &GjkOptions::default(), None) {
                         continue;
                     }
-                    let e = penetration(m.shape, &pose, shape, &id, &EpaOptions::default());
+                    let e = penetration(m.shape, &pose, shape, place, &EpaOptions::default());
                     if e.status != EpaStatus::Separated
                         && e.depth > limit
                         && e.depth.is_finite()
@@ -333,25 +332,18 @@ impl<V: Vector> DiscreteSim<V> {
             WallPieces::Shapes(pieces) => {
                 // The piece nearest the body at contact, as the response takes it.
                 let pose = m.pose_at(tc);
-                let mut best: Option<(f64, &crate::shape::Shape<V>)> = None;
-                for (shape, _, _) in pieces {
-                    let gap = distance(
-                        m.shape,
-                        &pose,
-                        shape,
-                        &Pose::IDENTITY,
-                        &GjkOptions::default(),
-                        None,
-                    )
-                    .distance;
-                    if best.is_none_or(|(g, _)| gap < g) {
-                        best = Some((gap, shape));
+                let mut best: Option<(f64, &crate::shape::Shape<V>, Pose<V>)> = None;
+                for (shape, place, _, _) in pieces {
+                    let gap = distance(m.shape, &pose, shape, place, &GjkOptions::default(), None)
+                        .distance;
+                    if best.is_none_or(|(g, _, _)| gap < g) {
+                        best = Some((gap, shape, *place));
                     }
                 }
-                let Some((_, piece)) = best else {
+                let Some((_, piece, place)) = best else {
                     return false;
                 };
-                -self.pair_normal(&m, &Mover::fixed(piece), tc)
+                -self.pair_normal(&m, &Mover::placed(piece, place), tc)
             }
         };
         out.dot(from) > 0.0

@@ -310,6 +310,7 @@ pub fn body_wall_accel<V: Vector>(b: &Body<V>, a: V, wall: &Wall<V>) -> Toi {
         Wall::Segment(s) => ball_segment_accel(b, a, s),
         Wall::Plane(p) => ball_plane_accel(b, a, p),
         Wall::Polygon(p) => ball_polygon_accel(b, a, p),
+        Wall::Shape(s) => crate::rigid::ball_static_shape(b, a, s),
     }
 }
 

@@ -135,6 +135,7 @@ pub fn body_wall<V: Vector>(b: &Body<V>, wall: &Wall<V>) -> Toi {
         Wall::Segment(s) => ball_segment(b, s),
         Wall::Plane(p) => ball_plane(b, p),
         Wall::Polygon(p) => ball_polygon(b, p),
+        Wall::Shape(s) => crate::rigid::ball_static_shape(b, V::ZERO, s),
     }
 }
 
