@@ -190,11 +190,7 @@ impl<V: Vector> World<V> {
     /// The acceleration of body `i`'s centre: gravity, or zero when it sleeps.
     #[inline]
     pub fn accel(&self, i: usize) -> V {
-        if self.gravity == V::ZERO || self.is_asleep(i) {
-            V::ZERO
-        } else {
-            self.gravity
-        }
+        self.gravity_view().of(i)
     }
 
     /// Body `i`'s position and velocity at time `t` (with gravity when it acts).

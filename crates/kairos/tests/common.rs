@@ -38,3 +38,56 @@ pub fn log_hash(log: &[Record]) -> u64 {
     }
     h.value()
 }
+
+/// The signed gap of two placed shapes (negative: the penetration depth).
+pub fn shape_gap<V: Vector>(
+    a: &kairos::shape::Shape<V>,
+    pa: &kairos::shape::Pose<V>,
+    b: &kairos::shape::Shape<V>,
+    pb: &kairos::shape::Pose<V>,
+) -> f64 {
+    use kairos::query::{distance, penetration, EpaOptions, GjkOptions, GjkStatus};
+    let g = distance(a, pa, b, pb, &GjkOptions::default(), None);
+    if g.status == GjkStatus::Intersecting {
+        -penetration(a, pa, b, pb, &EpaOptions::default()).depth
+    } else {
+        g.distance
+    }
+}
+
+/// The least gap of a rigid world at `t` (negative: the depth of the deepest overlap) over
+/// every pair of bodies whose bounding spheres meet, and every body against every plane and
+/// static shape wall; each body moved to `t` by its own free motion (under gravity when it
+/// acts on it).
+pub fn min_gap<V: Vector>(w: &World<V>, t: f64) -> f64 {
+    use kairos::shape::{Pose, SupportMap};
+    let centre = |i: usize| w.body_state_at(i, t).0;
+    let poses: Vec<Pose<V>> = (0..w.bodies.len())
+        .map(|i| {
+            let r = &w.rigid[i];
+            r.shape_pose(centre(i), r.at(t - w.bodies[i].time).0)
+        })
+        .collect();
+    let shape = |i: usize| &w.shapes[w.rigid[i].shape as usize];
+    let mut least = f64::INFINITY;
+    for i in 0..poses.len() {
+        for j in i + 1..poses.len() {
+            if (centre(i) - centre(j)).length() <= w.bodies[i].radius + w.bodies[j].radius {
+                least = least.min(shape_gap(shape(i), &poses[i], shape(j), &poses[j]));
+            }
+        }
+        for wall in &w.walls {
+            match wall {
+                Wall::Plane(p) => {
+                    let low = SupportMap::support(shape(i), &poses[i], -p.normal);
+                    least = least.min(p.signed_distance(low));
+                }
+                Wall::Shape(s) => {
+                    least = least.min(shape_gap(shape(i), &poses[i], &s.shape, &s.pose));
+                }
+                _ => {}
+            }
+        }
+    }
+    least
+}

@@ -4,12 +4,12 @@
 
 mod common;
 
-use common::{assert_same_log, records};
+use common::{assert_same_log, min_gap, records};
 use kairos::generate::{drop, DropParams};
 use kairos::math::{DVec2, DVec3, Vector};
 use kairos::prelude::*;
-use kairos::query::{distance, penetration, EpaOptions, GjkOptions, GjkStatus};
-use kairos::shape::{Pose, SupportMap};
+use kairos::query::{distance, GjkOptions};
+use kairos::shape::SupportMap;
 
 /// Runs `scene` on every broad phase and checks that their event logs (each event's bodies'
 /// states after it, rotations and sleep included) are bit-identical; returns the events.
@@ -144,55 +144,6 @@ fn every_broad_phase_gives_the_same_log_under_gravity() {
     };
     let n = same_logs_everywhere::<DVec3>(&drop(&p3).unwrap(), "3D rigid");
     assert!(n > 30, "{n}");
-}
-
-/// The smallest gap over every pair and every plane wall at `t`, each body moved to `t` by its
-/// own free motion under gravity (negative: the depth of the deepest overlap).
-fn min_gap<V: Vector>(w: &World<V>, t: f64) -> f64 {
-    let poses: Vec<Pose<V>> = (0..w.bodies.len())
-        .map(|i| {
-            let r = &w.rigid[i];
-            r.shape_pose(w.body_state_at(i, t).0, r.at(t - w.bodies[i].time).0)
-        })
-        .collect();
-    let shape = |i: usize| &w.shapes[w.rigid[i].shape as usize];
-    let mut least = f64::INFINITY;
-    for i in 0..poses.len() {
-        for j in i + 1..poses.len() {
-            let (ci, cj) = (w.body_state_at(i, t).0, w.body_state_at(j, t).0);
-            if (ci - cj).length() > w.bodies[i].radius + w.bodies[j].radius {
-                continue;
-            }
-            let g = distance(
-                shape(i),
-                &poses[i],
-                shape(j),
-                &poses[j],
-                &GjkOptions::default(),
-                None,
-            );
-            let d = if g.status == GjkStatus::Intersecting {
-                -penetration(
-                    shape(i),
-                    &poses[i],
-                    shape(j),
-                    &poses[j],
-                    &EpaOptions::default(),
-                )
-                .depth
-            } else {
-                g.distance
-            };
-            least = least.min(d);
-        }
-        for wall in &w.walls {
-            if let Wall::Plane(p) = wall {
-                let low = SupportMap::support(shape(i), &poses[i], -p.normal);
-                least = least.min(p.signed_distance(low));
-            }
-        }
-    }
-    least
 }
 
 /// Runs `world` with dense sampling between events; returns the events, the least gap seen and

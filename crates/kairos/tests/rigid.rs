@@ -2,9 +2,11 @@
 //! overlap and no missed contact against dense sampling, bit-identical logs across broad
 //! phases, and bullets that never tunnel.
 
+mod common;
+
+use common::min_gap;
 use kairos::math::{DVec2, DVec3, Rot2, Rotation, Vector};
 use kairos::prelude::*;
-use kairos::query::{distance, penetration, EpaOptions, GjkOptions, GjkStatus};
 use kairos::rigid::RigidState;
 use kairos::shape::{Pose, Shape};
 use kairos::wall::Plane;
@@ -375,65 +377,6 @@ fn a_box_landing_flat_does_not_spin() {
     let wld = sim.world();
     assert!(wld.rigid[0].angular_velocity.length() < 1e-12);
     assert!((wld.bodies[0].vel - DVec3::new(0.0, 0.5, 0.0)).length() < 1e-12);
-}
-
-/// The smallest gap over every pair and wall of a world at `t` (negative: the depth of the
-/// deepest overlap), each body moved to `t` by its own free motion.
-fn min_gap<V: Vector>(w: &World<V>, t: f64) -> f64 {
-    let poses: Vec<Pose<V>> = (0..w.bodies.len())
-        .map(|i| {
-            let (b, r) = (&w.bodies[i], &w.rigid[i]);
-            r.shape_pose(b.position_at(t), r.at(t - b.time).0)
-        })
-        .collect();
-    let shape = |i: usize| &w.shapes[w.rigid[i].shape as usize];
-    let mut least = f64::INFINITY;
-    for i in 0..poses.len() {
-        for j in i + 1..poses.len() {
-            let ci = w.bodies[i].position_at(t);
-            let cj = w.bodies[j].position_at(t);
-            if (ci - cj).length() > w.bodies[i].radius + w.bodies[j].radius {
-                continue;
-            }
-            let g = distance(
-                shape(i),
-                &poses[i],
-                shape(j),
-                &poses[j],
-                &GjkOptions::default(),
-                None,
-            );
-            let d = if g.status == GjkStatus::Intersecting {
-                -penetration(
-                    shape(i),
-                    &poses[i],
-                    shape(j),
-                    &poses[j],
-                    &EpaOptions::default(),
-                )
-                .depth
-            } else {
-                g.distance
-            };
-            least = least.min(d);
-        }
-        for wall in &w.walls {
-            if let Wall::Plane(p) = wall {
-                let low = shape(i).support(&poses[i], -p.normal);
-                least = least.min(p.signed_distance(low));
-            }
-        }
-    }
-    least
-}
-
-trait Support<V: Vector> {
-    fn support(&self, pose: &Pose<V>, d: V) -> V;
-}
-impl<V: Vector> Support<V> for Shape<V> {
-    fn support(&self, pose: &Pose<V>, d: V) -> V {
-        kairos::shape::SupportMap::support(self, pose, d)
-    }
 }
 
 /// Dense sampling between events: no pair ever overlaps (a missed contact would show as an

@@ -2,9 +2,11 @@
 //! analytic times, no overlap under dense sampling, bodies at rest on them under gravity,
 //! bit-identical logs across broad phases, scene round trips and refused input.
 
+mod common;
+
+use common::min_gap;
 use kairos::math::{DQuat, DVec2, DVec3, Rot2, Rotation, Vector};
 use kairos::prelude::*;
-use kairos::query::{distance, penetration, EpaOptions, GjkOptions, GjkStatus};
 use kairos::rigid::{RigidState, SHELL};
 use kairos::shape::{Pose, Shape};
 use kairos::wall::{Plane, StaticShape};
@@ -34,50 +36,6 @@ fn fixed<V: Vector>(shape: Shape<V>, pose: Pose<V>) -> Wall<V> {
 
 fn all_pairs<V: Vector>(w: World<V>, end: f64) -> Simulation<V> {
     Simulation::new(w, BroadPhaseKind::AllPairs.build(&Default::default()), end)
-}
-
-/// The signed gap of two placed shapes (negative: the penetration depth).
-fn gap<V: Vector>(a: &Shape<V>, pa: &Pose<V>, b: &Shape<V>, pb: &Pose<V>) -> f64 {
-    let g = distance(a, pa, b, pb, &GjkOptions::default(), None);
-    if g.status == GjkStatus::Intersecting {
-        -penetration(a, pa, b, pb, &EpaOptions::default()).depth
-    } else {
-        g.distance
-    }
-}
-
-/// The least gap at `t` between any two bodies, and between any body and a plane or a static
-/// shape wall.
-fn min_gap<V: Vector>(w: &World<V>, t: f64) -> f64 {
-    let poses: Vec<Pose<V>> = (0..w.bodies.len())
-        .map(|i| {
-            let (b, r) = (&w.bodies[i], &w.rigid[i]);
-            r.shape_pose(b.position_at(t), r.at(t - b.time).0)
-        })
-        .collect();
-    let shape = |i: usize| &w.shapes[w.rigid[i].shape as usize];
-    let mut least = f64::INFINITY;
-    for i in 0..poses.len() {
-        for j in i + 1..poses.len() {
-            let (ci, cj) = (w.bodies[i].position_at(t), w.bodies[j].position_at(t));
-            if (ci - cj).length() <= w.bodies[i].radius + w.bodies[j].radius {
-                least = least.min(gap(shape(i), &poses[i], shape(j), &poses[j]));
-            }
-        }
-        for wall in &w.walls {
-            match wall {
-                Wall::Plane(p) => {
-                    let low = kairos::shape::SupportMap::support(shape(i), &poses[i], -p.normal);
-                    least = least.min(p.signed_distance(low));
-                }
-                Wall::Shape(s) => {
-                    least = least.min(gap(shape(i), &poses[i], &s.shape, &s.pose));
-                }
-                _ => {}
-            }
-        }
-    }
-    least
 }
 
 /// Runs `w` to `duration` sampling `samples` times between events: the least gap seen.
