@@ -868,6 +868,9 @@ pub struct RigidGasParams {
     pub duration: f64,
     /// Coefficient of restitution in `[0, 1]`, as in [`BilliardParams`].
     pub restitution: f64,
+    /// Fraction in `[0, 1]` of the 2D bodies that are concave star polygons (compound bodies
+    /// of convex pieces) instead of boxes and convex polygons; 0 in 3D.
+    pub concave: f64,
 }
 
 impl RigidGasParams {
@@ -890,6 +893,7 @@ impl Default for RigidGasParams {
             spin: 1.0,
             duration: 10.0,
             restitution: 1.0,
+            concave: 0.0,
         }
     }
 }
@@ -973,6 +977,22 @@ fn check_rigid_gas(p: &RigidGasParams, max_packing: f64) -> Result<(), GenerateE
     if !(p.duration > 0.0 && p.duration.is_finite()) {
         return Err(GenerateError::NotPositive { names: "duration" });
     }
+    let concave_range = if max_packing == RigidGasParams::MAX_PACKING_2D {
+        (0.0..=1.0).contains(&p.concave)
+    } else {
+        p.concave == 0.0
+    };
+    if !concave_range {
+        return Err(GenerateError::OutOfRange {
+            name: "concave",
+            range: if max_packing == RigidGasParams::MAX_PACKING_2D {
+                "[0, 1]"
+            } else {
+                "0 in 3D (concave bodies are 2D polygons)"
+            },
+            got: p.concave,
+        });
+    }
     check_restitution(p.restitution)
 }
 
@@ -980,7 +1000,10 @@ fn check_rigid_gas(p: &RigidGasParams, max_packing: f64) -> Result<(), GenerateE
 /// convex polygons of 3 to 7 vertices (odd ids), each inside a disc of radius 1 centred on a
 /// site of a square lattice whose cells are sized to the packing (the discs cover
 /// `packing` of the room), in random orientations, velocity components uniform in
-/// `[-speed, speed]`, angular velocities uniform in `[-spin, spin]`, density 1.
+/// `[-speed, speed]`, angular velocities uniform in `[-spin, spin]`, density 1. With
+/// `concave > 0`, each body is instead, with that probability, a concave star polygon: 3 to 5
+/// spikes of outer radius in `[0.7, 1]` around notches at 0.3 to 0.55 of it (a compound body of
+/// convex pieces).
 pub fn polygons(p: &RigidGasParams) -> Result<Scene, GenerateError> {
     use std::f64::consts::{PI, TAU};
     check_rigid_gas(p, RigidGasParams::MAX_PACKING_2D)?;
@@ -992,7 +1015,21 @@ pub fn polygons(p: &RigidGasParams) -> Result<Scene, GenerateError> {
     let tables = (0..p.n)
         .map(|k| {
             let mut t = toml::Table::new();
-            if k % 2 == 0 {
+            // Drawn only when asked, so that gases without concave bodies keep their bits.
+            if p.concave > 0.0 && rng.gen_bool(p.concave) {
+                let spikes: usize = rng.gen_range(3..6);
+                let outer = rng.gen_range(0.7..1.0);
+                let inner = outer * rng.gen_range(0.3..0.55);
+                let vertices = (0..2 * spikes)
+                    .map(|i| {
+                        let angle = PI * (i as f64 + rng.gen_range(-0.2..0.2)) / spikes as f64;
+                        let r = if i % 2 == 0 { outer } else { inner };
+                        floats(&[r * angle.cos(), r * angle.sin()])
+                    })
+                    .collect();
+                t.insert("shape".into(), "polygon".into());
+                t.insert("vertices".into(), toml::Value::Array(vertices));
+            } else if k % 2 == 0 {
                 // Half extents within the unit disc: a² + b² <= 1.
                 let a: f64 = rng.gen_range(0.3..0.95);
                 let b = (1.0 - a * a).sqrt() * rng.gen_range(0.2..1.0);

@@ -87,7 +87,7 @@ pub trait Vector:
     type Angular: Copy + Debug + PartialEq + Default + Send + Sync + 'static;
     /// An inertia tensor about the centre of mass in body axes: 2D `f64` (about the normal of
     /// the plane), 3D `DMat3`.
-    type Inertia: Copy + Debug + PartialEq + Send + Sync + 'static;
+    type Inertia: Copy + Debug + PartialEq + Send + Sync + 'static + Add<Output = Self::Inertia>;
 
     /// The rotation `t` after `r0` at constant angular velocity `omega`: 2D `θ0 + ω t`,
     /// 3D `exp(ω t / 2) q0` (exact for constant ω, no NaN for zero or tiny ω).

@@ -62,6 +62,19 @@
 //! body's side), segments and polygons as static shapes (a polygon as a fan of triangles), each
 //! with the same window, shell and steps.
 //!
+//! # Compound bodies
+//!
+//! A body may be made of several convex pieces ([`RigidState::pieces`] consecutive shapes of the
+//! world, in one local frame: a concave polygon cut by
+//! [`decompose_polygon`](crate::shape::decompose_polygon)). Its [`Body::radius`] bounds them
+//! all about the centre of mass; each piece is a [`Mover`] of its own bounding radius
+//! ([`Mover::pieces`]), and the body's contact is the earliest of its pairs of pieces
+//! ([`pieces_body_body`], [`pieces_body_wall`]): each pair's prediction is exact as above, so the
+//! earliest is a pure function of the stored states too, and the contact shell is the whole
+//! body's. At the contact every pair of pieces within twice the shell of the nearest gives a
+//! contact set with its own normal ([`pieces_contact_sets`]), and [`respond`] applies impulses
+//! over all of them.
+//!
 //! # Response
 //!
 //! At the event's time the contact's points come from [`contact_manifold`] (polytopes clip
@@ -120,8 +133,12 @@ pub enum RigidError {
 /// The rotational state of a rigid body (see the [module docs](self)).
 #[derive(Clone, Debug, PartialEq)]
 pub struct RigidState<V: Vector> {
-    /// The body's shape: an index into [`crate::world::World::shapes`].
+    /// The body's shape: an index into [`crate::world::World::shapes`] (a compound body's
+    /// first piece).
     pub shape: u32,
+    /// How many shapes the body is made of, from [`RigidState::shape`] on: 1 for a convex
+    /// body, more for a compound of convex pieces (all in the one local frame).
+    pub pieces: u32,
     /// Where the shape's local origin lies in the body frame (minus the shape's centre of
     /// mass, in the shape's axes).
     pub offset: V,
@@ -148,18 +165,45 @@ impl<V: Vector> RigidState<V> {
         rotation: V::Rotation,
         angular_velocity: V::Angular,
     ) -> Result<Self, RigidError> {
+        Self::of_pieces(
+            shape_id,
+            std::slice::from_ref(shape),
+            props,
+            rotation,
+            angular_velocity,
+        )
+    }
+    /// [`RigidState::new`] for a body made of the convex `pieces` (indices `first..first +
+    /// pieces.len()`), all in one local frame; `props` are the whole body's
+    /// ([`MassProperties::combined`]).
+    ///
+    /// # Panics
+    /// When `pieces` is empty.
+    pub fn of_pieces(
+        first: u32,
+        pieces: &[Shape<V>],
+        props: &MassProperties<V>,
+        rotation: V::Rotation,
+        angular_velocity: V::Angular,
+    ) -> Result<Self, RigidError> {
+        assert!(!pieces.is_empty(), "a body has at least one shape");
         if !(props.mass > 0.0 && props.mass.is_finite()) {
             return Err(RigidError::Mass(props.mass));
         }
         let inv_inertia = V::inertia_inverse(props.inertia).ok_or(RigidError::Inertia)?;
+        let radius = pieces
+            .iter()
+            .map(|p| p.bounding_radius_about(props.centre_of_mass))
+            .fold(0.0, f64::max);
         Ok(Self {
-            shape: shape_id,
+            shape: first,
+            pieces: pieces.len() as u32,
             offset: -props.centre_of_mass,
             rotation,
             angular_velocity,
             inertia: props.inertia,
             inv_inertia,
-            radius: shape.bounding_radius_about(props.centre_of_mass),
+            radius,
             spin: V::spin(props.inertia, rotation, angular_velocity),
         })
     }
@@ -176,10 +220,32 @@ impl<V: Vector> RigidState<V> {
         velocity: V,
         angular_velocity: V::Angular,
     ) -> Result<(Body<V>, Self), RigidError> {
-        let state = Self::new(shape_id, shape, props, pose.rotation, angular_velocity)?;
+        Self::body_of_pieces(
+            shape_id,
+            std::slice::from_ref(shape),
+            props,
+            pose,
+            velocity,
+            angular_velocity,
+        )
+    }
+    /// [`RigidState::body`] for a body made of the convex `pieces` (see
+    /// [`RigidState::of_pieces`]).
+    ///
+    /// # Panics
+    /// When `pieces` is empty.
+    pub fn body_of_pieces(
+        first: u32,
+        pieces: &[Shape<V>],
+        props: &MassProperties<V>,
+        pose: &Pose<V>,
+        velocity: V,
+        angular_velocity: V::Angular,
+    ) -> Result<(Body<V>, Self), RigidError> {
+        let state = Self::of_pieces(first, pieces, props, pose.rotation, angular_velocity)?;
         let centre = pose.transform_point(props.centre_of_mass);
         // A ball's sphere is its shape: its radius stays exact, for the balls' exact predictions.
-        let radius = if matches!(shape, Shape::Ball(_)) {
+        let radius = if matches!(pieces, [Shape::Ball(_)]) {
             state.radius
         } else {
             state.radius * (1.0 + RADIUS_MARGIN)
@@ -247,17 +313,54 @@ pub struct Mover<'a, V: Vector> {
     /// The constant acceleration of the centre of mass (uniform gravity; zero for a static
     /// shape or a sleeping body).
     pub accel: V,
+    /// For a body, the bounding radius of [`Mover::shape`] about the centre of mass: the
+    /// body's [`RigidState::radius`], or less for one piece of a compound body (unused for a
+    /// static shape).
+    pub radius: f64,
 }
 
 impl<'a, V: Vector> Mover<'a, V> {
     /// A moving body.
     pub fn body(shape: &'a Shape<V>, body: &'a Body<V>, rigid: &'a RigidState<V>) -> Self {
+        Self::piece(shape, rigid.radius, body, rigid)
+    }
+    /// One convex piece of a moving compound body, whose bounding radius about the body's
+    /// centre of mass is `radius`.
+    pub fn piece(
+        shape: &'a Shape<V>,
+        radius: f64,
+        body: &'a Body<V>,
+        rigid: &'a RigidState<V>,
+    ) -> Self {
         Self {
             shape,
             body: Some((body, rigid)),
             place: Pose::IDENTITY,
             accel: V::ZERO,
+            radius,
         }
+    }
+    /// The movers of the pieces of a body (one for a convex body) made of `shapes` (the
+    /// world's shapes, of which the body's are `rigid.shape..rigid.shape + rigid.pieces`),
+    /// accelerated by `accel`.
+    pub fn pieces(
+        shapes: &'a [Shape<V>],
+        body: &'a Body<V>,
+        rigid: &'a RigidState<V>,
+        accel: V,
+    ) -> impl Iterator<Item = Mover<'a, V>> + Clone + 'a {
+        let first = rigid.shape as usize;
+        let own = &shapes[first..first + rigid.pieces as usize];
+        let single = own.len() == 1;
+        own.iter().map(move |shape| {
+            // A compound's piece is bounded by its own sphere about the centre of mass.
+            let radius = if single {
+                rigid.radius
+            } else {
+                shape.bounding_radius_about(-rigid.offset)
+            };
+            Self::piece(shape, radius, body, rigid).with_accel(accel)
+        })
     }
     /// A static shape in world coordinates.
     pub fn fixed(shape: &'a Shape<V>) -> Self {
@@ -270,6 +373,7 @@ impl<'a, V: Vector> Mover<'a, V> {
             body: None,
             place: pose,
             accel: V::ZERO,
+            radius: 0.0,
         }
     }
     /// The same mover with its centre of mass accelerated by `accel` (see [`Mover::accel`]).
@@ -309,14 +413,14 @@ impl<'a, V: Vector> Mover<'a, V> {
     }
     /// `|ω| R`: how fast the rotation can move a point of the shape.
     fn spin_speed(&self) -> f64 {
-        self.body.map_or(0.0, |(_, r)| r.spin_bound() * r.radius)
+        self.body.map_or(0.0, |(_, r)| r.spin_bound() * self.radius)
     }
     /// `R (|ω|² + |ω̇|)`: a bound on the acceleration of any point of the shape (bounds of
     /// the spin's speed and acceleration).
     fn acceleration_bound(&self) -> f64 {
         self.body.map_or(0.0, |(_, r)| {
             let w = r.spin_bound();
-            r.radius * (w * w + V::spin_acceleration_bound(&r.spin))
+            self.radius * (w * w + V::spin_acceleration_bound(&r.spin))
         })
     }
     /// The size the contact shell scales with: the bounding radius, or 0 for a ball (whose
@@ -633,14 +737,54 @@ fn predict<V: Vector>(
 /// ([`ToiStatus::NotBy`]), which spares the advancement past the time a broad phase cares
 /// about.
 pub fn body_body<V: Vector>(a: &Mover<V>, b: &Mover<V>, t_max: f64) -> Toi {
-    let (Some((ba, ra)), Some((bb, rb))) = (a.body, b.body) else {
+    let (Some((ba, _)), Some((bb, _))) = (a.body, b.body) else {
         return Toi::miss(ToiStatus::Separating);
     };
     let t0 = ba.time.max(bb.time);
     let ((pa, va), (pb, vb)) = (a.centre_at(t0), b.centre_at(t0));
-    let sigma = ra.radius + rb.radius;
+    let sigma = a.radius + b.radius;
     let shell = SHELL * (a.shell_size() + b.shell_size());
     predict(a, b, t0, pb - pa, vb - va, sigma, shell, t_max)
+}
+
+/// The first contact of two bodies given by their pieces ([`Mover::pieces`]; a compound body
+/// has several): the earliest contact of their pairs of pieces by [`body_body`], so a pure
+/// function of the two stored states like it, with the same `t_max` rule. Pairs after a hit
+/// are bounded by the earliest contact so far, which changes no reported bits.
+pub fn pieces_body_body<'a, V: Vector + 'a>(
+    a: impl Iterator<Item = Mover<'a, V>>,
+    b: impl Iterator<Item = Mover<'a, V>> + Clone,
+    t_max: f64,
+) -> Toi {
+    let mut best = Toi::miss(ToiStatus::Separating);
+    for pa in a {
+        for pb in b.clone() {
+            let bound = if best.is_hit() { best.time } else { t_max };
+            let toi = body_body(&pa, &pb, bound);
+            if toi.is_hit() && !(best.is_hit() && toi.time >= best.time) {
+                best = toi;
+            }
+        }
+    }
+    best
+}
+
+/// [`body_wall`] for a body given by its pieces ([`Mover::pieces`]): the earliest contact of
+/// any piece, as [`pieces_body_body`].
+pub fn pieces_body_wall<'a, V: Vector + 'a>(
+    a: impl Iterator<Item = Mover<'a, V>>,
+    wall: &WallPieces<V>,
+    t_max: f64,
+) -> Toi {
+    let mut best = Toi::miss(ToiStatus::Separating);
+    for pa in a {
+        let bound = if best.is_hit() { best.time } else { t_max };
+        let toi = body_wall(&pa, wall, bound);
+        if toi.is_hit() && !(best.is_hit() && toi.time >= best.time) {
+            best = toi;
+        }
+    }
+    best
 }
 
 /// The static pieces of a wall against which rigid bodies are predicted: the plane itself, or
@@ -713,7 +857,7 @@ pub fn body_wall<V: Vector>(a: &Mover<V>, pieces: &WallPieces<V>, t_max: f64) ->
             let Some((b, r)) = a.body else {
                 return Toi::miss(ToiStatus::Separating);
             };
-            body_plane(a, b, r, plane, SHELL * r.radius, t_max)
+            body_plane(a, b, plane, SHELL * r.radius, t_max)
         }
         WallPieces::Shapes(shapes) => body_pieces(
             a,
@@ -746,7 +890,7 @@ fn body_pieces<'s, V: Vector + 's>(
             t0,
             c - b.pos,
             -b.vel,
-            r.radius + rw,
+            a.radius + rw,
             shell,
             bound,
         );
@@ -792,7 +936,6 @@ pub fn ball_static_shape<V: Vector>(b: &Body<V>, accel: V, wall: &StaticShape<V>
 fn body_plane<V: Vector>(
     a: &Mover<V>,
     b: &Body<V>,
-    r: &RigidState<V>,
     plane: &Plane<V>,
     shell: f64,
     t_max: f64,
@@ -811,7 +954,7 @@ fn body_plane<V: Vector>(
     };
     // The window: the bounding sphere (grown by the shell) must reach the plane, and a body
     // moving towards it touches it before its centre crosses it.
-    let reach = r.radius + shell;
+    let reach = a.radius + shell;
     let from = if centre_gap > reach {
         let enter = first_zero_quadratic(centre_gap - reach, vn, an);
         if !enter.is_hit() {
@@ -942,6 +1085,88 @@ pub fn contact_set<V: Vector>(a: &Mover<V>, b: &Mover<V>, t: f64) -> ContactSet<
     }
 }
 
+/// The contacts of two bodies given by their pieces ([`Mover::pieces`]) at `t`: a
+/// [`contact_set`] for every pair of pieces whose gap is within twice the contact shell of the
+/// least gap, the nearest pair first (one set for two convex bodies in contact). A compound
+/// body may touch another at several places at once, with a normal each; [`respond`] takes
+/// them all.
+pub fn pieces_contact_sets<'a, V: Vector + 'a>(
+    a: impl Iterator<Item = Mover<'a, V>>,
+    b: impl Iterator<Item = Mover<'a, V>> + Clone,
+    t: f64,
+) -> Vec<ContactSet<V>> {
+    let mut near: Vec<(f64, Mover<'a, V>, Mover<'a, V>)> = Vec::new();
+    let mut reach = f64::INFINITY;
+    for pa in a {
+        for pb in b.clone() {
+            // Bounding spheres (about the centres of mass) farther apart than a nearer pair's
+            // reach: the pair's gap exceeds it.
+            let apart = (pb.centre_at(t).0 - pa.centre_at(t).0).length();
+            if apart - pa.radius - pb.radius > reach {
+                continue;
+            }
+            let gap = gap_at(&pa, &pb, t).0;
+            reach = reach.min(gap + 2.0 * SHELL * (shape_size(&pa) + shape_size(&pb)));
+            near.push((gap, pa, pb));
+        }
+    }
+    nearest_sets(near, |pa, pb| contact_set(pa, pb, t))
+}
+
+/// The pieces within twice the contact shell of the least gap, nearest first, as contact sets.
+fn nearest_sets<'a, V: Vector + 'a>(
+    mut near: Vec<(f64, Mover<'a, V>, Mover<'a, V>)>,
+    set: impl Fn(&Mover<'a, V>, &Mover<'a, V>) -> ContactSet<V>,
+) -> Vec<ContactSet<V>> {
+    // Stable: equal gaps keep the order of the pieces.
+    near.sort_by(|x, y| x.0.total_cmp(&y.0));
+    let Some(&(least, ref pa, ref pb)) = near.first() else {
+        return Vec::new();
+    };
+    let slack = 2.0 * SHELL * (shape_size(pa) + shape_size(pb));
+    near.iter()
+        .filter(|(gap, _, _)| !(*gap > least + slack))
+        .map(|(_, pa, pb)| set(pa, pb))
+        .filter(|c| c.normal != V::ZERO && !c.points.is_empty())
+        .collect()
+}
+
+/// The contacts of a body given by its pieces with a wall at `t`, as
+/// [`pieces_contact_sets`]: against a plane one set (the points of every piece within the
+/// shell of the lowest, [`plane_contact_set`]); against static shapes a set for each pair of
+/// a body piece and a wall piece within twice the shell of the least gap.
+pub fn pieces_wall_contact_sets<'a, V: Vector + 'a>(
+    a: impl Iterator<Item = Mover<'a, V>> + Clone,
+    wall: &'a WallPieces<V>,
+    t: f64,
+) -> Vec<ContactSet<V>> {
+    match wall {
+        WallPieces::Plane(plane) => {
+            let c = plane_contact_set_of(a, plane, t);
+            if c.normal == V::ZERO {
+                Vec::new()
+            } else {
+                vec![c]
+            }
+        }
+        WallPieces::Shapes(shapes) => {
+            let mut near = Vec::new();
+            for pa in a {
+                let centre = pa.centre_at(t).0;
+                for (shape, place, c, rw) in shapes {
+                    let slack = 2.0 * SHELL * shape_size(&pa);
+                    if (*c - centre).length() > pa.radius + rw + slack {
+                        continue;
+                    }
+                    let fixed = Mover::placed(shape, *place);
+                    near.push((gap_at(&pa, &fixed, t).0, pa, fixed));
+                }
+            }
+            nearest_sets(near, |pa, pb| contact_set(pa, pb, t))
+        }
+    }
+}
+
 fn shape_size<V: Vector>(m: &Mover<V>) -> f64 {
     m.body.map_or(0.0, |(_, r)| r.radius)
 }
@@ -950,21 +1175,43 @@ fn shape_size<V: Vector>(m: &Mover<V>) -> f64 {
 /// and the shape's vertices within the shell of its lowest point (its support point for a
 /// shape with no vertices).
 pub fn plane_contact_set<V: Vector>(a: &Mover<V>, plane: &Plane<V>, t: f64) -> ContactSet<V> {
-    let pose = a.pose_at(t);
-    let centre = match a.body {
+    plane_contact_set_of(std::iter::once(*a), plane, t)
+}
+
+/// [`plane_contact_set`] of a body given by its pieces: the vertices of every piece within the
+/// shell of the lowest point of them all.
+fn plane_contact_set_of<'a, V: Vector + 'a>(
+    pieces: impl Iterator<Item = Mover<'a, V>> + Clone,
+    plane: &Plane<V>,
+    t: f64,
+) -> ContactSet<V> {
+    let Some(first) = pieces.clone().next() else {
+        return ContactSet::default();
+    };
+    let centre = match first.body {
         Some((b, _)) => b.position_at(t),
-        None => pose.position,
+        None => first.pose_at(t).position,
     };
     let up = plane_side(plane, centre);
-    let low = a.shape.support(&pose, -up);
-    let low_gap = up.dot(low - plane.point);
-    let slack = SHELL * shape_size(a).max(f64::MIN_POSITIVE);
+    let mut lowest: Option<(V, f64)> = None;
+    for m in pieces.clone() {
+        let low = m.shape.support(&m.pose_at(t), -up);
+        let gap = up.dot(low - plane.point);
+        if lowest.is_none_or(|(_, g)| gap < g) {
+            lowest = Some((low, gap));
+        }
+    }
+    let (low, low_gap) = lowest.expect("a piece");
+    let slack = SHELL * shape_size(&first).max(f64::MIN_POSITIVE);
     let mut points = Vec::new();
-    if let Some(poly) = as_polytope(a.shape) {
-        for i in 0..poly.vertex_count() {
-            let v = pose.transform_point(poly.vertex(i));
-            if up.dot(v - plane.point) <= low_gap + slack {
-                points.push(v - up * up.dot(v - plane.point));
+    for m in pieces {
+        if let Some(poly) = as_polytope(m.shape) {
+            let pose = m.pose_at(t);
+            for i in 0..poly.vertex_count() {
+                let v = pose.transform_point(poly.vertex(i));
+                if up.dot(v - plane.point) <= low_gap + slack {
+                    points.push(v - up * up.dot(v - plane.point));
+                }
             }
         }
     }
@@ -1022,44 +1269,56 @@ impl<V: Vector> Side<V> {
     }
 }
 
-/// Applies the collision impulses of `contact` between `a` and `b` with restitution `e` and
-/// Coulomb friction coefficient `friction` (see the [module docs](self#response)); returns the
-/// total impulse on `a` (zero when none was applied).
+/// Applies the collision impulses of `contacts` (one set for two convex bodies; a compound
+/// body may touch at several places, each set with its normal) between `a` and `b` with
+/// restitution `e` and Coulomb friction coefficient `friction` (see the
+/// [module docs](self#response)); returns the total impulse on `a` (zero when none was
+/// applied). Each impulse goes to the set whose chosen point approaches fastest.
 pub fn respond<V: Vector>(
     a: &mut Side<V>,
     b: &mut Side<V>,
-    contact: &ContactSet<V>,
+    contacts: &[ContactSet<V>],
     e: f64,
     friction: f64,
 ) -> V {
-    let n = contact.normal;
     let mut total = V::ZERO;
-    if n == V::ZERO || contact.points.is_empty() {
-        return total;
-    }
     let approach =
-        |a: &Side<V>, b: &Side<V>, p: V| n.dot(a.point_velocity(p) - b.point_velocity(p));
+        |a: &Side<V>, b: &Side<V>, p: V, n: V| n.dot(a.point_velocity(p) - b.point_velocity(p));
     for _ in 0..MAX_IMPULSES {
-        let mut weight = 0.0;
-        let mut centroid = V::ZERO;
-        let mut worst = (0.0, V::ZERO);
-        for &p in &contact.points {
-            let u = approach(a, b, p);
-            if u > 0.0 {
-                weight += u;
-                centroid += p * u;
-                if u > worst.0 {
-                    worst = (u, p);
+        // The set, the approach speed and the point of the next impulse.
+        let mut next: Option<(V, f64, V)> = None;
+        for contact in contacts {
+            let n = contact.normal;
+            if n == V::ZERO || contact.points.is_empty() {
+                continue;
+            }
+            let mut weight = 0.0;
+            let mut centroid = V::ZERO;
+            let mut worst = (0.0, V::ZERO);
+            for &p in &contact.points {
+                let u = approach(a, b, p, n);
+                if u > 0.0 {
+                    weight += u;
+                    centroid += p * u;
+                    if u > worst.0 {
+                        worst = (u, p);
+                    }
                 }
             }
+            if !(weight > 0.0) {
+                continue;
+            }
+            let c = centroid * (1.0 / weight);
+            let (u, p) = match approach(a, b, c, n) {
+                u if u > 0.0 => (u, c),
+                _ => worst,
+            };
+            if next.is_none_or(|(_, best, _)| u > best) {
+                next = Some((n, u, p));
+            }
         }
-        if !(weight > 0.0) {
+        let Some((n, u, p)) = next else {
             break;
-        }
-        let c = centroid * (1.0 / weight);
-        let (u, p) = match approach(a, b, c) {
-            u if u > 0.0 => (u, c),
-            _ => worst,
         };
         let k = a.inv_mass + b.inv_mass + a.angular_term(p, n) + b.angular_term(p, n);
         if !(k > 0.0 && k.is_finite()) {

@@ -921,17 +921,17 @@ impl Scene {
 
     /// Every body's shape and the pose of its local frame at time 0 (balls without `shape`
     /// as balls), for the exact overlap checks of a scene with rigid bodies.
-    fn shapes_at_start<V: SceneDim>(&self) -> Vec<(Shape<V>, Pose<V>)> {
+    fn shapes_at_start<V: SceneDim>(&self) -> Vec<(Vec<Shape<V>>, Pose<V>)> {
         self.bodies
             .iter()
             .enumerate()
             .map(|(i, b)| match self.shapes.get(i) {
                 Some(Some(t)) => {
                     let p = rigid_parts::<V>(t).expect("validated rigid body");
-                    (p.shape, p.pose)
+                    (p.pieces, p.pose)
                 }
                 _ => (
-                    Shape::ball(b.radius).expect("validated radius"),
+                    vec![Shape::ball(b.radius).expect("validated radius")],
                     Pose::from_position(V::from_array3(b.position)),
                 ),
             })
@@ -945,10 +945,14 @@ impl Scene {
         } else {
             Vec::new()
         };
-        // How far the shapes of bodies i and j overlap (the negative of their signed distance).
+        // How far the shapes of bodies i and j overlap (the negative of their signed distance;
+        // the deepest pair of pieces of a compound body).
         let depth = |i: usize, j: usize| {
             let ((a, pa), (b, pb)) = (&shapes[i], &shapes[j]);
-            -signed_distance(a, pa, b, pb, &EpaOptions::default())
+            a.iter()
+                .flat_map(|a| b.iter().map(move |b| (a, b)))
+                .map(|(a, b)| -signed_distance(a, pa, b, pb, &EpaOptions::default()))
+                .fold(f64::NEG_INFINITY, f64::max)
         };
         // Bounding spheres that overlap are only a prefilter for rigid bodies: the shapes
         // decide.
@@ -1000,8 +1004,11 @@ impl Scene {
                     if dist >= b.radius {
                         continue;
                     }
-                    let (shape, pose) = &shapes[i];
-                    let depth = wall_depth(shape, pose, &pieces[w], pos);
+                    let (own, pose) = &shapes[i];
+                    let depth = own
+                        .iter()
+                        .map(|shape| wall_depth(shape, pose, &pieces[w], pos))
+                        .fold(f64::NEG_INFINITY, f64::max);
                     if depth > OVERLAP_TOLERANCE * b.radius {
                         return Err(invalid(
                             Item::Body(i),
@@ -1256,7 +1263,8 @@ impl Scene {
         world.with_gravity(g, self.rest_speed())
     }
 
-    /// The bodies, shapes (one per body) and rigid states of a rigid world.
+    /// The bodies, shapes (one per body, or a compound body's pieces) and rigid states of a
+    /// rigid world.
     #[allow(clippy::type_complexity)]
     fn rigid_parts_in<V: SceneDim>(&self) -> (Vec<Body<V>>, Vec<Shape<V>>, Vec<RigidState<V>>) {
         let mut bodies = Vec::with_capacity(self.bodies.len());
@@ -1267,9 +1275,9 @@ impl Scene {
                 Some(Some(t)) => rigid_parts::<V>(t).expect("validated rigid body"),
                 _ => ball_parts::<V>(b).expect("validated ball"),
             };
-            let (body, state) = RigidState::body(
-                i as u32,
-                &p.shape,
+            let (body, state) = RigidState::body_of_pieces(
+                shapes.len() as u32,
+                &p.pieces,
                 &p.props,
                 &p.pose,
                 p.velocity,
@@ -1277,7 +1285,7 @@ impl Scene {
             )
             .expect("validated mass properties");
             bodies.push(body);
-            shapes.push(p.shape);
+            shapes.extend(p.pieces);
             states.push(state);
         }
         (bodies, shapes, states)
@@ -1535,9 +1543,9 @@ fn find_overlap(
 pub fn rigid_body_spec(dim: usize, table: &Table) -> Result<BodySpec, String> {
     fn spec<V: SceneDim>(table: &Table) -> Result<BodySpec, String> {
         let p = rigid_parts::<V>(table)?;
-        let (body, _) = RigidState::body(
+        let (body, _) = RigidState::body_of_pieces(
             0,
-            &p.shape,
+            &p.pieces,
             &p.props,
             &p.pose,
             p.velocity,
@@ -1564,7 +1572,8 @@ pub fn rigid_body_spec(dim: usize, table: &Table) -> Result<BodySpec, String> {
 /// What a rigid body is made of: its shape, mass properties, the pose of the shape's local
 /// frame and the velocities of its centre of mass, at time 0.
 struct RigidParts<V: Vector> {
-    shape: Shape<V>,
+    /// The convex shape, or a compound body's pieces.
+    pieces: Vec<Shape<V>>,
     props: MassProperties<V>,
     pose: Pose<V>,
     velocity: V,
@@ -1595,15 +1604,26 @@ fn rigid_parts<V: SceneDim>(t: &Table) -> Result<RigidParts<V>, String> {
             }
         }
     }
-    let shape = spec.shape;
+    let pieces = spec.body_pieces().to_vec();
     let shape_error = |e: crate::shape::ShapeError| format!("shape: {e}");
+    // One shape's own properties; a compound's combined from its pieces'.
+    let of_density = |density: f64| -> Result<MassProperties<V>, String> {
+        if let [shape] = pieces.as_slice() {
+            return shape.mass_properties(density).map_err(shape_error);
+        }
+        let parts = pieces
+            .iter()
+            .map(|p| p.mass_properties(density))
+            .collect::<Result<Vec<_>, _>>()
+            .map_err(shape_error)?;
+        MassProperties::combined(&parts)
+            .ok_or_else(|| "shape: the pieces' mass is not finite".to_string())
+    };
     let mut props = match mass {
-        None => shape
-            .mass_properties(density.unwrap_or(1.0))
-            .map_err(shape_error)?,
+        None => of_density(density.unwrap_or(1.0))?,
         Some(m) => {
-            let unit = shape.mass_properties(1.0).map_err(shape_error)?;
-            let mut props = shape.mass_properties(m / unit.mass).map_err(shape_error)?;
+            let unit = of_density(1.0)?;
+            let mut props = of_density(m / unit.mass)?;
             props.mass = m;
             props
         }
@@ -1612,7 +1632,7 @@ fn rigid_parts<V: SceneDim>(t: &Table) -> Result<RigidParts<V>, String> {
         props.inertia = V::read_inertia(v).map_err(|e| format!("inertia: {e}"))?;
     }
     Ok(RigidParts {
-        shape,
+        pieces,
         props,
         pose: spec.motion.pose,
         velocity: spec.motion.linear_velocity,
@@ -1643,15 +1663,15 @@ fn ball_parts<V: Vector>(b: &BodySpec) -> Result<RigidParts<V>, String> {
         .map_err(|e| too_far(e.to_string()))?;
     props.mass = b.mass;
     let parts = RigidParts {
-        shape,
+        pieces: vec![shape],
         props,
         pose: Pose::from_position(V::from_array3(b.position)),
         velocity: V::from_array3(b.velocity),
         angular_velocity: V::Angular::default(),
     };
-    RigidState::body(
+    RigidState::body_of_pieces(
         0,
-        &parts.shape,
+        &parts.pieces,
         &parts.props,
         &parts.pose,
         parts.velocity,
@@ -1671,6 +1691,14 @@ fn static_shape<V: Vector>(table: &Table) -> Result<StaticShape<V>, String> {
             ));
         }
         let spec = RigidBodySpec::<V>::from_table(table, &[]).map_err(|e| e.to_string())?;
+        if spec.is_compound() {
+            return Err(format!(
+                "vertices: a static shape must be convex, and this polygon is concave (it \
+                 makes {} convex pieces): give each convex piece as a static shape of its own, \
+                 or its outline as segments",
+                spec.pieces.len()
+            ));
+        }
         StaticShape::new(spec.shape, spec.motion.pose)
             .ok_or_else(|| "position: the placed shape is not finite".to_string())
     }

@@ -210,7 +210,9 @@ impl<V: Vector> World<V> {
     pub fn with_rigid(mut self, shapes: Vec<Shape<V>>, rigid: Vec<RigidState<V>>) -> Self {
         assert_eq!(rigid.len(), self.bodies.len(), "one rigid state per body");
         assert!(
-            rigid.iter().all(|r| (r.shape as usize) < shapes.len()),
+            rigid
+                .iter()
+                .all(|r| r.pieces >= 1 && (r.shape as usize + r.pieces as usize) <= shapes.len()),
             "a rigid state names a missing shape"
         );
         self.wall_pieces = self.walls.iter().map(WallPieces::of).collect();
@@ -231,7 +233,14 @@ impl<V: Vector> World<V> {
     #[inline]
     pub fn is_rigid_shape(&self, i: usize) -> bool {
         !self.rigid.is_empty()
-            && !matches!(self.shapes[self.rigid[i].shape as usize], Shape::Ball(_))
+            && (self.rigid[i].pieces > 1
+                || !matches!(self.shapes[self.rigid[i].shape as usize], Shape::Ball(_)))
+    }
+
+    /// Whether body `i` is a compound of convex pieces (false in a world of balls).
+    #[inline]
+    pub fn is_compound(&self, i: usize) -> bool {
+        self.rigid.get(i).is_some_and(|r| r.pieces > 1)
     }
 
     /// Body `i` as a [`Mover`] (a rigid world only).
@@ -239,6 +248,32 @@ impl<V: Vector> World<V> {
     fn mover(&self, i: usize) -> Mover<'_, V> {
         let r = &self.rigid[i];
         Mover::body(&self.shapes[r.shape as usize], &self.bodies[i], r).with_accel(self.accel(i))
+    }
+
+    /// Body `i`'s pieces as [`Mover`]s (one for a convex body; a rigid world only).
+    #[inline]
+    pub(crate) fn pieces(&self, i: usize) -> impl Iterator<Item = Mover<'_, V>> + Clone {
+        Mover::pieces(&self.shapes, &self.bodies[i], &self.rigid[i], self.accel(i))
+    }
+
+    /// The first contact of rigid bodies `lo` and `hi` (at least one not a ball).
+    #[inline]
+    fn predict_rigid_pair(&self, lo: usize, hi: usize, t_max: f64) -> Toi {
+        if self.is_compound(lo) || self.is_compound(hi) {
+            rigid::pieces_body_body(self.pieces(lo), self.pieces(hi), t_max)
+        } else {
+            rigid::body_body(&self.mover(lo), &self.mover(hi), t_max)
+        }
+    }
+
+    /// The first contact of rigid body `i` (not a ball) with wall `w`.
+    #[inline]
+    fn predict_rigid_wall(&self, i: usize, w: usize, t_max: f64) -> Toi {
+        if self.is_compound(i) {
+            rigid::pieces_body_wall(self.pieces(i), &self.wall_pieces[w], t_max)
+        } else {
+            rigid::body_wall(&self.mover(i), &self.wall_pieces[w], t_max)
+        }
     }
 
     /// Moves body `i`'s stored state (position and, for a rigid body, rotation) to time `t`.
@@ -374,11 +409,7 @@ impl<V: Vector> World<V> {
             );
         }
         if self.is_rigid_shape(lo as usize) || self.is_rigid_shape(hi as usize) {
-            return rigid::body_body(
-                &self.mover(lo as usize),
-                &self.mover(hi as usize),
-                f64::INFINITY,
-            );
+            return self.predict_rigid_pair(lo as usize, hi as usize, f64::INFINITY);
         }
         let (bi, bj) = (&self.bodies[lo as usize], &self.bodies[hi as usize]);
         match self.period {
@@ -398,7 +429,7 @@ impl<V: Vector> World<V> {
                 return Toi::miss(ToiStatus::Separating);
             }
             if self.is_rigid_shape(lo as usize) || self.is_rigid_shape(hi as usize) {
-                return rigid::body_body(&self.mover(lo as usize), &self.mover(hi as usize), t_max);
+                return self.predict_rigid_pair(lo as usize, hi as usize, t_max);
             }
             return self.predict_pair(i, j);
         };
@@ -416,11 +447,7 @@ impl<V: Vector> World<V> {
             return Toi::miss(ToiStatus::Separating);
         }
         if self.is_rigid_shape(i as usize) {
-            return rigid::body_wall(
-                &self.mover(i as usize),
-                &self.wall_pieces[w as usize],
-                f64::INFINITY,
-            );
+            return self.predict_rigid_wall(i as usize, w as usize, f64::INFINITY);
         }
         if self.gravity != V::ZERO {
             let i = i as usize;
@@ -451,11 +478,7 @@ impl<V: Vector> World<V> {
             return Toi::miss(ToiStatus::Separating);
         }
         if self.is_rigid_shape(i as usize) {
-            return rigid::body_wall(
-                &self.mover(i as usize),
-                &self.wall_pieces[w as usize],
-                t_max,
-            );
+            return self.predict_rigid_wall(i as usize, w as usize, t_max);
         }
         self.predict_wall(i, w)
     }
@@ -690,6 +713,19 @@ impl<V: Vector> World<V> {
         }
     }
 
+    /// [`World::settle`] for each of the contact sets of a rigid response (normals from `a` to
+    /// `b`), nearest first, until the body sleeps.
+    fn settle_all(&mut self, event: &Event, contacts: &[rigid::ContactSet<V>]) {
+        let (ia, ib) = (event.a as usize, event.b as usize);
+        let before = (self.is_asleep(ia), self.is_asleep(ib));
+        for c in contacts {
+            self.settle(event, -c.normal, &c.points);
+            if (self.is_asleep(ia), self.is_asleep(ib)) != before {
+                break;
+            }
+        }
+    }
+
     /// After a contact of `event`'s bodies along `n` (from `b`, or the wall, towards `a`) at
     /// `points` (empty for balls): a moving body on a support may come to rest (see
     /// [`World::with_gravity`]).
@@ -726,36 +762,13 @@ impl<V: Vector> World<V> {
             self.advance_body(ib, event.time);
         }
         let t = event.time;
-        let contact = if pair {
-            rigid::contact_set(&self.mover(ia), &self.mover(ib), t)
+        let contacts = if pair {
+            rigid::pieces_contact_sets(self.pieces(ia), self.pieces(ib), t)
         } else {
-            match &self.wall_pieces[ib] {
-                WallPieces::Plane(p) => rigid::plane_contact_set(&self.mover(ia), p, t),
-                WallPieces::Shapes(pieces) => {
-                    // The piece nearest the body.
-                    let a = self.mover(ia);
-                    let mut best: Option<(f64, rigid::ContactSet<V>)> = None;
-                    for (shape, place, _, _) in pieces {
-                        let gap = crate::query::distance(
-                            a.shape,
-                            &a.pose_at(t),
-                            shape,
-                            place,
-                            &crate::query::GjkOptions::default(),
-                            None,
-                        )
-                        .distance;
-                        if best.as_ref().is_none_or(|(g, _)| gap < *g) {
-                            best = Some((
-                                gap,
-                                rigid::contact_set(&a, &Mover::placed(shape, *place), t),
-                            ));
-                        }
-                    }
-                    best.map(|(_, c)| c).unwrap_or_default()
-                }
-            }
+            rigid::pieces_wall_contact_sets(self.pieces(ia), &self.wall_pieces[ib], t)
         };
+        // The nearest set names the contact (its normal and place).
+        let contact = contacts.first().cloned().unwrap_or_default();
         let side = |w: &Self, i: usize| {
             let (b, r) = (&w.bodies[i], &w.rigid[i]);
             Side {
@@ -786,18 +799,17 @@ impl<V: Vector> World<V> {
             contact.points.first().map_or(V::ZERO, |&p| a.centre - p)
         };
         let normal = (contact.normal != V::ZERO).then_some(-contact.normal);
-        let approach = contact.points.iter().fold(f64::NEG_INFINITY, |m, &p| {
-            let vb = if pair {
-                b.vel + V::angular_cross(b.omega, p - b.centre)
-            } else {
-                V::ZERO
-            };
-            m.max(
-                contact
-                    .normal
-                    .dot(a.vel + V::angular_cross(a.omega, p - a.centre) - vb),
-            )
-        });
+        let approach = contacts
+            .iter()
+            .flat_map(|c| c.points.iter().map(move |&p| (c.normal, p)))
+            .fold(f64::NEG_INFINITY, |m, (n, p)| {
+                let vb = if pair {
+                    b.vel + V::angular_cross(b.omega, p - b.centre)
+                } else {
+                    V::ZERO
+                };
+                m.max(n.dot(a.vel + V::angular_cross(a.omega, p - a.centre) - vb))
+            });
         let none = Response {
             impulse: None,
             separation,
@@ -810,7 +822,7 @@ impl<V: Vector> World<V> {
             // A contact that does not close: under gravity, a body pressed on its support by
             // gravity alone may come to rest here.
             if self.gravity != V::ZERO {
-                self.settle(event, -contact.normal, &contact.points);
+                self.settle_all(event, &contacts);
             }
             return none;
         }
@@ -824,7 +836,7 @@ impl<V: Vector> World<V> {
             }
         }
         let e = self.collision_restitution(t, ia, pair.then_some(ib));
-        let j = rigid::respond(&mut a, &mut b, &contact, e, self.friction);
+        let j = rigid::respond(&mut a, &mut b, &contacts, e, self.friction);
         self.bodies[ia].vel = a.vel;
         self.rigid[ia].set_angular_velocity(a.omega);
         if pair {
@@ -832,7 +844,7 @@ impl<V: Vector> World<V> {
             self.rigid[ib].set_angular_velocity(b.omega);
         }
         if self.gravity != V::ZERO {
-            self.settle(event, -contact.normal, &contact.points);
+            self.settle_all(event, &contacts);
         }
         Response {
             impulse: Some(j),

@@ -68,24 +68,34 @@ pub fn min_gap<V: Vector>(w: &World<V>, t: f64) -> f64 {
             r.shape_pose(centre(i), r.at(t - w.bodies[i].time).0)
         })
         .collect();
-    let shape = |i: usize| &w.shapes[w.rigid[i].shape as usize];
+    // A body's shapes: one, or a compound body's pieces.
+    let shapes = |i: usize| {
+        let r = &w.rigid[i];
+        &w.shapes[r.shape as usize..(r.shape + r.pieces) as usize]
+    };
     let mut least = f64::INFINITY;
     for i in 0..poses.len() {
         for j in i + 1..poses.len() {
             if (centre(i) - centre(j)).length() <= w.bodies[i].radius + w.bodies[j].radius {
-                least = least.min(shape_gap(shape(i), &poses[i], shape(j), &poses[j]));
+                for a in shapes(i) {
+                    for b in shapes(j) {
+                        least = least.min(shape_gap(a, &poses[i], b, &poses[j]));
+                    }
+                }
             }
         }
         for wall in &w.walls {
-            match wall {
-                Wall::Plane(p) => {
-                    let low = SupportMap::support(shape(i), &poses[i], -p.normal);
-                    least = least.min(p.signed_distance(low));
+            for a in shapes(i) {
+                match wall {
+                    Wall::Plane(p) => {
+                        let low = SupportMap::support(a, &poses[i], -p.normal);
+                        least = least.min(p.signed_distance(low));
+                    }
+                    Wall::Shape(s) => {
+                        least = least.min(shape_gap(a, &poses[i], &s.shape, &s.pose));
+                    }
+                    _ => {}
                 }
-                Wall::Shape(s) => {
-                    least = least.min(shape_gap(shape(i), &poses[i], &s.shape, &s.pose));
-                }
-                _ => {}
             }
         }
     }

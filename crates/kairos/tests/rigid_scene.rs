@@ -437,6 +437,7 @@ fn generated_rigid_scenes_validate_round_trip_and_run() {
         spin: 3.0,
         duration: 3.0,
         restitution: 1.0,
+        concave: 0.0,
     };
     let two = polygons(&gas).unwrap();
     let three = boxes(&RigidGasParams {

@@ -117,6 +117,13 @@ fn read_pair<V: BodyDim>(root: &Table) -> Result<Pair<V>, String> {
             .as_table()
             .ok_or_else(|| format!("body {i}: must be a table"))?;
         let spec = RigidBodySpec::<V>::from_table(t, &[]).map_err(|e| format!("body {i}: {e}"))?;
+        if spec.is_compound() {
+            return Err(format!(
+                "body {i}: vertices: the queries take convex shapes, and this polygon is concave \
+                 ({} convex pieces): query one convex piece at a time",
+                spec.pieces.len()
+            ));
+        }
         // `from_table` has checked that `shape` is a known name.
         let name = t["shape"].as_str().unwrap_or_default().to_string();
         Ok::<_, String>((spec, name))

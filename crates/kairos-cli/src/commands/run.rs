@@ -239,6 +239,10 @@ pub struct RigidGasArgs {
     /// Simulated time.
     #[arg(long, default_value_t = RigidGasParams::default().duration)]
     pub duration: f64,
+    /// Fraction of the bodies that are concave star polygons (2D `polygons` only; each a
+    /// compound of convex pieces).
+    #[arg(long, default_value_t = RigidGasParams::default().concave)]
+    pub concave: f64,
     #[command(flatten)]
     pub out: GeneratedScene,
 }
@@ -254,6 +258,7 @@ impl RigidGasArgs {
             spin: self.spin,
             duration: self.duration,
             restitution: self.out.restitution,
+            concave: self.concave,
         }
     }
 }

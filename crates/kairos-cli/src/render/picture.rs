@@ -124,7 +124,9 @@ fn geometry<V: Vector>(scene: &Scene, axes: Axes) -> Vec<Geometry> {
             Wall::Polygon(p) => {
                 Geometry::Polygon(p.vertices.iter().map(|v| v.to_array3()).collect())
             }
-            Wall::Shape(s) => Geometry::Outline(outline(&s.shape, &s.pose, axes)),
+            Wall::Shape(s) => {
+                Geometry::Outline(outline(std::slice::from_ref(&s.shape), &s.pose, axes))
+            }
         })
         .collect()
 }
@@ -307,31 +309,62 @@ fn outlines_in<V: Vector>(
     (0..world.bodies.len())
         .map(|i| {
             let r = &world.rigid[i];
-            let shape = &world.shapes[r.shape as usize];
-            if matches!(shape, Body::Ball(_)) {
+            let own = body_shapes(world, r);
+            if matches!(own, [Body::Ball(_)]) {
                 return None;
             }
             let (q, _) = state.orientation(i, t);
             let centre = V::from_array3(state.position(i, t));
             let pose = r.shape_pose(centre, V::Rotation::from_trace(q));
-            Some(outline(shape, &pose, axes))
+            Some(outline(own, &pose, axes))
         })
         .collect()
 }
 
-/// The projected outline of `shape` at `pose` through its support points in
-/// [`OUTLINE_DIRECTIONS`] directions of the plane of `axes`, repeated points dropped.
+/// The shapes body `r` is made of: one, or a compound body's pieces.
+fn body_shapes<'w, V: Vector>(
+    world: &'w kairos::world::World<V>,
+    r: &kairos::rigid::RigidState<V>,
+) -> &'w [kairos::shape::Shape<V>] {
+    &world.shapes[r.shape as usize..(r.shape + r.pieces) as usize]
+}
+
+/// The projected outline of a body made of `shapes` at `pose`: for one convex shape, through
+/// its support points in [`OUTLINE_DIRECTIONS`] directions of the plane of `axes`, repeated
+/// points dropped; for a compound of polygons (a concave polygon), the boundary of their
+/// union ([`union_outline`](kairos::shape::union_outline)).
 fn outline<V: Vector>(
-    shape: &kairos::shape::Shape<V>,
+    shapes: &[kairos::shape::Shape<V>],
     pose: &kairos::shape::Pose<V>,
     axes: Axes,
 ) -> Vec<[f64; 2]> {
-    use kairos::shape::SupportMap;
+    use kairos::shape::{union_outline, Shape, SupportMap};
+    if shapes.len() > 1 {
+        let polygons: Option<Vec<_>> = shapes
+            .iter()
+            .map(|s| match s {
+                Shape::ConvexPolygon(p) => Some(p.clone()),
+                _ => None,
+            })
+            .collect();
+        if let Some(boundary) = polygons.as_deref().and_then(union_outline) {
+            return boundary
+                .iter()
+                .map(|&p| axes.project(&pose.transform_point(p).to_array3()))
+                .collect();
+        }
+    }
     let mut points: Vec<[f64; 2]> = Vec::with_capacity(OUTLINE_DIRECTIONS);
     for k in 0..OUTLINE_DIRECTIONS {
         let a = std::f64::consts::TAU * k as f64 / OUTLINE_DIRECTIONS as f64;
         let d = V::unit(axes.h) * a.cos() + V::unit(axes.v) * a.sin();
-        let p = axes.project(&shape.support(pose, d).to_array3());
+        // The farthest support of the shapes: the outline of their hull.
+        let far = shapes
+            .iter()
+            .map(|s| s.support(pose, d))
+            .max_by(|x, y| x.dot(d).total_cmp(&y.dot(d)))
+            .unwrap_or(pose.position);
+        let p = axes.project(&far.to_array3());
         if points.last() != Some(&p) && points.first() != Some(&p) {
             points.push(p);
         }
@@ -353,12 +386,12 @@ pub fn body_outlines_2d(scene: &Scene) -> Vec<Option<Vec<[f64; 2]>>> {
         .rigid
         .iter()
         .map(|r| {
-            let shape = &world.shapes[r.shape as usize];
-            if matches!(shape, kairos::shape::Shape::Ball(_)) {
+            let own = body_shapes(&world, r);
+            if matches!(own, [kairos::shape::Shape::Ball(_)]) {
                 return None;
             }
             Some(outline(
-                shape,
+                own,
                 &r.shape_pose(DVec2::ZERO, Rot2::IDENTITY),
                 axes,
             ))

@@ -55,14 +55,11 @@ fn direction<V: Vector>(n: V) -> bool {
 }
 
 impl<V: Vector> DiscreteSim<V> {
-    /// Body `i` as a [`Mover`].
-    fn mover(&self, i: usize) -> Mover<'_, V> {
-        let r = &self.world.rigid[i];
-        Mover::body(
-            &self.world.shapes[r.shape as usize],
-            &self.world.bodies[i],
-            r,
-        )
+    /// Body `i`'s pieces as [`Mover`]s (one for a convex body), without gravity: the stepper
+    /// moves bodies on straight lines.
+    fn pieces(&self, i: usize) -> impl Iterator<Item = Mover<'_, V>> + Clone {
+        let w = &self.world;
+        Mover::pieces(&w.shapes, &w.bodies[i], &w.rigid[i], V::ZERO)
     }
 
     /// The contact shell's size of body `i`: its bounding radius, 0 for a ball (as in
@@ -79,56 +76,65 @@ impl<V: Vector> DiscreteSim<V> {
     /// [`SLOP`]: the depth and the unit normal from `a` to `b` (moving `b` by the depth along
     /// it makes them touch).
     pub(super) fn pair_overlap(&self, a: usize, b: usize, t: f64) -> Option<(f64, V)> {
-        let (ma, mb) = (self.mover(a), self.mover(b));
-        let (pa, pb) = (ma.pose_at(t), mb.pose_at(t));
-        if !intersects(ma.shape, &pa, mb.shape, &pb, &GjkOptions::default(), None) {
-            return None;
-        }
-        let e = penetration(ma.shape, &pa, mb.shape, &pb, &EpaOptions::default());
         let size = self.world.bodies[a].radius + self.world.bodies[b].radius;
-        (e.status != EpaStatus::Separated
-            && e.depth > SLOP * size
-            && e.depth.is_finite()
-            && direction(e.normal))
-        .then_some((e.depth, e.normal))
+        let mut best: Option<(f64, V)> = None;
+        // The deepest overlap of a pair of pieces (one pair for two convex bodies).
+        for ma in self.pieces(a) {
+            for mb in self.pieces(b) {
+                let (pa, pb) = (ma.pose_at(t), mb.pose_at(t));
+                if !intersects(ma.shape, &pa, mb.shape, &pb, &GjkOptions::default(), None) {
+                    continue;
+                }
+                let e = penetration(ma.shape, &pa, mb.shape, &pb, &EpaOptions::default());
+                if e.status != EpaStatus::Separated
+                    && e.depth > SLOP * size
+                    && e.depth.is_finite()
+                    && direction(e.normal)
+                    && best.is_none_or(|(d, _)| e.depth > d)
+                {
+                    best = Some((e.depth, e.normal));
+                }
+            }
+        }
+        best
     }
 
     /// The overlap of body `a` with wall `w` at `t`, deeper than [`SLOP`] (the deepest of its
     /// pieces): the depth and the unit direction that moves the body out.
     pub(super) fn wall_overlap(&self, a: usize, w: usize, t: f64) -> Option<(f64, V)> {
-        let m = self.mover(a);
-        let pose = m.pose_at(t);
         let body = &self.world.bodies[a];
         let centre = body.position_at(t);
         let limit = SLOP * body.radius;
-        match &self.world.wall_pieces[w] {
-            WallPieces::Plane(p) => {
-                let up = plane_side(p, centre);
-                let depth = -up.dot(m.shape.support(&pose, -up) - p.point);
-                (depth > limit && depth.is_finite()).then_some((depth, up))
+        let mut best: Option<(f64, V)> = None;
+        let mut keep = |depth: f64, out: V| {
+            if depth > limit && depth.is_finite() && best.is_none_or(|(d, _)| depth > d) {
+                best = Some((depth, out));
             }
-            WallPieces::Shapes(pieces) => {
-                let mut best: Option<(f64, V)> = None;
-                for (shape, place, c, r) in pieces {
-                    if !((centre - *c).length() <= body.radius + r) {
-                        continue;
-                    }
-                    if !intersects(m.shape, &pose, shape, place, &GjkOptions::default(), None) {
-                        continue;
-                    }
-                    let e = penetration(m.shape, &pose, shape, place, &EpaOptions::default());
-                    if e.status != EpaStatus::Separated
-                        && e.depth > limit
-                        && e.depth.is_finite()
-                        && direction(e.normal)
-                        && best.is_none_or(|(d, _)| e.depth > d)
-                    {
-                        best = Some((e.depth, -e.normal));
+        };
+        for m in self.pieces(a) {
+            let pose = m.pose_at(t);
+            match &self.world.wall_pieces[w] {
+                WallPieces::Plane(p) => {
+                    let up = plane_side(p, centre);
+                    keep(-up.dot(m.shape.support(&pose, -up) - p.point), up);
+                }
+                WallPieces::Shapes(pieces) => {
+                    for (shape, place, c, r) in pieces {
+                        if !((centre - *c).length() <= body.radius + r) {
+                            continue;
+                        }
+                        if !intersects(m.shape, &pose, shape, place, &GjkOptions::default(), None) {
+                            continue;
+                        }
+                        let e = penetration(m.shape, &pose, shape, place, &EpaOptions::default());
+                        if e.status != EpaStatus::Separated && direction(e.normal) {
+                            keep(e.depth, -e.normal);
+                        }
                     }
                 }
-                best
             }
         }
+        best
     }
 
     /// Whether the contact's bodies, their stored motions taken to `t`, overlap.
@@ -317,7 +323,19 @@ impl<V: Vector> DiscreteSim<V> {
         let Some((_, end)) = self.pair_overlap(a, b, t1) else {
             return false;
         };
-        end.dot(self.pair_normal(&self.mover(a), &self.mover(b), tc)) > 0.0
+        // The normal of the nearest pair of pieces at contact.
+        let mut nearest: Option<(f64, Mover<V>, Mover<V>)> = None;
+        for ma in self.pieces(a) {
+            for mb in self.pieces(b) {
+                let (pa, pb) = (ma.pose_at(tc), mb.pose_at(tc));
+                let gap =
+                    distance(ma.shape, &pa, mb.shape, &pb, &GjkOptions::default(), None).distance;
+                if nearest.as_ref().is_none_or(|(g, _, _)| gap < *g) {
+                    nearest = Some((gap, ma, mb));
+                }
+            }
+        }
+        nearest.is_some_and(|(_, ma, mb)| end.dot(self.pair_normal(&ma, &mb, tc)) > 0.0)
     }
 
     /// Whether the overlap test at `t1` sees the contact of body `a` with wall `w` at `tc`: they
@@ -326,21 +344,23 @@ impl<V: Vector> DiscreteSim<V> {
         let Some((_, out)) = self.wall_overlap(a, w, t1) else {
             return false;
         };
-        let m = self.mover(a);
         let from = match &self.world.wall_pieces[w] {
             WallPieces::Plane(p) => plane_side(p, self.world.bodies[a].pos),
             WallPieces::Shapes(pieces) => {
-                // The piece nearest the body at contact, as the response takes it.
-                let pose = m.pose_at(tc);
-                let mut best: Option<(f64, &crate::shape::Shape<V>, Pose<V>)> = None;
-                for (shape, place, _, _) in pieces {
-                    let gap = distance(m.shape, &pose, shape, place, &GjkOptions::default(), None)
-                        .distance;
-                    if best.is_none_or(|(g, _, _)| gap < g) {
-                        best = Some((gap, shape, *place));
+                // The pair of pieces nearest at contact, as the response takes it.
+                let mut best: Option<(f64, Mover<V>, &crate::shape::Shape<V>, Pose<V>)> = None;
+                for m in self.pieces(a) {
+                    let pose = m.pose_at(tc);
+                    for (shape, place, _, _) in pieces {
+                        let gap =
+                            distance(m.shape, &pose, shape, place, &GjkOptions::default(), None)
+                                .distance;
+                        if best.as_ref().is_none_or(|(g, _, _, _)| gap < *g) {
+                            best = Some((gap, m, shape, *place));
+                        }
                     }
                 }
-                let Some((_, piece, place)) = best else {
+                let Some((_, m, piece, place)) = best else {
                     return false;
                 };
                 -self.pair_normal(&m, &Mover::placed(piece, place), tc)

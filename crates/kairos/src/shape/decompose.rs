@@ -122,6 +122,48 @@ pub fn decompose_polygon<V: Vector>(vertices: &[V]) -> Result<Vec<ConvexPolygon<
         .collect()
 }
 
+/// The boundary of the union of convex `pieces` that meet along whole shared edges (as
+/// [`decompose_polygon`] makes them): the edges that no other piece runs along backwards,
+/// chained counter-clockwise from the lowest vertex (by `x`, then `y`). `None` when those
+/// edges do not make one closed loop (pieces that do not meet that way).
+pub fn union_outline<V: Vector>(pieces: &[ConvexPolygon<V>]) -> Option<Vec<V>> {
+    let key = |p: V| {
+        let a = p.to_array3();
+        [a[0].to_bits(), a[1].to_bits(), a[2].to_bits()]
+    };
+    let mut edges: HashMap<([u64; 3], [u64; 3]), (V, V)> = HashMap::new();
+    for piece in pieces {
+        let v = piece.vertices();
+        for k in 0..v.len() {
+            let (a, b) = (v[k], v[(k + 1) % v.len()]);
+            if edges.remove(&(key(b), key(a))).is_none() {
+                edges.insert((key(a), key(b)), (a, b));
+            }
+        }
+    }
+    let mut next: HashMap<[u64; 3], V> = HashMap::new();
+    for (a, b) in edges.values() {
+        if next.insert(key(*a), *b).is_some() {
+            // Two boundary edges leave one vertex: not one simple loop.
+            return None;
+        }
+    }
+    let start = edges.values().map(|e| e.0).min_by(|p, q| {
+        let (p, q) = (p.to_array3(), q.to_array3());
+        p[0].total_cmp(&q[0]).then(p[1].total_cmp(&q[1]))
+    })?;
+    let mut outline = vec![start];
+    let mut at = *next.get(&key(start))?;
+    while key(at) != key(start) {
+        if outline.len() >= edges.len() {
+            return None;
+        }
+        outline.push(at);
+        at = *next.get(&key(at))?;
+    }
+    (outline.len() == edges.len()).then_some(outline)
+}
+
 /// The sign of the turn `a → b → c`: `> 0` left, `< 0` right, `0` straight (unrounded
 /// apart from the products).
 #[inline]

@@ -108,7 +108,7 @@ mod polytope;
 mod round;
 mod spec;
 
-pub use decompose::decompose_polygon;
+pub use decompose::{decompose_polygon, union_outline};
 pub use free_rotation::FreeRotation;
 pub use motion::{Motion, MotionError, Pose};
 pub use polygon::ConvexPolygon;
@@ -254,6 +254,37 @@ impl<V: Vector> MassProperties<V> {
             centre_of_mass,
             inertia: V::inertia_from_second_moments(second_moments),
         }
+    }
+    /// The mass properties of a body made of `parts` (each in the same local frame): the
+    /// total mass, the mass-weighted centre, and the inertia about it by the parallel axis
+    /// theorem (each part's own inertia plus that of its mass at its centre). `None` for no
+    /// parts or a total mass that is not positive and finite.
+    #[must_use]
+    pub fn combined(parts: &[Self]) -> Option<Self> {
+        let mass: f64 = parts.iter().map(|p| p.mass).sum();
+        if !(mass > 0.0 && mass.is_finite()) {
+            return None;
+        }
+        let centre = parts
+            .iter()
+            .fold(V::ZERO, |c, p| c + p.centre_of_mass * p.mass)
+            * (1.0 / mass);
+        let mut inertia = V::inertia_from_second_moment_matrix([[0.0; 3]; 3]);
+        for p in parts {
+            let d = p.centre_of_mass - centre;
+            let mut c = [[0.0; 3]; 3];
+            for (i, row) in c.iter_mut().enumerate().take(V::DIM) {
+                for (j, x) in row.iter_mut().enumerate().take(V::DIM) {
+                    *x = p.mass * d.comp(i) * d.comp(j);
+                }
+            }
+            inertia = inertia + p.inertia + V::inertia_from_second_moment_matrix(c);
+        }
+        Some(Self {
+            mass,
+            centre_of_mass: centre,
+            inertia,
+        })
     }
     /// `1 / mass`.
     #[inline]

@@ -220,9 +220,11 @@ impl BodyDim for DVec3 {
 /// of the coordinates the vertices are written in.
 ///
 /// A quaternion is normalised (any non-zero length is accepted, as
-/// [`Rotation::try_from_scene`] does); a zero or non-finite one is refused. A `polygon` must be
-/// convex; one given clockwise is reversed. A `polyhedron` is the convex hull of its points
-/// ([`Shape::convex_hull`]).
+/// [`Rotation::try_from_scene`] does); a zero or non-finite one is refused. A `polygon` may be
+/// given in either orientation. A convex one is the shape; a concave (simple) one is a
+/// *compound* body: its convex pieces ([`decompose_polygon`](super::decompose_polygon)) are
+/// [`RigidBodySpec::pieces`] and `shape` is its convex hull; one whose edges cross is refused.
+/// A `polyhedron` is the convex hull of its points ([`Shape::convex_hull`]).
 ///
 /// Errors are typed ([`SpecError`]) and name the key and the problem
 /// (`half_extents: expected 2 numbers, got 3`); the caller adds the item (`body 1: ...`) and
@@ -247,8 +249,12 @@ impl BodyDim for DVec3 {
 /// ```
 #[derive(Clone, Debug, PartialEq)]
 pub struct RigidBodySpec<V: Vector> {
-    /// The shape, in the body frame.
+    /// The shape, in the body frame: the body itself when convex, the convex hull of a
+    /// compound body.
     pub shape: Shape<V>,
+    /// A compound body's convex pieces (a concave `polygon`), in the body frame; empty for a
+    /// convex shape. [`RigidBodySpec::body_pieces`] gives the pieces of either kind.
+    pub pieces: Vec<Shape<V>>,
     /// The pose and velocities at time 0.
     pub motion: Motion<V>,
 }
@@ -285,7 +291,7 @@ impl<V: BodyDim> RigidBodySpec<V> {
             .find(|n| *n == name)
             .unwrap_or("shape");
         check_keys(table, name, own_keys, extra_keys)?;
-        let shape = read_shape::<V>(table, name)?;
+        let (shape, pieces) = read_shape::<V>(table, name)?;
         let position = vector::<V>(table, "position")?.ok_or_else(|| SpecError::Missing {
             key: "position".into(),
             hint: format!("{} numbers", V::DIM),
@@ -301,7 +307,26 @@ impl<V: BodyDim> RigidBodySpec<V> {
         };
         let motion = Motion::new(0.0, Pose::new(position, rotation), velocity, angular)
             .map_err(SpecError::Motion)?;
-        Ok(Self { shape, motion })
+        Ok(Self {
+            shape,
+            pieces,
+            motion,
+        })
+    }
+}
+
+impl<V: Vector> RigidBodySpec<V> {
+    /// The convex shapes the body is made of: its pieces when compound, else its shape.
+    pub fn body_pieces(&self) -> &[Shape<V>] {
+        if self.pieces.is_empty() {
+            std::slice::from_ref(&self.shape)
+        } else {
+            &self.pieces
+        }
+    }
+    /// Whether the body is a compound of convex pieces (a concave polygon).
+    pub fn is_compound(&self) -> bool {
+        !self.pieces.is_empty()
     }
 }
 
@@ -341,8 +366,12 @@ fn check_keys(
     Ok(())
 }
 
-/// The shape `name` from its keys.
-fn read_shape<V: Vector>(t: &Table, name: &'static str) -> Result<Shape<V>, SpecError> {
+/// The shape `name` from its keys, and the convex pieces of a concave polygon (empty for
+/// every other shape).
+fn read_shape<V: Vector>(
+    t: &Table,
+    name: &'static str,
+) -> Result<(Shape<V>, Vec<Shape<V>>), SpecError> {
     let only = |dim: usize| -> Result<(), SpecError> {
         if V::DIM == dim {
             Ok(())
@@ -358,7 +387,7 @@ fn read_shape<V: Vector>(t: &Table, name: &'static str) -> Result<Shape<V>, Spec
         }
     };
     let shape_err = |key: &'static str| move |source| SpecError::Shape { key, source };
-    match name {
+    let convex = match name {
         "ball" => {
             let r = required_number(t, "radius")?;
             Shape::ball(r).map_err(shape_err("radius"))
@@ -385,7 +414,7 @@ fn read_shape<V: Vector>(t: &Table, name: &'static str) -> Result<Shape<V>, Spec
         "polygon" => {
             only(2)?;
             let vertices = points::<V>(t, "vertices")?;
-            polygon(vertices).map_err(shape_err("vertices"))
+            return polygon(vertices).map_err(shape_err("vertices"));
         }
         "polyhedron" => {
             only(3)?;
@@ -402,7 +431,8 @@ fn read_shape<V: Vector>(t: &Table, name: &'static str) -> Result<Shape<V>, Spec
             let c = required_vector(t, "c")?;
             Shape::triangle(a, b, c).map_err(shape_err("a, b, c"))
         }
-    }
+    };
+    convex.map(|shape| (shape, Vec::new()))
 }
 
 /// The key of the first invalid size of a capsule, cylinder or cone (`half_height` may be 0
@@ -418,18 +448,31 @@ fn check_sizes(half_height: f64, radius: f64, zero_height_ok: bool) -> Option<&'
     }
 }
 
-/// The convex polygon of `vertices`, reversed when given clockwise.
-fn polygon<V: Vector>(vertices: Vec<V>) -> Result<Shape<V>, ShapeError> {
-    match Shape::convex_polygon(vertices.clone()) {
-        Ok(s) => Ok(s),
-        Err(e) if signed_area(&vertices) < 0.0 => {
-            let mut reversed = vertices;
+/// The polygon of `vertices` (either orientation): the convex polygon, or for a concave one
+/// its convex hull and its convex pieces.
+fn polygon<V: Vector>(vertices: Vec<V>) -> Result<(Shape<V>, Vec<Shape<V>>), ShapeError> {
+    let convex = Shape::convex_polygon(vertices.clone()).or_else(|e| {
+        if signed_area(&vertices) < 0.0 {
+            let mut reversed = vertices.clone();
             reversed.reverse();
-            // The error of the order given is the one to report if neither works.
             Shape::convex_polygon(reversed).map_err(|_| e)
+        } else {
+            Err(e)
         }
-        Err(e) => Err(e),
+    });
+    if let Ok(shape) = convex {
+        return Ok((shape, Vec::new()));
     }
+    // Not strictly convex: its decomposition says why it is no polygon at all (crossing
+    // edges, no area), or gives the pieces (one for a convex outline with straight corners).
+    let mut pieces: Vec<Shape<V>> = super::decompose_polygon(&vertices)?
+        .into_iter()
+        .map(Shape::ConvexPolygon)
+        .collect();
+    if pieces.len() == 1 {
+        return Ok((pieces.pop().expect("one piece"), Vec::new()));
+    }
+    Ok((Shape::convex_hull(&vertices)?, pieces))
 }
 
 /// Twice the signed area of a 2D polygon (positive counter-clockwise).
@@ -718,15 +761,22 @@ mod tests {
                 .unwrap();
         let ccw = Shape::convex_polygon(vec![DVec2::X, DVec2::Y, DVec2::ZERO]).unwrap();
         assert_eq!(b.shape, ccw);
-        // A non-convex one is refused whatever its order, with the error of the order given.
-        let m = message2(
+        assert!(!b.is_compound() && b.body_pieces() == [ccw]);
+        // A concave one is a compound body: its convex pieces, and its hull as the shape.
+        let b = body2(
             "shape = \"polygon\"\nposition = [0, 0]\n\
              vertices = [[0, 0], [2, 0], [1, 0.2], [1, 2]]",
+        )
+        .unwrap();
+        assert!(b.is_compound() && b.body_pieces().len() == 2);
+        let hull = [[0.0, 0.0], [2.0, 0.0], [1.0, 2.0]].map(|[x, y]| DVec2::new(x, y));
+        assert_eq!(b.shape, Shape::convex_polygon(hull.to_vec()).unwrap());
+        // One whose edges cross is refused, naming them.
+        let m = message2(
+            "shape = \"polygon\"\nposition = [0, 0]\n\
+             vertices = [[0, 0], [1, 1], [1, 0], [0, 1]]",
         );
-        assert!(
-            m.starts_with("vertices: the polygon is not strictly convex"),
-            "{m}"
-        );
+        assert_eq!(m, "vertices: edges 0 and 2 of the polygon cross", "{m}");
     }
 
     #[test]
