@@ -11,7 +11,7 @@ use std::process::ExitCode;
 
 use clap::{Parser, Subcommand};
 
-use commands::{inspect, query, run};
+use commands::{ccd, inspect, query, run};
 use render::{snapshot, view};
 
 #[global_allocator]
@@ -51,6 +51,13 @@ enum Command {
     /// overlap; then the first contact of their linear and angular motions in [0, until]. The
     /// file's keys are those of rigid-body scenes: see docs/query-format.md.
     Query(query::QueryArgs),
+    /// Continuous collision detection of moving triangle features (vertex-face, edge-edge) on
+    /// every CSV query file under a folder, against the files' exact answers.
+    ///
+    /// Prints per folder the queries, false negatives (contacts missed), false positives and
+    /// the time per query. The files' format is that of the standard CCD benchmark: see
+    /// docs/ccd-queries.md.
+    Ccd(ccd::CcdArgs),
     /// Scenario benchmarks that print markdown tables.
     #[command(subcommand)]
     Bench(bench::BenchCommand),
@@ -96,6 +103,7 @@ fn main() -> ExitCode {
         Command::Snapshot(a) => snapshot::snapshot(a),
         Command::Diff(a) => inspect::diff(a),
         Command::Query(a) => query::query(a),
+        Command::Ccd(a) => ccd::ccd(a),
         Command::Bench(c) => bench::run(c),
     };
     match result {

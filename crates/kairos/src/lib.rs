@@ -19,6 +19,8 @@
 //!   motions, the base of the convex queries;
 //! * [`query`]: convex queries on shapes: GJK distance, closest points, contact features and
 //!   intersection, with a warm start; penetration depth (EPA) and signed distance.
+//! * [`ccd`]: continuous collision detection of triangle features by interval root finding
+//!   (D2M), checked against the standard benchmark's exact queries.
 //!
 //! All physics is generic over [`math::Vector`] (2D and 3D share one code path).
 //!
@@ -39,6 +41,7 @@
 pub mod atomic;
 pub mod body;
 pub mod broad_phase;
+pub mod ccd;
 pub mod checkpoint;
 pub mod discrete;
 pub mod event;

@@ -1,6 +1,8 @@
 //! The commands that simulate (`run`, `demo`, `generate`) and read traces back (`export`,
-//! `frames`, `diff`), and `query`, the convex queries on a pair of bodies.
+//! `frames`, `diff`), `query`, the convex queries on a pair of bodies, and `ccd`, the
+//! continuous collision detection of triangle features on benchmark query files.
 
+pub mod ccd;
 pub mod inspect;
 pub mod query;
 pub mod run;

@@ -1,0 +1,152 @@
+//! `kairos ccd DIR`: the continuous collision detection of triangle features on every query
+//! file of the standard benchmark's format under a folder, with the false negatives and
+//! false positives against the files' exact answers, per folder.
+
+use std::collections::BTreeMap;
+use std::path::{Path, PathBuf};
+use std::process::ExitCode;
+use std::time::Instant;
+
+use anyhow::{Context, Result};
+use clap::Args;
+use kairos::ccd::queries::{read_queries, QueryKind};
+use kairos::ccd::CcdOptions;
+
+use crate::show;
+
+/// Arguments of `kairos ccd`.
+#[derive(Args)]
+pub struct CcdArgs {
+    /// A folder searched recursively for CSV query files (8 rows a query: see
+    /// docs/ccd-queries.md); a file's queries are vertex-face when its path contains
+    /// `vertex-face`, edge-edge when it contains `edge-edge`.
+    pub dir: PathBuf,
+    /// Print a JSON list of objects (folder, kind, queries, false_negatives, false_positives,
+    /// seconds_per_query) instead of a table.
+    #[arg(long)]
+    pub json: bool,
+    /// Time tolerance of the root finder: an interval of time this short that no test
+    /// excludes is reported as a contact.
+    #[arg(long, default_value_t = CcdOptions::default().time_tolerance)]
+    pub tolerance: f64,
+}
+
+/// The counts of one folder.
+#[derive(Default)]
+struct Tally {
+    queries: usize,
+    false_negatives: usize,
+    false_positives: usize,
+    seconds: f64,
+}
+
+/// Every CSV file under `dir`, sorted.
+fn csv_files(dir: &Path, out: &mut Vec<PathBuf>) -> Result<()> {
+    let entries =
+        std::fs::read_dir(dir).with_context(|| format!("{}: cannot read the folder", show(dir)))?;
+    let mut paths: Vec<PathBuf> = entries
+        .map(|e| e.map(|e| e.path()))
+        .collect::<std::io::Result<_>>()
+        .with_context(|| format!("{}: cannot read the folder", show(dir)))?;
+    paths.sort();
+    for p in paths {
+        if p.is_dir() {
+            csv_files(&p, out)?;
+        } else if p.extension().is_some_and(|e| e == "csv") {
+            out.push(p);
+        }
+    }
+    Ok(())
+}
+
+pub fn ccd(a: CcdArgs) -> Result<ExitCode> {
+    anyhow::ensure!(
+        a.tolerance > 0.0 && a.tolerance.is_finite(),
+        "--tolerance must be positive and finite, got {}",
+        a.tolerance
+    );
+    let opts = CcdOptions {
+        time_tolerance: a.tolerance,
+        ..Default::default()
+    };
+    let mut files = Vec::new();
+    csv_files(&a.dir, &mut files)?;
+    anyhow::ensure!(
+        !files.is_empty(),
+        "{}: no CSV query files under this folder",
+        show(&a.dir)
+    );
+    let mut tallies: BTreeMap<(String, QueryKind), Tally> = BTreeMap::new();
+    for file in &files {
+        let Some(kind) = QueryKind::of_path(file) else {
+            eprintln!(
+                "skipped {}: its path names neither vertex-face nor edge-edge",
+                show(file)
+            );
+            continue;
+        };
+        let queries = read_queries(file, kind)?;
+        let folder = file
+            .parent()
+            .and_then(|p| p.strip_prefix(&a.dir).ok())
+            .map(|p| p.display().to_string())
+            .filter(|p| !p.is_empty())
+            .unwrap_or_else(|| ".".into());
+        let tally = tallies.entry((folder, kind)).or_default();
+        let start = Instant::now();
+        let answers: Vec<bool> = queries.iter().map(|q| q.solve(&opts).is_some()).collect();
+        tally.seconds += start.elapsed().as_secs_f64();
+        for (q, hit) in queries.iter().zip(answers) {
+            tally.queries += 1;
+            tally.false_negatives += usize::from(q.truth && !hit);
+            tally.false_positives += usize::from(!q.truth && hit);
+        }
+    }
+    let per_query = |t: &Tally| t.seconds / t.queries.max(1) as f64;
+    if a.json {
+        let rows: Vec<serde_json::Value> = tallies
+            .iter()
+            .map(|((folder, kind), t)| {
+                serde_json::json!({
+                    "folder": folder,
+                    "kind": kind.name(),
+                    "queries": t.queries,
+                    "false_negatives": t.false_negatives,
+                    "false_positives": t.false_positives,
+                    "seconds_per_query": per_query(t),
+                })
+            })
+            .collect();
+        println!("{}", serde_json::to_string_pretty(&rows)?);
+        return Ok(ExitCode::SUCCESS);
+    }
+    println!("| folder | kind | queries | false negatives | false positives | µs per query |");
+    println!("|---|---|---:|---:|---:|---:|");
+    let mut totals: BTreeMap<QueryKind, Tally> = BTreeMap::new();
+    for ((folder, kind), t) in &tallies {
+        println!(
+            "| {folder} | {} | {} | {} | {} | {:.2} |",
+            kind.name(),
+            t.queries,
+            t.false_negatives,
+            t.false_positives,
+            1e6 * per_query(t)
+        );
+        let all = totals.entry(*kind).or_default();
+        all.queries += t.queries;
+        all.false_negatives += t.false_negatives;
+        all.false_positives += t.false_positives;
+        all.seconds += t.seconds;
+    }
+    for (kind, t) in &totals {
+        println!(
+            "| **all** | {} | {} | {} | {} | {:.2} |",
+            kind.name(),
+            t.queries,
+            t.false_negatives,
+            t.false_positives,
+            1e6 * per_query(t)
+        );
+    }
+    Ok(ExitCode::SUCCESS)
+}

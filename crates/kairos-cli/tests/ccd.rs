@@ -1,0 +1,84 @@
+//! `kairos ccd DIR`: the triangle-feature CCD on the standard benchmark's sample queries
+//! (`shared/ccd-queries/`, beside the repository), never a false negative, fewer false
+//! positives than Tight-Inclusion's, and bad files refused with the file and line.
+
+mod common;
+
+use common::{kairos, ok, tempdir, text};
+
+/// The sample queries: `KAIROS_CCD_QUERIES`, or `shared/ccd-queries` beside the repository.
+fn queries() -> std::path::PathBuf {
+    let dir = std::env::var_os("KAIROS_CCD_QUERIES")
+        .map(std::path::PathBuf::from)
+        .unwrap_or_else(|| {
+            std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../../../shared/ccd-queries")
+        });
+    assert!(
+        dir.is_dir(),
+        "the sample queries are not at {} (set KAIROS_CCD_QUERIES)",
+        dir.display()
+    );
+    dir
+}
+
+#[test]
+fn the_sample_queries_have_no_false_negative() {
+    let dir = queries();
+    let o = kairos(&["ccd", dir.to_str().unwrap(), "--json"], &dir);
+    ok(&o);
+    let rows: Vec<serde_json::Value> = serde_json::from_str(&text(&o.stdout)).unwrap();
+    assert_eq!(rows.len(), 22, "{rows:?}");
+    let mut total = std::collections::BTreeMap::new();
+    for r in &rows {
+        assert_eq!(r["false_negatives"], 0, "{r}");
+        assert!(r["seconds_per_query"].as_f64().unwrap() > 0.0, "{r}");
+        let e = total
+            .entry(r["kind"].as_str().unwrap().to_string())
+            .or_insert((0, 0));
+        e.0 += r["queries"].as_u64().unwrap();
+        e.1 += r["false_positives"].as_u64().unwrap();
+    }
+    let (vf, ee) = (&total["vertex-face"], &total["edge-edge"]);
+    assert_eq!((vf.0, ee.0), (3085, 4194));
+    // Tight-Inclusion at its tolerance 1e-6: 85 and 137.
+    assert!(vf.1 <= 85 && ee.1 <= 137, "false positives {vf:?} {ee:?}");
+    // The table form: a row per folder and the totals.
+    let o = kairos(&["ccd", dir.to_str().unwrap()], &dir);
+    ok(&o);
+    let table = text(&o.stdout);
+    assert!(
+        table.contains("| erleben-spikes/edge-edge | edge-edge | 250 | 0 |"),
+        "{table}"
+    );
+    assert!(
+        table.contains("| **all** | vertex-face | 3085 | 0 |"),
+        "{table}"
+    );
+}
+
+#[test]
+fn bad_query_files_are_refused_with_the_file_and_line() {
+    let dir = tempdir("ccd-bad");
+    let vf = dir.join("vertex-face");
+    std::fs::create_dir_all(&vf).unwrap();
+    let row = "1,2,3,4,5,6,0\n";
+    std::fs::write(
+        vf.join("q.csv"),
+        format!("{}1,2,x,4,5,6,0\n", row.repeat(3)),
+    )
+    .unwrap();
+    let o = kairos(&["ccd", "."], &dir);
+    assert!(!o.status.success());
+    let err = text(&o.stderr);
+    assert!(
+        err.contains("q.csv: line 4: `x` is not an integer"),
+        "{err}"
+    );
+    assert!(text(&o.stdout).is_empty(), "{}", text(&o.stdout));
+    let o = kairos(&["ccd", "missing"], &dir);
+    assert!(!o.status.success());
+    assert!(text(&o.stderr).contains("missing: cannot read the folder"));
+    let o = kairos(&["ccd", ".", "--tolerance", "0"], &dir);
+    assert!(!o.status.success());
+    assert!(text(&o.stderr).contains("--tolerance"));
+}

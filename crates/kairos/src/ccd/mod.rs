@@ -1,0 +1,21 @@
+//! Continuous collision detection of moving triangle meshes, after D2M (W. Buddingh',
+//! *Accurate and Efficient Continuous Collision Detection*, 2017): interval arithmetic with
+//! outward rounding, root finding over intervals, and the feature tests of a vertex against a
+//! triangle and of two edges, never missing a contact.
+//!
+//! * [`Interval`]: closed intervals of `f64`, every bound rounded outwards;
+//! * [`Poly`], [`poly::PolyVec`]: polynomials in time with interval coefficients, enclosed
+//!   over a time interval (Horner's scheme and the mean value form);
+//! * [`linear`]: vertex–face and edge–edge contact of points moving on straight lines (the
+//!   seed's motion with zero rotation): the coplanarity function and the feature's domain
+//!   test, bisected over intervals (the seed's BBOI), earliest contact first;
+//! * [`queries`]: the standard benchmark's query files and their exact ground truth.
+
+pub mod interval;
+pub mod linear;
+pub mod poly;
+pub mod queries;
+
+pub use interval::Interval;
+pub use linear::{edge_edge, vertex_face, CcdOptions, LinearPoint};
+pub use poly::Poly;

@@ -1,0 +1,193 @@
+//! Polynomials in time with interval coefficients, and vectors of them: the positions of
+//! linearly moving points and the coplanarity and domain functions built from them, each
+//! enclosed over a time interval.
+
+use std::ops::{Add, Mul, Neg, Sub};
+
+use super::Interval;
+
+/// Most coefficients of a [`Poly`]: degree 6 (the product of two cubics).
+pub const MAX_COEFFS: usize = 7;
+
+/// A polynomial `Σ c_k t^k` of degree below [`MAX_COEFFS`] whose coefficients are intervals
+/// (the exact polynomial's coefficients lie in them).
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Poly {
+    c: [Interval; MAX_COEFFS],
+    len: usize,
+}
+
+impl Poly {
+    /// The constant `c`.
+    pub fn constant(c: Interval) -> Self {
+        let mut p = Self {
+            c: [Interval::ZERO; MAX_COEFFS],
+            len: 1,
+        };
+        p.c[0] = c;
+        p
+    }
+    /// `a + b t`.
+    pub fn linear(a: Interval, b: Interval) -> Self {
+        let mut p = Self::constant(a);
+        p.c[1] = b;
+        p.len = 2;
+        p
+    }
+    /// The coefficients, lowest degree first.
+    pub fn coefficients(&self) -> &[Interval] {
+        &self.c[..self.len]
+    }
+    /// The derivative.
+    pub fn derivative(&self) -> Self {
+        let mut d = Self::constant(Interval::ZERO);
+        for k in 1..self.len {
+            d.c[k - 1] = self.c[k] * (k as f64);
+        }
+        d.len = (self.len - 1).max(1);
+        d
+    }
+    /// An enclosure of the values at every `t` of `t` (Horner's scheme in intervals).
+    pub fn horner(&self, t: Interval) -> Interval {
+        let mut acc = self.c[self.len - 1];
+        for k in (0..self.len - 1).rev() {
+            acc = acc * t + self.c[k];
+        }
+        acc
+    }
+    /// An enclosure of the values over `t`: Horner's scheme intersected with the mean value
+    /// form `p(m) + p'(t) (t − m)` about the midpoint, which is the tighter one on short
+    /// intervals (its overestimate shrinks with the square of the width).
+    pub fn eval(&self, t: Interval) -> Interval {
+        let direct = self.horner(t);
+        if self.len <= 1 {
+            return direct;
+        }
+        let m = Interval::point(t.mid());
+        let centred = self.horner(m) + self.derivative().horner(t) * (t - m);
+        direct.intersect(centred).unwrap_or(direct)
+    }
+}
+
+impl Add for Poly {
+    type Output = Self;
+    fn add(self, o: Self) -> Self {
+        let mut r = Self::constant(Interval::ZERO);
+        r.len = self.len.max(o.len);
+        for k in 0..r.len {
+            r.c[k] = self.c[k] + o.c[k];
+        }
+        r
+    }
+}
+
+impl Neg for Poly {
+    type Output = Self;
+    fn neg(mut self) -> Self {
+        for k in 0..self.len {
+            self.c[k] = -self.c[k];
+        }
+        self
+    }
+}
+
+impl Sub for Poly {
+    type Output = Self;
+    fn sub(self, o: Self) -> Self {
+        self + -o
+    }
+}
+
+impl Mul for Poly {
+    type Output = Self;
+    /// # Panics
+    /// When the product's degree is [`MAX_COEFFS`] or more (a programming error: the callers'
+    /// degrees are fixed).
+    fn mul(self, o: Self) -> Self {
+        let len = self.len + o.len - 1;
+        assert!(len <= MAX_COEFFS, "polynomial degree too high");
+        let mut r = Self::constant(Interval::ZERO);
+        r.len = len;
+        for i in 0..self.len {
+            for j in 0..o.len {
+                r.c[i + j] = r.c[i + j] + self.c[i] * o.c[j];
+            }
+        }
+        r
+    }
+}
+
+/// A 3-vector of polynomials: a point moving in time.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct PolyVec(pub [Poly; 3]);
+
+impl PolyVec {
+    /// The point moving on a straight line from `p0` at `t = 0` to `p1` at `t = 1`: each
+    /// coordinate `p0 + (p1 − p0) t`, the difference enclosed.
+    pub fn linear(p0: [Interval; 3], p1: [Interval; 3]) -> Self {
+        Self([0, 1, 2].map(|k| Poly::linear(p0[k], p1[k] - p0[k])))
+    }
+    /// The dot product.
+    pub fn dot(&self, o: &Self) -> Poly {
+        self.0[0] * o.0[0] + self.0[1] * o.0[1] + self.0[2] * o.0[2]
+    }
+    /// The cross product.
+    pub fn cross(&self, o: &Self) -> Self {
+        let (a, b) = (&self.0, &o.0);
+        Self([
+            a[1] * b[2] - a[2] * b[1],
+            a[2] * b[0] - a[0] * b[2],
+            a[0] * b[1] - a[1] * b[0],
+        ])
+    }
+}
+
+impl Sub for PolyVec {
+    type Output = Self;
+    fn sub(self, o: Self) -> Self {
+        Self([0, 1, 2].map(|k| self.0[k] - o.0[k]))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use rand::{Rng, SeedableRng};
+    use rand_pcg::Pcg64;
+
+    /// The enclosures hold the values of the exact polynomial at sampled points.
+    #[test]
+    fn enclosures_hold_sampled_values() {
+        let mut rng = Pcg64::seed_from_u64(3);
+        for _ in 0..2000 {
+            let coeffs: Vec<f64> = (0..4).map(|_| rng.gen_range(-10.0..10.0)).collect();
+            let mut p = Poly::linear(Interval::point(coeffs[0]), Interval::point(coeffs[1]));
+            let q = Poly::linear(Interval::point(coeffs[2]), Interval::point(coeffs[3]));
+            p = p * q * q; // a cubic
+            let a: f64 = rng.gen_range(0.0..1.0);
+            let b = (a + rng.gen_range(0.0..0.3)).min(1.0);
+            let t = Interval::new(a, b);
+            let range = p.eval(t);
+            for k in 0..=20 {
+                let x = a + (b - a) * k as f64 / 20.0;
+                let lin = |c0: f64, c1: f64| c0 + c1 * x;
+                let exact = lin(coeffs[0], coeffs[1]) * lin(coeffs[2], coeffs[3]).powi(2);
+                // The sampled value has its own rounding: compare with a relative margin.
+                let slack = 1e-12 * (1.0 + exact.abs());
+                assert!(
+                    range.lo() <= exact + slack && exact - slack <= range.hi(),
+                    "{exact} not in {range:?} at {x}"
+                );
+            }
+        }
+    }
+
+    #[test]
+    fn the_mean_value_form_is_tight_on_short_intervals() {
+        // (t - 0.5)^2 on [0.49, 0.51]: the range is [0, 1e-4].
+        let p = Poly::linear(Interval::point(-0.5), Interval::point(1.0));
+        let sq = p * p;
+        let r = sq.eval(Interval::new(0.49, 0.51));
+        assert!(r.hi() < 2.1e-4 && r.lo() > -2.1e-4, "{r:?}");
+    }
+}
