@@ -104,14 +104,20 @@ pub fn edge_edge(
 /// The start of the earliest interval of `[0, 1]`, no wider than the tolerance, that neither
 /// `f ≠ 0` nor a domain function `< 0` excludes (see the [module docs](self)).
 pub fn earliest_root(f: &Poly, domain: &[Poly], opts: &CcdOptions) -> Option<f64> {
+    let df = f.derivative();
+    let dd: Vec<Poly> = domain.iter().map(Poly::derivative).collect();
     let mut stack = vec![Interval::UNIT];
     let mut checks = 0;
     while let Some(t) = stack.pop() {
         checks += 1;
-        if !f.eval(t).contains_zero() {
+        if !f.eval_with(&df, t).contains_zero() {
             continue;
         }
-        if domain.iter().any(|g| g.eval(t).hi() < 0.0) {
+        if domain
+            .iter()
+            .zip(&dd)
+            .any(|(g, dg)| g.eval_with(dg, t).hi() < 0.0)
+        {
             continue;
         }
         let m = t.mid();

@@ -9,12 +9,15 @@
 //! * [`linear`]: vertex–face and edge–edge contact of points moving on straight lines (the
 //!   seed's motion with zero rotation): the coplanarity function and the feature's domain
 //!   test, bisected over intervals (the seed's BBOI), earliest contact first;
+//! * [`rotating`]: the same tests for bodies that translate and rotate (the seed's motion
+//!   class, [`rotating::ScrewMotion`]), on interval enclosures of the moving points;
 //! * [`queries`]: the standard benchmark's query files and their exact ground truth.
 
 pub mod interval;
 pub mod linear;
 pub mod poly;
 pub mod queries;
+pub mod rotating;
 
 pub use interval::Interval;
 pub use linear::{edge_edge, vertex_face, CcdOptions, LinearPoint};

@@ -50,8 +50,15 @@ impl Poly {
     /// An enclosure of the values at every `t` of `t` (Horner's scheme in intervals).
     pub fn horner(&self, t: Interval) -> Interval {
         let mut acc = self.c[self.len - 1];
-        for k in (0..self.len - 1).rev() {
-            acc = acc * t + self.c[k];
+        if t.lo() >= 0.0 {
+            // Times are non-negative: each product's bounds come from two products.
+            for k in (0..self.len - 1).rev() {
+                acc = acc.mul_non_negative(t) + self.c[k];
+            }
+        } else {
+            for k in (0..self.len - 1).rev() {
+                acc = acc * t + self.c[k];
+            }
         }
         acc
     }
@@ -65,6 +72,16 @@ impl Poly {
         }
         let m = Interval::point(t.mid());
         let centred = self.horner(m) + self.derivative().horner(t) * (t - m);
+        direct.intersect(centred).unwrap_or(direct)
+    }
+    /// [`Poly::eval`] with the derivative given (`d` must be this polynomial's).
+    pub fn eval_with(&self, d: &Poly, t: Interval) -> Interval {
+        let direct = self.horner(t);
+        if self.len <= 1 {
+            return direct;
+        }
+        let m = Interval::point(t.mid());
+        let centred = self.horner(m) + d.horner(t) * (t - m);
         direct.intersect(centred).unwrap_or(direct)
     }
 }
