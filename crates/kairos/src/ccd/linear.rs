@@ -20,9 +20,11 @@
 //!   meet when both lie in `[0, 1]`: four quartics `s |n|²`, `|n|² − s |n|²`, `u |n|²`,
 //!   `|n|² − u |n|²` that must all be `≥ 0`. (Parallel edges make all four vanish: never pruned.)
 //!
-//! A contact at `t` makes `f(t) = 0` and every domain function `≥ 0`, so an interval of time
-//! on which an enclosure of `f` excludes 0, or an enclosure of a domain function is below 0,
-//! holds no contact.
+//! A contact at `t` puts the contact point in both features, so their boxes overlap, and makes
+//! `f(t) = 0` and every domain function `≥ 0`; an interval of time on which the features'
+//! boxes are apart, an enclosure of `f` excludes 0, or an enclosure of a domain function is
+//! below 0, holds no contact. (The boxes also exclude parallel edges and degenerate triangles
+//! far apart, where `f` and the domain functions vanish.)
 //!
 //! # The root finder
 //!
@@ -36,6 +38,7 @@
 //! that guarantee.
 
 use super::poly::PolyVec;
+use super::rotating::boxes_meet;
 use super::{Interval, Poly};
 
 /// Options of the root finder.
@@ -70,6 +73,7 @@ pub fn vertex_face(
     opts: &CcdOptions,
 ) -> Option<f64> {
     let [p, a, b, c] = [p, a, b, c].map(|x| PolyVec::linear(x[0], x[1]));
+    let boxes = |t: Interval| boxes_meet(&[p.eval(t)], &[a.eval(t), b.eval(t), c.eval(t)]);
     let (ab, bc, ca) = (b - a, c - b, a - c);
     let n = ab.cross(&(c - a));
     let f = n.dot(&(p - a));
@@ -78,7 +82,7 @@ pub fn vertex_face(
         bc.cross(&(p - b)).dot(&n),
         ca.cross(&(p - c)).dot(&n),
     ];
-    earliest_root(&f, &domain, opts)
+    earliest_root(&f, &domain, boxes, opts)
 }
 
 /// The earliest time in `[0, 1]` at which the edges `a b` and `c d` may touch (see the
@@ -91,6 +95,7 @@ pub fn edge_edge(
     opts: &CcdOptions,
 ) -> Option<f64> {
     let [a, b, c, d] = [a, b, c, d].map(|x| PolyVec::linear(x[0], x[1]));
+    let boxes = |t: Interval| boxes_meet(&[a.eval(t), b.eval(t)], &[c.eval(t), d.eval(t)]);
     let (ab, cd, ac) = (b - a, d - c, c - a);
     let n = ab.cross(&cd);
     let f = n.dot(&ac);
@@ -98,19 +103,25 @@ pub fn edge_edge(
     let s = ac.cross(&cd).dot(&n);
     let u = ac.cross(&ab).dot(&n);
     let domain = [s, nn - s, u, nn - u];
-    earliest_root(&f, &domain, opts)
+    earliest_root(&f, &domain, boxes, opts)
 }
 
 /// The start of the earliest interval of `[0, 1]`, no wider than the tolerance, that neither
-/// `f ≠ 0` nor a domain function `< 0` excludes (see the [module docs](self)).
-pub fn earliest_root(f: &Poly, domain: &[Poly], opts: &CcdOptions) -> Option<f64> {
+/// `boxes` (false: the features' boxes are apart), `f ≠ 0` nor a domain function `< 0`
+/// excludes (see the [module docs](self)).
+pub fn earliest_root(
+    f: &Poly,
+    domain: &[Poly],
+    boxes: impl Fn(Interval) -> bool,
+    opts: &CcdOptions,
+) -> Option<f64> {
     let df = f.derivative();
     let dd: Vec<Poly> = domain.iter().map(Poly::derivative).collect();
     let mut stack = vec![Interval::UNIT];
     let mut checks = 0;
     while let Some(t) = stack.pop() {
         checks += 1;
-        if !f.eval_with(&df, t).contains_zero() {
+        if !boxes(t) || !f.eval_with(&df, t).contains_zero() {
             continue;
         }
         if domain

@@ -11,13 +11,19 @@
 //!   test, bisected over intervals (the seed's BBOI), earliest contact first;
 //! * [`rotating`]: the same tests for bodies that translate and rotate (the seed's motion
 //!   class, [`rotating::ScrewMotion`]), on interval enclosures of the moving points;
+//! * [`mesh`]: validated triangle meshes and procedural ones (icosphere, torus, spiky ball,
+//!   plate);
+//! * [`tree`]: sphere trees (Welzl's minimal spheres, midpoint splits) and the time of contact
+//!   of two moving meshes by Traverse-Tree-Pair ([`tree::mesh_contact`]);
 //! * [`queries`]: the standard benchmark's query files and their exact ground truth.
 
 pub mod interval;
 pub mod linear;
+pub mod mesh;
 pub mod poly;
 pub mod queries;
 pub mod rotating;
+pub mod tree;
 
 pub use interval::Interval;
 pub use linear::{edge_edge, vertex_face, CcdOptions, LinearPoint};

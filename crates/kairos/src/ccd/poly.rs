@@ -148,6 +148,10 @@ impl PolyVec {
     pub fn dot(&self, o: &Self) -> Poly {
         self.0[0] * o.0[0] + self.0[1] * o.0[1] + self.0[2] * o.0[2]
     }
+    /// The box that holds the point at every time of `t`.
+    pub fn eval(&self, t: Interval) -> [Interval; 3] {
+        [0, 1, 2].map(|k| self.0[k].horner(t))
+    }
     /// The cross product.
     pub fn cross(&self, o: &Self) -> Self {
         let (a, b) = (&self.0, &o.0);

@@ -16,7 +16,8 @@
 //! # The tests
 //!
 //! The functions of [`super::linear`] on the enclosed points, by interval arithmetic instead of
-//! polynomials: the coplanarity `f` and the feature's domain functions. An interval of time
+//! polynomials: the boxes of the two features must overlap, then the coplanarity `f` and the
+//! feature's domain functions. An interval of time
 //! on which `f` excludes 0 or a domain function is negative holds no contact; the first
 //! interval no wider than the tolerance that nothing excludes is reported by its start. The
 //! enclosures shrink with the interval (first order), so the bisection ends, and the time is
@@ -42,6 +43,21 @@ fn cross(a: &IVec, b: &IVec) -> IVec {
         a[2] * b[0] - a[0] * b[2],
         a[0] * b[1] - a[1] * b[0],
     ]
+}
+
+/// Whether the boxes around the points of `a` and of `b` overlap on every axis: a contact
+/// point lies on both features, so in both boxes (this also excludes parallel edges and
+/// degenerate triangles far apart, which the coplanarity test cannot).
+pub(crate) fn boxes_meet(a: &[IVec], b: &[IVec]) -> bool {
+    (0..3).all(|i| {
+        let hull = |pts: &[IVec]| {
+            pts.iter()
+                .map(|p| p[i])
+                .reduce(Interval::hull)
+                .unwrap_or(Interval::ZERO)
+        };
+        hull(a).intersect(hull(b)).is_some()
+    })
 }
 
 /// Enclosures of `sin θ` and `cos θ` for every `θ` of `theta` (finite). `f64::sin` and
@@ -117,7 +133,7 @@ impl ScrewMotion {
 /// A point of a moving body, enclosed once per query: the constants of the formula in the
 /// [module docs](self).
 #[derive(Clone, Copy, Debug)]
-struct MovingPoint {
+pub(crate) struct MovingPoint {
     centre: IVec,
     velocity: IVec,
     /// `|ω|`.
@@ -128,7 +144,7 @@ struct MovingPoint {
 }
 
 impl MovingPoint {
-    fn new(point: [f64; 3], m: &ScrewMotion) -> Self {
+    pub(crate) fn new(point: [f64; 3], m: &ScrewMotion) -> Self {
         let iv = |a: [f64; 3]| a.map(Interval::point);
         let centre = iv(m.centre);
         let r = sub(&iv(point), &centre);
@@ -164,7 +180,7 @@ impl MovingPoint {
         }
     }
     /// The box that holds the point at every time of `t`.
-    fn enclose(&self, t: Interval) -> IVec {
+    pub(crate) fn enclose(&self, t: Interval) -> IVec {
         let (s, c) = if self.speed == Interval::ZERO {
             (Interval::ZERO, Interval::point(1.0))
         } else {
@@ -199,6 +215,9 @@ pub fn vertex_face(
     ];
     earliest(until, opts, |t| {
         let [p, a, b, c] = pts.map(|m| m.enclose(t));
+        if !boxes_meet(&[p], &[a, b, c]) {
+            return false;
+        }
         let (ab, ac) = (sub(&b, &a), sub(&c, &a));
         let n = cross(&ab, &ac);
         if !dot(&n, &sub(&p, &a)).contains_zero() {
@@ -232,6 +251,9 @@ pub fn edge_edge(
     ];
     earliest(until, opts, |t| {
         let [a, b, c, d] = pts.map(|m| m.enclose(t));
+        if !boxes_meet(&[a, b], &[c, d]) {
+            return false;
+        }
         let (ab, cd, ac) = (sub(&b, &a), sub(&d, &c), sub(&c, &a));
         let n = cross(&ab, &cd);
         if !dot(&n, &ac).contains_zero() {

@@ -1,0 +1,538 @@
+//! Sphere trees over triangle meshes and the time of contact of two moving meshes: the seed's
+//! hierarchy (a binary tree split at the midpoint of the broadest dimension, a minimal
+//! enclosing sphere per node by Welzl's algorithm) and Traverse-Tree-Pair (its Algorithm 6),
+//! whose time domain shrinks to the earliest contact found so far.
+//!
+//! # The time of contact of two meshes
+//!
+//! Both meshes move by [`ScrewMotion`]s and are given by their positions at `t = 0`. A pair of
+//! nodes is examined only when their spheres may meet within `[0, best]` (the sphere–sphere
+//! test over a time domain: each centre's interval box over a piece of the domain, the domain
+//! cut in up to [`SPHERE_PIECES`] pieces, must come within the sum of the radii); a pair of
+//! leaves runs the feature tests of [`super::rotating`] (each vertex of one triangle against the
+//! other triangle, each edge against each edge) over `[0, best]`, and a contact found becomes
+//! the new `best`. The result is the earliest time any feature test reports, so it is never
+//! after the first contact of the meshes' surfaces.
+
+use super::linear::CcdOptions;
+use super::mesh::TriMesh;
+use super::rotating::{self, MovingPoint, ScrewMotion};
+use super::Interval;
+
+type P = [f64; 3];
+
+/// The most pieces a node pair's time domain is cut into by the sphere–sphere test.
+pub const SPHERE_PIECES: u32 = 16;
+
+fn sub(a: P, b: P) -> P {
+    [a[0] - b[0], a[1] - b[1], a[2] - b[2]]
+}
+fn dot(a: P, b: P) -> f64 {
+    a[0] * b[0] + a[1] * b[1] + a[2] * b[2]
+}
+fn dist(a: P, b: P) -> f64 {
+    dot(sub(a, b), sub(a, b)).sqrt()
+}
+fn mid(a: P, b: P) -> P {
+    [0, 1, 2].map(|i| 0.5 * (a[i] + b[i]))
+}
+
+/// A sphere (centre, radius).
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Sphere {
+    /// The centre.
+    pub centre: P,
+    /// The radius.
+    pub radius: f64,
+}
+
+impl Sphere {
+    fn holds(&self, p: P) -> bool {
+        dist(self.centre, p) <= self.radius * (1.0 + 1e-12) + 1e-300
+    }
+}
+
+/// The sphere through 2, 3 or 4 boundary points with the others inside, the smallest of the
+/// candidates (pairs' diametral spheres, triples' circumscribed circles, the four's
+/// circumsphere) that holds all of `pts`: the base cases of Welzl's algorithm, robust to
+/// degenerate (collinear, coplanar) boundaries.
+fn small_sphere(pts: &[P]) -> Sphere {
+    let mut best: Option<Sphere> = None;
+    let mut offer = |s: Sphere| {
+        if s.radius.is_finite()
+            && pts.iter().all(|&p| s.holds(p))
+            && best.is_none_or(|b| s.radius < b.radius)
+        {
+            best = Some(s);
+        }
+    };
+    let n = pts.len();
+    if n == 1 {
+        offer(Sphere {
+            centre: pts[0],
+            radius: 0.0,
+        });
+    }
+    for i in 0..n {
+        for j in i + 1..n {
+            offer(Sphere {
+                centre: mid(pts[i], pts[j]),
+                radius: 0.5 * dist(pts[i], pts[j]),
+            });
+            for k in j + 1..n {
+                if let Some(s) = circle(pts[i], pts[j], pts[k]) {
+                    offer(s);
+                }
+                for l in k + 1..n {
+                    if let Some(s) = circumsphere(pts[i], pts[j], pts[k], pts[l]) {
+                        offer(s);
+                    }
+                }
+            }
+        }
+    }
+    // All candidates degenerate: a sphere about the mean that holds every point.
+    best.unwrap_or_else(|| {
+        let c = pts
+            .iter()
+            .fold([0.0; 3], |s, p| [0, 1, 2].map(|i| s[i] + p[i] / n as f64));
+        let r = pts.iter().map(|&p| dist(c, p)).fold(0.0, f64::max);
+        Sphere {
+            centre: c,
+            radius: r,
+        }
+    })
+}
+
+/// The sphere whose great circle passes through `a`, `b`, `c` (`None` when collinear).
+fn circle(a: P, b: P, c: P) -> Option<Sphere> {
+    let (u, v) = (sub(b, a), sub(c, a));
+    let w = [
+        u[1] * v[2] - u[2] * v[1],
+        u[2] * v[0] - u[0] * v[2],
+        u[0] * v[1] - u[1] * v[0],
+    ];
+    let ww = dot(w, w);
+    if !(ww > 1e-30 * dot(u, u) * dot(v, v)) {
+        return None;
+    }
+    // centre = a + (|u|² (v × w) + |v|² (w × u)) / (2 |w|²)
+    let cross = |x: P, y: P| {
+        [
+            x[1] * y[2] - x[2] * y[1],
+            x[2] * y[0] - x[0] * y[2],
+            x[0] * y[1] - x[1] * y[0],
+        ]
+    };
+    let (vw, wu) = (cross(v, w), cross(w, u));
+    let (uu, vv) = (dot(u, u), dot(v, v));
+    let off = [0, 1, 2].map(|i| (uu * vw[i] + vv * wu[i]) / (2.0 * ww));
+    let centre = [0, 1, 2].map(|i| a[i] + off[i]);
+    Some(Sphere {
+        centre,
+        radius: dot(off, off).sqrt(),
+    })
+}
+
+/// The sphere through four points (`None` when coplanar).
+fn circumsphere(a: P, b: P, c: P, d: P) -> Option<Sphere> {
+    let (u, v, w) = (sub(b, a), sub(c, a), sub(d, a));
+    let det = u[0] * (v[1] * w[2] - v[2] * w[1]) - u[1] * (v[0] * w[2] - v[2] * w[0])
+        + u[2] * (v[0] * w[1] - v[1] * w[0]);
+    let scale = dot(u, u).sqrt() * dot(v, v).sqrt() * dot(w, w).sqrt();
+    if !(det.abs() > 1e-12 * scale) {
+        return None;
+    }
+    // Solve [u; v; w] x = (|u|², |v|², |w|²) / 2 by Cramer's rule.
+    let r = [dot(u, u) / 2.0, dot(v, v) / 2.0, dot(w, w) / 2.0];
+    let rows = [u, v, w];
+    let det3 = |m: [[f64; 3]; 3]| {
+        m[0][0] * (m[1][1] * m[2][2] - m[1][2] * m[2][1])
+            - m[0][1] * (m[1][0] * m[2][2] - m[1][2] * m[2][0])
+            + m[0][2] * (m[1][0] * m[2][1] - m[1][1] * m[2][0])
+    };
+    let x = [0, 1, 2].map(|col| {
+        let mut m = rows;
+        for (k, row) in m.iter_mut().enumerate() {
+            row[col] = r[k];
+        }
+        det3(m) / det
+    });
+    Some(Sphere {
+        centre: [0, 1, 2].map(|i| a[i] + x[i]),
+        radius: dot(x, x).sqrt(),
+    })
+}
+
+/// The minimal enclosing sphere of `points` (Welzl's algorithm, iterative, in a fixed
+/// pseudo-random order so the result is deterministic), its radius then grown to the farthest
+/// point's distance from the centre as computed, so that it holds every point whatever the
+/// rounding.
+pub fn enclosing_sphere(points: &[P]) -> Sphere {
+    let mut pts: Vec<P> = points.to_vec();
+    // A fixed shuffle (Fisher–Yates with a small LCG): expected linear time.
+    let mut state: u64 = 0x9E37_79B9_7F4A_7C15;
+    for i in (1..pts.len()).rev() {
+        state = state
+            .wrapping_mul(6364136223846793005)
+            .wrapping_add(1442695040888963407);
+        let j = (state >> 33) as usize % (i + 1);
+        pts.swap(i, j);
+    }
+    if pts.is_empty() {
+        return Sphere {
+            centre: [0.0; 3],
+            radius: 0.0,
+        };
+    }
+    let mut s = small_sphere(&pts[..1]);
+    for i in 1..pts.len() {
+        if s.holds(pts[i]) {
+            continue;
+        }
+        s = small_sphere(&[pts[i]]);
+        for j in 0..i {
+            if s.holds(pts[j]) {
+                continue;
+            }
+            s = small_sphere(&[pts[i], pts[j]]);
+            for k in 0..j {
+                if s.holds(pts[k]) {
+                    continue;
+                }
+                s = small_sphere(&[pts[i], pts[j], pts[k]]);
+                for l in 0..k {
+                    if !s.holds(pts[l]) {
+                        s = small_sphere(&[pts[i], pts[j], pts[k], pts[l]]);
+                    }
+                }
+            }
+        }
+    }
+    let r = pts.iter().map(|&p| dist(s.centre, p)).fold(0.0, f64::max);
+    Sphere {
+        centre: s.centre,
+        radius: r * (1.0 + 4.0 * f64::EPSILON),
+    }
+}
+
+/// A node of a [`SphereTree`].
+#[derive(Clone, Debug, PartialEq)]
+pub struct Node {
+    /// A sphere holding the node's triangles.
+    pub sphere: Sphere,
+    /// The children (indices into the tree's nodes), or `None` for a leaf.
+    pub children: Option<[u32; 2]>,
+    /// The leaf's triangles: `order[first..first + count]` of the tree.
+    pub first: u32,
+    /// How many triangles the node holds.
+    pub count: u32,
+}
+
+/// A binary sphere tree over a mesh's triangles (see the [module docs](self)).
+#[derive(Clone, Debug, PartialEq)]
+pub struct SphereTree {
+    nodes: Vec<Node>,
+    order: Vec<u32>,
+}
+
+/// Most triangles in a leaf.
+pub const LEAF_SIZE: usize = 1;
+
+impl SphereTree {
+    /// The tree of `mesh`.
+    pub fn new(mesh: &TriMesh) -> Self {
+        let mut order: Vec<u32> = (0..mesh.triangles().len() as u32).collect();
+        let mut nodes = Vec::new();
+        Self::build(mesh, &mut order, 0, &mut nodes);
+        Self { nodes, order }
+    }
+
+    fn build(mesh: &TriMesh, order: &mut [u32], first: usize, nodes: &mut Vec<Node>) -> u32 {
+        let points: Vec<P> = order
+            .iter()
+            .flat_map(|&t| mesh.corners(t as usize))
+            .collect();
+        let sphere = enclosing_sphere(&points);
+        let id = nodes.len() as u32;
+        nodes.push(Node {
+            sphere,
+            children: None,
+            first: first as u32,
+            count: order.len() as u32,
+        });
+        if order.len() <= LEAF_SIZE {
+            return id;
+        }
+        // Split at the midpoint of the broadest dimension of the triangles' corners, by
+        // centroid; an empty side splits at the median instead.
+        let (mut lo, mut hi) = ([f64::INFINITY; 3], [f64::NEG_INFINITY; 3]);
+        for p in &points {
+            for i in 0..3 {
+                lo[i] = lo[i].min(p[i]);
+                hi[i] = hi[i].max(p[i]);
+            }
+        }
+        let axis = (0..3)
+            .max_by(|&a, &b| (hi[a] - lo[a]).total_cmp(&(hi[b] - lo[b])))
+            .unwrap_or(0);
+        let cut = 0.5 * (lo[axis] + hi[axis]);
+        let centroid = |t: u32| {
+            let c = mesh.corners(t as usize);
+            (c[0][axis] + c[1][axis] + c[2][axis]) / 3.0
+        };
+        order.sort_by(|&a, &b| centroid(a).total_cmp(&centroid(b)).then(a.cmp(&b)));
+        let mut split = order.partition_point(|&t| centroid(t) < cut);
+        if split == 0 || split == order.len() {
+            split = order.len() / 2;
+        }
+        let (left, right) = order.split_at_mut(split);
+        let l = Self::build(mesh, left, first, nodes);
+        let r = Self::build(mesh, right, first + split, nodes);
+        nodes[id as usize].children = Some([l, r]);
+        id
+    }
+
+    /// The nodes, the root first.
+    pub fn nodes(&self) -> &[Node] {
+        &self.nodes
+    }
+    /// The triangles of a leaf.
+    pub fn triangles(&self, node: &Node) -> &[u32] {
+        &self.order[node.first as usize..(node.first + node.count) as usize]
+    }
+}
+
+/// A mesh with its sphere tree: a body for [`mesh_contact`].
+#[derive(Clone, Debug, PartialEq)]
+pub struct MeshBody {
+    /// The mesh, at its pose at `t = 0`.
+    pub mesh: TriMesh,
+    /// Its sphere tree.
+    pub tree: SphereTree,
+}
+
+impl MeshBody {
+    /// The mesh and its tree.
+    pub fn new(mesh: TriMesh) -> Self {
+        let tree = SphereTree::new(&mesh);
+        Self { mesh, tree }
+    }
+}
+
+/// Whether spheres `a` (moving by `ma`) and `b` (by `mb`) may meet at some time of `t`: each
+/// centre's box over a piece of `t` (the domain cut in up to [`SPHERE_PIECES`] pieces as long
+/// as a piece is not excluded) must come within the sum of the radii (the seed's TSP).
+fn spheres_may_meet(a: &MovingPoint, ra: f64, b: &MovingPoint, rb: f64, t: Interval) -> bool {
+    let reach = ra + rb;
+    let apart = |t: Interval| {
+        let (ba, bb) = (a.enclose(t), b.enclose(t));
+        let gap2: f64 = (0..3)
+            .map(|i| {
+                let g = (ba[i].lo() - bb[i].hi())
+                    .max(bb[i].lo() - ba[i].hi())
+                    .max(0.0);
+                g * g
+            })
+            .sum();
+        // The gap is rounded down (a factor below 1) before the comparison.
+        gap2.sqrt() * (1.0 - 4.0 * f64::EPSILON) > reach
+    };
+    if apart(t) {
+        return false;
+    }
+    let mut pieces = 2;
+    while pieces <= SPHERE_PIECES {
+        let w = (t.hi() - t.lo()) / pieces as f64;
+        let all_apart = (0..pieces).all(|k| {
+            let lo = t.lo() + w * k as f64;
+            let hi = if k + 1 == pieces {
+                t.hi()
+            } else {
+                t.lo() + w * (k + 1) as f64
+            };
+            apart(Interval::new(lo, hi.max(lo)))
+        });
+        if all_apart {
+            return false;
+        }
+        pieces *= 2;
+    }
+    true
+}
+
+/// The earliest contact time in `[0, until]` of the surfaces of meshes `a` (moving by `ma`)
+/// and `b` (by `mb`), given at `t = 0`; `None` when they do not touch by then (see the
+/// [module docs](self)).
+pub fn mesh_contact(
+    a: &MeshBody,
+    ma: &ScrewMotion,
+    b: &MeshBody,
+    mb: &ScrewMotion,
+    until: f64,
+    opts: &CcdOptions,
+) -> Option<f64> {
+    let (na, nb) = (a.tree.nodes(), b.tree.nodes());
+    if na.is_empty() || nb.is_empty() {
+        return None;
+    }
+    let centres_a: Vec<MovingPoint> = na
+        .iter()
+        .map(|n| MovingPoint::new(n.sphere.centre, ma))
+        .collect();
+    let centres_b: Vec<MovingPoint> = nb
+        .iter()
+        .map(|n| MovingPoint::new(n.sphere.centre, mb))
+        .collect();
+    let mut best: Option<f64> = None;
+    let mut stack = vec![(0u32, 0u32)];
+    while let Some((i, j)) = stack.pop() {
+        let horizon = best.unwrap_or(until);
+        let (x, y) = (&na[i as usize], &nb[j as usize]);
+        if !spheres_may_meet(
+            &centres_a[i as usize],
+            x.sphere.radius,
+            &centres_b[j as usize],
+            y.sphere.radius,
+            Interval::new(0.0, horizon),
+        ) {
+            continue;
+        }
+        match (x.children, y.children) {
+            (None, None) => {
+                for &ta in a.tree.triangles(x) {
+                    for &tb in b.tree.triangles(y) {
+                        let horizon = best.unwrap_or(until);
+                        if let Some(t) =
+                            triangle_pair(&a.mesh, ta, ma, &b.mesh, tb, mb, horizon, opts)
+                        {
+                            if best.is_none_or(|b| t < b) {
+                                best = Some(t);
+                            }
+                        }
+                    }
+                }
+            }
+            // Descend the larger sphere (or the one that can be descended).
+            (Some([l, r]), None) => stack.extend([(r, j), (l, j)]),
+            (None, Some([l, r])) => stack.extend([(i, r), (i, l)]),
+            (Some([l, r]), Some([p, q])) => {
+                if x.sphere.radius >= y.sphere.radius {
+                    stack.extend([(r, j), (l, j)]);
+                } else {
+                    stack.extend([(i, q), (i, p)]);
+                }
+            }
+        }
+    }
+    best
+}
+
+/// The earliest contact of triangle `ta` of `a` and `tb` of `b` in `[0, until]`: each vertex
+/// of one against the other triangle, each edge against each edge.
+#[allow(clippy::too_many_arguments)]
+fn triangle_pair(
+    a: &TriMesh,
+    ta: u32,
+    ma: &ScrewMotion,
+    b: &TriMesh,
+    tb: u32,
+    mb: &ScrewMotion,
+    until: f64,
+    opts: &CcdOptions,
+) -> Option<f64> {
+    let (ca, cb) = (a.corners(ta as usize), b.corners(tb as usize));
+    let mut best: Option<f64> = None;
+    let take = |t: Option<f64>, best: &mut Option<f64>| {
+        if let Some(t) = t {
+            if best.is_none_or(|b| t < b) {
+                *best = Some(t);
+            }
+        }
+    };
+    for p in ca {
+        let h = best.unwrap_or(until);
+        take(rotating::vertex_face(p, ma, cb, mb, h, opts), &mut best);
+    }
+    for p in cb {
+        let h = best.unwrap_or(until);
+        take(rotating::vertex_face(p, mb, ca, ma, h, opts), &mut best);
+    }
+    for i in 0..3 {
+        for j in 0..3 {
+            let h = best.unwrap_or(until);
+            let ea = [ca[i], ca[(i + 1) % 3]];
+            let eb = [cb[j], cb[(j + 1) % 3]];
+            take(rotating::edge_edge(ea, ma, eb, mb, h, opts), &mut best);
+        }
+    }
+    best
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use rand::{Rng, SeedableRng};
+    use rand_pcg::Pcg64;
+
+    #[test]
+    fn enclosing_spheres_hold_every_point_and_are_minimal_for_simple_sets() {
+        let mut rng = Pcg64::seed_from_u64(7);
+        for n in [1, 2, 3, 4, 5, 20, 500] {
+            let pts: Vec<P> = (0..n)
+                .map(|_| [0; 3].map(|_| rng.gen_range(-1.0..1.0)))
+                .collect();
+            let s = enclosing_sphere(&pts);
+            assert!(pts.iter().all(|&p| dist(s.centre, p) <= s.radius), "{n}");
+        }
+        // Two points: the diametral sphere; a regular tetrahedron: its circumsphere.
+        let s = enclosing_sphere(&[[0.0, 0.0, 0.0], [2.0, 0.0, 0.0]]);
+        assert!((s.radius - 1.0).abs() < 1e-12 && dist(s.centre, [1.0, 0.0, 0.0]) < 1e-12);
+        let tet = [
+            [1.0, 1.0, 1.0],
+            [1.0, -1.0, -1.0],
+            [-1.0, 1.0, -1.0],
+            [-1.0, -1.0, 1.0],
+        ];
+        let s = enclosing_sphere(&tet);
+        assert!((s.radius - 3f64.sqrt()).abs() < 1e-12, "{s:?}");
+        // Points on a sphere: that sphere (within rounding).
+        let ico = TriMesh::icosphere(2.0, 2);
+        let s = enclosing_sphere(ico.vertices());
+        assert!((s.radius - 2.0).abs() < 1e-9, "{s:?}");
+    }
+
+    #[test]
+    fn every_triangle_is_in_one_leaf_inside_every_sphere_above_it() {
+        let mesh = TriMesh::torus(2.0, 0.5, 24, 12);
+        let tree = SphereTree::new(&mesh);
+        let mut seen = vec![0; mesh.triangles().len()];
+        fn walk(
+            tree: &SphereTree,
+            mesh: &TriMesh,
+            id: u32,
+            above: &mut Vec<Sphere>,
+            seen: &mut [u32],
+        ) {
+            let node = &tree.nodes()[id as usize];
+            above.push(node.sphere);
+            match node.children {
+                Some([l, r]) => {
+                    walk(tree, mesh, l, above, seen);
+                    walk(tree, mesh, r, above, seen);
+                }
+                None => {
+                    for &t in tree.triangles(node) {
+                        seen[t as usize] += 1;
+                        for c in mesh.corners(t as usize) {
+                            assert!(above.iter().all(|s| dist(s.centre, c) <= s.radius));
+                        }
+                    }
+                }
+            }
+            above.pop();
+        }
+        walk(&tree, &mesh, 0, &mut Vec::new(), &mut seen);
+        assert!(seen.iter().all(|&k| k == 1));
+    }
+}
