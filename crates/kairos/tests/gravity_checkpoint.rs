@@ -58,8 +58,9 @@ fn sleepers<V: Vector>(w: &World<V>) -> usize {
 
 /// Runs `scene` uninterrupted, and again up to the first event after which `stop` says so,
 /// checkpointed there and resumed on another broad phase: the two agree bit for bit (events,
-/// worlds with their sleep states, the replays of the traces, a trace written and read back).
-/// Returns the events before and after the checkpoint, and the checkpoint.
+/// worlds with their sleep states, the replays of the traces, a trace written and read back);
+/// resumed on every other broad phase, the events and end states are the same too. Returns
+/// the events before and after the checkpoint, and the checkpoint.
 fn resume_is_uninterrupted<V: Vector>(
     scene: &Scene,
     stop: impl Fn(&Simulation<V>) -> bool,
@@ -159,6 +160,30 @@ fn resume_is_uninterrupted<V: Vector>(
         }
     };
     same_replays(&resumed_replay, "replay of");
+    // Every broad phase, built from the restored world, continues the same.
+    for kind in BroadPhaseKind::ALL {
+        let mut sim =
+            Simulation::restore(ck.world::<V>(), kind.build(&Default::default()), ck.state);
+        let mut replay = Replay::try_new(&header).unwrap();
+        let after = rest(&mut sim, &mut replay);
+        assert_eq!(full.len(), done + after.len(), "{name}, {kind}");
+        for (k, (x, y)) in full[done..].iter().zip(&after).enumerate() {
+            assert!(
+                x.same_event(y),
+                "{name}, {kind}: event {k} after the checkpoint differs"
+            );
+        }
+        assert_eq!(
+            sim.world().bodies,
+            full_sim.world().bodies,
+            "{name}, {kind}"
+        );
+        assert_eq!(
+            sim.world().asleep,
+            full_sim.world().asleep,
+            "{name}, {kind}"
+        );
+    }
     // The same through a trace file: its header holds the sleep states.
     let trace = path.with_file_name("rest.ktrace");
     let mut writer = TraceWriter::create(&trace, &header).unwrap();
@@ -225,6 +250,35 @@ fn a_resumed_3d_drop_is_the_uninterrupted_run() {
     let (done, after, ck) = resume_is_uninterrupted::<DVec3>(&scene, a_third_asleep(n), "drop-3d");
     assert!(done > 20 && after > 20, "{done} / {after}");
     assert!(ck.bodies.iter().any(|b| b.asleep) && ck.bodies.iter().any(|b| !b.asleep));
+}
+
+/// Drops checkpointed while their bodies fall, between their events: a broad phase built from
+/// the restored world has them in flight since older states (the calendar puts each in the
+/// cell it has reached, not the one of its stored state).
+#[test]
+fn drops_resumed_in_mid_fall_are_the_uninterrupted_runs() {
+    let scene = drop(&DropParams {
+        balls: 20,
+        boxes: 20,
+        duration: 2.0,
+        ..Default::default()
+    })
+    .unwrap();
+    let falling = |sim: &Simulation<DVec2>| sim.now() >= 1.5;
+    let (done, after, ck) = resume_is_uninterrupted::<DVec2>(&scene, falling, "mid-fall-2d");
+    assert!(done > 100 && after > 100, "{done} / {after}");
+    assert!(ck.bodies.iter().filter(|b| !b.asleep).count() > 30);
+    let scene = drop(&DropParams {
+        dim: 3,
+        balls: 6,
+        boxes: 6,
+        duration: 1.5,
+        ..Default::default()
+    })
+    .unwrap();
+    let falling = |sim: &Simulation<DVec3>| sim.now() >= 1.0;
+    let (done, after, _) = resume_is_uninterrupted::<DVec3>(&scene, falling, "mid-fall-3d");
+    assert!(done > 0 && after > 20, "{done} / {after}");
 }
 
 /// Balls only (a world of balls, version 2 layout inside version 4), elastic, bouncing past
