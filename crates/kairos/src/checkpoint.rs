@@ -36,7 +36,10 @@
 //! as the world's, as sleep changes only at recorded events). 176 bytes a ball, 288 a rigid
 //! body. A resumed run's world sleeps as the interrupted one did, and its trace's header says
 //! which bodies sleep at its start ([`TraceHeader::asleep`]), so that its replay keeps them
-//! still.
+//! still. The reader refuses sleep flags other than 0 and 1, a body resting on itself, on a
+//! missing body or on one that does not sleep, or while awake, a count of bodies held that is
+//! not the number resting on it, and a sleeping body that moves; and a scene with gravity in
+//! a file of versions 1 to 3 (no sleep states), or without gravity in a version 4 file.
 //!
 //! The file is written with an [`AtomicWriter`]: a kill leaves the previous checkpoint intact.
 
