@@ -182,7 +182,7 @@ pub fn write<V: Vector>(
         scene.has_rigid_bodies(),
         "a rigid world of a rigid scene"
     );
-    let gravity = !w.asleep.is_empty();
+    let gravity = w.gravity != V::ZERO;
     assert_eq!(gravity, scene.has_gravity(), "gravity in world and scene");
     let mut out = Hashing {
         out: AtomicWriter::with_capacity(1 << 20, path)?,

@@ -544,3 +544,26 @@ fn damaged_sleep_states_of_a_trace_header_are_refused() {
     std::fs::remove_file(&trace).unwrap();
     std::fs::remove_file(&path).unwrap();
 }
+
+/// A scene with gravity and no bodies (nothing sleeps, nothing to save per body) checkpoints
+/// as version 4 and reads back.
+#[test]
+fn a_scene_with_gravity_and_no_bodies_checkpoints() {
+    let scene = Scene::from_toml_str(
+        "dim = 2\n[simulation]\nduration = 1.0\ngravity = [0.0, -10.0]\n[[walls]]\n\
+         plane = { point = [0.0, 0.0], normal = [0.0, 1.0] }\n",
+    )
+    .unwrap();
+    let sim = Simulation::new(
+        scene.world::<DVec2>(),
+        BroadPhaseKind::Calendar.build(&Default::default()),
+        scene.duration,
+    );
+    let path = temp("no-bodies");
+    checkpoint::write(&path, &scene, &sim, &Replay::for_scene(&scene)).unwrap();
+    assert_eq!(&std::fs::read(&path).unwrap()[8..12], &4u32.to_le_bytes());
+    let ck = checkpoint::read(&path).unwrap();
+    assert!(ck.bodies.is_empty() && ck.scene.has_gravity());
+    assert!(ck.trace_header("calendar").asleep.is_empty());
+    std::fs::remove_file(&path).unwrap();
+}
