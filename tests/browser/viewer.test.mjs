@@ -2,7 +2,9 @@
 // /usr/bin/chromium, driven by playwright-core): bodies at the right pixels, play, pause, speed,
 // stepping and scrubbing change what is shown, hover and click name a body, the kaya-bvh boxes
 // appear, rigid bodies (2D polygons, 3D tumbling boxes) are drawn as their outlines turning as
-// the simulation turns them, and no page logs an error or asks the network for anything.
+// the simulation turns them, bodies under gravity fall and rest as replayed (a resumed run's
+// trace too, starting with bodies asleep), and no page logs an error or asks the network for
+// anything.
 //
 // Run from the repository root after `cargo build --release`:
 //   (cd tests/browser && npm ci && npm test)
@@ -107,9 +109,13 @@ before(async () => {
     "generate", "drop", "--balls", "8", "--boxes", "8", "--seed", "1", "--duration", "4",
     "-o", "drop.toml"
   );
-  kairos("run", "drop.toml", "-q", "-o", "drop.ktrace");
+  kairos("run", "drop.toml", "-q", "-o", "drop.ktrace", "--checkpoint", "drop.kck", "--every", "2");
   kairos("view", "drop.ktrace", "-o", "drop.html");
   kairos("frames", "drop.ktrace", "--every", "0.25", "-o", "drop.xyz");
+  // Resumed from its checkpoint (t >= 2): the trace starts with bodies asleep.
+  kairos("run", "--resume", "drop.kck", "-q", "-o", "drop-resumed.ktrace");
+  kairos("view", "drop-resumed.ktrace", "-o", "drop-resumed.html");
+  kairos("frames", "drop-resumed.ktrace", "--every", "0.25", "-o", "drop-resumed.xyz");
   writeFileSync(join(work, "quiet.toml"), QUIET);
   kairos("run", "room.toml", "--broad-phase", "kaya-bvh", "-q", "-o", "room.ktrace");
   kairos("view", "room.ktrace", "-o", "room.html");
@@ -718,11 +724,12 @@ test("3D rigid boxes are drawn as their projected hulls, turning as the simulati
   await page.done();
 });
 
-test("under gravity bodies fall on parabolas and rest where the simulation puts them", async () => {
-  const page = await open("drop.html");
-  // Every frame of `kairos frames` (the library's replay): the page draws each body there,
-  // in flight (parabolas) and asleep (at rest).
-  const lines = readFileSync(join(work, "drop.xyz"), "utf8").trim().split("\n");
+/** Every frame of `kairos frames` (the library's replay) of `name`.xyz: the page `name`.html
+ * draws each body there, in flight (parabolas) and asleep (at rest). Returns the positions
+ * checked. */
+async function drawnAsReplayed(name) {
+  const page = await open(`${name}.html`);
+  const lines = readFileSync(join(work, `${name}.xyz`), "utf8").trim().split("\n");
   let checked = 0;
   for (let k = 0; k < lines.length; ) {
     const n = Number(lines[k]);
@@ -736,6 +743,18 @@ test("under gravity bodies fall on parabolas and rest where the simulation puts 
     }
     k += n + 2;
   }
-  assert.ok(checked >= 16 * 10, `${checked} positions`);
   await page.done();
+  return checked;
+}
+
+test("under gravity bodies fall on parabolas and rest where the simulation puts them", async () => {
+  const checked = await drawnAsReplayed("drop");
+  assert.ok(checked >= 16 * 10, `${checked} positions`);
+});
+
+test("a resumed run's trace starts with its sleeping bodies at rest and the others falling", async () => {
+  const data = JSON.parse(/<script id="kairos-data" type="application\/json">([\s\S]*?)<\/script>/.exec(readFileSync(join(work, "drop-resumed.html"), "utf8"))[1]);
+  assert.ok(data.startTime >= 2 && data.bodies.asleep, "some bodies sleep at the start");
+  const checked = await drawnAsReplayed("drop-resumed");
+  assert.ok(checked >= 16 * 4, `${checked} positions`);
 });

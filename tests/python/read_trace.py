@@ -1,7 +1,8 @@
 """Reads Kairos traces with numpy exactly as docs/trace-format.md says, and checks them against
-`kairos export`: a version 2 trace of balls, and version 3 traces of rigid bodies (2D polygons,
+`kairos export`: a version 2 trace of balls, version 3 traces of rigid bodies (2D polygons,
 3D boxes) whose final positions, rotations and angular velocities are replayed here from the
-header and the records. Usage: python3 read_trace.py PATH/TO/kairos"""
+header and the records, and the trace of a drop under gravity resumed from a checkpoint, whose
+header says which bodies sleep at its start. Usage: python3 read_trace.py PATH/TO/kairos"""
 import csv
 import os
 import struct
@@ -13,7 +14,7 @@ import tomllib
 import numpy as np
 
 RECORD = np.dtype([
-    ("time", "<f8"), ("dt", "<f8"), ("kind", "<u4"), ("a", "<u4"), ("b", "<u4"), ("reserved", "<u4"),
+    ("time", "<f8"), ("dt", "<f8"), ("kind", "<u4"), ("a", "<u4"), ("b", "<u4"), ("sleep", "<u4"),
     ("pos_a", "<f8", (3,)), ("vel_a", "<f8", (3,)), ("pos_b", "<f8", (3,)), ("vel_b", "<f8", (3,)),
 ])
 assert RECORD.itemsize == 128
@@ -74,7 +75,10 @@ def main(kairos):
     rigid = [check_rigid(kairos, "polygons", 2), check_rigid(kairos, "boxes", 3)]
     print(f"version 3 traces read by numpy: {rigid[0]} (2D) and {rigid[1]} (3D) events, final "
           "states match kairos export --final")
-    print("3 passed, 0 failed")
+    resumed = check_resumed_drop(kairos)
+    print(f"resumed gravity trace read by numpy: {resumed} events, sleep states in its header, "
+          "final states match kairos export --final")
+    print("4 passed, 0 failed")
 
 
 def quat_mul(p, q):
@@ -166,6 +170,67 @@ def check_rigid(kairos, generator, dim):
             assert np.allclose(got, want, rtol=0, atol=1e-9), (i, got, want)
             turned_any |= not np.allclose(got[:1], bodies["rot"][i][:1])
         assert turned_any, "the bodies turned"
+    return int(count)
+
+
+def check_resumed_drop(kairos):
+    """A 2D drop under gravity run with checkpoints, then resumed from the last one: the resumed
+    trace's header has flag 1 and one sleep byte per body after the body states; replaying it
+    here (sleeping bodies still, the others on parabolas) gives `kairos export --final`, which
+    is the uninterrupted run's. Returns the number of events of the resumed trace."""
+    with tempfile.TemporaryDirectory() as d:
+        path = lambda name: os.path.join(d, name)
+        subprocess.run([kairos, "generate", "drop", "--balls", "8", "--boxes", "8", "--seed", "1",
+                        "--duration", "4", "-o", path("drop.toml")], check=True,
+                       stdout=subprocess.DEVNULL)
+        subprocess.run([kairos, "run", path("drop.toml"), "-q", "-o", path("full.ktrace"),
+                        "--checkpoint", path("drop.kck"), "--every", "2"], check=True)
+        subprocess.run([kairos, "run", "--resume", path("drop.kck"), "-q", "-o",
+                        path("rest.ktrace")], check=True)
+        for t in ["full", "rest"]:
+            subprocess.run([kairos, "export", path(f"{t}.ktrace"), "--final", path(f"{t}.csv")],
+                           check=True)
+        assert open(path("full.csv")).read() == open(path("rest.csv")).read()
+        raw = open(path("rest.ktrace"), "rb").read()
+        version, dim, header_len, record_size, flags = struct.unpack_from("<IIQII", raw, 8)
+        assert (version, dim, record_size, flags) == (3, 2, 240, 1), (version, record_size, flags)
+        count, _, end_time = struct.unpack_from("<QQd", raw, len(raw) - 24)
+        off = 32
+        off += 4 + struct.unpack_from("<I", raw, off)[0]
+        scene_len = struct.unpack_from("<I", raw, off)[0]
+        scene = tomllib.loads(raw[off + 4:off + 4 + scene_len].decode())
+        g = np.array(scene["simulation"]["gravity"], dtype=float)
+        off = (off + 4 + scene_len + 7) // 8 * 8
+        start_time, n = struct.unpack_from("<dQ", raw, off)
+        assert start_time >= 2.0 and n == 16
+        bodies = np.frombuffer(raw, dtype=BODY3, count=n, offset=off + 16)
+        sleep_at = off + 16 + n * BODY3.itemsize
+        asleep = np.frombuffer(raw, dtype="<u1", count=n, offset=sleep_at)
+        assert sleep_at + (n + 7) // 8 * 8 == header_len
+        assert set(asleep.tolist()) == {0, 1}, asleep
+        assert np.all(bodies["time"] <= start_time)
+        events = np.frombuffer(raw, dtype=RECORD3, count=count, offset=header_len)
+        last = {i: (bodies["time"][i], bodies["pos"][i], bodies["vel"][i], bool(asleep[i]))
+                for i in range(n)}
+        for e in events:
+            last[int(e["a"])] = (e["time"], e["pos_a"], e["vel_a"], bool(e["sleep"] & 1))
+            if e["kind"] == 0:
+                last[int(e["b"])] = (e["time"], e["pos_b"], e["vel_b"], bool(e["sleep"] & 2))
+        # Some body sleeps from the start to the end: only its sleep byte keeps it still.
+        touched = set(events["a"].tolist()) | set(events["b"][events["kind"] == 0].tolist())
+        assert any(asleep[i] and i not in touched for i in range(n))
+        rows = list(csv.DictReader(open(path("rest.csv"))))
+        assert len(rows) == n
+        for i, row in enumerate(rows):
+            t, pos, vel, sleeps = last[i]
+            dt = end_time - t
+            fall = 0.0 if sleeps else 1.0
+            want_pos = pos[:2] + vel[:2] * dt + fall * g * 0.5 * dt * dt
+            want_vel = vel[:2] + fall * g * dt
+            got_pos = np.array([float(row["x"]), float(row["y"])])
+            got_vel = np.array([float(row["vx"]), float(row["vy"])])
+            assert np.allclose(got_pos, want_pos, rtol=0, atol=1e-9), (i, got_pos, want_pos)
+            assert np.allclose(got_vel, want_vel, rtol=0, atol=1e-9), (i, got_vel, want_vel)
     return int(count)
 
 

@@ -86,6 +86,8 @@
   // Tumbling 3D bodies (anisotropic inertia): their rotations at the sample times, by the
   // simulation's own torque-free motion.
   const TUMBLING = numbers(data.bodies.tumbling, Uint8Array);
+  // Under gravity, the bodies asleep at the start (a resumed run's trace); null: none.
+  const ASLEEP0 = numbers(data.bodies.asleep, Uint8Array);
   const SAMPLES = data.samples || null;
   const SAMPLE_TIME = SAMPLES ? numbers(SAMPLES.time, Float64Array) : null;
   const SAMPLE_ROT = SAMPLES ? numbers(SAMPLES.rotation, Float32Array) : null;
@@ -160,7 +162,7 @@
     current[i] = slot;
     if (GRAVITY) {
       if (slot < 0) {
-        asleep[i] = 0;
+        asleep[i] = ASLEEP0 ? ASLEEP0[i] : 0;
       } else {
         const k = slotEvent[slot];
         const isA = slot === slotStart[k] && (CODE[k] & SHOWS_A) !== 0;

@@ -23,6 +23,24 @@
 //! from the inertia, rotation and angular velocity, as the simulation derives it after every
 //! event: the resumed motion is the uninterrupted one bit for bit.
 //!
+//! Version 4 is written for scenes with gravity (of balls or rigid bodies; checkpoints without
+//! gravity keep versions 2 and 3, byte for byte). Its scene TOML is as in version 3 for rigid
+//! bodies and as in version 2 for balls, with the rest speed written out (`[simulation]
+//! rest_speed`: its default would be recomputed from other bodies on reading). Each body's
+//! state is that of version 2 (balls) or 3 (rigid bodies), followed by 40 bytes: the velocity
+//! of its trace replay's state (`3 x f64`: under gravity a body's velocity changes between its
+//! events, when the time origin moves), then four `u32`: whether it sleeps
+//! ([`World::asleep`], 0 or 1), the sleeping body it rests on ([`World::support`],
+//! [`NO_SUPPORT`] for none), how many sleeping bodies rest on it ([`World::holding`]), and
+//! whether its trace replay has it asleep (0 or 1: the sleep bit of its last record; the same
+//! as the world's, as sleep changes only at recorded events). 176 bytes a ball, 288 a rigid
+//! body. A resumed run's world sleeps as the interrupted one did, and its trace's header says
+//! which bodies sleep at its start ([`TraceHeader::asleep`]), so that its replay keeps them
+//! still. The reader refuses sleep flags other than 0 and 1, a body resting on itself, on a
+//! missing body or on one that does not sleep, or while awake, a count of bodies held that is
+//! not the number resting on it, and a sleeping body that moves; and a scene with gravity in
+//! a file of versions 1 to 3 (no sleep states), or without gravity in a version 4 file.
+//!
 //! The file is written with an [`AtomicWriter`]: a kill leaves the previous checkpoint intact.
 
 use std::io::{self, Write};
@@ -34,18 +52,23 @@ use crate::math::{Rotation, Vector};
 use crate::scene::{BodySpec, Scene, MAX_MAGNITUDE};
 use crate::sim::{EventCounts, SimState, Simulation};
 use crate::trace::{BodyState, Replay, TraceHeader};
-use crate::world::World;
+use crate::world::{World, NO_SUPPORT};
 
 const MAGIC: [u8; 8] = *b"KAIROSCK";
 const END: [u8; 8] = *b"KAIROEND";
-/// The newest format version: checkpoints of scenes with rigid bodies.
-const VERSION: u32 = 3;
-/// The version written for scenes of balls.
+/// The newest format version: checkpoints of scenes with gravity (their sleep states).
+const VERSION: u32 = 4;
+/// The version written for scenes with rigid bodies, without gravity.
+const VERSION_RIGID: u32 = 3;
+/// The version written for scenes of balls, without gravity.
 const VERSION_BALLS: u32 = 2;
 /// Bytes of one body's state: version 1, 2, and 3 (the rotations added).
 const BODY_SIZE_V1: usize = 80;
 const BODY_SIZE_V2: usize = 136;
 const BODY_SIZE_V3: usize = BODY_SIZE_V2 + 14 * 8;
+/// Bytes a version 4 body state adds to that of version 2 or 3: the replay's velocity and the
+/// sleep state.
+const GRAVITY_SIZE: usize = 3 * 8 + 4 * 4;
 
 /// Why a checkpoint could not be read.
 #[derive(Debug, thiserror::Error)]
@@ -91,15 +114,26 @@ pub struct SavedBody {
     pub replay_rotation: [f64; 4],
     /// Angular velocity of the trace replay's state.
     pub replay_angular_velocity: [f64; 3],
+    /// Velocity of the trace replay's state (at `replay_time`; stored from version 4, under
+    /// gravity; before, and without gravity, `vel`).
+    pub replay_vel: [f64; 3],
+    /// Whether the body sleeps ([`World::asleep`]; version 4, else false).
+    pub asleep: bool,
+    /// The sleeping body it rests on ([`World::support`]; [`NO_SUPPORT`] for none).
+    pub support: u32,
+    /// How many sleeping bodies rest on it ([`World::holding`]).
+    pub holding: u32,
+    /// Whether the trace replay has it asleep (the sleep bit of its last record).
+    pub replay_asleep: bool,
 }
 
 /// A checkpoint read back.
 #[derive(Clone, Debug)]
 pub struct Checkpoint {
     /// The scene simulated (its bodies as at time 0 for a version 1 file; radii and masses as
-    /// given, positions and velocities as saved, for version 2; for version 3, a scene with
-    /// rigid bodies, the scene as given, its bodies as at time 0: the saved states are in
-    /// [`Checkpoint::bodies`]).
+    /// given, positions and velocities as saved, for version 2 and a version 4 file of balls;
+    /// for version 3 and a version 4 file of rigid bodies, the scene as given, its bodies as at
+    /// time 0: the saved states are in [`Checkpoint::bodies`]).
     pub scene: Scene,
     /// The simulation's state.
     pub state: SimState,
@@ -132,8 +166,8 @@ impl<W: Write> Hashing<W> {
 /// shapes are saved with the scene).
 ///
 /// # Panics
-/// When `replay` does not hold one state per body, or the world is rigid and the scene has
-/// no rigid bodies.
+/// When `replay` does not hold one state per body, the world is rigid and the scene has
+/// no rigid bodies, or the world has gravity and the scene has none (or the reverse).
 pub fn write<V: Vector>(
     path: &Path,
     scene: &Scene,
@@ -148,12 +182,20 @@ pub fn write<V: Vector>(
         scene.has_rigid_bodies(),
         "a rigid world of a rigid scene"
     );
+    let gravity = w.gravity != V::ZERO;
+    assert_eq!(gravity, scene.has_gravity(), "gravity in world and scene");
     let mut out = Hashing {
         out: AtomicWriter::with_capacity(1 << 20, path)?,
         hash: Fnv1a::default(),
     };
     out.put(&MAGIC)?;
-    let version = if rigid { VERSION } else { VERSION_BALLS };
+    let version = if gravity {
+        VERSION
+    } else if rigid {
+        VERSION_RIGID
+    } else {
+        VERSION_BALLS
+    };
     out.put(&version.to_le_bytes())?;
     out.put(&(V::DIM as u32).to_le_bytes())?;
     // The contact duration the world uses, written out: a default would be recomputed from
@@ -163,10 +205,17 @@ pub fn write<V: Vector>(
     } else {
         scene.contact_duration
     };
+    // The rest speed too (under gravity): its default depends on the bodies.
+    let rest_speed = if gravity {
+        Some(w.rest_speed)
+    } else {
+        scene.rest_speed
+    };
     let toml = if rigid {
         // A rigid body's shape is only in its table: the scene keeps its bodies.
         Scene {
             contact_duration,
+            rest_speed,
             walls: scene.walls.clone(),
             bodies: scene.bodies.clone(),
             periodic: scene.periodic.clone(),
@@ -177,6 +226,7 @@ pub fn write<V: Vector>(
     } else {
         Scene {
             contact_duration,
+            rest_speed,
             walls: scene.walls.clone(),
             bodies: Vec::new(),
             periodic: scene.periodic.clone(),
@@ -226,6 +276,17 @@ pub fn write<V: Vector>(
             let (rotation, omega) = replay.orientation(i, time);
             out.f64s(rotation)?;
             out.f64s(omega)?;
+        }
+        if gravity {
+            out.f64s(replay.velocity(i))?;
+            for x in [
+                w.asleep[i] as u32,
+                w.support[i],
+                w.holding[i],
+                replay.is_asleep(i) as u32,
+            ] {
+                out.put(&x.to_le_bytes())?;
+            }
         }
     }
     let h = out.hash.value();
@@ -309,7 +370,7 @@ pub fn read(path: &Path) -> Result<Checkpoint, CheckpointError> {
             "unsupported version {version} (this build reads versions 1 to {VERSION})"
         )));
     }
-    let rigid = version == VERSION;
+    let gravity = version == VERSION;
     let dim = c.u32()? as usize;
     let len = c.u32()? as usize;
     let toml = std::str::from_utf8(c.take(len)?).map_err(|_| invalid("scene is not UTF-8"))?;
@@ -317,11 +378,20 @@ pub fn read(path: &Path) -> Result<Checkpoint, CheckpointError> {
     if scene.dim != dim {
         return Err(invalid("dimension mismatch"));
     }
+    if gravity != scene.has_gravity() {
+        return Err(invalid(if gravity {
+            "a version 4 checkpoint of a scene without gravity"
+        } else {
+            "the scene sets gravity, whose sleeping bodies only a version 4 checkpoint holds"
+        }));
+    }
+    // A version 4 file holds rigid bodies when its scene does (it keeps their tables).
+    let rigid = version == VERSION_RIGID || (gravity && scene.has_rigid_bodies());
     if rigid != scene.has_rigid_bodies() {
         return Err(invalid(if rigid {
             "a version 3 checkpoint of a scene without rigid bodies"
         } else {
-            "the scene has rigid bodies, which only a version 3 checkpoint holds"
+            "the scene has rigid bodies, which only a version 3 or 4 checkpoint holds"
         }));
     }
     let (now, origin, end_time) = (c.f64()?, c.f64()?, c.f64()?);
@@ -359,7 +429,9 @@ pub fn read(path: &Path) -> Result<Checkpoint, CheckpointError> {
     let per_body = match version {
         1 => BODY_SIZE_V1,
         2 => BODY_SIZE_V2,
-        _ => BODY_SIZE_V3,
+        _ if !gravity => BODY_SIZE_V3,
+        _ if rigid => BODY_SIZE_V3 + GRAVITY_SIZE,
+        _ => BODY_SIZE_V2 + GRAVITY_SIZE,
     };
     if n.checked_mul(per_body) != Some(body_len - c.at) {
         return Err(invalid(format!(
@@ -369,7 +441,9 @@ pub fn read(path: &Path) -> Result<Checkpoint, CheckpointError> {
     }
     let period = scene.periodic.clone();
     let mut bodies = Vec::with_capacity(n);
-    if version == 2 {
+    // The scene of a file of balls holds no bodies: they are the saved states.
+    let balls_saved = version >= 2 && !rigid;
+    if balls_saved {
         scene.bodies = Vec::with_capacity(n);
     }
     for i in 0..n {
@@ -400,9 +474,15 @@ pub fn read(path: &Path) -> Result<Checkpoint, CheckpointError> {
         } else {
             ([0.0; 4], [0.0; 3], [0.0; 4], [0.0; 3])
         };
+        let (replay_vel, [asleep, support, holding, replay_asleep]) = if gravity {
+            (c.f3()?, [c.u32()?, c.u32()?, c.u32()?, c.u32()?])
+        } else {
+            (vel, [0, NO_SUPPORT, 0, 0])
+        };
         let finite = pos
             .iter()
             .chain(&vel)
+            .chain(&replay_vel)
             .chain(&replay_pos)
             .chain([&time, &replay_time, &radius, &inv_mass, &mass])
             .all(|x| x.is_finite());
@@ -418,7 +498,29 @@ pub fn read(path: &Path) -> Result<Checkpoint, CheckpointError> {
         let in_box = period.as_ref().is_none_or(|l| {
             (0..dim).all(|a| pos[a] >= 0.0 && pos[a] <= l[a] && 4.0 * radius < l[a])
         });
-        let problem = if !finite || !pos.iter().chain(&vel).chain(&replay_pos).all(in_range) {
+        let sleep_ok = asleep <= 1
+            && replay_asleep <= 1
+            && (support == NO_SUPPORT
+                || (asleep == 1 && (support as usize) < n && support as usize != i));
+        // A sleeping body is at rest (see [`World::with_gravity`]).
+        let still = asleep == 0
+            || vel
+                .iter()
+                .chain(&angular_velocity)
+                .chain(if replay_asleep == 1 {
+                    &replay_vel[..]
+                } else {
+                    &[]
+                })
+                .all(|&x| x == 0.0);
+        let problem = if !finite
+            || !pos
+                .iter()
+                .chain(&vel)
+                .chain(&replay_vel)
+                .chain(&replay_pos)
+                .all(in_range)
+        {
             Some("a position or velocity is not finite or beyond 1e100")
         } else if !(radius > 0.0 && radius <= MAX_MAGNITUDE) || !(inv_mass > 0.0 && mass > 0.0) {
             Some("radius or mass out of range")
@@ -431,19 +533,25 @@ pub fn read(path: &Path) -> Result<Checkpoint, CheckpointError> {
             Some("its state is later than the checkpoint")
         } else if !in_box {
             Some("outside the periodic box")
-        } else if dim == 2 && (pos[2] != 0.0 || vel[2] != 0.0 || replay_pos[2] != 0.0) {
+        } else if dim == 2
+            && (pos[2] != 0.0 || vel[2] != 0.0 || replay_pos[2] != 0.0 || replay_vel[2] != 0.0)
+        {
             Some("z is not 0 in a 2D checkpoint")
         } else if !spins_ok {
             Some("a rotation or angular velocity is not finite, beyond 1e100 or not a rotation")
         } else if !shaped {
             Some("its radius or mass is not its shape's")
+        } else if !sleep_ok {
+            Some("its sleep state is not a flag, or rests it on a missing body or itself")
+        } else if !still {
+            Some("it sleeps but moves")
         } else {
             None
         };
         if let Some(p) = problem {
             return Err(invalid(format!("body {i}: {p}")));
         }
-        if version == 2 {
+        if balls_saved {
             scene.bodies.push(BodySpec {
                 position: pos,
                 velocity: vel,
@@ -464,13 +572,47 @@ pub fn read(path: &Path) -> Result<Checkpoint, CheckpointError> {
             angular_velocity,
             replay_rotation,
             replay_angular_velocity,
+            replay_vel,
+            asleep: asleep == 1,
+            support,
+            holding,
+            replay_asleep: replay_asleep == 1,
         });
+    }
+    if gravity {
+        check_supports(&bodies)?;
     }
     Ok(Checkpoint {
         scene,
         state,
         bodies,
     })
+}
+
+/// Checks that the saved bodies rest on sleeping bodies only, and that each body holds as
+/// many sleeping bodies as rest on it (the world's invariants: see [`World::with_gravity`]).
+fn check_supports(bodies: &[SavedBody]) -> Result<(), CheckpointError> {
+    let mut held = vec![0u32; bodies.len()];
+    for (i, b) in bodies.iter().enumerate() {
+        if b.support != NO_SUPPORT {
+            let s = b.support as usize;
+            if !bodies[s].asleep {
+                return Err(invalid(format!(
+                    "body {i}: it rests on body {s}, which does not sleep"
+                )));
+            }
+            held[s] += 1;
+        }
+    }
+    for (i, (b, h)) in bodies.iter().zip(held).enumerate() {
+        if b.holding != h {
+            return Err(invalid(format!(
+                "body {i}: it holds {} sleeping bodies, but {h} rest on it",
+                b.holding
+            )));
+        }
+    }
+    Ok(())
 }
 
 impl Checkpoint {
@@ -494,6 +636,12 @@ impl Checkpoint {
                 r.rotation = V::Rotation::from_trace(s.rotation);
                 r.set_angular_velocity(V::angular_from_trace(s.angular_velocity));
             }
+            if !world.asleep.is_empty() {
+                // Under gravity, which bodies sleep, and on what.
+                world.asleep[i] = s.asleep;
+                world.support[i] = s.support;
+                world.holding[i] = s.holding;
+            }
         }
         if self
             .bodies
@@ -511,10 +659,14 @@ impl Checkpoint {
     }
 
     /// The header of the trace of a run resumed from this checkpoint: it starts at the
-    /// checkpoint's time with every body's replay state, so the trace is self-contained.
+    /// checkpoint's time with every body's replay state (under gravity, with which bodies
+    /// sleep), so the trace is self-contained.
     pub fn trace_header(&self, broad_phase: impl Into<String>) -> TraceHeader {
         let mut h = TraceHeader::for_scene(&self.scene, broad_phase);
         h.start_time = self.time();
+        if self.scene.has_gravity() {
+            h.asleep = self.bodies.iter().map(|s| s.replay_asleep).collect();
+        }
         h.bodies = self
             .bodies
             .iter()
@@ -522,7 +674,7 @@ impl Checkpoint {
             .map(|(s, b)| BodyState {
                 time: s.replay_time,
                 pos: s.replay_pos,
-                vel: s.vel,
+                vel: s.replay_vel,
                 rotation: s.replay_rotation,
                 angular_velocity: s.replay_angular_velocity,
                 ..*b

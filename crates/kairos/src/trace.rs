@@ -5,10 +5,11 @@
 //!
 //! ```text
 //! header  : magic "KAIROSTR", u32 version, u32 dim, u64 header_len, u32 record_size,
-//!           u32 reserved, then u32 length + UTF-8 broad-phase name, u32 length + UTF-8 scene
+//!           u32 flags, then u32 length + UTF-8 broad-phase name, u32 length + UTF-8 scene
 //!           TOML without its bodies, zero padding to a multiple of 8, f64 start time, u64 body
 //!           count, and per body 9 f64 (radius, mass, time, position, velocity; see
-//!           [`BodyState`])
+//!           [`BodyState`]); with the flag [`FLAG_SLEEP`], one byte per body (1: it sleeps at
+//!           the start) and zero padding to a multiple of 8
 //! records : record_size (128) bytes each, see [`Record`]
 //! footer  : u64 checksum (FNV-1a of the header and the 32 bytes that follow it), magic
 //!           "KAIROEND", u64 record count, u64 FNV-1a hash of the record bytes, f64 end time
@@ -16,6 +17,11 @@
 //!
 //! Version 1 (still read) held the bodies in the scene TOML, started at time 0 and had no
 //! checksum: its footer is the last 32 bytes alone.
+//!
+//! The flags (a reserved 0 before sleep states existed) are 0 except in the trace of a run of
+//! a scene with gravity resumed from a checkpoint: its bodies may sleep at its start, so the
+//! header says which ([`FLAG_SLEEP`], [`TraceHeader::asleep`]), for every version. A trace
+//! from the start of a run has every body awake and keeps flags 0, byte for byte.
 //!
 //! Version 3 is written for scenes with rigid bodies only (traces of balls stay version 2,
 //! byte for byte): the scene TOML keeps its `[[bodies]]` tables (the shapes), every body state
@@ -60,6 +66,10 @@ pub const RECORD_SIZE_V3: usize = 240;
 /// Size of the footer in bytes (32 in version 1).
 pub const FOOTER_SIZE: usize = 40;
 const FIXED_HEADER: usize = 32;
+/// The header flag (the `u32` at byte 28) of a header whose body states are followed by one
+/// byte per body saying whether it sleeps at the start (the trace of a resumed run under
+/// gravity), zero-padded to a multiple of 8 ([`TraceHeader::asleep`]).
+pub const FLAG_SLEEP: u32 = 1;
 
 /// One processed event and the post-event state of the bodies involved.
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -319,6 +329,10 @@ pub struct TraceHeader {
     /// Whether the bodies are rigid bodies (version 3): the scene TOML then holds the bodies'
     /// tables (their shapes), and states and records their rotations.
     pub rigid: bool,
+    /// Under gravity, which bodies sleep at the start, by id (the trace of a run resumed from
+    /// a checkpoint, [`FLAG_SLEEP`]); empty when every body is awake at the start, as at time
+    /// 0 (no flag is then written).
+    pub asleep: Vec<bool>,
 }
 
 impl TraceHeader {
@@ -345,6 +359,7 @@ impl TraceHeader {
             start_time: 0.0,
             bodies: Vec::new(),
             rigid,
+            asleep: Vec::new(),
         }
     }
 
@@ -373,6 +388,23 @@ impl TraceHeader {
         }
     }
 
+    /// The header's flags: [`FLAG_SLEEP`] when it holds sleep states.
+    fn flags(&self) -> u32 {
+        if self.asleep.is_empty() {
+            0
+        } else {
+            FLAG_SLEEP
+        }
+    }
+
+    /// The bytes of the sleep states that follow the body states (none without
+    /// [`FLAG_SLEEP`]): one per body, zero-padded to a multiple of 8.
+    fn encode_sleep(&self) -> Vec<u8> {
+        let mut out: Vec<u8> = self.asleep.iter().map(|&s| s as u8).collect();
+        out.resize(out.len().next_multiple_of(8), 0);
+        out
+    }
+
     /// The header's bytes up to the body states (padding included), with the header length
     /// patched in.
     fn encode_start(&self, bodies: usize) -> Vec<u8> {
@@ -382,7 +414,7 @@ impl TraceHeader {
         h.extend_from_slice(&self.dim.to_le_bytes());
         h.extend_from_slice(&0u64.to_le_bytes()); // header_len, patched below
         h.extend_from_slice(&(self.record_size() as u32).to_le_bytes());
-        h.extend_from_slice(&0u32.to_le_bytes());
+        h.extend_from_slice(&self.flags().to_le_bytes());
         for s in [&self.broad_phase, &self.scene_toml] {
             h.extend_from_slice(&(s.len() as u32).to_le_bytes());
             h.extend_from_slice(s.as_bytes());
@@ -392,7 +424,8 @@ impl TraceHeader {
         }
         h.extend_from_slice(&self.start_time.to_le_bytes());
         h.extend_from_slice(&(bodies as u64).to_le_bytes());
-        let len = (h.len() + self.body_state_size() * bodies) as u64;
+        let sleep = self.asleep.len().next_multiple_of(8);
+        let len = (h.len() + self.body_state_size() * bodies + sleep) as u64;
         h[16..24].copy_from_slice(&len.to_le_bytes());
         h
     }
@@ -506,7 +539,14 @@ pub struct TraceWriter {
 impl TraceWriter {
     /// Starts a trace at `path`, written with an [`AtomicWriter`]: it appears at its path
     /// only after [`TraceWriter::finish`].
+    ///
+    /// # Panics
+    /// When the header has sleep states ([`TraceHeader::asleep`]) but not one per body.
     pub fn create(path: &Path, header: &TraceHeader) -> io::Result<Self> {
+        assert!(
+            header.asleep.is_empty() || header.asleep.len() == header.bodies.len(),
+            "one sleep state per body"
+        );
         Self::create_with(path, header, header.bodies.iter().copied())
     }
 
@@ -539,6 +579,9 @@ impl TraceWriter {
             check.update(&buf);
             out.write_all(&buf)?;
         }
+        let sleep = header.encode_sleep();
+        check.update(&sleep);
+        out.write_all(&sleep)?;
         Ok(Self {
             out,
             count: 0,
@@ -684,7 +727,11 @@ impl TraceReader {
                 "footer says {count} records but {records_bytes} bytes of records are present"
             )));
         }
-        let header = decode_header(&header_bytes[FIXED_HEADER..], dim, version)?;
+        let flags = u32_at(&fixed, 28);
+        if flags & !FLAG_SLEEP != 0 || (version == 1 && flags != 0) {
+            return Err(corrupt(format!("unknown header flags {flags:#x}")));
+        }
+        let header = decode_header(&header_bytes[FIXED_HEADER..], dim, version, flags)?;
         if !end_time.is_finite() || end_time < header.start_time {
             return Err(corrupt(format!(
                 "end time {end_time} is not a finite time after the start ({})",
@@ -704,6 +751,11 @@ impl TraceReader {
         }
         if header.rigid && !scene.has_rigid_bodies() {
             return Err(corrupt("a version 3 trace of a scene without rigid bodies"));
+        }
+        if !header.asleep.is_empty() && !scene.has_gravity() {
+            return Err(corrupt(
+                "sleep states in a trace of a scene without gravity",
+            ));
         }
         file.seek(SeekFrom::Start(header_len))?;
         Ok(Self {
@@ -839,8 +891,13 @@ impl TraceReader {
     }
 }
 
-/// The variable part of a header (after the fixed 32 bytes).
-fn decode_header(rest: &[u8], dim: u32, version: u32) -> Result<TraceHeader, TraceError> {
+/// The variable part of a header (after the fixed 32 bytes), whose flags are `flags`.
+fn decode_header(
+    rest: &[u8],
+    dim: u32,
+    version: u32,
+    flags: u32,
+) -> Result<TraceHeader, TraceError> {
     let mut strings = Vec::new();
     let mut o = 0usize;
     for what in ["broad-phase name", "scene"] {
@@ -885,12 +942,32 @@ fn decode_header(rest: &[u8], dim: u32, version: u32) -> Result<TraceHeader, Tra
         BODY_STATE_SIZE
     };
     let states = &rest[o + 16..];
-    if n.checked_mul(size as u64) != Some(states.len() as u64) {
+    // The sleep states after the body states: one byte per body, padded to 8.
+    let sleep_len = if flags & FLAG_SLEEP != 0 {
+        n.checked_next_multiple_of(8)
+    } else {
+        Some(0)
+    };
+    let expected = n
+        .checked_mul(size as u64)
+        .zip(sleep_len)
+        .and_then(|(a, b)| a.checked_add(b));
+    if expected != Some(states.len() as u64) {
         return Err(corrupt(format!(
             "header holds {} bytes of body states for {n} bodies",
             states.len()
         )));
     }
+    let (states, sleep) = states.split_at(n as usize * size);
+    let asleep = if flags & FLAG_SLEEP != 0 {
+        let (flags, padding) = sleep.split_at(n as usize);
+        if flags.iter().any(|&x| x > 1) || padding.iter().any(|&x| x != 0) {
+            return Err(corrupt("invalid sleep states in the header"));
+        }
+        flags.iter().map(|&x| x == 1).collect()
+    } else {
+        Vec::new()
+    };
     if !start_time.is_finite() || start_time < 0.0 {
         return Err(corrupt(format!("start time {start_time}")));
     }
@@ -916,6 +993,7 @@ fn decode_header(rest: &[u8], dim: u32, version: u32) -> Result<TraceHeader, Tra
         start_time,
         bodies,
         rigid,
+        asleep,
     })
 }
 
@@ -938,8 +1016,8 @@ pub struct Replay {
     spins: Spins,
     /// The scene's gravity (zeros: none).
     gravity: [f64; 3],
-    /// Per body, whether it sleeps (out of gravity's reach) since its last state; empty
-    /// without gravity.
+    /// Per body, whether it sleeps (out of gravity's reach) since its last state (the
+    /// header's [`TraceHeader::asleep`] at the start); empty without gravity.
     asleep: Vec<bool>,
 }
 
@@ -1044,10 +1122,12 @@ impl Replay {
                 .collect(),
             spins: Spins::None,
             gravity,
-            asleep: if falls {
-                vec![false; header.bodies.len()]
-            } else {
+            asleep: if !falls {
                 Vec::new()
+            } else if header.asleep.len() == header.bodies.len() {
+                header.asleep.clone()
+            } else {
+                vec![false; header.bodies.len()]
             },
         }
     }

@@ -6,7 +6,9 @@
 
 use std::path::{Path, PathBuf};
 
-use kairos::generate::{billiard, boxes, gas, polygons, BilliardParams, GasParams, RigidGasParams};
+use kairos::generate::{
+    billiard, boxes, drop, gas, polygons, BilliardParams, DropParams, GasParams, RigidGasParams,
+};
 use kairos::hash::Fnv1a;
 use kairos::prelude::*;
 use kairos::trace::{Record, Replay, TraceHeader, TraceReader, TraceWriter};
@@ -91,6 +93,33 @@ fn checkpoint_bytes(scene: &Scene, dir: &Path, events: usize) -> Vec<u8> {
         replay.apply(&Record::from_event(&e, sim.world(), 0.0));
     }
     kairos::checkpoint::write(&path, scene, &sim, &replay).unwrap();
+    std::fs::read(&path).unwrap()
+}
+
+/// A small 3D drop under gravity (version 4 checkpoints: sleep states).
+fn drop_3d() -> Scene {
+    drop(&DropParams {
+        dim: 3,
+        balls: 4,
+        boxes: 4,
+        seed: 2,
+        duration: 2.5,
+        ..Default::default()
+    })
+    .unwrap()
+}
+
+/// The trace of the run of `scene` resumed from its checkpoint after `events` collisions
+/// (its header holds sleep states under gravity), and its bytes.
+fn resumed_trace_bytes(scene: &Scene, dir: &Path, events: usize) -> Vec<u8> {
+    checkpoint_bytes(scene, dir, events);
+    let ck = kairos::checkpoint::read(&dir.join("ck.bin")).unwrap();
+    let path = dir.join("resumed.ktrace");
+    let mut w = TraceWriter::create(&path, &ck.trace_header("calendar")).unwrap();
+    let broad = BroadPhaseKind::Calendar.build(&Default::default());
+    let mut sim = Simulation::restore(ck.world::<DVec3>(), broad, ck.state);
+    sim.run(|e, world, dt| w.write(&Record::from_event(e, world, dt)).unwrap());
+    w.finish(scene.duration).unwrap();
     std::fs::read(&path).unwrap()
 }
 
@@ -327,6 +356,72 @@ proptest! {
     }
 
     #[test]
+    fn damaged_gravity_checkpoints_are_refused(damage in damage()) {
+        let dir = tempdir("ck-gravity");
+        static GOOD: std::sync::OnceLock<Vec<u8>> = std::sync::OnceLock::new();
+        let good = GOOD.get_or_init(|| checkpoint_bytes(&drop_3d(), &dir, 120));
+        let bad = apply(good, &damage);
+        prop_assume!(&bad != good);
+        let path = dir.join(format!("bad-{}.ck", Fnv1a::of(&bad)));
+        std::fs::write(&path, &bad).unwrap();
+        prop_assert!(kairos::checkpoint::read(&path).is_err(), "damage {:?} accepted", damage);
+        std::fs::remove_file(&path).ok();
+    }
+
+    /// Disguised damage to a checkpoint under gravity (the sleep states, supports and the
+    /// counts of bodies held) either is refused or resumes without a panic.
+    #[test]
+    fn disguised_gravity_checkpoint_damage_never_panics(damage in damage()) {
+        let dir = tempdir("ck-gravity-sealed");
+        static GOOD: std::sync::OnceLock<Vec<u8>> = std::sync::OnceLock::new();
+        let good = GOOD.get_or_init(|| checkpoint_bytes(&drop_3d(), &dir, 120));
+        let mut bad = apply(good, &damage);
+        reseal_checkpoint(&mut bad);
+        let path = dir.join(format!("sealed-{}.ck", Fnv1a::of(&bad)));
+        std::fs::write(&path, &bad).unwrap();
+        if let Ok(ck) = kairos::checkpoint::read(&path) {
+            if ck.scene.dim == 3 {
+                let mut replay = Replay::try_new(&ck.trace_header("calendar")).unwrap();
+                let broad = BroadPhaseKind::Calendar.build(&Default::default());
+                let mut sim = Simulation::restore(ck.world::<DVec3>(), broad, ck.state);
+                for _ in 0..200 {
+                    match sim.process_next() {
+                        Some(e) => replay.apply(&Record::from_event(&e, sim.world(), 0.0)),
+                        None => break,
+                    }
+                }
+            }
+        }
+        std::fs::remove_file(&path).ok();
+    }
+
+    #[test]
+    fn damaged_resumed_gravity_traces_are_refused(damage in damage()) {
+        let dir = tempdir("trace-gravity");
+        static GOOD: std::sync::OnceLock<Vec<u8>> = std::sync::OnceLock::new();
+        let good = GOOD.get_or_init(|| resumed_trace_bytes(&drop_3d(), &dir, 120));
+        let bad = apply(good, &damage);
+        prop_assume!(&bad != good);
+        let path = dir.join(format!("bad-{}.ktrace", Fnv1a::of(&bad)));
+        std::fs::write(&path, &bad).unwrap();
+        prop_assert!(read_trace(&path).is_err(), "damage {:?} accepted", damage);
+        std::fs::remove_file(&path).ok();
+    }
+
+    #[test]
+    fn disguised_resumed_gravity_trace_damage_never_panics(damage in damage()) {
+        let dir = tempdir("trace-gravity-sealed");
+        static GOOD: std::sync::OnceLock<Vec<u8>> = std::sync::OnceLock::new();
+        let good = GOOD.get_or_init(|| resumed_trace_bytes(&drop_3d(), &dir, 120));
+        let mut bad = apply(good, &damage);
+        reseal_trace(&mut bad);
+        let path = dir.join(format!("sealed-{}.ktrace", Fnv1a::of(&bad)));
+        std::fs::write(&path, &bad).unwrap();
+        let _ = read_trace(&path);
+        std::fs::remove_file(&path).ok();
+    }
+
+    #[test]
     fn damaged_scene_text_never_panics(damage in damage()) {
         let text = scene_2d().to_toml();
         let bad = apply(text.as_bytes(), &damage);
@@ -451,4 +546,15 @@ fn set_field(root: &mut toml::Table, k: usize, v: toml::Value) {
             root.insert("unknown".into(), v);
         }
     }
+}
+
+/// The gravity inputs of the mutation tests hold what they are meant to damage: sleeping
+/// bodies in the checkpoint, sleep states in the resumed trace's header.
+#[test]
+fn the_gravity_inputs_hold_sleep_states() {
+    let dir = tempdir("gravity-inputs");
+    let trace = resumed_trace_bytes(&drop_3d(), &dir, 120);
+    let ck = kairos::checkpoint::read(&dir.join("ck.bin")).unwrap();
+    assert!(ck.bodies.iter().any(|b| b.asleep), "no body sleeps");
+    assert_eq!(&trace[28..32], &kairos::trace::FLAG_SLEEP.to_le_bytes());
 }

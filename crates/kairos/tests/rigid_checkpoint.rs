@@ -243,10 +243,14 @@ fn damaged_rigid_checkpoints_are_refused_with_the_reason() {
     let mut b = good.clone();
     b[8..12].copy_from_slice(&2u32.to_le_bytes());
     refused(&path, &resealed(b), "rigid bodies");
+    // A version 4 header (gravity's) on a scene without gravity.
+    let mut b = good.clone();
+    b[8..12].copy_from_slice(&4u32.to_le_bytes());
+    refused(&path, &resealed(b), "without gravity");
     // A newer version than this build reads.
     let mut b = good;
-    b[8..12].copy_from_slice(&4u32.to_le_bytes());
-    refused(&path, &resealed(b), "unsupported version 4");
+    b[8..12].copy_from_slice(&5u32.to_le_bytes());
+    refused(&path, &resealed(b), "unsupported version 5");
     std::fs::remove_file(&path).unwrap();
 }
 

@@ -266,11 +266,21 @@ fn page_data(p: &PageInput) -> Value {
     let mut tumblers: Vec<usize> = Vec::new();
     let mut shown = p.start.clone();
     let t0 = p.start.start_time();
+    // Under gravity, which bodies sleep at the start (a resumed run's trace may start with
+    // some asleep).
+    let mut asleep0 = Packed::default();
+    let any_asleep = shown_ids.iter().any(|&i| p.start.is_asleep(i));
     for &i in &shown_ids {
         let b = &scene.bodies[i];
         let pos = wrapped(&p.start.position(i, t0));
         pos[..d].iter().for_each(|&x| state0.f32(x));
-        p.start.velocity(i)[..d].iter().for_each(|&x| state0.f32(x));
+        // The velocity at the start (under gravity, a resumed trace's states are older).
+        p.start.velocity_at(i, t0)[..d]
+            .iter()
+            .for_each(|&x| state0.f32(x));
+        if any_asleep {
+            asleep0.u8(p.start.is_asleep(i) as u8);
+        }
         radius.f32(b.radius);
         if period.is_none() {
             bounds.add(p.axes.project(&pos), b.radius);
@@ -474,6 +484,7 @@ fn page_data(p: &PageInput) -> Value {
             "outline": if turning || turning3 { Value::from(outline_points.base64()) } else { Value::Null },
             "spin": if turning || turning3 { Value::from(spin0.base64()) } else { Value::Null },
             "tumbling": if turning3 { Value::from(tumbling.base64()) } else { Value::Null },
+            "asleep": if any_asleep { Value::from(asleep0.base64()) } else { Value::Null },
         },
         "samples": if tumblers.is_empty() {
             Value::Null

@@ -183,7 +183,18 @@ impl<V: Vector> Calendar<V> {
             None => self.next = vec![NONE; n],
         }
         for (i, b) in bodies.iter().enumerate() {
-            let c = self.grid.index(self.grid.coords(b.pos));
+            // A body on a parabola is put in the cell it is in at the clock: its crossings are
+            // only sought after the clock, so one between its stored state and the clock (a
+            // world restored from a checkpoint, whose bodies have older states) would be lost,
+            // and the body left in a cell it has left. (On a straight line, a crossing before
+            // the clock is taken at once.) Centres of lists stay the stored positions: a body
+            // that has left its centre's reach is re-listed at once.
+            let p = if self.lists.is_none() && b.time < self.clock && world.accel(i) != V::ZERO {
+                world.body_state_at(i, self.clock).0
+            } else {
+                b.pos
+            };
+            let c = self.grid.index(self.grid.coords(p));
             self.link(i as u32, c);
         }
         (self.wall_start, self.walls) = self.grid.wall_rows(world);
