@@ -9,6 +9,7 @@ use std::time::Instant;
 
 use anyhow::{Context, Result};
 use clap::Args;
+use kairos::ccd::linear::RootFinder;
 use kairos::ccd::queries::{read_queries, QueryKind};
 use kairos::ccd::CcdOptions;
 
@@ -29,6 +30,19 @@ pub struct CcdArgs {
     /// excludes is reported as a contact.
     #[arg(long, default_value_t = CcdOptions::default().time_tolerance)]
     pub tolerance: f64,
+    /// The root finder: `hybrid` (bisection after the second-order root-domain cut, the
+    /// seed's HRFOI) or `bisection` (the seed's BBOI).
+    #[arg(long, value_enum, default_value = "hybrid")]
+    pub root_finder: Finder,
+}
+
+/// `--root-finder`.
+#[derive(Clone, Copy, Debug, clap::ValueEnum)]
+pub enum Finder {
+    /// Bisection after the second-order root-domain cut (HRFOI).
+    Hybrid,
+    /// Bisection alone (BBOI).
+    Bisection,
 }
 
 /// The counts of one folder.
@@ -67,6 +81,10 @@ pub fn ccd(a: CcdArgs) -> Result<ExitCode> {
     );
     let opts = CcdOptions {
         time_tolerance: a.tolerance,
+        root_finder: match a.root_finder {
+            Finder::Hybrid => RootFinder::Hybrid,
+            Finder::Bisection => RootFinder::Bisection,
+        },
         ..Default::default()
     };
     let mut files = Vec::new();

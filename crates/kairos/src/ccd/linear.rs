@@ -48,6 +48,19 @@ pub struct CcdOptions {
     pub time_tolerance: f64,
     /// The most intervals examined by one query.
     pub max_checks: usize,
+    /// How intervals are narrowed (linear motion; rotating motion always bisects).
+    pub root_finder: RootFinder,
+}
+
+/// The root finders of the seed: bisection alone, or with the second-order cut.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum RootFinder {
+    /// Binary bisection on intervals (the seed's BBOI, Algorithm 1).
+    Bisection,
+    /// Bisection after the root-domain cut of the second-order inclusion function (the seed's
+    /// HRFOI and IRD, Algorithms 2 and 3; see [`root_domain`]).
+    #[default]
+    Hybrid,
 }
 
 impl Default for CcdOptions {
@@ -55,6 +68,7 @@ impl Default for CcdOptions {
         Self {
             time_tolerance: 1e-9,
             max_checks: 100_000,
+            root_finder: RootFinder::default(),
         }
     }
 }
@@ -77,12 +91,15 @@ pub fn vertex_face(
     let (ab, bc, ca) = (b - a, c - b, a - c);
     let n = ab.cross(&(c - a));
     let f = n.dot(&(p - a));
-    let domain = [
-        ab.cross(&(p - a)).dot(&n),
-        bc.cross(&(p - b)).dot(&n),
-        ca.cross(&(p - c)).dot(&n),
-    ];
-    earliest_root(&f, &domain, boxes, opts)
+    // Built only when an interval passes the boxes and coplanarity: most never do.
+    let domain = || {
+        vec![
+            ab.cross(&(p - a)).dot(&n),
+            bc.cross(&(p - b)).dot(&n),
+            ca.cross(&(p - c)).dot(&n),
+        ]
+    };
+    earliest_root(&f, domain, boxes, opts)
 }
 
 /// The earliest time in `[0, 1]` at which the edges `a b` and `c d` may touch (see the
@@ -99,37 +116,65 @@ pub fn edge_edge(
     let (ab, cd, ac) = (b - a, d - c, c - a);
     let n = ab.cross(&cd);
     let f = n.dot(&ac);
-    let nn = n.dot(&n);
-    let s = ac.cross(&cd).dot(&n);
-    let u = ac.cross(&ab).dot(&n);
-    let domain = [s, nn - s, u, nn - u];
-    earliest_root(&f, &domain, boxes, opts)
+    let domain = || {
+        let nn = n.dot(&n);
+        let s = ac.cross(&cd).dot(&n);
+        let u = ac.cross(&ab).dot(&n);
+        vec![s, nn - s, u, nn - u]
+    };
+    earliest_root(&f, domain, boxes, opts)
 }
 
 /// The start of the earliest interval of `[0, 1]`, no wider than the tolerance, that neither
 /// `boxes` (false: the features' boxes are apart), `f ≠ 0` nor a domain function `< 0`
-/// excludes (see the [module docs](self)).
+/// excludes (see the [module docs](self)). The domain functions are built by `domain` when
+/// an interval first gets that far.
 pub fn earliest_root(
     f: &Poly,
-    domain: &[Poly],
+    domain: impl FnOnce() -> Vec<Poly>,
     boxes: impl Fn(Interval) -> bool,
     opts: &CcdOptions,
 ) -> Option<f64> {
     let df = f.derivative();
-    let dd: Vec<Poly> = domain.iter().map(Poly::derivative).collect();
+    let ddf = df.derivative();
+    let mut domain = Some(domain);
+    let mut dom: Vec<(Poly, Poly)> = Vec::new();
+    let hybrid = opts.root_finder == RootFinder::Hybrid;
     let mut stack = vec![Interval::UNIT];
     let mut checks = 0;
-    while let Some(t) = stack.pop() {
+    while let Some(mut t) = stack.pop() {
         checks += 1;
         if !boxes(t) || !f.eval_with(&df, t).contains_zero() {
             continue;
         }
-        if domain
-            .iter()
-            .zip(&dd)
-            .any(|(g, dg)| g.eval_with(dg, t).hi() < 0.0)
-        {
+        if let Some(build) = domain.take() {
+            dom = build()
+                .into_iter()
+                .map(|g| {
+                    let dg = g.derivative();
+                    (g, dg)
+                })
+                .collect();
+        }
+        if dom.iter().any(|(g, dg)| g.eval_with(dg, t).hi() < 0.0) {
             continue;
+        }
+        if hybrid {
+            match root_domain(f, &df, &ddf, t) {
+                Cut::NoRoot => continue,
+                Cut::Whole => {}
+                Cut::Pieces(first, later) => {
+                    // The later piece waits; the first goes on (tested again if it shrank).
+                    if let Some(l) = later {
+                        stack.push(l);
+                    }
+                    if first != t {
+                        stack.push(first);
+                        continue;
+                    }
+                    t = first;
+                }
+            }
         }
         let m = t.mid();
         if t.width() <= opts.time_tolerance
@@ -144,6 +189,162 @@ pub fn earliest_root(
     None
 }
 
+/// What the second-order inclusion function says of an interval of time.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub enum Cut {
+    /// Nothing can be cut.
+    Whole,
+    /// `f` has no root in the interval.
+    NoRoot,
+    /// Every root lies in the first piece or (when there is one) the later one.
+    Pieces(Interval, Option<Interval>),
+}
+
+/// The smallest `x > 0` with `c + b x + a x² = 0` for `c > 0`, `None` when there is none (the
+/// stable quadratic formula; a candidate, checked by the caller).
+fn first_positive_root(c: f64, b: f64, a: f64) -> Option<f64> {
+    if a == 0.0 {
+        return (b < 0.0).then(|| c / -b);
+    }
+    let disc = b * b - 4.0 * a * c;
+    if !(disc >= 0.0) {
+        return None;
+    }
+    let q = -0.5 * (b + b.signum() * disc.sqrt());
+    let roots = [q / a, c / q];
+    roots
+        .into_iter()
+        .filter(|r| *r > 0.0 && r.is_finite())
+        .reduce(f64::min)
+}
+
+/// The two roots `r₁ <= r₂` of `c + b x + a x²` (`None` without real roots or for `a = 0`).
+fn both_roots(c: f64, b: f64, a: f64) -> Option<(f64, f64)> {
+    if a == 0.0 {
+        return None;
+    }
+    let disc = b * b - 4.0 * a * c;
+    if !(disc >= 0.0) {
+        return None;
+    }
+    let q = -0.5 * (b + b.signum() * disc.sqrt());
+    let (x, y) = (q / a, c / q);
+    (x.is_finite() && y.is_finite()).then(|| (x.min(y), x.max(y)))
+}
+
+/// An enclosure of `c + b x + a x²` at the point `x` (sound, whatever the rounding).
+fn quad_at(c: f64, b: f64, a: f64, x: f64) -> Interval {
+    let x = Interval::point(x);
+    Interval::point(c) + (Interval::point(b) + Interval::point(a) * x) * x
+}
+
+/// Whether `c + b x + a x² > 0` (`sign = 1`) or `< 0` (`sign = -1`) on all of `[x0, x1]`:
+/// at both ends, and at the vertex when it lies between and is the extremum on the wrong
+/// side, each by an interval evaluation.
+fn quad_keeps_sign(c: f64, b: f64, a: f64, x0: f64, x1: f64, sign: f64) -> bool {
+    let ok = |x: f64| {
+        let v = quad_at(c, b, a, x);
+        if sign > 0.0 {
+            v.lo() > 0.0
+        } else {
+            v.hi() < 0.0
+        }
+    };
+    if !(x0 <= x1 && ok(x0) && ok(x1)) {
+        return false;
+    }
+    // The parabola's extremum lies inside and points towards zero when a has the sign.
+    if a * sign > 0.0 {
+        let v = -b / (2.0 * a);
+        if v > x0 && v < x1 && !ok(v) {
+            return false;
+        }
+    }
+    true
+}
+
+/// The seed's root-domain cut (IRD) on the second-order inclusion function of `f` about the
+/// start `t₀` of `t`: for `x = s − t₀ ∈ [0, w]`, `f(s) = f(t₀) + f'(t₀) x + f''(ξ) x² / 2`
+/// for some `ξ ∈ t`, so `f` lies between the parabolas `L(x) = g₀ + g'₀ x + a₀ x²` and
+/// `U(x) = g₁ + g'₁ x + a₁ x²` built from the bounds of the enclosures `g = f(t₀)`, `g' =
+/// f'(t₀)` and `a = f''(t) / 2` (`x >= 0` makes these pointwise bounds). When `g > 0`, no root
+/// of `f` lies before the first root `l` of `L`, nor where `U < 0` (between its roots); for
+/// `g < 0` the same with `−f`. The candidate cuts are computed in floats and each is kept only
+/// when interval evaluations of the parabola at its ends (and vertex) prove its sign there, so
+/// the cut is sound whatever the rounding. Unlike the seed's IRD, the part after `U`'s
+/// negative stretch is kept (a first root of `f` that fails the domain test must not hide a
+/// later one).
+pub fn root_domain(f: &Poly, df: &Poly, ddf: &Poly, t: Interval) -> Cut {
+    let t0 = t.lo();
+    let w = (t.hi() - t0).next_up();
+    let at = Interval::point(t0);
+    let (g, gp, a) = (f.horner(at), df.horner(at), ddf.horner(t) * 0.5);
+    let (g, gp, a) = if g.lo() > 0.0 {
+        (g, gp, a)
+    } else if g.hi() < 0.0 {
+        (-g, -gp, -a)
+    } else {
+        return Cut::Whole;
+    };
+    if !(w.is_finite() && w > 0.0) {
+        return Cut::Whole;
+    }
+    // L > 0 from 0 to l (shrunk a hair so that the check can pass).
+    let (c0, b0, a0) = (g.lo(), gp.lo(), a.lo());
+    let start = match first_positive_root(c0, b0, a0) {
+        None => {
+            return if quad_keeps_sign(c0, b0, a0, 0.0, w, 1.0) {
+                Cut::NoRoot
+            } else {
+                Cut::Whole
+            };
+        }
+        Some(l) if l >= w => {
+            return if quad_keeps_sign(c0, b0, a0, 0.0, w, 1.0) {
+                Cut::NoRoot
+            } else {
+                Cut::Whole
+            };
+        }
+        Some(l) => {
+            let l = l * (1.0 - 1e-9);
+            if quad_keeps_sign(c0, b0, a0, 0.0, l, 1.0) {
+                // s0 <= t0 + l: the sum rounded down.
+                (t0 + l).next_down().max(t0)
+            } else {
+                t0
+            }
+        }
+    };
+    // U < 0 between its roots r1 < r2 (or after r1 for a concave or straight U).
+    let (c1, b1, a1) = (g.hi(), gp.hi(), a.hi());
+    let negative = if a1 > 0.0 {
+        both_roots(c1, b1, a1).map(|(r1, r2)| (r1, r2))
+    } else {
+        first_positive_root(c1, b1, a1).map(|r1| (r1, f64::INFINITY))
+    };
+    let mut later = None;
+    let mut end = t.hi();
+    if let Some((r1, r2)) = negative {
+        let (x1, x2) = (r1 * (1.0 + 1e-9), (r2 * (1.0 - 1e-9)).min(w));
+        if x1 > 0.0 && x1 < x2 && quad_keeps_sign(c1, b1, a1, x1, x2, -1.0) {
+            // The first piece ends at or after t0 + x1, the later starts at or before t0 + x2.
+            end = (t0 + x1).next_up().min(t.hi());
+            let resume = (t0 + x2).next_down();
+            if resume < t.hi() && x2 < w {
+                later = Some(Interval::new(resume.max(end), t.hi()));
+            }
+        }
+    }
+    if start >= end {
+        return match later {
+            Some(l) => Cut::Pieces(l, None),
+            None => Cut::NoRoot,
+        };
+    }
+    Cut::Pieces(Interval::new(start, end), later)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -155,6 +356,35 @@ mod tests {
 
     fn moving(x0: [f64; 3], x1: [f64; 3]) -> LinearPoint {
         [x0.map(Interval::point), x1.map(Interval::point)]
+    }
+
+    /// The cut never removes a root: random cubics with known roots.
+    #[test]
+    fn the_root_domain_cut_keeps_every_root() {
+        use rand::{Rng, SeedableRng};
+        let mut rng = rand_pcg::Pcg64::seed_from_u64(4);
+        for _ in 0..20_000 {
+            let roots: Vec<f64> = (0..3).map(|_| rng.gen_range(-0.5..1.5)).collect();
+            let scale: f64 = rng.gen_range(-5.0..5.0);
+            let lin = |r: f64| Poly::linear(Interval::point(-r), Interval::point(1.0));
+            let f = lin(roots[0]) * lin(roots[1]) * lin(roots[2]) * Interval::point(scale);
+            let (df, ddf) = (f.derivative(), f.derivative().derivative());
+            let a: f64 = rng.gen_range(0.0..1.0);
+            let t = Interval::new(a, (a + rng.gen_range(0.0..0.5)).min(1.0));
+            let inside: Vec<f64> = roots.iter().copied().filter(|r| t.contains(*r)).collect();
+            match root_domain(&f, &df, &ddf, t) {
+                Cut::Whole => {}
+                Cut::NoRoot => assert!(inside.is_empty(), "{roots:?} in {t:?}"),
+                Cut::Pieces(p, q) => {
+                    for r in inside {
+                        assert!(
+                            p.contains(r) || q.is_some_and(|q| q.contains(r)),
+                            "root {r} of {roots:?} cut from {t:?}: {p:?} {q:?}"
+                        );
+                    }
+                }
+            }
+        }
     }
 
     #[test]

@@ -115,6 +115,16 @@ impl Sub for Poly {
     }
 }
 
+impl Mul<Interval> for Poly {
+    type Output = Self;
+    fn mul(mut self, x: Interval) -> Self {
+        for k in 0..self.len {
+            self.c[k] = self.c[k] * x;
+        }
+        self
+    }
+}
+
 impl Mul for Poly {
     type Output = Self;
     /// # Panics
