@@ -361,17 +361,38 @@ fn spheres_may_meet(a: &MovingPoint, ra: f64, b: &MovingPoint, rb: f64, t: Inter
     true
 }
 
-/// The earliest contact time in `[0, until]` of the surfaces of meshes `a` (moving by `ma`)
-/// and `b` (by `mb`), given at `t = 0`; `None` when they do not touch by then (see the
-/// [module docs](self)).
+/// A contact of two meshes found by [`mesh_contact`].
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct MeshContact {
+    /// When: the root finder's time, moved earlier by the back-off.
+    pub time: f64,
+    /// The root finder's time (the start of its last interval): never after the first contact.
+    pub first: f64,
+    /// The features that meet.
+    pub features: Features,
+    /// The unit normal from `a` to `b` at `first` (the triangle's, or the edges' common
+    /// normal, turned the way they approach), zero when the features give none.
+    pub normal: [f64; 3],
+    /// The contact point at `first` (the vertex, or the mean of the two edges' midpoints).
+    pub point: [f64; 3],
+    /// How fast the two bodies' points at `point` approach along the normal at `first`.
+    pub approach_speed: f64,
+}
+
+/// The earliest contact in `[0, until]` of the surfaces of meshes `a` (moving by `ma`) and `b`
+/// (by `mb`), given at `t = 0`; `None` when they do not touch by then (see the
+/// [module docs](self)). The reported [`MeshContact::time`] is moved back from the root
+/// finder's by the seed's back-off `ΔTOC = separation / v_n` (`v_n` the approach speed along
+/// the normal; clamped at 0), so that the meshes are left about `separation` apart.
 pub fn mesh_contact(
     a: &MeshBody,
     ma: &ScrewMotion,
     b: &MeshBody,
     mb: &ScrewMotion,
     until: f64,
+    separation: f64,
     opts: &CcdOptions,
-) -> Option<f64> {
+) -> Option<MeshContact> {
     let (na, nb) = (a.tree.nodes(), b.tree.nodes());
     if na.is_empty() || nb.is_empty() {
         return None;
@@ -384,10 +405,10 @@ pub fn mesh_contact(
         .iter()
         .map(|n| MovingPoint::new(n.sphere.centre, mb))
         .collect();
-    let mut best: Option<f64> = None;
+    let mut best: Option<(f64, Features)> = None;
     let mut stack = vec![(0u32, 0u32)];
     while let Some((i, j)) = stack.pop() {
-        let horizon = best.unwrap_or(until);
+        let horizon = best.map_or(until, |b| b.0);
         let (x, y) = (&na[i as usize], &nb[j as usize]);
         if !spheres_may_meet(
             &centres_a[i as usize],
@@ -402,12 +423,12 @@ pub fn mesh_contact(
             (None, None) => {
                 for &ta in a.tree.triangles(x) {
                     for &tb in b.tree.triangles(y) {
-                        let horizon = best.unwrap_or(until);
-                        if let Some(t) =
+                        let horizon = best.map_or(until, |b| b.0);
+                        if let Some(found) =
                             triangle_pair(&a.mesh, ta, ma, &b.mesh, tb, mb, horizon, opts)
                         {
-                            if best.is_none_or(|b| t < b) {
-                                best = Some(t);
+                            if best.is_none_or(|b| found.0 < b.0) {
+                                best = Some(found);
                             }
                         }
                     }
@@ -425,7 +446,107 @@ pub fn mesh_contact(
             }
         }
     }
-    best
+    let (first, features) = best?;
+    let (normal, point, approach_speed) = contact_frame(a, ma, b, mb, first, &features);
+    let time = if approach_speed > 0.0 && separation > 0.0 {
+        (first - separation / approach_speed).max(0.0)
+    } else {
+        first
+    };
+    Some(MeshContact {
+        time,
+        first,
+        features,
+        normal,
+        point,
+        approach_speed,
+    })
+}
+
+/// The normal (from `a` to `b`), point and approach speed of `features` at `t`.
+fn contact_frame(
+    a: &MeshBody,
+    ma: &ScrewMotion,
+    b: &MeshBody,
+    mb: &ScrewMotion,
+    t: f64,
+    features: &Features,
+) -> (P, P, f64) {
+    let va = |i: u32| ma.at(a.mesh.vertices()[i as usize], t);
+    let vb = |i: u32| mb.at(b.mesh.vertices()[i as usize], t);
+    let cross = |x: P, y: P| {
+        [
+            x[1] * y[2] - x[2] * y[1],
+            x[2] * y[0] - x[0] * y[2],
+            x[0] * y[1] - x[1] * y[0],
+        ]
+    };
+    let unit = |n: P| {
+        let l = dot(n, n).sqrt();
+        if l > 0.0 && l.is_finite() {
+            n.map(|x| x / l)
+        } else {
+            [0.0; 3]
+        }
+    };
+    let (normal, point) = match *features {
+        Features::VertexFace {
+            vertex_of_a,
+            vertex,
+            triangle,
+        } => {
+            let (p, [q0, q1, q2]) = if vertex_of_a {
+                (va(vertex), triangle.map(vb))
+            } else {
+                (vb(vertex), triangle.map(va))
+            };
+            // The triangle's outward normal: from a to b it points into b's triangle.
+            let out = unit(cross(sub(q1, q0), sub(q2, q0)));
+            let n = if vertex_of_a { out.map(|x| -x) } else { out };
+            (n, p)
+        }
+        Features::EdgeEdge { edge_a, edge_b } => {
+            let (p0, p1) = (va(edge_a[0]), va(edge_a[1]));
+            let (q0, q1) = (vb(edge_b[0]), vb(edge_b[1]));
+            let n = unit(cross(sub(p1, p0), sub(q1, q0)));
+            (n, mid(mid(p0, p1), mid(q0, q1)))
+        }
+    };
+    // The velocity of a body's point at `p`: the centre's plus the spin's.
+    let velocity = |m: &ScrewMotion, p: P| {
+        let c = [0, 1, 2].map(|i| m.centre[i] + m.velocity[i] * t);
+        let wr = cross(m.angular_velocity, sub(p, c));
+        [0, 1, 2].map(|i| m.velocity[i] + wr[i])
+    };
+    let rel = sub(velocity(ma, point), velocity(mb, point));
+    let (mut n, mut speed) = (normal, dot(rel, normal));
+    if matches!(features, Features::EdgeEdge { .. }) && speed < 0.0 {
+        // The edges' normal has no side of its own: it points the way they approach.
+        n = n.map(|x| -x);
+        speed = -speed;
+    }
+    (n, point, speed)
+}
+
+/// The features of a contact of two meshes `a` and `b` (vertex indices into their meshes).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Features {
+    /// A vertex of one mesh against a triangle of the other.
+    VertexFace {
+        /// Whether the vertex is of `a` (the triangle of `b`), or of `b`.
+        vertex_of_a: bool,
+        /// The vertex.
+        vertex: u32,
+        /// The triangle's vertices (counter-clockwise, seen from outside its mesh).
+        triangle: [u32; 3],
+    },
+    /// An edge of `a` against an edge of `b`.
+    EdgeEdge {
+        /// The edge of `a`.
+        edge_a: [u32; 2],
+        /// The edge of `b`.
+        edge_b: [u32; 2],
+    },
 }
 
 /// The earliest contact of triangle `ta` of `a` and `tb` of `b` in `[0, until]`: each vertex
@@ -440,30 +561,46 @@ fn triangle_pair(
     mb: &ScrewMotion,
     until: f64,
     opts: &CcdOptions,
-) -> Option<f64> {
+) -> Option<(f64, Features)> {
+    let (ia, ib) = (a.triangles()[ta as usize], b.triangles()[tb as usize]);
     let (ca, cb) = (a.corners(ta as usize), b.corners(tb as usize));
-    let mut best: Option<f64> = None;
-    let take = |t: Option<f64>, best: &mut Option<f64>| {
+    let mut best: Option<(f64, Features)> = None;
+    let take = |t: Option<f64>, f: Features, best: &mut Option<(f64, Features)>| {
         if let Some(t) = t {
-            if best.is_none_or(|b| t < b) {
-                *best = Some(t);
+            if best.is_none_or(|b| t < b.0) {
+                *best = Some((t, f));
             }
         }
     };
-    for p in ca {
-        let h = best.unwrap_or(until);
-        take(rotating::vertex_face(p, ma, cb, mb, h, opts), &mut best);
+    let horizon = |best: &Option<(f64, Features)>| best.map_or(until, |b| b.0);
+    for k in 0..3 {
+        let f = Features::VertexFace {
+            vertex_of_a: true,
+            vertex: ia[k],
+            triangle: ib,
+        };
+        let t = rotating::vertex_face(ca[k], ma, cb, mb, horizon(&best), opts);
+        take(t, f, &mut best);
     }
-    for p in cb {
-        let h = best.unwrap_or(until);
-        take(rotating::vertex_face(p, mb, ca, ma, h, opts), &mut best);
+    for k in 0..3 {
+        let f = Features::VertexFace {
+            vertex_of_a: false,
+            vertex: ib[k],
+            triangle: ia,
+        };
+        let t = rotating::vertex_face(cb[k], mb, ca, ma, horizon(&best), opts);
+        take(t, f, &mut best);
     }
     for i in 0..3 {
         for j in 0..3 {
-            let h = best.unwrap_or(until);
+            let f = Features::EdgeEdge {
+                edge_a: [ia[i], ia[(i + 1) % 3]],
+                edge_b: [ib[j], ib[(j + 1) % 3]],
+            };
             let ea = [ca[i], ca[(i + 1) % 3]];
             let eb = [cb[j], cb[(j + 1) % 3]];
-            take(rotating::edge_edge(ea, ma, eb, mb, h, opts), &mut best);
+            let t = rotating::edge_edge(ea, ma, eb, mb, horizon(&best), opts);
+            take(t, f, &mut best);
         }
     }
     best
