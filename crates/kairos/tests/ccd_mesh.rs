@@ -5,7 +5,7 @@
 
 use kairos::ccd::mesh::TriMesh;
 use kairos::ccd::rotating::ScrewMotion;
-use kairos::ccd::tree::{mesh_contact, MeshBody, MeshContact};
+use kairos::ccd::tree::{mesh_contact, LeafCache, MeshBody, MeshContact, MeshQuery};
 use kairos::math::DVec3;
 use kairos::query::{distance, GjkOptions, GjkStatus};
 use kairos::shape::{Pose, Shape};
@@ -64,7 +64,11 @@ fn spinning_icospheres_meet_at_the_sampled_contact() {
         let until = 2.0;
         let (ba, bb) = (MeshBody::new(a.clone()), MeshBody::new(b.clone()));
         let eps = 1e-7;
-        let got = mesh_contact(&ba, &ma, &bb, &mb, until, eps, &Default::default());
+        let query = MeshQuery {
+            separation: eps,
+            ..Default::default()
+        };
+        let got = mesh_contact(&ba, &ma, &bb, &mb, until, &query, None);
         // Touching at the root finder's time; about eps apart at the reported one, and the
         // normal from a to b.
         let check = |case: usize, c: &MeshContact, eps: f64| {
@@ -115,4 +119,103 @@ fn spinning_icospheres_meet_at_the_sampled_contact() {
         worst.get()
     );
     assert!(hits > 10 && misses > 5, "{hits} {misses}");
+}
+
+/// Capoeira mode reports no later than full D2M, apart; the leaf cache changes nothing of the
+/// result; a torus and a spiky ball (not convex) meet no later than sampling finds them.
+#[test]
+fn capoeira_comes_first_and_the_leaf_cache_changes_nothing() {
+    let torus = TriMesh::torus(2.0, 0.5, 24, 12);
+    let spiky = TriMesh::spiky_ball(0.6, 1.8, 1).translated([6.0, 0.3, 0.2]);
+    let (bt, bs) = (MeshBody::new(torus.clone()), MeshBody::new(spiky.clone()));
+    let mt = ScrewMotion {
+        centre: [0.0; 3],
+        velocity: [0.0; 3],
+        angular_velocity: [0.3, 1.0, 0.2],
+    };
+    let ms = ScrewMotion {
+        centre: [6.0, 0.3, 0.2],
+        velocity: [-3.0, 0.0, 0.0],
+        angular_velocity: [2.0, -1.0, 0.5],
+    };
+    let full = MeshQuery::default();
+    let capoeira = MeshQuery {
+        capoeira: true,
+        ..full
+    };
+    let mut cache = LeafCache::default();
+    let exact = mesh_contact(&bt, &mt, &bs, &ms, 3.0, &full, Some(&mut cache)).unwrap();
+    assert!(cache.leaves.is_some());
+    let again = mesh_contact(&bt, &mt, &bs, &ms, 3.0, &full, Some(&mut cache)).unwrap();
+    assert_eq!(exact, again);
+    let coarse = mesh_contact(&bt, &mt, &bs, &ms, 3.0, &capoeira, None).unwrap();
+    assert!(coarse.time <= exact.first, "{coarse:?} {exact:?}");
+    // Against sampling: no pair of triangles crosses before the reported time (every vertex
+    // stays on its side of every triangle plane it could pierce is too strict for meshes; the
+    // hulls of the two leaves' triangles found meeting must be apart just before).
+    let steps = 3000;
+    for k in 0..steps {
+        let t = exact.first * k as f64 / steps as f64;
+        assert!(
+            !meshes_cross(&torus, &mt, &spiky, &ms, t),
+            "crossing at {t}, before {exact:?}"
+        );
+    }
+}
+
+/// Whether some edge of one mesh pierces some triangle of the other at `t` (brute force).
+fn meshes_cross(a: &TriMesh, ma: &ScrewMotion, b: &TriMesh, mb: &ScrewMotion, t: f64) -> bool {
+    let pa: Vec<[f64; 3]> = a.vertices().iter().map(|&p| ma.at(p, t)).collect();
+    let pb: Vec<[f64; 3]> = b.vertices().iter().map(|&p| mb.at(p, t)).collect();
+    let pierces = |e: [[f64; 3]; 2], tri: [[f64; 3]; 3]| {
+        let sub = |x: [f64; 3], y: [f64; 3]| [x[0] - y[0], x[1] - y[1], x[2] - y[2]];
+        let cross = |x: [f64; 3], y: [f64; 3]| {
+            [
+                x[1] * y[2] - x[2] * y[1],
+                x[2] * y[0] - x[0] * y[2],
+                x[0] * y[1] - x[1] * y[0],
+            ]
+        };
+        let dot = |x: [f64; 3], y: [f64; 3]| x[0] * y[0] + x[1] * y[1] + x[2] * y[2];
+        let n = cross(sub(tri[1], tri[0]), sub(tri[2], tri[0]));
+        let (d0, d1) = (dot(n, sub(e[0], tri[0])), dot(n, sub(e[1], tri[0])));
+        if (d0 > 0.0) == (d1 > 0.0) {
+            return false;
+        }
+        let s = d0 / (d0 - d1);
+        let p = [0, 1, 2].map(|i| e[0][i] + (e[1][i] - e[0][i]) * s);
+        (0..3).all(|k| dot(cross(sub(tri[(k + 1) % 3], tri[k]), sub(p, tri[k])), n) >= 0.0)
+    };
+    let box_of = |pts: &[[f64; 3]]| {
+        let mut lo = [f64::INFINITY; 3];
+        let mut hi = [f64::NEG_INFINITY; 3];
+        for p in pts {
+            for i in 0..3 {
+                lo[i] = lo[i].min(p[i]);
+                hi[i] = hi[i].max(p[i]);
+            }
+        }
+        (lo, hi)
+    };
+    let (la, ha) = box_of(&pa);
+    let (lb, hb) = box_of(&pb);
+    if (0..3).any(|i| la[i] > hb[i] || lb[i] > ha[i]) {
+        return false;
+    }
+    let tris = |m: &TriMesh, p: &[[f64; 3]]| -> Vec<[[f64; 3]; 3]> {
+        m.triangles()
+            .iter()
+            .map(|t| t.map(|i| p[i as usize]))
+            .collect()
+    };
+    let edges = |m: &TriMesh, p: &[[f64; 3]]| -> Vec<[[f64; 3]; 2]> {
+        m.edges().iter().map(|e| e.map(|i| p[i as usize])).collect()
+    };
+    let (ta, tb) = (tris(a, &pa), tris(b, &pb));
+    edges(a, &pa)
+        .iter()
+        .any(|&e| tb.iter().any(|&tri| pierces(e, tri)))
+        || edges(b, &pb)
+            .iter()
+            .any(|&e| ta.iter().any(|&tri| pierces(e, tri)))
 }

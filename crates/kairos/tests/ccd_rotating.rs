@@ -1,7 +1,7 @@
 //! Vertex–face and edge–edge contact of rotating bodies (`kairos::ccd::rotating`) against a
 //! dense-sampling reference: never a missed contact, never a time after the reference's.
 
-use kairos::ccd::rotating::{edge_edge, vertex_face, ScrewMotion};
+use kairos::ccd::rotating::{edge_edge, edge_edge_by, vertex_face, vertex_face_by, ScrewMotion};
 use rand::{Rng, SeedableRng};
 use rand_pcg::Pcg64;
 
@@ -97,6 +97,10 @@ fn rotating_vertex_face_is_never_late_and_never_misses() {
         };
         let reference = sampled_first(until, 20_000, f, inside);
         let got = vertex_face(p, &mp, tri, &mt, until, &opts);
+        // Bounded by a horizon: the same bits when the contact comes by then, else none.
+        let horizon = rng.gen_range(0.0..until);
+        let bounded = vertex_face_by(p, &mp, tri, &mt, until, horizon, &opts);
+        assert_eq!(bounded, got.filter(|&t| t <= horizon), "case {case}");
         match (reference, got) {
             (Some(r), Some(t)) => {
                 assert!(
@@ -149,6 +153,9 @@ fn rotating_edge_edge_is_never_late_and_never_misses() {
         };
         let reference = sampled_first(until, 20_000, f, inside);
         let got = edge_edge([a, b], &m1, [c, d], &m2, until, &opts);
+        let horizon = rng.gen_range(0.0..until);
+        let bounded = edge_edge_by([a, b], &m1, [c, d], &m2, until, horizon, &opts);
+        assert_eq!(bounded, got.filter(|&t| t <= horizon), "case {case}");
         match (reference, got) {
             (Some(r), Some(t)) => {
                 assert!(

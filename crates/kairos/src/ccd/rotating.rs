@@ -202,9 +202,24 @@ impl MovingPoint {
 pub fn vertex_face(
     p: [f64; 3],
     mp: &ScrewMotion,
+    tri: [[f64; 3]; 3],
+    mt: &ScrewMotion,
+    until: f64,
+    opts: &CcdOptions,
+) -> Option<f64> {
+    vertex_face_by(p, mp, tri, mt, until, until, opts)
+}
+
+/// [`vertex_face`] reporting only a contact at or before `horizon`: the same time as the
+/// unbounded query whenever that is at or before `horizon` (the bisection's intervals are
+/// those of `[0, until]`; later ones are only dropped).
+pub fn vertex_face_by(
+    p: [f64; 3],
+    mp: &ScrewMotion,
     [a, b, c]: [[f64; 3]; 3],
     mt: &ScrewMotion,
     until: f64,
+    horizon: f64,
     opts: &CcdOptions,
 ) -> Option<f64> {
     let pts = [
@@ -213,7 +228,7 @@ pub fn vertex_face(
         MovingPoint::new(b, mt),
         MovingPoint::new(c, mt),
     ];
-    earliest(until, opts, |t| {
+    earliest(until, horizon, opts, |t| {
         let [p, a, b, c] = pts.map(|m| m.enclose(t));
         if !boxes_meet(&[p], &[a, b, c]) {
             return false;
@@ -236,11 +251,24 @@ pub fn vertex_face(
 /// touch the edge `c d` (of a body moving by `m2`), points given at `t = 0`; `None` when they
 /// never touch (see the [module docs](self)).
 pub fn edge_edge(
+    e1: [[f64; 3]; 2],
+    m1: &ScrewMotion,
+    e2: [[f64; 3]; 2],
+    m2: &ScrewMotion,
+    until: f64,
+    opts: &CcdOptions,
+) -> Option<f64> {
+    edge_edge_by(e1, m1, e2, m2, until, until, opts)
+}
+
+/// [`edge_edge`] reporting only a contact at or before `horizon` (as [`vertex_face_by`]).
+pub fn edge_edge_by(
     [a, b]: [[f64; 3]; 2],
     m1: &ScrewMotion,
     [c, d]: [[f64; 3]; 2],
     m2: &ScrewMotion,
     until: f64,
+    horizon: f64,
     opts: &CcdOptions,
 ) -> Option<f64> {
     let pts = [
@@ -249,7 +277,7 @@ pub fn edge_edge(
         MovingPoint::new(c, m2),
         MovingPoint::new(d, m2),
     ];
-    earliest(until, opts, |t| {
+    earliest(until, horizon, opts, |t| {
         let [a, b, c, d] = pts.map(|m| m.enclose(t));
         if !boxes_meet(&[a, b], &[c, d]) {
             return false;
@@ -267,8 +295,14 @@ pub fn edge_edge(
 }
 
 /// The start of the earliest interval of `[0, until]` no wider than the tolerance (relative
-/// to `until`) on which `may_touch` holds, bisecting depth first, earliest half first.
-fn earliest(until: f64, opts: &CcdOptions, may_touch: impl Fn(Interval) -> bool) -> Option<f64> {
+/// to `until`) on which `may_touch` holds, bisecting depth first, earliest half first;
+/// `None` when there is none or it starts after `horizon`.
+pub(crate) fn earliest(
+    until: f64,
+    horizon: f64,
+    opts: &CcdOptions,
+    may_touch: impl Fn(Interval) -> bool,
+) -> Option<f64> {
     if !(until >= 0.0 && until.is_finite()) {
         return None;
     }
@@ -276,6 +310,10 @@ fn earliest(until: f64, opts: &CcdOptions, may_touch: impl Fn(Interval) -> bool)
     let tolerance = opts.time_tolerance * until.max(f64::MIN_POSITIVE);
     let mut checks = 0;
     while let Some(t) = stack.pop() {
+        if t.lo() > horizon {
+            // Every interval left starts later still.
+            return None;
+        }
         checks += 1;
         if !may_touch(t) {
             continue;

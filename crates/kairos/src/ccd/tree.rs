@@ -361,6 +361,36 @@ fn spheres_may_meet(a: &MovingPoint, ra: f64, b: &MovingPoint, rb: f64, t: Inter
     true
 }
 
+/// How [`mesh_contact`] works.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct MeshQuery {
+    /// The separation `ε_d` the back-off leaves between the meshes (0: none).
+    pub separation: f64,
+    /// The seed's Capoeira mode: the leaves' spheres are the geometry (no feature tests), so
+    /// the contact comes earlier and farther apart, for less work.
+    pub capoeira: bool,
+    /// The root finders' options.
+    pub ccd: CcdOptions,
+}
+
+impl Default for MeshQuery {
+    fn default() -> Self {
+        Self {
+            separation: 1e-9,
+            capoeira: false,
+            ccd: CcdOptions::default(),
+        }
+    }
+}
+
+/// The seed's leaf-pair cache of a pair of meshes: the leaves where their last contact was,
+/// examined first by the next query (its result is the same, found sooner).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct LeafCache {
+    /// The pair of leaves (node indices of the two trees), when there was a contact.
+    pub leaves: Option<(u32, u32)>,
+}
+
 /// A contact of two meshes found by [`mesh_contact`].
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct MeshContact {
@@ -390,9 +420,10 @@ pub fn mesh_contact(
     b: &MeshBody,
     mb: &ScrewMotion,
     until: f64,
-    separation: f64,
-    opts: &CcdOptions,
+    query: &MeshQuery,
+    cache: Option<&mut LeafCache>,
 ) -> Option<MeshContact> {
+    let opts = &query.ccd;
     let (na, nb) = (a.tree.nodes(), b.tree.nodes());
     if na.is_empty() || nb.is_empty() {
         return None;
@@ -406,10 +437,21 @@ pub fn mesh_contact(
         .map(|n| MovingPoint::new(n.sphere.centre, mb))
         .collect();
     let mut best: Option<(f64, Features)> = None;
+    let mut best_leaves = None;
+    // The leaves that met last time go first: a contact there shrinks the domain at once.
+    let cached = cache.as_ref().and_then(|c| c.leaves);
     let mut stack = vec![(0u32, 0u32)];
+    if let Some(pair) = cached {
+        if (pair.0 as usize) < na.len() && (pair.1 as usize) < nb.len() {
+            stack.push(pair);
+        }
+    }
     while let Some((i, j)) = stack.pop() {
         let horizon = best.map_or(until, |b| b.0);
         let (x, y) = (&na[i as usize], &nb[j as usize]);
+        // (Each feature test bisects `[0, until]` and only drops what starts after the
+        // horizon, so its time is the same whatever the order of the pairs: the cache and the
+        // traversal change the work, not the result.)
         if !spheres_may_meet(
             &centres_a[i as usize],
             x.sphere.radius,
@@ -420,15 +462,32 @@ pub fn mesh_contact(
             continue;
         }
         match (x.children, y.children) {
+            (None, None) if query.capoeira => {
+                // The leaves' spheres are the geometry: the first time they may meet.
+                let (ca, cb) = (&centres_a[i as usize], &centres_b[j as usize]);
+                let (ra, rb) = (x.sphere.radius, y.sphere.radius);
+                if let Some(t) = rotating::earliest(until, horizon, opts, |t| {
+                    spheres_may_meet(ca, ra, cb, rb, t)
+                }) {
+                    let f = Features::Spheres {
+                        leaf_a: i,
+                        leaf_b: j,
+                    };
+                    if earlier((t, f), best) {
+                        best = Some((t, f));
+                        best_leaves = Some((i, j));
+                    }
+                }
+            }
             (None, None) => {
                 for &ta in a.tree.triangles(x) {
                     for &tb in b.tree.triangles(y) {
-                        let horizon = best.map_or(until, |b| b.0);
                         if let Some(found) =
-                            triangle_pair(&a.mesh, ta, ma, &b.mesh, tb, mb, horizon, opts)
+                            triangle_pair(&a.mesh, ta, ma, &b.mesh, tb, mb, until, horizon, opts)
                         {
-                            if best.is_none_or(|b| found.0 < b.0) {
+                            if earlier(found, best) {
                                 best = Some(found);
+                                best_leaves = Some((i, j));
                             }
                         }
                     }
@@ -446,8 +505,12 @@ pub fn mesh_contact(
             }
         }
     }
+    if let Some(c) = cache {
+        c.leaves = best_leaves.or(c.leaves);
+    }
     let (first, features) = best?;
     let (normal, point, approach_speed) = contact_frame(a, ma, b, mb, first, &features);
+    let separation = query.separation;
     let time = if approach_speed > 0.0 && separation > 0.0 {
         (first - separation / approach_speed).max(0.0)
     } else {
@@ -511,6 +574,16 @@ fn contact_frame(
             let n = unit(cross(sub(p1, p0), sub(q1, q0)));
             (n, mid(mid(p0, p1), mid(q0, q1)))
         }
+        Features::Spheres { leaf_a, leaf_b } => {
+            let (sa, sb) = (
+                a.tree.nodes()[leaf_a as usize].sphere,
+                b.tree.nodes()[leaf_b as usize].sphere,
+            );
+            let (ca, cb) = (ma.at(sa.centre, t), mb.at(sb.centre, t));
+            let n = unit(sub(cb, ca));
+            let point = [0, 1, 2].map(|i| ca[i] + n[i] * sa.radius);
+            (n, point)
+        }
     };
     // The velocity of a body's point at `p`: the centre's plus the spin's.
     let velocity = |m: &ScrewMotion, p: P| {
@@ -528,8 +601,14 @@ fn contact_frame(
     (n, point, speed)
 }
 
+/// Whether `found` comes before `best`: earlier, or at the same time with smaller features (so
+/// that the result does not depend on the order the pairs are examined in).
+fn earlier(found: (f64, Features), best: Option<(f64, Features)>) -> bool {
+    best.is_none_or(|b| found.0 < b.0 || (found.0 == b.0 && found.1 < b.1))
+}
+
 /// The features of a contact of two meshes `a` and `b` (vertex indices into their meshes).
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord)]
 pub enum Features {
     /// A vertex of one mesh against a triangle of the other.
     VertexFace {
@@ -547,6 +626,13 @@ pub enum Features {
         /// The edge of `b`.
         edge_b: [u32; 2],
     },
+    /// Capoeira mode: two leaves' spheres (node indices).
+    Spheres {
+        /// The leaf of `a`'s tree.
+        leaf_a: u32,
+        /// The leaf of `b`'s tree.
+        leaf_b: u32,
+    },
 }
 
 /// The earliest contact of triangle `ta` of `a` and `tb` of `b` in `[0, until]`: each vertex
@@ -560,6 +646,7 @@ fn triangle_pair(
     tb: u32,
     mb: &ScrewMotion,
     until: f64,
+    horizon: f64,
     opts: &CcdOptions,
 ) -> Option<(f64, Features)> {
     let (ia, ib) = (a.triangles()[ta as usize], b.triangles()[tb as usize]);
@@ -567,19 +654,19 @@ fn triangle_pair(
     let mut best: Option<(f64, Features)> = None;
     let take = |t: Option<f64>, f: Features, best: &mut Option<(f64, Features)>| {
         if let Some(t) = t {
-            if best.is_none_or(|b| t < b.0) {
+            if earlier((t, f), *best) {
                 *best = Some((t, f));
             }
         }
     };
-    let horizon = |best: &Option<(f64, Features)>| best.map_or(until, |b| b.0);
+    let horizon = |best: &Option<(f64, Features)>| best.map_or(horizon, |b| b.0);
     for k in 0..3 {
         let f = Features::VertexFace {
             vertex_of_a: true,
             vertex: ia[k],
             triangle: ib,
         };
-        let t = rotating::vertex_face(ca[k], ma, cb, mb, horizon(&best), opts);
+        let t = rotating::vertex_face_by(ca[k], ma, cb, mb, until, horizon(&best), opts);
         take(t, f, &mut best);
     }
     for k in 0..3 {
@@ -588,7 +675,7 @@ fn triangle_pair(
             vertex: ib[k],
             triangle: ia,
         };
-        let t = rotating::vertex_face(cb[k], mb, ca, ma, horizon(&best), opts);
+        let t = rotating::vertex_face_by(cb[k], mb, ca, ma, until, horizon(&best), opts);
         take(t, f, &mut best);
     }
     for i in 0..3 {
@@ -599,7 +686,7 @@ fn triangle_pair(
             };
             let ea = [ca[i], ca[(i + 1) % 3]];
             let eb = [cb[j], cb[(j + 1) % 3]];
-            let t = rotating::edge_edge(ea, ma, eb, mb, horizon(&best), opts);
+            let t = rotating::edge_edge_by(ea, ma, eb, mb, until, horizon(&best), opts);
             take(t, f, &mut best);
         }
     }
