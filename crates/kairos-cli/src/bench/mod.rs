@@ -1,6 +1,7 @@
 //! `kairos bench`: scenario benchmarks that print markdown tables (and write their
 //! measurements as CSV, read back by `--from-csv`).
 
+pub mod d2m;
 pub mod discrete;
 pub mod overlap;
 pub mod plot;
@@ -30,6 +31,9 @@ pub enum BenchCommand {
     ScaleOne(scale::ScaleOneArgs),
     /// Time per step of every discrete broad phase (overlapping boxes) on moving scenes.
     Overlap(overlap::OverlapArgs),
+    /// The seed's D2M experiment: spinning meshes fired at each other, the time per contact
+    /// query and the distance the contact leaves, for D2M and its Capoeira mode.
+    D2m(d2m::D2mArgs),
 }
 
 /// Runs one benchmark.
@@ -40,6 +44,7 @@ pub fn run(command: BenchCommand) -> Result<ExitCode> {
         BenchCommand::Discrete(a) => discrete::discrete(a),
         BenchCommand::ScaleOne(a) => scale::scale_one(a),
         BenchCommand::Overlap(a) => overlap::overlap(a),
+        BenchCommand::D2m(a) => d2m::d2m(a),
     }
 }
 

@@ -15,8 +15,11 @@
 //!   plate);
 //! * [`tree`]: sphere trees (Welzl's minimal spheres, midpoint splits) and the time of contact
 //!   of two moving meshes by Traverse-Tree-Pair ([`tree::mesh_contact`]);
+//! * [`distance`]: distances of triangles and of posed meshes (branch and bound over their
+//!   trees), to measure how far apart a contact leaves them;
 //! * [`queries`]: the standard benchmark's query files and their exact ground truth.
 
+pub mod distance;
 pub mod interval;
 pub mod linear;
 pub mod mesh;

@@ -181,11 +181,18 @@ impl MovingPoint {
     }
     /// The box that holds the point at every time of `t`.
     pub(crate) fn enclose(&self, t: Interval) -> IVec {
-        let (s, c) = if self.speed == Interval::ZERO {
+        self.enclose_turned(t, self.turn_over(t))
+    }
+    /// Enclosures of `sin θ` and `cos θ` over `t` (shared by every point of one body).
+    pub(crate) fn turn_over(&self, t: Interval) -> (Interval, Interval) {
+        if self.speed == Interval::ZERO {
             (Interval::ZERO, Interval::point(1.0))
         } else {
             sin_cos(self.speed * t)
-        };
+        }
+    }
+    /// [`MovingPoint::enclose`] with the body's [`MovingPoint::turn_over`] given.
+    pub(crate) fn enclose_turned(&self, t: Interval, (s, c): (Interval, Interval)) -> IVec {
         [0, 1, 2].map(|i| {
             self.centre[i]
                 + self.velocity[i] * t
@@ -222,14 +229,36 @@ pub fn vertex_face_by(
     horizon: f64,
     opts: &CcdOptions,
 ) -> Option<f64> {
+    vertex_face_in(p, mp, [a, b, c], mt, until, 0.0, horizon, opts)
+}
+
+/// [`vertex_face_by`] that also drops the intervals ending before `from` (a time before
+/// which the features cannot touch, known to the caller).
+#[allow(clippy::too_many_arguments)]
+pub(crate) fn vertex_face_in(
+    p: [f64; 3],
+    mp: &ScrewMotion,
+    [a, b, c]: [[f64; 3]; 3],
+    mt: &ScrewMotion,
+    until: f64,
+    from: f64,
+    horizon: f64,
+    opts: &CcdOptions,
+) -> Option<f64> {
     let pts = [
         MovingPoint::new(p, mp),
         MovingPoint::new(a, mt),
         MovingPoint::new(b, mt),
         MovingPoint::new(c, mt),
     ];
-    earliest(until, horizon, opts, |t| {
-        let [p, a, b, c] = pts.map(|m| m.enclose(t));
+    earliest(until, from, horizon, opts, |t| {
+        let (tp, tt) = (pts[0].turn_over(t), pts[1].turn_over(t));
+        let [p, a, b, c] = [
+            pts[0].enclose_turned(t, tp),
+            pts[1].enclose_turned(t, tt),
+            pts[2].enclose_turned(t, tt),
+            pts[3].enclose_turned(t, tt),
+        ];
         if !boxes_meet(&[p], &[a, b, c]) {
             return false;
         }
@@ -271,14 +300,36 @@ pub fn edge_edge_by(
     horizon: f64,
     opts: &CcdOptions,
 ) -> Option<f64> {
+    edge_edge_in([a, b], m1, [c, d], m2, until, 0.0, horizon, opts)
+}
+
+/// [`edge_edge_by`] that also drops the intervals ending before `from` (as
+/// [`vertex_face_in`]).
+#[allow(clippy::too_many_arguments)]
+pub(crate) fn edge_edge_in(
+    [a, b]: [[f64; 3]; 2],
+    m1: &ScrewMotion,
+    [c, d]: [[f64; 3]; 2],
+    m2: &ScrewMotion,
+    until: f64,
+    from: f64,
+    horizon: f64,
+    opts: &CcdOptions,
+) -> Option<f64> {
     let pts = [
         MovingPoint::new(a, m1),
         MovingPoint::new(b, m1),
         MovingPoint::new(c, m2),
         MovingPoint::new(d, m2),
     ];
-    earliest(until, horizon, opts, |t| {
-        let [a, b, c, d] = pts.map(|m| m.enclose(t));
+    earliest(until, from, horizon, opts, |t| {
+        let (t1, t2) = (pts[0].turn_over(t), pts[2].turn_over(t));
+        let [a, b, c, d] = [
+            pts[0].enclose_turned(t, t1),
+            pts[1].enclose_turned(t, t1),
+            pts[2].enclose_turned(t, t2),
+            pts[3].enclose_turned(t, t2),
+        ];
         if !boxes_meet(&[a, b], &[c, d]) {
             return false;
         }
@@ -295,10 +346,12 @@ pub fn edge_edge_by(
 }
 
 /// The start of the earliest interval of `[0, until]` no wider than the tolerance (relative
-/// to `until`) on which `may_touch` holds, bisecting depth first, earliest half first;
-/// `None` when there is none or it starts after `horizon`.
+/// to `until`) on which `may_touch` holds, bisecting depth first, earliest half first,
+/// skipping the intervals that end before `from`; `None` when there is none or it starts
+/// after `horizon`.
 pub(crate) fn earliest(
     until: f64,
+    from: f64,
     horizon: f64,
     opts: &CcdOptions,
     may_touch: impl Fn(Interval) -> bool,
@@ -313,6 +366,9 @@ pub(crate) fn earliest(
         if t.lo() > horizon {
             // Every interval left starts later still.
             return None;
+        }
+        if t.hi() < from {
+            continue;
         }
         checks += 1;
         if !may_touch(t) {

@@ -318,6 +318,19 @@ impl MeshBody {
         let tree = SphereTree::new(&mesh);
         Self { mesh, tree }
     }
+    /// The same body moved by `offset` (its tree moved with it, not rebuilt).
+    pub fn translated(self, offset: P) -> Self {
+        let mut tree = self.tree;
+        for n in &mut tree.nodes {
+            for i in 0..3 {
+                n.sphere.centre[i] += offset[i];
+            }
+        }
+        Self {
+            mesh: self.mesh.translated(offset),
+            tree,
+        }
+    }
 }
 
 /// Whether spheres `a` (moving by `ma`) and `b` (by `mb`) may meet at some time of `t`: each
@@ -359,6 +372,93 @@ fn spheres_may_meet(a: &MovingPoint, ra: f64, b: &MovingPoint, rb: f64, t: Inter
         pieces *= 2;
     }
     true
+}
+
+/// Where, within `t`, spheres `a` and `b` may meet: `t` cut in [`SPHERE_PIECES`] equal
+/// pieces, from the first to the last piece whose boxes are not apart (`None` when all are).
+fn sphere_window(
+    a: &MovingPoint,
+    ra: f64,
+    b: &MovingPoint,
+    rb: f64,
+    t: Interval,
+) -> Option<Interval> {
+    let reach = ra + rb;
+    let apart = |t: Interval| {
+        let (ba, bb) = (a.enclose(t), b.enclose(t));
+        let gap2: f64 = (0..3)
+            .map(|i| {
+                let g = (ba[i].lo() - bb[i].hi())
+                    .max(bb[i].lo() - ba[i].hi())
+                    .max(0.0);
+                g * g
+            })
+            .sum();
+        gap2.sqrt() * (1.0 - 4.0 * f64::EPSILON) > reach
+    };
+    if apart(t) {
+        return None;
+    }
+    let n = SPHERE_PIECES;
+    let w = (t.hi() - t.lo()) / n as f64;
+    let edge = |k: u32| {
+        if k == n {
+            t.hi()
+        } else {
+            (t.lo() + w * k as f64).min(t.hi())
+        }
+    };
+    let piece = |k: u32| Interval::new(edge(k), edge(k + 1).max(edge(k)));
+    let first = (0..n).find(|&k| !apart(piece(k)))?;
+    let last = (first..n)
+        .rev()
+        .find(|&k| !apart(piece(k)))
+        .unwrap_or(first);
+    Some(Interval::new(piece(first).lo(), piece(last).hi()))
+}
+
+/// The window the traversal of [`mesh_contact`] gives the pair of leaves `(i, j)`: the
+/// windows down the one path of pairs that leads to it (`None` when one is empty).
+fn path_window(
+    ta: &SphereTree,
+    tb: &SphereTree,
+    i: u32,
+    j: u32,
+    root: Interval,
+    window: &impl Fn(u32, u32, Interval) -> Option<Interval>,
+) -> Option<Interval> {
+    let (na, nb) = (ta.nodes(), tb.nodes());
+    let (li, lj) = (na.get(i as usize)?, nb.get(j as usize)?);
+    if li.children.is_some() || lj.children.is_some() {
+        return None;
+    }
+    // The child of `node` that holds the leaf whose triangles start at `first`.
+    let towards = |nodes: &[Node], [l, r]: [u32; 2], first: u32| {
+        let left = &nodes[l as usize];
+        if first < left.first + left.count {
+            l
+        } else {
+            r
+        }
+    };
+    let (mut x, mut y, mut w) = (0u32, 0u32, root);
+    while (x, y) != (i, j) {
+        let (nx, ny) = (&na[x as usize], &nb[y as usize]);
+        (x, y) = match (nx.children, ny.children) {
+            (None, None) => return None,
+            (Some(c), None) => (towards(na, c, li.first), y),
+            (None, Some(c)) => (x, towards(nb, c, lj.first)),
+            (Some(c), Some(d)) => {
+                if nx.sphere.radius >= ny.sphere.radius {
+                    (towards(na, c, li.first), y)
+                } else {
+                    (x, towards(nb, d, lj.first))
+                }
+            }
+        };
+        w = window(x, y, w)?;
+    }
+    Some(w)
 }
 
 /// How [`mesh_contact`] works.
@@ -423,9 +523,11 @@ pub fn mesh_contact(
     query: &MeshQuery,
     cache: Option<&mut LeafCache>,
 ) -> Option<MeshContact> {
+    use std::cmp::Reverse;
+    use std::collections::BinaryHeap;
     let opts = &query.ccd;
     let (na, nb) = (a.tree.nodes(), b.tree.nodes());
-    if na.is_empty() || nb.is_empty() {
+    if na.is_empty() || nb.is_empty() || !(until >= 0.0 && until.is_finite()) {
         return None;
     }
     let centres_a: Vec<MovingPoint> = na
@@ -436,71 +538,106 @@ pub fn mesh_contact(
         .iter()
         .map(|n| MovingPoint::new(n.sphere.centre, mb))
         .collect();
+    // The window of a pair of nodes: within its parents' window (never clipped by the
+    // horizon, so it depends on the pair alone), where their spheres may meet.
+    let window = |i: u32, j: u32, within: Interval| {
+        sphere_window(
+            &centres_a[i as usize],
+            na[i as usize].sphere.radius,
+            &centres_b[j as usize],
+            nb[j as usize].sphere.radius,
+            within,
+        )
+    };
     let mut best: Option<(f64, Features)> = None;
     let mut best_leaves = None;
-    // The leaves that met last time go first: a contact there shrinks the domain at once.
-    let cached = cache.as_ref().and_then(|c| c.leaves);
-    let mut stack = vec![(0u32, 0u32)];
-    if let Some(pair) = cached {
-        if (pair.0 as usize) < na.len() && (pair.1 as usize) < nb.len() {
-            stack.push(pair);
-        }
-    }
-    while let Some((i, j)) = stack.pop() {
+    // A pair of leaves: its earliest contact from the start of its window.
+    let mut leaves = |i: u32, j: u32, w: Interval, best: &mut Option<(f64, Features)>| {
         let horizon = best.map_or(until, |b| b.0);
         let (x, y) = (&na[i as usize], &nb[j as usize]);
-        // (Each feature test bisects `[0, until]` and only drops what starts after the
-        // horizon, so its time is the same whatever the order of the pairs: the cache and the
-        // traversal change the work, not the result.)
-        if !spheres_may_meet(
-            &centres_a[i as usize],
-            x.sphere.radius,
-            &centres_b[j as usize],
-            y.sphere.radius,
-            Interval::new(0.0, horizon),
-        ) {
-            continue;
+        if query.capoeira {
+            // The leaves' spheres are the geometry: the first time they may meet.
+            let (ca, cb) = (&centres_a[i as usize], &centres_b[j as usize]);
+            let (ra, rb) = (x.sphere.radius, y.sphere.radius);
+            let t = rotating::earliest(until, w.lo(), horizon, opts, |t| {
+                spheres_may_meet(ca, ra, cb, rb, t)
+            });
+            if let Some(t) = t {
+                let f = Features::Spheres {
+                    leaf_a: i,
+                    leaf_b: j,
+                };
+                if earlier((t, f), *best) {
+                    *best = Some((t, f));
+                    best_leaves = Some((i, j));
+                }
+            }
+            return;
         }
-        match (x.children, y.children) {
-            (None, None) if query.capoeira => {
-                // The leaves' spheres are the geometry: the first time they may meet.
-                let (ca, cb) = (&centres_a[i as usize], &centres_b[j as usize]);
-                let (ra, rb) = (x.sphere.radius, y.sphere.radius);
-                if let Some(t) = rotating::earliest(until, horizon, opts, |t| {
-                    spheres_may_meet(ca, ra, cb, rb, t)
-                }) {
-                    let f = Features::Spheres {
-                        leaf_a: i,
-                        leaf_b: j,
-                    };
-                    if earlier((t, f), best) {
-                        best = Some((t, f));
+        for &ta in a.tree.triangles(x) {
+            for &tb in b.tree.triangles(y) {
+                let horizon = best.map_or(until, |b| b.0);
+                let found = triangle_pair(
+                    &a.mesh,
+                    ta,
+                    ma,
+                    &b.mesh,
+                    tb,
+                    mb,
+                    until,
+                    w.lo(),
+                    horizon,
+                    opts,
+                );
+                if let Some(found) = found {
+                    if earlier(found, *best) {
+                        *best = Some(found);
                         best_leaves = Some((i, j));
                     }
                 }
             }
+        }
+    };
+    let root = window(0, 0, Interval::new(0.0, until))?;
+    // The leaves that met last time first, with the window the traversal gives them: a contact
+    // there shrinks the horizon at once, and the result is the same as without the cache.
+    if let Some((i, j)) = cache.as_ref().and_then(|c| c.leaves) {
+        if let Some(w) = path_window(&a.tree, &b.tree, i, j, root, &window) {
+            leaves(i, j, w, &mut best);
+        }
+    }
+    // Best first: the pair whose window starts earliest (times are >= 0, so their bits
+    // order them); every pair left starts after the horizon once the first does.
+    let key = |w: Interval| w.lo().max(0.0).to_bits();
+    let mut heap = BinaryHeap::new();
+    heap.push(Reverse((key(root), 0u32, 0u32, root.hi().to_bits())));
+    while let Some(Reverse((lo, i, j, hi))) = heap.pop() {
+        let w = Interval::new(f64::from_bits(lo), f64::from_bits(hi));
+        let horizon = best.map_or(until, |b| b.0);
+        if w.lo() > horizon {
+            break;
+        }
+        let (x, y) = (&na[i as usize], &nb[j as usize]);
+        let children: [(u32, u32); 2] = match (x.children, y.children) {
             (None, None) => {
-                for &ta in a.tree.triangles(x) {
-                    for &tb in b.tree.triangles(y) {
-                        if let Some(found) =
-                            triangle_pair(&a.mesh, ta, ma, &b.mesh, tb, mb, until, horizon, opts)
-                        {
-                            if earlier(found, best) {
-                                best = Some(found);
-                                best_leaves = Some((i, j));
-                            }
-                        }
-                    }
-                }
+                leaves(i, j, w, &mut best);
+                continue;
             }
             // Descend the larger sphere (or the one that can be descended).
-            (Some([l, r]), None) => stack.extend([(r, j), (l, j)]),
-            (None, Some([l, r])) => stack.extend([(i, r), (i, l)]),
+            (Some([l, r]), None) => [(l, j), (r, j)],
+            (None, Some([l, r])) => [(i, l), (i, r)],
             (Some([l, r]), Some([p, q])) => {
                 if x.sphere.radius >= y.sphere.radius {
-                    stack.extend([(r, j), (l, j)]);
+                    [(l, j), (r, j)]
                 } else {
-                    stack.extend([(i, q), (i, p)]);
+                    [(i, p), (i, q)]
+                }
+            }
+        };
+        for (ci, cj) in children {
+            if let Some(cw) = window(ci, cj, w) {
+                if cw.lo() <= horizon {
+                    heap.push(Reverse((key(cw), ci, cj, cw.hi().to_bits())));
                 }
             }
         }
@@ -646,6 +783,7 @@ fn triangle_pair(
     tb: u32,
     mb: &ScrewMotion,
     until: f64,
+    from: f64,
     horizon: f64,
     opts: &CcdOptions,
 ) -> Option<(f64, Features)> {
@@ -666,7 +804,7 @@ fn triangle_pair(
             vertex: ia[k],
             triangle: ib,
         };
-        let t = rotating::vertex_face_by(ca[k], ma, cb, mb, until, horizon(&best), opts);
+        let t = rotating::vertex_face_in(ca[k], ma, cb, mb, until, from, horizon(&best), opts);
         take(t, f, &mut best);
     }
     for k in 0..3 {
@@ -675,7 +813,7 @@ fn triangle_pair(
             vertex: ib[k],
             triangle: ia,
         };
-        let t = rotating::vertex_face_by(cb[k], mb, ca, ma, until, horizon(&best), opts);
+        let t = rotating::vertex_face_in(cb[k], mb, ca, ma, until, from, horizon(&best), opts);
         take(t, f, &mut best);
     }
     for i in 0..3 {
@@ -686,7 +824,7 @@ fn triangle_pair(
             };
             let ea = [ca[i], ca[(i + 1) % 3]];
             let eb = [cb[j], cb[(j + 1) % 3]];
-            let t = rotating::edge_edge_by(ea, ma, eb, mb, until, horizon(&best), opts);
+            let t = rotating::edge_edge_in(ea, ma, eb, mb, until, from, horizon(&best), opts);
             take(t, f, &mut best);
         }
     }
