@@ -33,6 +33,9 @@ pub struct D2mArgs {
     /// Random seed.
     #[arg(long, default_value_t = 1)]
     pub seed: u64,
+    /// Only the first this many pairs (smallest first).
+    #[arg(long)]
+    pub pairs: Option<usize>,
 }
 
 /// The mesh pairs: name, the two meshes (centred at the origin) and their bounding radii.
@@ -111,7 +114,10 @@ pub fn d2m(a: D2mArgs) -> Result<ExitCode> {
     );
     println!("|---|---:|---:|---|---:|---:|---:|---:|---:|---:|---:|");
     let mut rng = Pcg64::seed_from_u64(a.seed);
-    for (name, ma, mb) in pairs(a.large) {
+    let chosen = pairs(a.large);
+    let count = a.pairs.unwrap_or(chosen.len());
+    anyhow::ensure!(count >= 1, "--pairs must be at least 1");
+    for (name, ma, mb) in chosen.into_iter().take(count) {
         let (ra, rb) = (radius(&ma), radius(&mb));
         let triangles = ma.triangles().len() + mb.triangles().len();
         let (ba, bb0) = (MeshBody::new(ma), MeshBody::new(mb));
