@@ -333,24 +333,26 @@ impl MeshBody {
     }
 }
 
+/// Whether the boxes of the centres of spheres `a` and `b` over `t` are farther apart than
+/// the sum of their radii (the gap rounded down before the comparison).
+fn spheres_apart(a: &MovingPoint, ra: f64, b: &MovingPoint, rb: f64, t: Interval) -> bool {
+    let (ba, bb) = (a.enclose(t), b.enclose(t));
+    let gap2: f64 = (0..3)
+        .map(|i| {
+            let g = (ba[i].lo() - bb[i].hi())
+                .max(bb[i].lo() - ba[i].hi())
+                .max(0.0);
+            g * g
+        })
+        .sum();
+    gap2.sqrt() * (1.0 - 4.0 * f64::EPSILON) > ra + rb
+}
+
 /// Whether spheres `a` (moving by `ma`) and `b` (by `mb`) may meet at some time of `t`: each
 /// centre's box over a piece of `t` (the domain cut in up to [`SPHERE_PIECES`] pieces as long
 /// as a piece is not excluded) must come within the sum of the radii (the seed's TSP).
 fn spheres_may_meet(a: &MovingPoint, ra: f64, b: &MovingPoint, rb: f64, t: Interval) -> bool {
-    let reach = ra + rb;
-    let apart = |t: Interval| {
-        let (ba, bb) = (a.enclose(t), b.enclose(t));
-        let gap2: f64 = (0..3)
-            .map(|i| {
-                let g = (ba[i].lo() - bb[i].hi())
-                    .max(bb[i].lo() - ba[i].hi())
-                    .max(0.0);
-                g * g
-            })
-            .sum();
-        // The gap is rounded down (a factor below 1) before the comparison.
-        gap2.sqrt() * (1.0 - 4.0 * f64::EPSILON) > reach
-    };
+    let apart = |t: Interval| spheres_apart(a, ra, b, rb, t);
     if apart(t) {
         return false;
     }
@@ -383,19 +385,7 @@ fn sphere_window(
     rb: f64,
     t: Interval,
 ) -> Option<Interval> {
-    let reach = ra + rb;
-    let apart = |t: Interval| {
-        let (ba, bb) = (a.enclose(t), b.enclose(t));
-        let gap2: f64 = (0..3)
-            .map(|i| {
-                let g = (ba[i].lo() - bb[i].hi())
-                    .max(bb[i].lo() - ba[i].hi())
-                    .max(0.0);
-                g * g
-            })
-            .sum();
-        gap2.sqrt() * (1.0 - 4.0 * f64::EPSILON) > reach
-    };
+    let apart = |t: Interval| spheres_apart(a, ra, b, rb, t);
     if apart(t) {
         return None;
     }
