@@ -28,7 +28,7 @@ fn the_d2m_bench_reports_contacts_apart() {
         assert!(min > 0.0, "a contact leaves the meshes apart: {out}");
         if r[4] == "D2M" {
             let max: f64 = r[11].parse().unwrap();
-            assert!(max < 1e-6, "D2M's contacts are close: {out}");
+            assert!(max < 1e-8, "D2M's contacts are close: {out}");
         }
     }
     let o = kairos(&["bench", "d2m", "--trials", "0"], &dir);

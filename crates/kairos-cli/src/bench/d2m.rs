@@ -25,7 +25,7 @@ pub struct D2mArgs {
     #[arg(long, value_delimiter = ',', default_value = "4,512")]
     pub speeds: Vec<f64>,
     /// The separation the back-off leaves (the seed's epsilon_d).
-    #[arg(long, default_value_t = 1e-9)]
+    #[arg(long, default_value_t = MeshQuery::default().separation)]
     pub separation: f64,
     /// Include the pairs of a few hundred thousand triangles each (slow to build).
     #[arg(long)]
@@ -36,6 +36,9 @@ pub struct D2mArgs {
     /// Only the first this many pairs (smallest first).
     #[arg(long)]
     pub pairs: Option<usize>,
+    /// The root finder's time tolerance, relative to the query's horizon.
+    #[arg(long, default_value_t = MeshQuery::default().ccd.time_tolerance)]
+    pub tolerance: f64,
 }
 
 /// The mesh pairs: name, the two meshes (centred at the origin) and their bounding radii.
@@ -109,6 +112,11 @@ pub fn d2m(a: D2mArgs) -> Result<ExitCode> {
         a.separation >= 0.0 && a.separation.is_finite(),
         "--separation must be non-negative and finite"
     );
+    anyhow::ensure!(
+        a.tolerance > 0.0 && a.tolerance < 1.0,
+        "--tolerance must be in (0, 1), got {}",
+        a.tolerance
+    );
     println!(
         "| pair | triangles | speed | mode | contacts | µs per query | distance at contact: min | q1 | median | q3 | max |"
     );
@@ -159,7 +167,10 @@ pub fn d2m(a: D2mArgs) -> Result<ExitCode> {
                 let query = MeshQuery {
                     separation: a.separation,
                     capoeira,
-                    ..Default::default()
+                    ccd: kairos::ccd::CcdOptions {
+                        time_tolerance: a.tolerance,
+                        ..Default::default()
+                    },
                 };
                 let mut seconds = 0.0;
                 let mut distances = Vec::new();

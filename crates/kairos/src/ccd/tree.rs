@@ -464,11 +464,16 @@ pub struct MeshQuery {
 }
 
 impl Default for MeshQuery {
+    /// Full D2M, a separation of `1e-10` (the seed's), and a time tolerance of `1e-12` of the
+    /// horizon, fine enough for the back-off to set the distance left between the meshes.
     fn default() -> Self {
         Self {
-            separation: 1e-9,
+            separation: 1e-10,
             capoeira: false,
-            ccd: CcdOptions::default(),
+            ccd: CcdOptions {
+                time_tolerance: 1e-12,
+                ..CcdOptions::default()
+            },
         }
     }
 }
