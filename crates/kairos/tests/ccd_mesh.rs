@@ -51,16 +51,16 @@ fn spinning_icospheres_meet_at_the_sampled_contact() {
     for case in 0..40 {
         let offset = [4.0, rng.gen_range(-2.5..2.5), rng.gen_range(-2.5..2.5)];
         let b = TriMesh::icosphere(rng.gen_range(0.5..1.2), 1).translated(offset);
-        let ma = ScrewMotion {
-            centre: [0.0; 3],
-            velocity: [0.5, 0.0, 0.0],
-            angular_velocity: [0; 3].map(|_| rng.gen_range(-3.0..3.0)),
-        };
-        let mb = ScrewMotion {
-            centre: offset,
-            velocity: [-2.0, rng.gen_range(-0.5..0.5), 0.0],
-            angular_velocity: [0; 3].map(|_| rng.gen_range(-3.0..3.0)),
-        };
+        let ma = ScrewMotion::new(
+            [0.0; 3],
+            [0.5, 0.0, 0.0],
+            [0; 3].map(|_| rng.gen_range(-3.0..3.0)),
+        );
+        let mb = ScrewMotion::new(
+            offset,
+            [-2.0, rng.gen_range(-0.5..0.5), 0.0],
+            [0; 3].map(|_| rng.gen_range(-3.0..3.0)),
+        );
         let until = 2.0;
         let (ba, bb) = (MeshBody::new(a.clone()), MeshBody::new(b.clone()));
         let eps = 1e-7;
@@ -128,16 +128,8 @@ fn capoeira_comes_first_and_the_leaf_cache_changes_nothing() {
     let torus = TriMesh::torus(2.0, 0.5, 24, 12);
     let spiky = TriMesh::spiky_ball(0.6, 1.8, 1).translated([6.0, 0.3, 0.2]);
     let (bt, bs) = (MeshBody::new(torus.clone()), MeshBody::new(spiky.clone()));
-    let mt = ScrewMotion {
-        centre: [0.0; 3],
-        velocity: [0.0; 3],
-        angular_velocity: [0.3, 1.0, 0.2],
-    };
-    let ms = ScrewMotion {
-        centre: [6.0, 0.3, 0.2],
-        velocity: [-3.0, 0.0, 0.0],
-        angular_velocity: [2.0, -1.0, 0.5],
-    };
+    let mt = ScrewMotion::new([0.0; 3], [0.0; 3], [0.3, 1.0, 0.2]);
+    let ms = ScrewMotion::new([6.0, 0.3, 0.2], [-3.0, 0.0, 0.0], [2.0, -1.0, 0.5]);
     let full = MeshQuery::default();
     let capoeira = MeshQuery {
         capoeira: true,

@@ -29,11 +29,7 @@ fn motion(rng: &mut Pcg64, centre: P, toward: P, spin: f64) -> ScrewMotion {
     let speed = rng.gen_range(0.5..3.0);
     let d = sub(toward, centre);
     let len = dot(d, d).sqrt().max(1e-9);
-    ScrewMotion {
-        centre,
-        velocity: d.map(|x| x / len * speed),
-        angular_velocity: random_point(rng, spin),
-    }
+    ScrewMotion::new(centre, d.map(|x| x / len * speed), random_point(rng, spin))
 }
 
 /// The first sampled crossing of a sign function `f` at which `inside` holds at the crossing

@@ -146,16 +146,8 @@ pub fn d2m(a: D2mArgs) -> Result<ExitCode> {
                     let to = [0, 1, 2].map(|i| aim[i] - centre[i]);
                     let l = (to[0] * to[0] + to[1] * to[1] + to[2] * to[2]).sqrt();
                     let spin = |rng: &mut Pcg64| [0; 3].map(|_| rng.gen_range(-2.0..2.0));
-                    let ma = ScrewMotion {
-                        centre: [0.0; 3],
-                        velocity: [0.0; 3],
-                        angular_velocity: spin(&mut rng),
-                    };
-                    let mb = ScrewMotion {
-                        centre,
-                        velocity: to.map(|x| x / l * speed),
-                        angular_velocity: spin(&mut rng),
-                    };
+                    let ma = ScrewMotion::new([0.0; 3], [0.0; 3], spin(&mut rng));
+                    let mb = ScrewMotion::new(centre, to.map(|x| x / l * speed), spin(&mut rng));
                     (ma, mb, 2.0 * d / speed)
                 })
                 .collect();

@@ -245,11 +245,7 @@ mod tests {
     fn mesh_distance_is_that_of_the_spheres_for_icospheres() {
         let a = MeshBody::new(TriMesh::icosphere(1.0, 3));
         let b = MeshBody::new(TriMesh::icosphere(1.0, 3).translated([3.0, 0.0, 0.0]));
-        let still = |c: P| ScrewMotion {
-            centre: c,
-            velocity: [0.0; 3],
-            angular_velocity: [0.0; 3],
-        };
+        let still = |c: P| ScrewMotion::new(c, [0.0; 3], [0.0; 3]);
         let d = mesh_distance(&a, &still([0.0; 3]), &b, &still([3.0, 0.0, 0.0]), 0.0);
         // Vertices at (±1, 0, 0)? The icosphere's nearest points lie within its chords' sag.
         assert!(d >= 1.0 && d < 1.02, "{d}");

@@ -96,6 +96,13 @@ pub fn sin_cos(theta: Interval) -> (Interval, Interval) {
 
 /// The seed's motion class: the centre of mass at `centre` at `t = 0`, moving at `velocity`,
 /// the body turning at `angular_velocity` (world frame, radians per unit time) about it.
+///
+/// Two terms widen the class for the simulation's bodies: a constant `acceleration` of the
+/// centre (gravity: `c + v t + g t² / 2`), and `angular_acceleration`, a bound `α` on how fast
+/// the true angular velocity may drift from the constant one (a tumbling body's torque-free
+/// rotation). The true attitude then differs from the constant turn by an angle of at most
+/// `α t² / 2` ([`MovingPoint`] widens its boxes by `α |r| t² / 2`), so every test stays
+/// conservative; `α = 0` is the seed's exact class.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct ScrewMotion {
     /// The centre of mass at `t = 0`.
@@ -104,9 +111,24 @@ pub struct ScrewMotion {
     pub velocity: [f64; 3],
     /// The angular velocity.
     pub angular_velocity: [f64; 3],
+    /// The centre's constant acceleration (zero in the seed's class).
+    pub acceleration: [f64; 3],
+    /// A bound on the drift rate `|dω/dt|` of the true angular velocity (zero in the seed's
+    /// class).
+    pub angular_acceleration: f64,
 }
 
 impl ScrewMotion {
+    /// The seed's motion class: no acceleration, a constant angular velocity.
+    pub fn new(centre: [f64; 3], velocity: [f64; 3], angular_velocity: [f64; 3]) -> Self {
+        Self {
+            centre,
+            velocity,
+            angular_velocity,
+            acceleration: [0.0; 3],
+            angular_acceleration: 0.0,
+        }
+    }
     /// The position at `t` of the body point at `point` at `t = 0` (plain floats: for
     /// references and samples).
     pub fn at(&self, point: [f64; 3], t: f64) -> [f64; 3] {
@@ -126,7 +148,9 @@ impl ScrewMotion {
         } else {
             r
         };
-        [0, 1, 2].map(|i| self.centre[i] + self.velocity[i] * t + turned[i])
+        [0, 1, 2].map(|i| {
+            self.centre[i] + self.velocity[i] * t + 0.5 * self.acceleration[i] * t * t + turned[i]
+        })
     }
 }
 
@@ -136,6 +160,11 @@ impl ScrewMotion {
 pub(crate) struct MovingPoint {
     centre: IVec,
     velocity: IVec,
+    /// Half the centre's acceleration.
+    half_accel: IVec,
+    /// `α |r| / 2`, rounded up: the radius of the ball around the constant turn that holds the
+    /// true point, per `t²`.
+    wobble: f64,
     /// `|ω|`.
     speed: Interval,
     parallel: IVec,
@@ -148,12 +177,21 @@ impl MovingPoint {
         let iv = |a: [f64; 3]| a.map(Interval::point);
         let centre = iv(m.centre);
         let r = sub(&iv(point), &centre);
+        let half_accel = m.acceleration.map(|a| Interval::point(a) * 0.5);
+        let wobble = if m.angular_acceleration > 0.0 {
+            let rr = dot(&r, &r).hi().sqrt().next_up();
+            (0.5 * m.angular_acceleration * rr).next_up()
+        } else {
+            0.0
+        };
         let w = iv(m.angular_velocity);
         let ww = dot(&w, &w);
         if ww.hi() == 0.0 {
             return Self {
                 centre,
                 velocity: iv(m.velocity),
+                half_accel,
+                wobble,
                 speed: Interval::ZERO,
                 parallel: r,
                 across: [Interval::ZERO; 3],
@@ -173,6 +211,8 @@ impl MovingPoint {
         Self {
             centre,
             velocity: iv(m.velocity),
+            half_accel,
+            wobble,
             speed,
             parallel,
             across,
@@ -193,12 +233,21 @@ impl MovingPoint {
     }
     /// [`MovingPoint::enclose`] with the body's [`MovingPoint::turn_over`] given.
     pub(crate) fn enclose_turned(&self, t: Interval, (s, c): (Interval, Interval)) -> IVec {
+        let tt = t.square();
+        let slack = if self.wobble > 0.0 {
+            let e = (self.wobble * tt.hi()).next_up();
+            Interval::new(-e, e)
+        } else {
+            Interval::ZERO
+        };
         [0, 1, 2].map(|i| {
             self.centre[i]
                 + self.velocity[i] * t
+                + self.half_accel[i] * tt
                 + self.parallel[i]
                 + self.across[i] * c
                 + self.turn[i] * s
+                + slack
         })
     }
 }
@@ -409,18 +458,59 @@ mod tests {
         assert_eq!((s, c), (Interval::new(-1.0, 1.0), Interval::new(-1.0, 1.0)));
     }
 
+    /// A point of a body falling under gravity while its spin speeds up (about a fixed axis,
+    /// `|dω/dt| = α`) stays in the boxes of the motion with those bounds.
+    #[test]
+    fn boxes_hold_accelerated_and_drifting_motion() {
+        let mut rng = Pcg64::seed_from_u64(4);
+        for _ in 0..200 {
+            let r = |rng: &mut Pcg64| [0; 3].map(|_| rng.gen_range(-1.0..1.0));
+            let (centre, velocity, axis, point) =
+                (r(&mut rng), r(&mut rng), r(&mut rng), r(&mut rng));
+            let len = dot3(axis, axis).sqrt();
+            let k = axis.map(|x| x / len);
+            let (w0, alpha) = (rng.gen_range(0.0..5.0), rng.gen_range(0.0..3.0));
+            let mut m = ScrewMotion::new(centre, velocity, k.map(|x| x * w0));
+            m.acceleration = [0.0, 0.0, -9.81];
+            m.angular_acceleration = alpha;
+            // The true motion: the angle is w0 t + alpha t^2 / 2 about k.
+            let truth = |t: f64| {
+                let mut turned = ScrewMotion::new(centre, velocity, k);
+                turned.acceleration = m.acceleration;
+                let theta = w0 * t + 0.5 * alpha * t * t;
+                // `at` with unit speed turns by `t`: move the centre's path separately.
+                let x = turned.at(point, theta);
+                let drift = [0, 1, 2].map(|i| {
+                    velocity[i] * (t - theta) + 0.5 * m.acceleration[i] * (t * t - theta * theta)
+                });
+                [0, 1, 2].map(|i| x[i] + drift[i])
+            };
+            let mp = MovingPoint::new(point, &m);
+            let t0 = rng.gen_range(0.0..2.0);
+            let span = Interval::new(t0, t0 + rng.gen_range(0.0..0.5));
+            let b = mp.enclose(span);
+            for j in 0..=20 {
+                let t = span.lo() + span.width() * j as f64 / 20.0;
+                let x = truth(t);
+                for i in 0..3 {
+                    let slack = 1e-12 * (1.0 + x[i].abs());
+                    assert!(
+                        b[i].lo() - slack <= x[i] && x[i] <= b[i].hi() + slack,
+                        "{x:?} outside {b:?} at {t}"
+                    );
+                }
+            }
+        }
+    }
+
+    fn dot3(a: [f64; 3], b: [f64; 3]) -> f64 {
+        a[0] * b[0] + a[1] * b[1] + a[2] * b[2]
+    }
+
     #[test]
     fn a_still_body_is_the_linear_case() {
-        let still = ScrewMotion {
-            centre: [0.0; 3],
-            velocity: [0.0; 3],
-            angular_velocity: [0.0; 3],
-        };
-        let falling = ScrewMotion {
-            centre: [0.2, 0.2, 1.0],
-            velocity: [0.0, 0.0, -4.0],
-            angular_velocity: [0.0; 3],
-        };
+        let still = ScrewMotion::new([0.0; 3], [0.0; 3], [0.0; 3]);
+        let falling = ScrewMotion::new([0.2, 0.2, 1.0], [0.0, 0.0, -4.0], [0.0; 3]);
         let tri = [[0.0, 0.0, 0.0], [1.0, 0.0, 0.0], [0.0, 1.0, 0.0]];
         let t = vertex_face(
             [0.2, 0.2, 1.0],
@@ -438,18 +528,10 @@ mod tests {
     /// the triangle's plane, never after it.
     #[test]
     fn a_spinning_bar_end_meets_a_triangle_at_its_angle() {
-        let still = ScrewMotion {
-            centre: [0.0; 3],
-            velocity: [0.0; 3],
-            angular_velocity: [0.0; 3],
-        };
+        let still = ScrewMotion::new([0.0; 3], [0.0; 3], [0.0; 3]);
         // The point (1, 0, 0) turning about z at 2 rad/s reaches the plane x = y (through a
         // triangle there) at θ = π/4: t = π/8.
-        let spin = ScrewMotion {
-            centre: [0.0; 3],
-            velocity: [0.0; 3],
-            angular_velocity: [0.0, 0.0, 2.0],
-        };
+        let spin = ScrewMotion::new([0.0; 3], [0.0; 3], [0.0, 0.0, 2.0]);
         let tri = [[0.0, 0.0, -1.0], [2.0, 2.0, -1.0], [0.0, 0.0, 1.0]];
         let t = vertex_face(
             [1.0, 0.0, 0.0],
