@@ -17,6 +17,7 @@
 //!   of two moving meshes by Traverse-Tree-Pair ([`tree::mesh_contact`]);
 //! * [`distance`]: distances of triangles and of posed meshes (branch and bound over their
 //!   trees), to measure how far apart a contact leaves them;
+//! * [`solid`]: closed meshes as solids (the check, and their mass properties);
 //! * [`queries`]: the standard benchmark's query files and their exact ground truth.
 
 pub mod distance;
@@ -26,6 +27,7 @@ pub mod mesh;
 pub mod poly;
 pub mod queries;
 pub mod rotating;
+pub mod solid;
 pub mod tree;
 
 pub use interval::Interval;

@@ -112,6 +112,7 @@ pub use decompose::{decompose_polygon, union_outline};
 pub use free_rotation::FreeRotation;
 pub use motion::{Motion, MotionError, Pose};
 pub use polygon::ConvexPolygon;
+pub(crate) use polyhedron::solid_moments;
 pub use polyhedron::{ConvexPolyhedron, PolyhedronEdge};
 pub use polytope::{Cuboid, Segment, Simplex, Triangle};
 pub use round::{Ball, Capsule, Cone, Cylinder};
@@ -512,7 +513,7 @@ impl<V: Vector> From<ConvexPolyhedron<V>> for Shape<V> {
 }
 
 /// `Ok` when `density` is positive and finite.
-fn check_density(density: f64) -> Result<(), ShapeError> {
+pub(crate) fn check_density(density: f64) -> Result<(), ShapeError> {
     if density > 0.0 && density.is_finite() {
         Ok(())
     } else {

@@ -249,13 +249,9 @@ impl<V: Vector> ConvexPolyhedron<V> {
         farthest_vertex_distance(&self.vertices, centre)
     }
 
-    /// Mass properties at `density`, by the divergence theorem: the faces are fanned into
-    /// triangles, each triangle makes a tetrahedron with the vertex mean `o` (an interior point,
-    /// so that the sums are of small, positive terms), and with `a, b, c` the triangle relative
-    /// to `o`, `δ = a · (b × c)` and `s = a + b + c`:
-    /// `vol = Σ δ / 6`, `∫ x = Σ δ s / 24`, `∫ x xᵀ = Σ δ (a aᵀ + b bᵀ + c cᵀ + s sᵀ) / 120`
-    /// (the moments of a tetrahedron with a vertex at the origin), moved to the centroid by the
-    /// parallel axis theorem; inertia `= density (tr C − C)`.
+    /// Mass properties at `density`, by the divergence theorem ([`solid_moments`]): the faces
+    /// are fanned into triangles, each making a tetrahedron with the vertex mean `o` (an
+    /// interior point, so that the sums are of small, positive terms).
     ///
     /// # Errors
     ///
@@ -270,30 +266,10 @@ impl<V: Vector> ConvexPolyhedron<V> {
             .iter()
             .fold(DVec3::ZERO, |s, v| s + DVec3::from_array(v.to_array3()))
             / self.vertices.len() as f64;
-        let (mut six_vol, mut first, mut second) = (0.0, DVec3::ZERO, [[0.0; 3]; 3]);
-        for (lp, _) in self.faces() {
-            let a = vertex(lp[0]) - o;
-            for k in 1..lp.len() - 1 {
-                let (b, c) = (vertex(lp[k]) - o, vertex(lp[k + 1]) - o);
-                let delta = a.dot(b.cross(c));
-                let s = a + b + c;
-                six_vol += delta;
-                first += s * delta;
-                for (i, row) in second.iter_mut().enumerate() {
-                    for (j, x) in row.iter_mut().enumerate() {
-                        *x += delta * (a[i] * a[j] + b[i] * b[j] + c[i] * c[j] + s[i] * s[j]);
-                    }
-                }
-            }
-        }
-        let volume = six_vol / 6.0;
-        let centroid = first / (4.0 * six_vol);
-        let mut c = [[0.0; 3]; 3];
-        for i in 0..3 {
-            for j in 0..3 {
-                c[i][j] = density * (second[i][j] / 120.0 - volume * centroid[i] * centroid[j]);
-            }
-        }
+        let tris = self.faces().flat_map(|(lp, _)| {
+            (1..lp.len() - 1).map(move |k| [lp[0], lp[k], lp[k + 1]].map(|i| vertex(i) - o))
+        });
+        let (volume, centroid, c) = solid_moments(tris, density);
         let mass = density * volume;
         let trace = c[0][0] + c[1][1] + c[2][2];
         let finite = mass.is_finite()
@@ -844,4 +820,38 @@ fn build_mesh(points: usize, mut loops: Vec<Vec<u32>>, normals: Vec<DVec3>) -> O
         normals,
         edges,
     })
+}
+
+/// The volume, the centroid and the density-weighted second central moments `C` of the solid
+/// bounded by the closed, consistently oriented `triangles` (outward counter-clockwise; an
+/// inward orientation gives a negative volume), by the divergence theorem: with
+/// `δ = a · (b × c)` and `s = a + b + c` per triangle, `vol = Σ δ / 6`,
+/// `∫ x = Σ δ s / 24`, `∫ x xᵀ = Σ δ (a aᵀ + b bᵀ + c cᵀ + s sᵀ) / 120` (the moments of the
+/// tetrahedra from the origin), moved to the centroid by the parallel axis theorem. The
+/// inertia is `tr C − C`. Points centred near the origin keep the sums free of cancellation.
+pub(crate) fn solid_moments(
+    triangles: impl Iterator<Item = [DVec3; 3]>,
+    density: f64,
+) -> (f64, DVec3, [[f64; 3]; 3]) {
+    let (mut six_vol, mut first, mut second) = (0.0, DVec3::ZERO, [[0.0; 3]; 3]);
+    for [a, b, c] in triangles {
+        let delta = a.dot(b.cross(c));
+        let s = a + b + c;
+        six_vol += delta;
+        first += s * delta;
+        for (i, row) in second.iter_mut().enumerate() {
+            for (j, x) in row.iter_mut().enumerate() {
+                *x += delta * (a[i] * a[j] + b[i] * b[j] + c[i] * c[j] + s[i] * s[j]);
+            }
+        }
+    }
+    let volume = six_vol / 6.0;
+    let centroid = first / (4.0 * six_vol);
+    let mut c = [[0.0; 3]; 3];
+    for i in 0..3 {
+        for j in 0..3 {
+            c[i][j] = density * (second[i][j] / 120.0 - volume * centroid[i] * centroid[j]);
+        }
+    }
+    (volume, centroid, c)
 }
