@@ -53,6 +53,7 @@ pub mod observe;
 pub mod overlap;
 pub mod query;
 pub mod rigid;
+pub mod rigid_mesh;
 pub mod scene;
 pub mod shape;
 pub mod sim;

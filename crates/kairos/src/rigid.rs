@@ -152,6 +152,9 @@ pub struct RigidState<V: Vector> {
     pub inv_inertia: V::Inertia,
     /// The shape's bounding radius about the centre of mass.
     pub radius: f64,
+    /// A mesh body's mesh: an index into [`crate::world::World::meshes`] (its pieces are then
+    /// the mesh's triangles, see [`crate::rigid_mesh`]); `None` for other bodies.
+    pub mesh: Option<u32>,
     spin: V::Spin,
 }
 
@@ -204,6 +207,7 @@ impl<V: Vector> RigidState<V> {
             inertia: props.inertia,
             inv_inertia,
             radius,
+            mesh: None,
             spin: V::spin(props.inertia, rotation, angular_velocity),
         })
     }
@@ -281,6 +285,11 @@ impl<V: Vector> RigidState<V> {
     #[inline]
     pub fn spin_bound(&self) -> f64 {
         V::spin_bound(&self.spin)
+    }
+    /// A bound on how fast the angular velocity changes (0 for a constant one).
+    #[inline]
+    pub fn spin_acceleration_bound(&self) -> f64 {
+        V::spin_acceleration_bound(&self.spin)
     }
     /// The angular momentum about the centre of mass, world frame.
     #[inline]
@@ -382,7 +391,7 @@ impl<'a, V: Vector> Mover<'a, V> {
     }
     /// The centre of mass's position and velocity at `t` (zero for a static shape).
     #[inline]
-    fn centre_at(&self, t: f64) -> (V, V) {
+    pub(crate) fn centre_at(&self, t: f64) -> (V, V) {
         match self.body {
             None => (V::ZERO, V::ZERO),
             Some((b, _)) => b.state_at_accel(t, self.accel),
@@ -408,11 +417,11 @@ impl<'a, V: Vector> Mover<'a, V> {
         }
     }
     /// The centre of mass's velocity at `t`.
-    fn linear_velocity(&self, t: f64) -> V {
+    pub(crate) fn linear_velocity(&self, t: f64) -> V {
         self.centre_at(t).1
     }
     /// `|ω| R`: how fast the rotation can move a point of the shape.
-    fn spin_speed(&self) -> f64 {
+    pub(crate) fn spin_speed(&self) -> f64 {
         self.body.map_or(0.0, |(_, r)| r.spin_bound() * self.radius)
     }
     /// `R (|ω|² + |ω̇|)`: a bound on the acceleration of any point of the shape (bounds of
@@ -442,7 +451,7 @@ impl<'a, V: Vector> Mover<'a, V> {
 
 /// The times `s >= 0` (relative) at which `|d + w s| <= sigma`: `None` when there are none.
 /// Stable roots, no NaN.
-fn sphere_window<V: Vector>(d: V, w: V, sigma: f64) -> Option<(f64, f64)> {
+pub(crate) fn sphere_window<V: Vector>(d: V, w: V, sigma: f64) -> Option<(f64, f64)> {
     let a = w.dot(w);
     let b = d.dot(w);
     let c = d.dot(d) - sigma * sigma;
@@ -634,7 +643,7 @@ fn advance<V: Vector>(a: &Mover<V>, b: &Mover<V>, from: f64, to: f64, target: f6
 
 /// The gap of `a` and `b` at `t` with the normal (from `a` to `b`) and a witness point on each:
 /// GJK's when apart, EPA's (gap 0) when they overlap.
-fn gap_at<V: Vector>(a: &Mover<V>, b: &Mover<V>, t: f64) -> (f64, V, V, V) {
+pub(crate) fn gap_at<V: Vector>(a: &Mover<V>, b: &Mover<V>, t: f64) -> (f64, V, V, V) {
     let (pa, pb) = (a.pose_at(t), b.pose_at(t));
     let g = distance(a.shape, &pa, b.shape, &pb, &GjkOptions::default(), None);
     if g.status == GjkStatus::Separated && g.normal != V::ZERO {
@@ -1114,7 +1123,7 @@ pub fn pieces_contact_sets<'a, V: Vector + 'a>(
 }
 
 /// The pieces within twice the contact shell of the least gap, nearest first, as contact sets.
-fn nearest_sets<'a, V: Vector + 'a>(
+pub(crate) fn nearest_sets<'a, V: Vector + 'a>(
     mut near: Vec<(f64, Mover<'a, V>, Mover<'a, V>)>,
     set: impl Fn(&Mover<'a, V>, &Mover<'a, V>) -> ContactSet<V>,
 ) -> Vec<ContactSet<V>> {
@@ -1167,7 +1176,7 @@ pub fn pieces_wall_contact_sets<'a, V: Vector + 'a>(
     }
 }
 
-fn shape_size<V: Vector>(m: &Mover<V>) -> f64 {
+pub(crate) fn shape_size<V: Vector>(m: &Mover<V>) -> f64 {
     m.body.map_or(0.0, |(_, r)| r.radius)
 }
 

@@ -16,9 +16,11 @@ use std::path::{Path, PathBuf};
 use toml::{Table, Value};
 
 use crate::body::Body;
+use crate::ccd::tree::MeshBody;
 use crate::math::{nearest_image, DVec2, DVec3, Vector};
 use crate::query::{signed_distance, EpaOptions};
 use crate::rigid::{RigidState, WallPieces};
+use crate::rigid_mesh::MeshShape;
 use crate::shape::{BodyDim, MassProperties, Pose, RigidBodySpec, Shape, SupportMap};
 use crate::wall::{Plane, Polygon, Segment, StaticShape, Wall};
 use crate::world::World;
@@ -1230,14 +1232,13 @@ impl Scene {
     /// the bodies' tables are read in a [`BodyDim`]: the two dimensions are built by their
     /// types and the one asked for is taken back.
     fn rigid_world<V: Vector>(&self) -> World<V> {
-        type Parts<V> = (Vec<Body<V>>, Vec<Shape<V>>, Vec<RigidState<V>>);
         let parts: Box<dyn std::any::Any> = if V::DIM == 2 {
             Box::new(self.rigid_parts_in::<DVec2>())
         } else {
             Box::new(self.rigid_parts_in::<DVec3>())
         };
-        let (bodies, shapes, states) = *parts
-            .downcast::<Parts<V>>()
+        let (bodies, shapes, states, meshes) = *parts
+            .downcast::<RigidWorldParts<V>>()
             .expect("the vector types are DVec2 and DVec3");
         let walls = self
             .walls
@@ -1250,7 +1251,8 @@ impl Scene {
             friction: self.friction,
             ..World::new(bodies, walls)
         }
-        .with_rigid(shapes, states);
+        .with_rigid(shapes, states)
+        .with_meshes(meshes);
         self.with_gravity_of(world)
     }
 
@@ -1266,10 +1268,11 @@ impl Scene {
     /// The bodies, shapes (one per body, or a compound body's pieces) and rigid states of a
     /// rigid world.
     #[allow(clippy::type_complexity)]
-    fn rigid_parts_in<V: SceneDim>(&self) -> (Vec<Body<V>>, Vec<Shape<V>>, Vec<RigidState<V>>) {
+    fn rigid_parts_in<V: SceneDim>(&self) -> RigidWorldParts<V> {
         let mut bodies = Vec::with_capacity(self.bodies.len());
         let mut shapes = Vec::with_capacity(self.bodies.len());
         let mut states = Vec::with_capacity(self.bodies.len());
+        let mut meshes = Vec::new();
         for (i, b) in self.bodies.iter().enumerate() {
             let p = match self.shapes.get(i) {
                 Some(Some(t)) => rigid_parts::<V>(t).expect("validated rigid body"),
@@ -1284,11 +1287,19 @@ impl Scene {
                 p.angular_velocity,
             )
             .expect("validated mass properties");
+            let mut state = state;
+            if let Some((mesh, hull)) = p.mesh {
+                state.mesh = Some(meshes.len() as u32);
+                meshes.push(MeshShape {
+                    body: MeshBody::new((*mesh).clone()),
+                    hull,
+                });
+            }
             bodies.push(body);
             shapes.extend(p.pieces);
             states.push(state);
         }
-        (bodies, shapes, states)
+        (bodies, shapes, states, meshes)
     }
 
     /// The scene as TOML text that parses back to an identical scene (floats round-trip).
@@ -1571,9 +1582,19 @@ pub fn rigid_body_spec(dim: usize, table: &Table) -> Result<BodySpec, String> {
 
 /// What a rigid body is made of: its shape, mass properties, the pose of the shape's local
 /// frame and the velocities of its centre of mass, at time 0.
+/// A rigid world's bodies, shapes, rigid states and meshes.
+type RigidWorldParts<V> = (
+    Vec<Body<V>>,
+    Vec<Shape<V>>,
+    Vec<RigidState<V>>,
+    Vec<MeshShape<V>>,
+);
+
 struct RigidParts<V: Vector> {
-    /// The convex shape, or a compound body's pieces.
+    /// The convex shape, or a compound body's pieces (a mesh's triangles).
     pieces: Vec<Shape<V>>,
+    /// A mesh body's mesh and hull.
+    mesh: Option<(std::sync::Arc<crate::ccd::mesh::TriMesh>, Shape<V>)>,
     props: MassProperties<V>,
     pose: Pose<V>,
     velocity: V,
@@ -1606,8 +1627,12 @@ fn rigid_parts<V: SceneDim>(t: &Table) -> Result<RigidParts<V>, String> {
     }
     let pieces = spec.body_pieces().to_vec();
     let shape_error = |e: crate::shape::ShapeError| format!("shape: {e}");
-    // One shape's own properties; a compound's combined from its pieces'.
+    // One shape's own properties; a mesh's solid's; a compound's combined from its pieces'.
     let of_density = |density: f64| -> Result<MassProperties<V>, String> {
+        if let Some(mesh) = &spec.mesh {
+            return crate::ccd::solid::mass_properties(mesh, density)
+                .map_err(|e| format!("mesh: {e}"));
+        }
         if let [shape] = pieces.as_slice() {
             return shape.mass_properties(density).map_err(shape_error);
         }
@@ -1633,6 +1658,7 @@ fn rigid_parts<V: SceneDim>(t: &Table) -> Result<RigidParts<V>, String> {
     }
     Ok(RigidParts {
         pieces,
+        mesh: spec.mesh.map(|m| (m, spec.shape)),
         props,
         pose: spec.motion.pose,
         velocity: spec.motion.linear_velocity,
@@ -1664,6 +1690,7 @@ fn ball_parts<V: Vector>(b: &BodySpec) -> Result<RigidParts<V>, String> {
     props.mass = b.mass;
     let parts = RigidParts {
         pieces: vec![shape],
+        mesh: None,
         props,
         pose: Pose::from_position(V::from_array3(b.position)),
         velocity: V::from_array3(b.velocity),
@@ -1691,6 +1718,13 @@ fn static_shape<V: Vector>(table: &Table) -> Result<StaticShape<V>, String> {
             ));
         }
         let spec = RigidBodySpec::<V>::from_table(table, &[]).map_err(|e| e.to_string())?;
+        if spec.mesh.is_some() {
+            return Err(
+                "shape: a static shape must be convex, and a mesh is not one: give \
+                        the wall as planes, convex static shapes, or triangles"
+                    .to_string(),
+            );
+        }
         if spec.is_compound() {
             return Err(format!(
                 "vertices: a static shape must be convex, and this polygon is concave (it \

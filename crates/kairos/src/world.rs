@@ -4,12 +4,14 @@ use crate::body::{Body, BodyId};
 use crate::event::{Event, EventKind};
 use crate::math::{nearest_image, Rotation, Vector};
 use crate::rigid::{self, Mover, RigidState, Side, WallPieces};
+use crate::rigid_mesh::{self, MeshShape};
 use crate::shape::Shape;
 use crate::toi::{
     ball_ball_accel, body_body, body_body_contact, body_body_periodic, body_body_periodic_by,
     body_wall, body_wall_accel, body_wall_contact, box_exit, Contact, Toi, ToiStatus,
 };
 use crate::wall::{Wall, WallId};
+use std::sync::Arc;
 
 /// What [`World::resolve`] did to the first body of an event.
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -90,6 +92,9 @@ pub struct World<V: Vector> {
     /// The shapes of rigid bodies, shared by index ([`RigidState::shape`]); empty for a world
     /// of balls.
     pub shapes: Vec<Shape<V>>,
+    /// The meshes of mesh bodies ([`RigidState::mesh`] indexes them; see
+    /// [`crate::rigid_mesh`]); empty when no body is a mesh.
+    pub meshes: Vec<Arc<MeshShape<V>>>,
     /// Per body, its rotational state ([`crate::rigid`]), or empty for a world of balls (the
     /// balls' own fast path). Set by [`World::with_rigid`].
     pub rigid: Vec<RigidState<V>>,
@@ -131,6 +136,7 @@ impl<V: Vector> World<V> {
             last_collision: Vec::new(),
             friction: 0.0,
             shapes: Vec::new(),
+            meshes: Vec::new(),
             rigid: Vec::new(),
             wall_pieces: Vec::new(),
             gravity: V::ZERO,
@@ -221,6 +227,29 @@ impl<V: Vector> World<V> {
         self
     }
 
+    /// Gives the rigid world its `meshes`, which the rigid states' [`RigidState::mesh`] name
+    /// (each such body's pieces being its mesh's triangles, in order).
+    ///
+    /// # Panics
+    /// When a rigid state names a mesh that is not in `meshes`, or a body's pieces are not
+    /// its mesh's triangles (a programming error: scenes build them together).
+    pub fn with_meshes(mut self, meshes: Vec<MeshShape<V>>) -> Self {
+        for r in &self.rigid {
+            if let Some(m) = r.mesh {
+                let mesh = &meshes
+                    .get(m as usize)
+                    .expect("a rigid state names a missing mesh");
+                assert_eq!(
+                    mesh.body.mesh.triangles().len(),
+                    r.pieces as usize,
+                    "a mesh body's pieces are its triangles"
+                );
+            }
+        }
+        self.meshes = meshes.into_iter().map(Arc::new).collect();
+        self
+    }
+
     /// The [`Body::radius`] of a rigid body whose shape's bounding radius about its centre of
     /// mass is `radius`: grown by [`rigid::RADIUS_MARGIN`] so that the sphere holds the
     /// contact shell too.
@@ -256,9 +285,41 @@ impl<V: Vector> World<V> {
         Mover::pieces(&self.shapes, &self.bodies[i], &self.rigid[i], self.accel(i))
     }
 
+    /// Body `i`'s mesh, when it is a mesh body.
+    #[inline]
+    fn mesh_of(&self, i: usize) -> Option<&MeshShape<V>> {
+        self.rigid
+            .get(i)
+            .and_then(|r| r.mesh)
+            .map(|m| &*self.meshes[m as usize])
+    }
+
+    /// The distance at `t` of the surfaces of mesh bodies `i` and `j` (0 when they
+    /// intersect), each moved to `t` by its own free motion; `None` unless both are mesh
+    /// bodies.
+    pub fn mesh_distance(&self, i: usize, j: usize, t: f64) -> Option<f64> {
+        let (x, y) = (self.mesh_of(i)?, self.mesh_of(j)?);
+        Some(rigid_mesh::mesh_gap(
+            &self.mover(i),
+            &x.body,
+            &self.mover(j),
+            &y.body,
+            t,
+        ))
+    }
+
+    /// Mesh body `i` as the [`Mover`] of its convex hull.
+    fn hull_mover<'s>(&'s self, i: usize, mesh: &'s MeshShape<V>) -> Mover<'s, V> {
+        Mover::body(&mesh.hull, &self.bodies[i], &self.rigid[i]).with_accel(self.accel(i))
+    }
+
     /// The first contact of rigid bodies `lo` and `hi` (at least one not a ball).
     #[inline]
     fn predict_rigid_pair(&self, lo: usize, hi: usize, t_max: f64) -> Toi {
+        if let (Some(x), Some(y)) = (self.mesh_of(lo), self.mesh_of(hi)) {
+            let (a, b) = (self.mover(lo), self.mover(hi));
+            return rigid_mesh::mesh_mesh(&a, &x.body, &b, &y.body, t_max);
+        }
         if self.is_compound(lo) || self.is_compound(hi) {
             rigid::pieces_body_body(self.pieces(lo), self.pieces(hi), t_max)
         } else {
@@ -269,6 +330,10 @@ impl<V: Vector> World<V> {
     /// The first contact of rigid body `i` (not a ball) with wall `w`.
     #[inline]
     fn predict_rigid_wall(&self, i: usize, w: usize, t_max: f64) -> Toi {
+        if let (Some(mesh), WallPieces::Plane(_)) = (self.mesh_of(i), &self.wall_pieces[w]) {
+            // A plane first meets the solid at a vertex of its hull.
+            return rigid::body_wall(&self.hull_mover(i, mesh), &self.wall_pieces[w], t_max);
+        }
         if self.is_compound(i) {
             rigid::pieces_body_wall(self.pieces(i), &self.wall_pieces[w], t_max)
         } else {
@@ -762,10 +827,26 @@ impl<V: Vector> World<V> {
             self.advance_body(ib, event.time);
         }
         let t = event.time;
-        let contacts = if pair {
-            rigid::pieces_contact_sets(self.pieces(ia), self.pieces(ib), t)
-        } else {
-            rigid::pieces_wall_contact_sets(self.pieces(ia), &self.wall_pieces[ib], t)
+        let contacts = match (self.mesh_of(ia), pair.then(|| self.mesh_of(ib)).flatten()) {
+            (Some(x), Some(y)) => {
+                let (pa, pb): (Vec<_>, Vec<_>) =
+                    (self.pieces(ia).collect(), self.pieces(ib).collect());
+                rigid_mesh::mesh_contact_sets(
+                    &self.mover(ia),
+                    &x.body,
+                    &pa,
+                    &self.mover(ib),
+                    &y.body,
+                    &pb,
+                    t,
+                )
+            }
+            (Some(x), None) if !pair && matches!(self.wall_pieces[ib], WallPieces::Plane(_)) => {
+                let hull = std::iter::once(self.hull_mover(ia, x));
+                rigid::pieces_wall_contact_sets(hull, &self.wall_pieces[ib], t)
+            }
+            _ if pair => rigid::pieces_contact_sets(self.pieces(ia), self.pieces(ib), t),
+            _ => rigid::pieces_wall_contact_sets(self.pieces(ia), &self.wall_pieces[ib], t),
         };
         // The nearest set names the contact (its normal and place).
         let contact = contacts.first().cloned().unwrap_or_default();

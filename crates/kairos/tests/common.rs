@@ -77,6 +77,11 @@ pub fn min_gap<V: Vector>(w: &World<V>, t: f64) -> f64 {
     for i in 0..poses.len() {
         for j in i + 1..poses.len() {
             if (centre(i) - centre(j)).length() <= w.bodies[i].radius + w.bodies[j].radius {
+                // Two meshes: the distance of their surfaces, over their trees.
+                if let Some(d) = w.mesh_distance(i, j, t) {
+                    least = least.min(d);
+                    continue;
+                }
                 for a in shapes(i) {
                     for b in shapes(j) {
                         least = least.min(shape_gap(a, &poses[i], b, &poses[j]));

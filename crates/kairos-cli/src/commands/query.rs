@@ -117,6 +117,13 @@ fn read_pair<V: BodyDim>(root: &Table) -> Result<Pair<V>, String> {
             .as_table()
             .ok_or_else(|| format!("body {i}: must be a table"))?;
         let spec = RigidBodySpec::<V>::from_table(t, &[]).map_err(|e| format!("body {i}: {e}"))?;
+        if spec.mesh.is_some() {
+            return Err(format!(
+                "body {i}: shape: the queries take convex shapes, and a mesh is not one: for \
+                 the time of contact of two meshes use the library's \
+                 `kairos::ccd::tree::mesh_contact`, or run them in a scene"
+            ));
+        }
         if spec.is_compound() {
             return Err(format!(
                 "body {i}: vertices: the queries take convex shapes, and this polygon is concave \

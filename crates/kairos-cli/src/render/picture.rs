@@ -418,7 +418,8 @@ pub struct BodyPoints3 {
 /// as its circle). Empty for a scene of balls or a 2D scene.
 ///
 /// A polytope (box, triangle, segment, polyhedron) gives its vertices: the convex hull of
-/// their projection is exactly the projected body. A round shape gives its support points in
+/// their projection is exactly the projected body. A mesh body gives its vertices: the
+/// projected hull is its silhouette's hull (a torus's hole is not drawn). A round shape gives its support points in
 /// [`HULL_DIRECTIONS_3D`] directions spread over the sphere, whose projected hull is its
 /// silhouette to within the spacing of those points.
 pub fn body_points_3d(scene: &Scene) -> Vec<Option<BodyPoints3>> {
@@ -448,15 +449,20 @@ pub fn body_points_3d(scene: &Scene) -> Vec<Option<BodyPoints3>> {
                 return None;
             }
             let pose = r.shape_pose(DVec3::ZERO, DQuat::IDENTITY);
-            let mut points: Vec<[f64; 3]> = match as_polytope(shape) {
-                Some(poly) => (0..poly.vertex_count())
-                    .map(|i| pose.transform_point(poly.vertex(i)).to_array())
-                    .collect(),
-                None => directions
-                    .iter()
-                    .map(|&d| shape.support(&pose, d).to_array())
-                    .collect(),
-            };
+            // Every piece of a compound body (a mesh's triangles): the silhouette of its hull.
+            let pieces = &world.shapes[r.shape as usize..(r.shape + r.pieces) as usize];
+            let mut points: Vec<[f64; 3]> = pieces
+                .iter()
+                .flat_map(|shape| match as_polytope(shape) {
+                    Some(poly) => (0..poly.vertex_count())
+                        .map(|i| pose.transform_point(poly.vertex(i)).to_array())
+                        .collect::<Vec<_>>(),
+                    None => directions
+                        .iter()
+                        .map(|&d| shape.support(&pose, d).to_array())
+                        .collect(),
+                })
+                .collect();
             points.sort_by(|a, b| a.partial_cmp(b).unwrap_or(std::cmp::Ordering::Equal));
             points.dedup();
             // A generic angular velocity: the spin is a constant one only for isotropic bodies.

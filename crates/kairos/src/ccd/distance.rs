@@ -198,6 +198,57 @@ pub fn mesh_distance(
     best
 }
 
+/// The pairs of triangles (indices into `a`'s and `b`'s triangles) of the posed meshes `a` and
+/// `b` whose distance is within `slack` of the least distance of the meshes, with their
+/// distances, nearest first (ties by index): branch and bound over the sphere trees, each pair
+/// of nodes opened only while its spheres' gap is within `slack` of the least distance found.
+pub fn near_triangles(a: &MeshBody, b: &MeshBody, slack: f64) -> Vec<(f64, u32, u32)> {
+    let (na, nb) = (a.tree.nodes(), b.tree.nodes());
+    if na.is_empty() || nb.is_empty() {
+        return Vec::new();
+    }
+    let (pa, pb) = (a.mesh.vertices(), b.mesh.vertices());
+    let gap = |i: usize, j: usize| {
+        dist(na[i].sphere.centre, nb[j].sphere.centre) - na[i].sphere.radius - nb[j].sphere.radius
+    };
+    let mut best = f64::INFINITY;
+    let mut found = Vec::new();
+    let mut stack = vec![(0usize, 0usize)];
+    while let Some((i, j)) = stack.pop() {
+        if gap(i, j) > best + slack {
+            continue;
+        }
+        let (x, y) = (&na[i], &nb[j]);
+        match (x.children, y.children) {
+            (None, None) => {
+                for &ta in a.tree.triangles(x) {
+                    for &tb in b.tree.triangles(y) {
+                        let t1 = a.mesh.triangles()[ta as usize].map(|k| pa[k as usize]);
+                        let t2 = b.mesh.triangles()[tb as usize].map(|k| pb[k as usize]);
+                        let d = triangle_distance(t1, t2);
+                        best = best.min(d);
+                        if d <= best + slack {
+                            found.push((d, ta, tb));
+                        }
+                    }
+                }
+            }
+            (Some([l, r]), None) => stack.extend([(l as usize, j), (r as usize, j)]),
+            (None, Some([l, r])) => stack.extend([(i, l as usize), (i, r as usize)]),
+            (Some([l, r]), Some([p, q])) => {
+                if x.sphere.radius >= y.sphere.radius {
+                    stack.extend([(l as usize, j), (r as usize, j)]);
+                } else {
+                    stack.extend([(i, p as usize), (i, q as usize)]);
+                }
+            }
+        }
+    }
+    found.retain(|&(d, _, _)| d <= best + slack);
+    found.sort_by(|x, y| x.0.total_cmp(&y.0).then((x.1, x.2).cmp(&(y.1, y.2))));
+    found
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -254,5 +305,31 @@ mod tests {
             mesh_distance(&a, &still([0.0; 3]), &c, &still([1.5, 0.0, 0.0]), 0.0),
             0.0
         );
+    }
+
+    /// The near pairs hold the least distance (as [`mesh_distance`] finds it) and every pair
+    /// within the slack of it, by brute force.
+    #[test]
+    fn near_triangles_are_all_the_pairs_within_the_slack() {
+        use crate::ccd::tree::MeshBody;
+        let a = MeshBody::new(TriMesh::icosphere(1.0, 2));
+        let b = MeshBody::new(TriMesh::torus(1.0, 0.3, 16, 8)).translated([2.31, 0.2, 0.1]);
+        let still = |c: P| ScrewMotion::new(c, [0.0; 3], [0.0; 3]);
+        let least = mesh_distance(&a, &still([0.0; 3]), &b, &still([2.31, 0.2, 0.1]), 0.0);
+        for slack in [0.0, 0.05, 0.3] {
+            let near = near_triangles(&a, &b, slack);
+            assert_eq!(near[0].0, least);
+            let mut brute = Vec::new();
+            for ta in 0..a.mesh.triangles().len() {
+                for tb in 0..b.mesh.triangles().len() {
+                    let d = triangle_distance(a.mesh.corners(ta), b.mesh.corners(tb));
+                    if d <= least + slack {
+                        brute.push((d, ta as u32, tb as u32));
+                    }
+                }
+            }
+            brute.sort_by(|x, y| x.0.total_cmp(&y.0).then((x.1, x.2).cmp(&(y.1, y.2))));
+            assert_eq!(near, brute, "slack {slack}");
+        }
     }
 }

@@ -218,6 +218,15 @@ impl TriMesh {
     pub fn corners(&self, k: usize) -> [[f64; 3]; 3] {
         self.triangles[k].map(|i| self.vertices[i as usize])
     }
+    /// The same triangles on the vertices moved by `place` (a rigid motion, for which the
+    /// mesh stays valid: it is not checked again).
+    pub fn mapped(&self, place: impl Fn([f64; 3]) -> [f64; 3]) -> Self {
+        Self {
+            vertices: self.vertices.iter().map(|&v| place(v)).collect(),
+            triangles: self.triangles.clone(),
+            edges: self.edges.clone(),
+        }
+    }
     /// The same mesh moved by `offset`.
     pub fn translated(mut self, offset: [f64; 3]) -> Self {
         for v in &mut self.vertices {

@@ -7,6 +7,7 @@ use std::collections::BTreeMap;
 use glam::DVec3;
 
 use super::mesh::TriMesh;
+use crate::math::Vector;
 use crate::shape::{MassProperties, ShapeError};
 
 /// Why a mesh does not bound a solid: the item and the problem.
@@ -61,7 +62,7 @@ pub fn check_closed(mesh: &TriMesh) -> Result<(), SolidError> {
 }
 
 /// The mass properties of the solid bounded by the closed mesh `mesh` at `density`, in the
-/// mesh's coordinates, by the divergence theorem (the moments of the tetrahedra from the
+/// mesh's coordinates (in 3D: `V` is `DVec3`), by the divergence theorem (the moments of the tetrahedra from the
 /// vertex mean). A mesh oriented inwards (clockwise seen from outside) is taken as the same
 /// solid.
 ///
@@ -70,7 +71,10 @@ pub fn check_closed(mesh: &TriMesh) -> Result<(), SolidError> {
 /// [`SolidError`]: the mesh is not closed or not consistently oriented ([`check_closed`]),
 /// it encloses no volume, the density is not positive and finite, or the mass properties
 /// overflow.
-pub fn mass_properties(mesh: &TriMesh, density: f64) -> Result<MassProperties<DVec3>, SolidError> {
+pub fn mass_properties<V: Vector>(
+    mesh: &TriMesh,
+    density: f64,
+) -> Result<MassProperties<V>, SolidError> {
     crate::shape::check_density(density)?;
     check_closed(mesh)?;
     let vertices: Vec<DVec3> = mesh.vertices().iter().map(|&v| DVec3::from(v)).collect();
@@ -102,12 +106,8 @@ pub fn mass_properties(mesh: &TriMesh, density: f64) -> Result<MassProperties<DV
     }
     Ok(MassProperties {
         mass,
-        centre_of_mass: o + centroid,
-        inertia: glam::DMat3::from_cols_array_2d(&[
-            [trace - c[0][0], -c[0][1], -c[0][2]],
-            [-c[1][0], trace - c[1][1], -c[1][2]],
-            [-c[2][0], -c[2][1], trace - c[2][2]],
-        ]),
+        centre_of_mass: V::from_array3((o + centroid).to_array()),
+        inertia: V::inertia_from_second_moment_matrix(c),
     })
 }
 
@@ -143,7 +143,7 @@ mod tests {
             .flat_map(|q| [[q[0], q[1], q[2]], [q[0], q[2], q[3]]])
             .collect();
         let mesh = TriMesh::new(v.clone(), tris.clone()).unwrap();
-        let p = mass_properties(&mesh, 2.0).unwrap();
+        let p = mass_properties::<DVec3>(&mesh, 2.0).unwrap();
         let m = 2.0 * 8.0 * h[0] * h[1] * h[2];
         assert!(close(p.mass, m, 1e-14));
         assert!((p.centre_of_mass - DVec3::from(c)).length() < 1e-14);
@@ -157,7 +157,7 @@ mod tests {
         }
         // Turned inside out: the same solid.
         let inward: Vec<[u32; 3]> = tris.iter().map(|t| [t[0], t[2], t[1]]).collect();
-        let q = mass_properties(&TriMesh::new(v.clone(), inward).unwrap(), 2.0).unwrap();
+        let q = mass_properties::<DVec3>(&TriMesh::new(v.clone(), inward).unwrap(), 2.0).unwrap();
         assert!(close(q.mass, m, 1e-14) && close(q.inertia.col(0)[0], diag[0], 1e-13));
         let pts: Vec<DVec3> = v.iter().map(|&x| DVec3::from(x)).collect();
         let hull = Shape::polyhedron(&pts)
@@ -175,13 +175,13 @@ mod tests {
     /// A fine icosphere approaches the ball's `2/5 m r²`; a torus its analytic inertia.
     #[test]
     fn procedural_meshes_approach_their_smooth_solids() {
-        let ball = mass_properties(&TriMesh::icosphere(1.0, 5), 1.0).unwrap();
+        let ball = mass_properties::<DVec3>(&TriMesh::icosphere(1.0, 5), 1.0).unwrap();
         let want = 4.0 / 3.0 * std::f64::consts::PI;
         assert!(close(ball.mass, want, 2e-3), "{}", ball.mass);
         assert!(close(ball.inertia.col(0)[0], 0.4 * ball.mass, 2e-3));
         assert!(ball.centre_of_mass.length() < 1e-12);
         let (big, small) = (1.5, 0.4);
-        let torus = mass_properties(&TriMesh::torus(big, small, 256, 128), 1.0).unwrap();
+        let torus = mass_properties::<DVec3>(&TriMesh::torus(big, small, 256, 128), 1.0).unwrap();
         let m = 2.0 * std::f64::consts::PI.powi(2) * big * small * small;
         assert!(close(torus.mass, m, 1e-3), "{} vs {m}", torus.mass);
         // Axis of symmetry: m (R² + 3 r² / 4); across: m (R² / 2 + 5 r² / 8).
@@ -205,7 +205,10 @@ mod tests {
             [0.0, 0.0, 1.0],
         ];
         let closed = vec![[0, 2, 1], [0, 1, 3], [1, 2, 3], [0, 3, 2]];
-        assert!(mass_properties(&TriMesh::new(v.clone(), closed.clone()).unwrap(), 1.0).is_ok());
+        assert!(
+            mass_properties::<DVec3>(&TriMesh::new(v.clone(), closed.clone()).unwrap(), 1.0)
+                .is_ok()
+        );
         let open = TriMesh::new(v.clone(), closed[..3].to_vec()).unwrap();
         let e = check_closed(&open).unwrap_err();
         assert!(matches!(e, SolidError::Open(_, _, 1)), "{e}");
@@ -215,9 +218,9 @@ mod tests {
         assert!(matches!(e, SolidError::Inconsistent(..)), "{e}");
         assert!(e.to_string().contains("oriented inconsistently"));
         let plate = TriMesh::plate(1.0, 0.1);
-        assert!(mass_properties(&plate, 1.0).is_ok());
+        assert!(mass_properties::<DVec3>(&plate, 1.0).is_ok());
         assert!(matches!(
-            mass_properties(&plate, -1.0),
+            mass_properties::<DVec3>(&plate, -1.0),
             Err(SolidError::Shape(_))
         ));
     }

@@ -318,6 +318,22 @@ impl MeshBody {
         let tree = SphereTree::new(&mesh);
         Self { mesh, tree }
     }
+    /// The same body moved by the rigid motion `place` (its tree moved with it, not rebuilt:
+    /// a rigid motion keeps the spheres' radii, grown here by `1e-14` of their size for the
+    /// rounding of the moved points).
+    pub fn mapped(&self, place: impl Fn(P) -> P) -> Self {
+        let mut tree = self.tree.clone();
+        for n in &mut tree.nodes {
+            let c = place(n.sphere.centre);
+            let size = n.sphere.radius + c.iter().map(|x| x.abs()).sum::<f64>();
+            n.sphere.centre = c;
+            n.sphere.radius += 1e-14 * size;
+        }
+        Self {
+            mesh: self.mesh.mapped(place),
+            tree,
+        }
+    }
     /// The same body moved by `offset` (its tree moved with it, not rebuilt).
     pub fn translated(self, offset: P) -> Self {
         let mut tree = self.tree;

@@ -1,9 +1,13 @@
 //! The keys of a rigid body in a TOML table: its shape and its motion at time 0 (see
-//! [`RigidBodySpec`]). The one part of the shape module that reads files.
+//! [`RigidBodySpec`]). The one part of the shape module that reads files (and, for a mesh
+//! body, builds its mesh with [`crate::ccd::mesh`]).
 
 use toml::{Table, Value};
 
+use std::sync::Arc;
+
 use super::{Motion, MotionError, Pose, Shape, ShapeError};
+use crate::ccd::mesh::TriMesh;
 use crate::math::{DVec2, DVec3, Rotation, RotationError, Vector};
 
 /// Largest magnitude of a number: the bound of every number of a scene
@@ -12,7 +16,7 @@ use crate::math::{DVec2, DVec3, Rotation, RotationError, Vector};
 const MAX_MAGNITUDE: f64 = 1e100;
 
 /// The shape names of the `shape` key, in the order error messages list them.
-pub const SHAPE_NAMES: [&str; 9] = [
+pub const SHAPE_NAMES: [&str; 10] = [
     "ball",
     "box",
     "capsule",
@@ -20,6 +24,7 @@ pub const SHAPE_NAMES: [&str; 9] = [
     "cylinder",
     "cone",
     "polyhedron",
+    "mesh",
     "segment",
     "triangle",
 ];
@@ -43,6 +48,7 @@ pub fn shape_keys(name: &str) -> Option<&'static [&'static str]> {
         "capsule" | "cylinder" | "cone" => &["half_height", "radius"],
         "polygon" => &["vertices"],
         "polyhedron" => &["points"],
+        "mesh" => &["mesh", "size", "detail", "scale"],
         "segment" => &["a", "b"],
         "triangle" => &["a", "b", "c"],
         _ => return None,
@@ -130,6 +136,15 @@ pub enum SpecError {
         /// The shape module's error.
         source: ShapeError,
     },
+    /// A mesh was refused: an unknown procedural mesh, a bad size or detail, or a file that
+    /// cannot be read or holds an invalid mesh (the message names the file and the item).
+    #[error("{key}: {message}")]
+    Mesh {
+        /// The key (`mesh`, `size`, `detail`, `scale`).
+        key: &'static str,
+        /// What is wrong.
+        message: String,
+    },
     /// The orientation was refused (a zero quaternion).
     #[error("orientation: {0}")]
     Rotation(#[source] RotationError),
@@ -151,7 +166,7 @@ impl SpecError {
             | SpecError::UnknownKey { key, .. }
             | SpecError::NotForShape { key, .. } => key,
             SpecError::UnknownShape { .. } => "shape",
-            SpecError::Shape { key, .. } => key,
+            SpecError::Shape { key, .. } | SpecError::Mesh { key, .. } => key,
             SpecError::Rotation(_) => "orientation",
             SpecError::Motion(_) => "velocity",
         }
@@ -255,6 +270,9 @@ pub struct RigidBodySpec<V: Vector> {
     /// A compound body's convex pieces (a concave `polygon`), in the body frame; empty for a
     /// convex shape. [`RigidBodySpec::body_pieces`] gives the pieces of either kind.
     pub pieces: Vec<Shape<V>>,
+    /// A `mesh` body's triangle mesh (3D), in the body frame: its triangles are then
+    /// [`RigidBodySpec::pieces`] and `shape` is its convex hull.
+    pub mesh: Option<Arc<TriMesh>>,
     /// The pose and velocities at time 0.
     pub motion: Motion<V>,
 }
@@ -291,7 +309,7 @@ impl<V: BodyDim> RigidBodySpec<V> {
             .find(|n| *n == name)
             .unwrap_or("shape");
         check_keys(table, name, own_keys, extra_keys)?;
-        let (shape, pieces) = read_shape::<V>(table, name)?;
+        let (shape, pieces, mesh) = read_shape::<V>(table, name)?;
         let position = vector::<V>(table, "position")?.ok_or_else(|| SpecError::Missing {
             key: "position".into(),
             hint: format!("{} numbers", V::DIM),
@@ -310,6 +328,7 @@ impl<V: BodyDim> RigidBodySpec<V> {
         Ok(Self {
             shape,
             pieces,
+            mesh,
             motion,
         })
     }
@@ -366,12 +385,13 @@ fn check_keys(
     Ok(())
 }
 
-/// The shape `name` from its keys, and the convex pieces of a concave polygon (empty for
-/// every other shape).
+/// The shape `name` from its keys, the convex pieces of a concave polygon or the triangles of
+/// a mesh (empty for every other shape), and a mesh body's mesh.
+#[allow(clippy::type_complexity)]
 fn read_shape<V: Vector>(
     t: &Table,
     name: &'static str,
-) -> Result<(Shape<V>, Vec<Shape<V>>), SpecError> {
+) -> Result<(Shape<V>, Vec<Shape<V>>, Option<Arc<TriMesh>>), SpecError> {
     let only = |dim: usize| -> Result<(), SpecError> {
         if V::DIM == dim {
             Ok(())
@@ -414,7 +434,29 @@ fn read_shape<V: Vector>(
         "polygon" => {
             only(2)?;
             let vertices = points::<V>(t, "vertices")?;
-            return polygon(vertices).map_err(shape_err("vertices"));
+            let (shape, pieces) = polygon(vertices).map_err(shape_err("vertices"))?;
+            return Ok((shape, pieces, None));
+        }
+        "mesh" => {
+            only(3)?;
+            let mesh = read_mesh(t)?;
+            let point = |i: u32| V::from_array3(mesh.vertices()[i as usize]);
+            let pieces = mesh
+                .triangles()
+                .iter()
+                .enumerate()
+                .map(|(k, tri)| {
+                    Shape::triangle(point(tri[0]), point(tri[1]), point(tri[2])).map_err(|e| {
+                        SpecError::Mesh {
+                            key: "mesh",
+                            message: format!("triangle {k}: {e}"),
+                        }
+                    })
+                })
+                .collect::<Result<Vec<_>, _>>()?;
+            let all: Vec<V> = mesh.vertices().iter().map(|&p| V::from_array3(p)).collect();
+            let hull = Shape::polyhedron(&all).map_err(shape_err("mesh"))?;
+            return Ok((hull, pieces, Some(Arc::new(mesh))));
         }
         "polyhedron" => {
             only(3)?;
@@ -432,7 +474,151 @@ fn read_shape<V: Vector>(
             Shape::triangle(a, b, c).map_err(shape_err("a, b, c"))
         }
     };
-    convex.map(|shape| (shape, Vec::new()))
+    convex.map(|shape| (shape, Vec::new(), None))
+}
+
+/// The procedural meshes of the `mesh` key: name, what `size` holds and its default, what
+/// `detail` holds, its default and its largest value.
+const PROCEDURAL: [(&str, &str, &[f64], &str, &[u32], u32); 4] = [
+    ("icosphere", "[radius]", &[1.0], "[subdivisions]", &[2], 6),
+    (
+        "torus",
+        "[major radius, minor radius]",
+        &[1.0, 0.35],
+        "[rings, sides]",
+        &[24, 12],
+        1024,
+    ),
+    (
+        "spiky_ball",
+        "[radius, spike length over radius]",
+        &[1.0, 1.6],
+        "[subdivisions]",
+        &[1],
+        5,
+    ),
+    (
+        "plate",
+        "[half width, half thickness]",
+        &[1.0, 0.05],
+        "[]",
+        &[],
+        0,
+    ),
+];
+
+/// A `mesh` body's mesh: a procedural one by name (with `size` and `detail`) or an `.obj` or
+/// `.stl` file (a path, relative to the working directory), scaled by `scale`.
+fn read_mesh(t: &Table) -> Result<TriMesh, SpecError> {
+    let err = |key: &'static str, message: String| SpecError::Mesh { key, message };
+    let names = "icosphere, torus, spiky_ball, plate, or the path of an .obj or .stl file";
+    let v = t.get("mesh").ok_or_else(|| SpecError::Missing {
+        key: "mesh".into(),
+        hint: names.into(),
+    })?;
+    let name = v
+        .as_str()
+        .ok_or_else(|| wrong_type("mesh", "a mesh name or a file path (a string)", v))?;
+    let scale = match t.get("scale") {
+        None => 1.0,
+        Some(v) => {
+            let x = checked(
+                "scale",
+                as_number(v).ok_or_else(|| wrong_type("scale", "a number", v))?,
+            )?;
+            if !(x > 0.0) {
+                return Err(err("scale", format!("must be positive, got {x}")));
+            }
+            x
+        }
+    };
+    let procedural = PROCEDURAL.iter().find(|p| p.0 == name);
+    let mesh = match procedural {
+        None => {
+            for key in ["size", "detail"] {
+                if t.contains_key(key) {
+                    return Err(err(
+                        key,
+                        format!("only procedural meshes take `{key}` (`{name}` is a file)"),
+                    ));
+                }
+            }
+            let lower = name.to_ascii_lowercase();
+            if !(lower.ends_with(".obj") || lower.ends_with(".stl")) {
+                return Err(err(
+                    "mesh",
+                    format!("unknown mesh `{name}` (expected {names})"),
+                ));
+            }
+            TriMesh::load(std::path::Path::new(name)).map_err(|e| err("mesh", e.to_string()))?
+        }
+        Some(&(name, size_what, size_default, detail_what, detail_default, most)) => {
+            let size = match t.get("size") {
+                None => size_default.to_vec(),
+                Some(v) => {
+                    let xs = numbers(v, "size", size_default.len(), "an array")?;
+                    if let Some(x) = xs.iter().find(|x| !(**x > 0.0)) {
+                        return Err(err(
+                            "size",
+                            format!("a {name}'s {size_what} must be positive, got {x}"),
+                        ));
+                    }
+                    xs
+                }
+            };
+            let detail = match t.get("detail") {
+                None => detail_default.to_vec(),
+                Some(v) => {
+                    let arr = v.as_array().filter(|a| a.len() == detail_default.len());
+                    let ints: Option<Vec<u32>> = arr.and_then(|a| {
+                        a.iter()
+                            .map(|x| x.as_integer().and_then(|i| u32::try_from(i).ok()))
+                            .collect()
+                    });
+                    let least = u32::from(name == "torus") * 3;
+                    match ints {
+                        Some(d) if d.iter().all(|&k| (least..=most).contains(&k)) => d,
+                        _ => {
+                            return Err(err(
+                                "detail",
+                                format!(
+                                "a {name} takes {detail_what}: {} integers from {least} to {most}",
+                                detail_default.len()
+                            ),
+                            ))
+                        }
+                    }
+                }
+            };
+            match name {
+                "icosphere" => TriMesh::icosphere(size[0], detail[0]),
+                "torus" => {
+                    if !(size[1] < size[0]) {
+                        return Err(err(
+                            "size",
+                            format!(
+                                "a torus's minor radius ({}) must be below its major radius ({})",
+                                size[1], size[0]
+                            ),
+                        ));
+                    }
+                    TriMesh::torus(size[0], size[1], detail[0], detail[1])
+                }
+                "spiky_ball" => {
+                    if !(size[1] >= 1.0) {
+                        return Err(err("size", format!("a spiky ball's spikes reach out to the radius times at least 1, got {}", size[1])));
+                    }
+                    TriMesh::spiky_ball(size[0], size[1], detail[0])
+                }
+                _ => TriMesh::plate(size[0], size[1]),
+            }
+        }
+    };
+    Ok(if scale == 1.0 {
+        mesh
+    } else {
+        mesh.mapped(|p| p.map(|x| x * scale))
+    })
 }
 
 /// The key of the first invalid size of a capsule, cylinder or cone (`half_height` may be 0
@@ -793,12 +979,12 @@ mod tests {
             (
                 "radius = 1\nposition = [0, 0]",
                 "shape: missing (one of: ball, box, capsule, polygon, cylinder, cone, \
-                 polyhedron, segment, triangle)",
+                 polyhedron, mesh, segment, triangle)",
             ),
             (
                 "shape = \"sphere\"\nradius = 1\nposition = [0, 0]",
                 "shape: unknown shape `sphere` (expected one of: ball, box, capsule, polygon, \
-                 cylinder, cone, polyhedron, segment, triangle)",
+                 cylinder, cone, polyhedron, mesh, segment, triangle)",
             ),
             (
                 "shape = 3\nposition = [0, 0]",
