@@ -254,3 +254,64 @@ fn a_mesh_file_makes_the_same_body_as_its_procedural_mesh() {
     assert_eq!(a.rigid[0].pieces, b.rigid[0].pieces);
     std::fs::remove_dir_all(&dir).ok();
 }
+
+/// A ball through a torus's hole passes (its hull would stop it); a ball dropped on the top
+/// of the tube hits the top vertex at the analytic time, less at most the contact shell.
+#[test]
+fn a_ball_passes_through_the_hole_and_hits_the_tube_on_time() {
+    let s = scene(&format!(
+        "{ROOM}[[bodies]]\nshape = \"mesh\"\nmesh = \"torus\"\nsize = [1.0, 0.3]\n\
+         detail = [24, 12]\nposition = [0.0, 0.0, 0.0]\n\
+         [[bodies]]\nposition = [0.0, 0.0, 2.0]\nvelocity = [0.0, 0.0, -1.0]\n\
+         radius = 0.5\nmass = 1.0\n\
+         [[bodies]]\nposition = [1.0, 0.0, -4.0]\nvelocity = [0.0, 0.0, 1.0]\n\
+         radius = 0.1\nmass = 1.0\n"
+    ));
+    let w = s.world::<DVec3>();
+    let shell = SHELL * w.rigid[0].radius;
+    let mut sim = Simulation::new(w, BroadPhaseKind::AllPairs.build(&Default::default()), 5.0);
+    let mut events = Vec::new();
+    while let Some(e) = sim.step() {
+        events.push(e);
+    }
+    // Ball 1 (radius 0.5) goes through the hole (inner radius 0.7, less the facets' sagitta).
+    assert!(events.iter().all(|e| e.b != 1 && e.a != 1), "{events:?}");
+    // Ball 2 rises, once ball 1 is through, under the bottom vertex of the tube at
+    // (1, 0, -0.3): t = 3.6.
+    let hit = events.iter().find(|e| e.b == 2 || e.a == 2).expect("a hit");
+    assert!(hit.time <= 3.6 && hit.time >= 3.6 - 2.0 * shell, "{hit:?}");
+    assert_eq!(events.len(), 1, "{events:?}");
+}
+
+/// Under gravity a tumbling torus and an icosphere dropped on it bounce (restitution 0.5),
+/// come to rest on the floor, asleep, and never overlap.
+#[test]
+fn dropped_meshes_come_to_rest_apart() {
+    let s = scene(
+        "dim = 3\n[simulation]\nduration = 6.0\nrestitution = 0.5\n\
+         gravity = [0.0, 0.0, -9.81]\n[[walls]]\n\
+         box = { min = [0.0, 0.0, 0.0], max = [6.0, 6.0, 6.0] }\n\
+         [[bodies]]\nshape = \"mesh\"\nmesh = \"torus\"\nsize = [1.0, 0.3]\n\
+         position = [3.0, 3.0, 2.0]\norientation = [0.9, 0.3, 0.2, 0.1]\n\
+         angular_velocity = [0.5, 2.0, -1.0]\n\
+         [[bodies]]\nshape = \"mesh\"\nmesh = \"icosphere\"\nsize = [0.4]\n\
+         position = [3.2, 3.1, 4.5]\n",
+    );
+    let w = s.world::<DVec3>();
+    let mut sim = Simulation::new(w, BroadPhaseKind::Calendar.build(&Default::default()), 6.0);
+    let (mut meshes, mut least) = (0, f64::INFINITY);
+    while let Some(e) = sim.step() {
+        least = least.min(min_gap(sim.world(), e.time));
+        meshes += usize::from(e.kind == EventKind::BallBall);
+    }
+    assert!(meshes >= 2, "{meshes} contacts of the two meshes");
+    assert!(least > 0.0, "overlap {least}");
+    let w = sim.world();
+    assert!(w.asleep.iter().all(|&a| a), "{:?}", w.asleep);
+    // Each lies on the floor: the torus on its tube, the icosphere on a vertex or face.
+    assert!(
+        w.bodies[0].pos.z < 0.45 && w.bodies[1].pos.z < 0.45,
+        "{:?}",
+        w.bodies
+    );
+}
