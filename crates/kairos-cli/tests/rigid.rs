@@ -834,3 +834,43 @@ fn concave_polygons_run_resume_and_draw_their_own_outline() {
     // A star of k spikes has 2k corners; its hull would have k.
     assert!(outlines.iter().all(|&n| n >= 6), "{outlines:?}");
 }
+
+/// The README's mesh demo: it runs, resumes from a checkpoint bit for bit on another broad
+/// phase, and is drawn by `view` and `snapshot`; a mesh that is not closed is refused with
+/// exit code 2, naming the file, the body and the edge, before any output.
+#[test]
+fn the_mesh_demo_runs_resumes_and_draws_and_an_open_mesh_is_refused() {
+    let dir = tempdir("rigid-meshes");
+    std::fs::copy(
+        common::crate_file("../../scenes", "tumbling-tori.toml"),
+        dir.join("tori.toml"),
+    )
+    .unwrap();
+    resumes_bit_identically(&dir, "tori.toml", "1.5");
+    ok(&kairos(&["view", "full.ktrace", "-o", "tori.html"], &dir));
+    ok(&kairos(
+        &["snapshot", "full.ktrace", "--time", "2", "-o", "tori.svg"],
+        &dir,
+    ));
+    let svg = std::fs::read_to_string(dir.join("tori.svg")).unwrap();
+    assert!(svg.matches("<path").count() >= 4, "{svg}");
+    std::fs::write(
+        dir.join("open.obj"),
+        "v 0 0 0\nv 1 0 0\nv 0 1 0\nv 0 0 1\nf 1 2 4\nf 2 3 4\nf 3 1 4\n",
+    )
+    .unwrap();
+    std::fs::write(
+        dir.join("open.toml"),
+        "dim = 3\n[simulation]\nduration = 1.0\n[[bodies]]\nshape = \"mesh\"\n\
+         mesh = \"open.obj\"\nposition = [0.0, 0.0, 0.0]\n",
+    )
+    .unwrap();
+    let o = kairos(&["run", "open.toml", "-o", "open.ktrace"], &dir);
+    assert_eq!(o.status.code(), Some(2));
+    let e = text(&o.stderr);
+    assert!(
+        e.contains("open.toml") && e.contains("body 0") && e.contains("not closed"),
+        "{e}"
+    );
+    assert!(!dir.join("open.ktrace").exists());
+}

@@ -227,7 +227,10 @@ impl BodyDim for DVec3 {
 ///
 /// and the keys of the shape ([`shape_keys`]): `ball` `radius`; `box` `half_extents`;
 /// `capsule` and (3D) `cylinder`, `cone` `half_height`, `radius`; `polygon` (2D) `vertices`;
-/// `polyhedron` (3D) `points`; `segment` `a`, `b`; `triangle` `a`, `b`, `c`.
+/// `polyhedron` (3D) `points`; `mesh` (3D) `mesh`, `size`, `detail`, `scale` (a closed
+/// triangle mesh, procedural or from a file: its triangles are [`RigidBodySpec::pieces`], its
+/// hull `shape`, and [`RigidBodySpec::mesh`] the mesh; see `docs/scene-format.md`);
+/// `segment` `a`, `b`; `triangle` `a`, `b`, `c`.
 ///
 /// The body frame is the shape's local frame (see the [shape table](crate::shape)):
 /// `position` places the shape's local origin, and the rotation turns about it. For shapes
