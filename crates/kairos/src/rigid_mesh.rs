@@ -27,17 +27,22 @@
 //!    `shell / 2` apart, with a time tolerance of `shell / (32 μ)` (`μ` a bound on the closing
 //!    speed: the relative speed of the centres plus `|ω| R` of each): the gap at the reported
 //!    time is about `shell / 2`, never below 0.
-//! 3. A pair that touches at the start (after its own response) is in contact at once only when
+//! 3. A tumbling body's boxes widen by `α R s² / 2` over a search of length `s`: each search
+//!    goes no farther than where that reaches an eighth of the gap at its start (or the
+//!    shell), and the next starts there, from the true poses; the widened boxes may still meet
+//!    before the meshes do, and when the meshes are more than twice the shell apart at the time
+//!    found, the search starts again from that time.
+//! 4. A pair that touches at the start (after its own response) is in contact at once only when
 //!    its features approach; otherwise, when the root finder cannot tell it from a contact, the
-//!    search starts again once the gap `g` can have halved (`g / (2 μ)` later), at most
-//!    [`RESTARTS`] times, after which the last start is reported (its response changes nothing
-//!    and the pair is predicted again from there). A pair at distance 0 that does not approach
+//!    search starts again once the gap `g` can have halved (`g / (2 μ)` later). After
+//!    [`RESTARTS`] restarts of either kind the last start is reported (its response changes
+//!    nothing and the pair is predicted again from there). A pair at distance 0 that does not approach
 //!    is left to separate, as for convex bodies.
 //!
 //! Every step is a pure function of the two stored states, so every broad phase gets the same
-//! bits. The search's horizon is bounded by the time the fastest point takes to cross both
-//! bodies twice, `4 (R_a + R_b) / μ` (bodies moving together while turning); with no contact
-//! by then the pair is reported there, and predicted again.
+//! bits. The search's horizon is also bounded by the time the fastest point takes to cross
+//! both bodies twice, `4 (R_a + R_b) / μ` (bodies moving together while turning); with no
+//! contact by then the search starts again there.
 //!
 //! # Contact sets
 //!
@@ -67,7 +72,7 @@ pub struct MeshShape<V: Vector> {
 }
 
 /// The most restarts of one prediction (see the [module docs](self)).
-pub const RESTARTS: usize = 8;
+pub const RESTARTS: usize = 64;
 
 /// The mesh of body `m` placed at its pose at `t`, and its motion from there (`t` becomes 0).
 fn placed<V: Vector>(m: &Mover<V>, mesh: &MeshBody, t: f64) -> (MeshBody, ScrewMotion) {
@@ -144,10 +149,18 @@ pub fn mesh_mesh<V: Vector>(
         } else {
             return Toi::miss(ToiStatus::Separating);
         };
-        let horizon = until.min(reach);
+        let mut horizon = until.min(reach);
         let mu = base + acc * horizon;
         let (ga, motion_a) = placed(a, ma, start);
         let (gb, motion_b) = placed(b, mb, start);
+        // A tumbling body's boxes widen by `wobble s²`: searched no farther than where that
+        // is an eighth of the present gap (or the shell), they stay tight.
+        let wobble = 0.5
+            * (motion_a.angular_acceleration * a.radius + motion_b.angular_acceleration * b.radius);
+        if wobble > 0.0 {
+            let g = mesh_distance(&ga, &motion_a, &gb, &motion_b, 0.0);
+            horizon = horizon.min(((0.125 * g).max(shell) / wobble).sqrt());
+        }
         let query = MeshQuery {
             separation,
             capoeira: false,
@@ -157,15 +170,23 @@ pub fn mesh_mesh<V: Vector>(
             },
         };
         let Some(c) = mesh_contact(&ga, &motion_a, &gb, &motion_b, horizon, &query, None) else {
-            return if horizon < until {
-                hit(start + horizon)
-            } else {
-                Toi::miss(ToiStatus::Grazing)
-            };
+            if horizon < until {
+                // No contact by the horizon: go on from there.
+                start += horizon;
+                continue;
+            }
+            return Toi::miss(ToiStatus::Grazing);
         };
         if c.first > 0.0 {
             // Backed off, but never to the start itself: that would repeat.
-            return hit(start + c.time.max(0.5 * c.first));
+            let t = start + c.time.max(0.5 * c.first);
+            if wobble > 0.0 && mesh_gap(a, ma, b, mb, t) > 2.0 * shell {
+                // The drift's widened boxes met before the meshes do: search again from there,
+                // where the drift starts from zero.
+                start = t;
+                continue;
+            }
+            return hit(t);
         }
         if c.approach_speed > 0.0 {
             return hit(start);
