@@ -956,13 +956,39 @@ impl Scene {
                 .map(|(a, b)| -signed_distance(a, pa, b, pb, &EpaOptions::default()))
                 .fold(f64::NEG_INFINITY, f64::max)
         };
+        // A mesh's solid holding the other body's centre of mass (a body wholly inside it
+        // crosses none of its triangles).
+        let meshes: Vec<Option<std::sync::Arc<crate::ccd::mesh::TriMesh>>> = (0..self.bodies.len())
+            .map(|i| match self.shapes.get(i) {
+                Some(Some(t)) => rigid_parts::<V>(t)
+                    .expect("validated rigid body")
+                    .mesh
+                    .map(|m| m.0),
+                _ => None,
+            })
+            .collect();
+        let inside = |i: usize, j: usize| {
+            meshes[i].as_ref().is_some_and(|m| {
+                let centre = V::from_array3(self.bodies[j].position);
+                let local = shapes[i].1.inverse_transform_point(centre);
+                crate::ccd::solid::contains(m, local.to_array3())
+            })
+        };
         // Bounding spheres that overlap are only a prefilter for rigid bodies: the shapes
         // decide.
         let overlaps = |i: usize, j: usize, sigma: f64| {
-            !(self.is_rigid(i) || self.is_rigid(j)) || depth(i, j) > OVERLAP_TOLERANCE * sigma
+            !(self.is_rigid(i) || self.is_rigid(j))
+                || depth(i, j) > OVERLAP_TOLERANCE * sigma
+                || inside(i, j)
+                || inside(j, i)
         };
         if let Some((i, j, dist, sigma)) = find_overlap(&self.bodies, self.dim, period, overlaps) {
-            let message = if self.is_rigid(i) || self.is_rigid(j) {
+            let message = if inside(i, j) || inside(j, i) {
+                let (outer, inner) = if inside(i, j) { (i, j) } else { (j, i) };
+                format!(
+                    "overlaps body {j}: body {inner} lies inside the mesh of body {outer} at t = 0"
+                )
+            } else if self.is_rigid(i) || self.is_rigid(j) {
                 format!(
                     "overlaps body {j}: their shapes intersect at t = 0 (by a depth of {})",
                     depth(i, j)

@@ -111,6 +111,23 @@ pub fn mass_properties<V: Vector>(
     })
 }
 
+/// Whether `p` lies inside the solid bounded by the closed mesh `mesh` (either orientation):
+/// its generalised winding number, the sum of the solid angles of the triangles seen from `p`
+/// over `4π` (Van Oosterom and Strackee's formula), is ±1 inside and 0 outside; it is compared
+/// with ½. A point on the surface may go either way.
+pub fn contains(mesh: &TriMesh, p: [f64; 3]) -> bool {
+    let p = DVec3::from(p);
+    let mut total = 0.0;
+    for t in mesh.triangles() {
+        let [a, b, c] = t.map(|i| DVec3::from(mesh.vertices()[i as usize]) - p);
+        let (la, lb, lc) = (a.length(), b.length(), c.length());
+        let num = a.dot(b.cross(c));
+        let den = la * lb * lc + a.dot(b) * lc + b.dot(c) * la + c.dot(a) * lb;
+        total += 2.0 * num.atan2(den);
+    }
+    (total / (4.0 * std::f64::consts::PI)).abs() > 0.5
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -223,5 +240,22 @@ mod tests {
             mass_properties::<DVec3>(&plate, -1.0),
             Err(SolidError::Shape(_))
         ));
+    }
+
+    #[test]
+    fn points_inside_a_torus_are_told_from_points_in_its_hole() {
+        let torus = TriMesh::torus(1.0, 0.3, 24, 12);
+        assert!(contains(&torus, [1.0, 0.0, 0.0]));
+        assert!(contains(&torus, [0.0, -1.1, 0.1]));
+        assert!(!contains(&torus, [0.0, 0.0, 0.0]), "the hole");
+        assert!(!contains(&torus, [2.0, 0.0, 0.0]));
+        assert!(!contains(&torus, [1.0, 0.0, 0.5]));
+        let inward: Vec<[u32; 3]> = torus
+            .triangles()
+            .iter()
+            .map(|t| [t[0], t[2], t[1]])
+            .collect();
+        let flipped = TriMesh::new(torus.vertices().to_vec(), inward).unwrap();
+        assert!(contains(&flipped, [1.0, 0.0, 0.0]) && !contains(&flipped, [0.0, 0.0, 0.0]));
     }
 }
