@@ -851,7 +851,9 @@ fn the_mesh_demo_runs_resumes_and_draws_and_an_open_mesh_is_refused() {
         &dir,
     ));
     let svg = std::fs::read_to_string(dir.join("tori.svg")).unwrap();
-    assert!(svg.matches("<path").count() >= 4, "{svg}");
+    assert!(svg.matches("<path").count() >= 8, "{svg}");
+    // Each mesh's edges over its outline.
+    assert_eq!(svg.matches(r#"class="wireframe""#).count(), 4);
     std::fs::write(
         dir.join("open.obj"),
         "v 0 0 0\nv 1 0 0\nv 0 1 0\nv 0 0 1\nf 1 2 4\nf 2 3 4\nf 3 1 4\n",

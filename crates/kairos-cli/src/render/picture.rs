@@ -321,6 +321,46 @@ fn outlines_in<V: Vector>(
         .collect()
 }
 
+/// The edges of every mesh body of a 3D rigid scene at `t`, projected on `axes`, by id (empty
+/// for other bodies, and for 2D scenes and scenes without meshes): the wireframe drawn over
+/// the body's outline.
+pub fn wireframes(
+    scene: &Scene,
+    state: &kairos::trace::Replay,
+    t: f64,
+    axes: Axes,
+) -> Vec<Vec<[[f64; 2]; 2]>> {
+    use kairos::math::Rotation;
+    if scene.dim != 3 || !state.is_rigid() || scene.bodies.len() != state.len() {
+        return Vec::new();
+    }
+    let world = scene.world::<DVec3>();
+    if world.meshes.is_empty() {
+        return Vec::new();
+    }
+    (0..world.bodies.len())
+        .map(|i| {
+            let r = &world.rigid[i];
+            let Some(m) = r.mesh else {
+                return Vec::new();
+            };
+            let mesh = &world.meshes[m as usize].body.mesh;
+            let (q, _) = state.orientation(i, t);
+            let centre = DVec3::from_array(state.position(i, t));
+            let pose = r.shape_pose(centre, kairos::math::DQuat::from_trace(q));
+            let at: Vec<[f64; 2]> = mesh
+                .vertices()
+                .iter()
+                .map(|&v| axes.project(&pose.transform_point(DVec3::from_array(v)).to_array()))
+                .collect();
+            mesh.edges()
+                .iter()
+                .map(|e| [at[e[0] as usize], at[e[1] as usize]])
+                .collect()
+        })
+        .collect()
+}
+
 /// The shapes body `r` is made of: one, or a compound body's pieces.
 fn body_shapes<'w, V: Vector>(
     world: &'w kairos::world::World<V>,

@@ -173,6 +173,7 @@ pub fn svg(scene: &Scene, state: &Replay, t: f64, axes: Axes, size: u32) -> Stri
     );
     let mut images = String::new();
     let outlines = picture::outlines(scene, state, t, axes);
+    let wireframes = picture::wireframes(scene, state, t, axes);
     for (i, p) in &bodies {
         let [x, y] = axes.project(p);
         let r = radii[*i];
@@ -182,6 +183,27 @@ pub fn svg(scene: &Scene, state: &Replay, t: f64, axes: Axes, size: u32) -> Stri
                 .map(|q| format!("{} {}", num(q[0]), num(q[1])))
                 .collect();
             let _ = writeln!(s, r#"<path d="M {} Z"/>"#, d.join(" L "));
+            // A mesh: its edges over its outline.
+            if let Some(edges) = wireframes.get(*i).filter(|e| !e.is_empty()) {
+                let d: Vec<String> = edges
+                    .iter()
+                    .map(|[a, b]| {
+                        format!(
+                            "M {} {} L {} {}",
+                            num(a[0]),
+                            num(a[1]),
+                            num(b[0]),
+                            num(b[1])
+                        )
+                    })
+                    .collect();
+                let _ = writeln!(
+                    s,
+                    r#"<path class="wireframe" d="{}" fill="none" stroke-width="{}" stroke-opacity="0.6"/>"#,
+                    d.join(" "),
+                    px(0.5)
+                );
+            }
             continue;
         }
         let _ = writeln!(
