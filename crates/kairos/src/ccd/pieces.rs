@@ -1,7 +1,7 @@
 //! Convex pieces of triangle meshes, and the time of contact of two moving meshes by
 //! conservative advancement on their pieces: the stand-in for C2A (Tang, Kim, Manocha, ICRA
 //! 2009) in the seed's experiment, built on the convex-shapes module's
-//! [`time_of_impact`](crate::query::time_of_impact).
+//! [`crate::query::time_of_impact`].
 //!
 //! # Pieces
 //!
@@ -693,6 +693,73 @@ mod tests {
             assert!(gap > 0.0 && gap < 1e-6, "trial {k}: {gap}");
         }
         assert!(met >= 4, "{met} of 6 trials meet");
+    }
+
+    #[test]
+    fn windows_hold_every_time_the_spheres_meet() {
+        use rand::{Rng, SeedableRng};
+        let mut rng = rand_pcg::Pcg64::seed_from_u64(5);
+        let v = |rng: &mut rand_pcg::Pcg64, s: f64| {
+            DVec3::new(
+                rng.gen_range(-s..s),
+                rng.gen_range(-s..s),
+                rng.gen_range(-s..s),
+            )
+        };
+        let mut open = 0;
+        for _ in 0..200 {
+            let ma = Motion::new(0.0, Pose::IDENTITY, v(&mut rng, 0.5), v(&mut rng, 3.0)).unwrap();
+            // Aimed near `a`, to meet in about half the trials.
+            let start = v(&mut rng, 3.0);
+            let aim = (v(&mut rng, 1.5) - start) * rng.gen_range(0.3..1.5);
+            let mb = Motion::new(0.0, Pose::from_position(start), aim, v(&mut rng, 3.0)).unwrap();
+            let (sa, sb) = ((v(&mut rng, 1.5), 0.3), (v(&mut rng, 1.5), 0.4));
+            let w = window(sa, &ma, sb, &mb, 2.0);
+            open += usize::from(w.is_some());
+            for k in 0..=4000 {
+                let t = 2.0 * k as f64 / 4000.0;
+                let (pa, pb) = (
+                    ma.pose_at(t).transform_point(sa.0),
+                    mb.pose_at(t).transform_point(sb.0),
+                );
+                if (pa - pb).length() <= sa.1 + sb.1 {
+                    let (lo, hi) = w.expect("the spheres meet: a window");
+                    assert!(lo <= t && t <= hi, "{t} outside [{lo}, {hi}]");
+                }
+            }
+        }
+        assert!(open > 20 && open < 180, "{open} of 200 windows open");
+    }
+
+    #[test]
+    fn tree_pieces_meet_no_later_than_the_mesh() {
+        let (ma, _) = body(&Procedural::Torus {
+            major: 1.5,
+            minor: 0.4,
+            rings: 24,
+            sides: 12,
+        });
+        let (mb, pb) = body(&Procedural::Icosphere {
+            radius: 0.6,
+            subdivisions: 2,
+        });
+        let pa = PieceBody::new(tree_pieces(&ma, 5).unwrap()).unwrap();
+        assert!(pa.pieces().len() > 16);
+        let sa = ScrewMotion::new([0.0; 3], [0.0; 3], [0.4, -1.0, 0.7]);
+        let centre = [0.3, 3.0, 0.2];
+        let sb = ScrewMotion::new(centre, [0.0, -4.0, 0.0], [1.0, 0.5, 0.0]);
+        let placed = mb.clone().translated(centre);
+        let query = MeshQuery::default();
+        let d = mesh_contact(&ma, &sa, &placed, &sb, 2.0, &query, None).expect("they meet");
+        let c = pieces_contact(&pa, &sa, &pb, &sb, 2.0, &ToiOptions::default())
+            .unwrap()
+            .expect("the pieces meet when the meshes do");
+        assert!(c.time <= d.time + 1e-9, "{} > {}", c.time, d.time);
+        // An over-approximation: the gap at its contact may exceed the tolerance, but not what
+        // the meshes can close until their own contact, at most `|v| + |ω_a| R_a + |ω_b| R_b`
+        // (4 + 1.29 · 1.9 + 1.12 · 0.6 < 7.2) per unit time.
+        let gap = mesh_distance(&ma, &sa, &placed, &sb, c.time);
+        assert!(gap > 0.0 && gap <= 7.2 * (d.time - c.time) + 1e-9, "{gap}");
     }
 
     #[test]
