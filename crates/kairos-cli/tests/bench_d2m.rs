@@ -1,5 +1,6 @@
 //! `kairos bench d2m`: the seed's experiment on procedural meshes, a row per pair, speed and
-//! mode, every trial a contact at a positive distance.
+//! method (D2M, Capoeira, the C2A stand-in on convex pieces), every trial a contact at a
+//! positive distance, and the plot of the rows.
 
 mod common;
 
@@ -10,7 +11,8 @@ fn the_d2m_bench_reports_contacts_apart() {
     let dir = tempdir("bench-d2m");
     let o = kairos(
         &[
-            "bench", "d2m", "--trials", "3", "--pairs", "2", "--speeds", "4,512",
+            "bench", "d2m", "--trials", "2", "--pairs", "2", "--speeds", "4,512", "--plot",
+            "d2m.svg",
         ],
         &dir,
     );
@@ -21,15 +23,44 @@ fn the_d2m_bench_reports_contacts_apart() {
         .skip(2)
         .map(|l| l.split('|').map(str::trim).collect())
         .collect();
-    assert_eq!(rows.len(), 2 * 2 * 2, "{out}");
+    assert_eq!(rows.len(), 2 * 2 * 3, "{out}");
+    let modes: Vec<&str> = rows.iter().map(|r| r[4]).collect();
+    assert_eq!(&modes[..3], ["D2M", "Capoeira", "C2A"], "{out}");
     for r in &rows {
-        assert_eq!(r[5], "3/3", "every trial meets: {out}");
+        assert_eq!(r[5], "2/2", "every trial meets: {out}");
         let min: f64 = r[7].parse().unwrap();
+        let max: f64 = r[11].parse().unwrap();
         assert!(min > 0.0, "a contact leaves the meshes apart: {out}");
-        if r[4] == "D2M" {
-            let max: f64 = r[11].parse().unwrap();
-            assert!(max < 1e-8, "D2M's contacts are close: {out}");
+        match r[4] {
+            "D2M" => assert!(max < 1e-8, "D2M's contacts are close: {out}"),
+            // Exact pieces: within conservative advancement's tolerance, 1e-7 of the size.
+            "C2A" => assert!(max < 1e-6, "C2A's contacts are close: {out}"),
+            _ => {}
         }
+    }
+    // The plot: an SVG with a range and a median dot per row, a dot per row for the time, and
+    // every method and pair named.
+    let svg = std::fs::read_to_string(dir.join("d2m.svg")).unwrap();
+    let doc = roxmltree::Document::parse(&svg).unwrap();
+    let circles = doc
+        .descendants()
+        .filter(|n| n.has_tag_name("circle"))
+        .count();
+    assert_eq!(circles, 3 + 2 * rows.len(), "legend, medians and times");
+    let words: String = doc
+        .descendants()
+        .filter(|n| n.is_text())
+        .filter_map(|n| n.text())
+        .collect();
+    for name in [
+        "D2M",
+        "Capoeira",
+        "C2A",
+        "ico 2 / ico 2",
+        "torus 32 / spiky",
+        "v = 512",
+    ] {
+        assert!(words.contains(name), "{name} in the plot: {words}");
     }
     let o = kairos(&["bench", "d2m", "--trials", "0"], &dir);
     assert!(!o.status.success());

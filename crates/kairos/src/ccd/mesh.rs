@@ -25,6 +25,14 @@ pub enum MeshError {
     /// A triangle has no area (repeated or collinear corners).
     #[error("triangle {0} is degenerate (no area)")]
     Degenerate(usize),
+    /// A procedural mesh's parameter is out of range: the parameter and the problem.
+    #[error("{name}: {problem}")]
+    Parameter {
+        /// The parameter.
+        name: &'static str,
+        /// What is wrong.
+        problem: String,
+    },
 }
 
 /// Why a mesh file could not be loaded: the file, and the item or the problem.
@@ -338,6 +346,63 @@ impl TriMesh {
         m
     }
 
+    /// The convex hull of `points` random points on the sphere of `radius` about the origin
+    /// (uniform on the sphere, drawn from `seed`: the same seed gives the same mesh), by the
+    /// crate's quickhull ([`crate::shape::ConvexPolyhedron`]); its polygonal faces (coplanar
+    /// hull triangles merged, rare for random points) are fanned into triangles from their
+    /// first vertex, counter-clockwise seen from outside. Every point within the hull
+    /// tolerance of the others' hull is dropped, so the mesh has at most `points` vertices.
+    ///
+    /// # Errors
+    ///
+    /// [`MeshError::Parameter`] for fewer than 4 points or a radius not positive and finite;
+    /// [`MeshError::Degenerate`] should a fanned face have a sliver (never seen).
+    pub fn random_convex_hull(points: usize, radius: f64, seed: u64) -> Result<Self, MeshError> {
+        use crate::math::DVec3;
+        use rand::{Rng, SeedableRng};
+        if points < 4 {
+            return Err(MeshError::Parameter {
+                name: "points",
+                problem: format!("a convex hull needs at least 4 points, got {points}"),
+            });
+        }
+        if !(radius > 0.0 && radius.is_finite()) {
+            return Err(MeshError::Parameter {
+                name: "radius",
+                problem: format!("must be positive and finite, got {radius}"),
+            });
+        }
+        let mut rng = rand_pcg::Pcg64::seed_from_u64(seed);
+        // Uniform in the unit ball (rejection from the cube), then pushed onto the sphere.
+        let cloud: Vec<DVec3> = (0..points)
+            .map(|_| loop {
+                let p = DVec3::new(
+                    rng.gen_range(-1.0..1.0),
+                    rng.gen_range(-1.0..1.0),
+                    rng.gen_range(-1.0..1.0),
+                );
+                let l = p.length();
+                if l > 1e-3 && l <= 1.0 {
+                    break p * (radius / l);
+                }
+            })
+            .collect();
+        let hull = crate::shape::ConvexPolyhedron::from_points(&cloud).map_err(|e| {
+            MeshError::Parameter {
+                name: "points",
+                problem: format!("their convex hull failed: {e}"),
+            }
+        })?;
+        let vertices = hull.vertices().iter().map(|v| v.to_array()).collect();
+        let mut triangles = Vec::new();
+        for (face, _) in hull.faces() {
+            for k in 1..face.len() - 1 {
+                triangles.push([face[0], face[k], face[k + 1]]);
+            }
+        }
+        Self::new(vertices, triangles)
+    }
+
     /// A thin plate: the box `[-w, w] × [-w, w] × [-h, h]` as 12 triangles.
     pub fn plate(half_width: f64, half_thickness: f64) -> Self {
         let (w, h) = (half_width, half_thickness);
@@ -386,6 +451,46 @@ mod tests {
         assert_eq!(euler(&TriMesh::torus(2.0, 0.5, 16, 8)), 0);
         assert_eq!(euler(&TriMesh::plate(1.0, 0.01)), 2);
         assert_eq!(euler(&TriMesh::spiky_ball(1.0, 2.0, 1)), 2);
+    }
+
+    /// Whether every vertex lies on the inner side of every triangle's plane, up to `tol`.
+    fn convex(m: &TriMesh, tol: f64) -> bool {
+        (0..m.triangles().len()).all(|k| {
+            let [a, b, c] = m.corners(k);
+            let n = cross(sub(b, a), sub(c, a));
+            let l = norm(n);
+            m.vertices().iter().all(|&v| {
+                let d = sub(v, a);
+                (n[0] * d[0] + n[1] * d[1] + n[2] * d[2]) / l <= tol
+            })
+        })
+    }
+
+    #[test]
+    fn random_convex_hulls_are_closed_convex_and_seeded() {
+        for (n, seed) in [(4, 1), (10, 2), (64, 3), (500, 4)] {
+            let m = TriMesh::random_convex_hull(n, 1.5, seed).unwrap();
+            assert_eq!(euler(&m), 2, "closed: {n} points");
+            assert_eq!(2 * m.edges().len(), 3 * m.triangles().len(), "{n} points");
+            assert!(convex(&m, 1e-12), "{n} points");
+            assert!(m.vertices().len() <= n && m.vertices().len() >= 4);
+            assert!(m.vertices().iter().all(|v| (norm(*v) - 1.5).abs() < 1e-12));
+            assert_eq!(m, TriMesh::random_convex_hull(n, 1.5, seed).unwrap());
+            assert_ne!(m, TriMesh::random_convex_hull(n, 1.5, seed + 10).unwrap());
+        }
+        // The test sees a concave mesh: a spiky ball.
+        assert!(!convex(&TriMesh::spiky_ball(1.0, 2.0, 1), 1e-12));
+        for (n, r, needle) in [
+            (3, 1.0, "points"),
+            (10, 0.0, "radius"),
+            (10, f64::NAN, "radius"),
+        ] {
+            let e = TriMesh::random_convex_hull(n, r, 1).unwrap_err();
+            assert!(
+                matches!(e, MeshError::Parameter { name, .. } if name == needle),
+                "{e}"
+            );
+        }
     }
 
     #[test]

@@ -12,18 +12,22 @@
 //! * [`rotating`]: the same tests for bodies that translate and rotate (the seed's motion
 //!   class, [`rotating::ScrewMotion`]), on interval enclosures of the moving points;
 //! * [`mesh`]: validated triangle meshes and procedural ones (icosphere, torus, spiky ball,
-//!   plate);
+//!   plate, random convex hull);
 //! * [`tree`]: sphere trees (Welzl's minimal spheres, midpoint splits) and the time of contact
 //!   of two moving meshes by Traverse-Tree-Pair ([`tree::mesh_contact`]);
 //! * [`distance`]: distances of triangles and of posed meshes (branch and bound over their
 //!   trees), to measure how far apart a contact leaves them;
 //! * [`solid`]: closed meshes as solids (the check, and their mass properties);
+//! * [`pieces`]: convex pieces of meshes (exact for the procedural ones, hulls of sphere-tree
+//!   nodes for any other) and the contact of two moving meshes by the convex-shapes module's
+//!   conservative advancement on them (the seed's C2A stand-in);
 //! * [`queries`]: the standard benchmark's query files and their exact ground truth.
 
 pub mod distance;
 pub mod interval;
 pub mod linear;
 pub mod mesh;
+pub mod pieces;
 pub mod poly;
 pub mod queries;
 pub mod rotating;
