@@ -95,8 +95,39 @@ velocity = [0.5, -0.5, -0.5]
 radius = 0.5
 `;
 
+// A 3D mesh scene: a tumbling torus (24 x 12: 864 edges), an icosphere (2 subdivisions: 480
+// edges) and a box.
+const MESHES = `dim = 3
+[simulation]
+duration = 2.0
+[[walls]]
+box = { min = [0.0, 0.0, 0.0], max = [6.0, 6.0, 6.0] }
+[[bodies]]
+shape = "mesh"
+mesh = "torus"
+size = [1.0, 0.3]
+position = [2.0, 3.0, 3.0]
+orientation = [0.9, 0.3, 0.2, 0.1]
+velocity = [1.0, 0.0, 0.0]
+angular_velocity = [0.5, 2.0, -1.0]
+[[bodies]]
+shape = "mesh"
+mesh = "icosphere"
+size = [0.5]
+position = [4.5, 3.0, 3.0]
+velocity = [-1.0, 0.1, 0.0]
+[[bodies]]
+shape = "box"
+half_extents = [0.3, 0.3, 0.3]
+position = [3.0, 1.0, 1.0]
+velocity = [0.2, 0.3, 0.1]
+`;
+
 before(async () => {
   writeFileSync(join(work, "room.toml"), ROOM);
+  writeFileSync(join(work, "meshes.toml"), MESHES);
+  kairos("run", "meshes.toml", "-q", "-o", "meshes.ktrace");
+  kairos("view", "meshes.ktrace", "-o", "meshes.html");
   writeFileSync(join(work, "boxes.toml"), BOXES);
   kairos("generate", "polygons", "--n", "12", "--seed", "2", "--spin", "3", "--duration", "4", "-o", "poly.toml");
   kairos("run", "poly.toml", "-q", "-o", "poly.ktrace");
@@ -721,6 +752,19 @@ test("3D rigid boxes are drawn as their projected hulls, turning as the simulati
   assert.ok(between(q0, q1) > 0.5, `turned by ${between(q0, q1)}`);
   assert.ok(Math.max(...before.map((x, k) => Math.abs(x - after[k]))) > 0.05, `hull extents ${before} then ${after}`);
   await drawnAsOutline(page, 0, [1, 2, 3]);
+  await page.done();
+});
+
+test("3D meshes are drawn with their edges over their hulls", async () => {
+  const page = await open("meshes.html");
+  assert.deepEqual(
+    await hook(page, () => [0, 1, 2].map((i) => window.kairosViewer.bodyEdges(i))),
+    [864, 480, 0]
+  );
+  // The torus tumbles; its outline is the hull of its turned vertices.
+  assert.equal(await hook(page, () => window.kairosViewer.bodyTumbles(0)), true);
+  await setTime(page, 1);
+  assert.ok((await shapeOf(page, 0)).length > 8);
   await page.done();
 });
 

@@ -86,6 +86,10 @@
   // Tumbling 3D bodies (anisotropic inertia): their rotations at the sample times, by the
   // simulation's own torque-free motion.
   const TUMBLING = numbers(data.bodies.tumbling, Uint8Array);
+  // 3D mesh bodies: per body the start of its edges, then pairs of indices into its points;
+  // null without meshes.
+  const EDGE_START = numbers(data.bodies.edgeStart, Uint32Array);
+  const EDGES = numbers(data.bodies.edges, Uint32Array);
   // Under gravity, the bodies asleep at the start (a resumed run's trace); null: none.
   const ASLEEP0 = numbers(data.bodies.asleep, Uint8Array);
   const SAMPLES = data.samples || null;
@@ -577,6 +581,36 @@
     }
   }
 
+  /** The edges of mesh body `i` at its position `p` now, in `path` (nothing for others). */
+  function addEdges(path, i, p) {
+    if (!TURNING3 || !EDGE_START || EDGE_START[i + 1] <= EDGE_START[i]) return false;
+    const q = rotationAt(i, now);
+    const at = (k) => {
+      const j = OUTLINE_START[i] + k;
+      const w = turn(q, [OUTLINE[3 * j], OUTLINE[3 * j + 1], OUTLINE[3 * j + 2]]);
+      return [px(p[H] + w[H]), py(p[V] + w[V])];
+    };
+    for (let e = EDGE_START[i]; e < EDGE_START[i + 1]; e++) {
+      const [ax, ay] = at(EDGES[2 * e]);
+      const [bx, by] = at(EDGES[2 * e + 1]);
+      path.moveTo(ax, ay);
+      path.lineTo(bx, by);
+    }
+    return true;
+  }
+
+  /** Strokes mesh body `i`'s edges now over its outline. */
+  function strokeEdges(i, p) {
+    const path = new Path2D();
+    if (!addEdges(path, i, p)) return;
+    ctx.save();
+    ctx.globalAlpha = 0.5;
+    ctx.strokeStyle = COLORS.bodyStroke;
+    ctx.lineWidth = 0.5 * dpr;
+    ctx.stroke(path);
+    ctx.restore();
+  }
+
   /** Adds the disc of body `i` now (and its periodic images) to `path`. */
   function addDisc(path, i, p) {
     const outline = outlineOf(i, p);
@@ -625,12 +659,14 @@
         const path = new Path2D();
         addDisc(path, i, positionAt(i, now, p));
         paint(path, COLORS.body, outlined(i) ? COLORS.bodyStroke : null);
+        strokeEdges(i, p);
       }
     }
     for (const i of hits) {
       const path = new Path2D();
       addDisc(path, i, positionAt(i, now, p));
       paint(path, COLORS.hit, outlined(i) ? COLORS.hitStroke : null);
+      strokeEdges(i, p);
     }
     if (selected >= 0) {
       positionAt(selected, now, p);
@@ -954,6 +990,12 @@
       if (id % STRIDE !== 0 || id / STRIDE >= N) return null;
       const i = id / STRIDE;
       return outlineOf(i, positionAt(i, now, new Float64Array(D)));
+    },
+    /** How many edges 3D mesh body `id` has drawn over its outline (0 for other bodies). */
+    bodyEdges(id) {
+      if (!TURNING3 || !EDGE_START || id % STRIDE !== 0 || id / STRIDE >= N) return 0;
+      const i = id / STRIDE;
+      return EDGE_START[i + 1] - EDGE_START[i];
     },
     /** Where body `id` is drawn: canvas pixels (x, y, r) and page coordinates (clientX, clientY). */
     bodyPixel(id) {

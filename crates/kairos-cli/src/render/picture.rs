@@ -444,12 +444,15 @@ pub fn body_outlines_2d(scene: &Scene) -> Vec<Option<Vec<[f64; 2]>>> {
 pub const HULL_DIRECTIONS_3D: usize = 192;
 
 /// A 3D rigid body as the replay page draws it: points in its body frame (centre of mass at
-/// the origin, unturned) whose convex hull is the shape, and whether its inertia is
-/// anisotropic (its torque-free motion is then not a constant angular velocity).
+/// the origin, unturned) whose convex hull is the shape, a mesh's edges between them, and
+/// whether its inertia is anisotropic (its torque-free motion is then not a constant angular
+/// velocity).
 #[derive(Clone, Debug, PartialEq)]
 pub struct BodyPoints3 {
     /// The points, body frame.
     pub points: Vec<[f64; 3]>,
+    /// A mesh body's edges (indices into `points`, its vertices in order); empty otherwise.
+    pub edges: Vec<[u32; 2]>,
     /// Whether the body tumbles (anisotropic inertia: not a constant angular velocity).
     pub tumbling: bool,
 }
@@ -458,8 +461,8 @@ pub struct BodyPoints3 {
 /// as its circle). Empty for a scene of balls or a 2D scene.
 ///
 /// A polytope (box, triangle, segment, polyhedron) gives its vertices: the convex hull of
-/// their projection is exactly the projected body. A mesh body gives its vertices: the
-/// projected hull is its silhouette's hull (a torus's hole is not drawn). A round shape gives its support points in
+/// their projection is exactly the projected body. A mesh body gives its vertices, in order,
+/// and its edges: the page draws the projected hull with the edges over it. A round shape gives its support points in
 /// [`HULL_DIRECTIONS_3D`] directions spread over the sphere, whose projected hull is its
 /// silhouette to within the spacing of those points.
 pub fn body_points_3d(scene: &Scene) -> Vec<Option<BodyPoints3>> {
@@ -489,7 +492,28 @@ pub fn body_points_3d(scene: &Scene) -> Vec<Option<BodyPoints3>> {
                 return None;
             }
             let pose = r.shape_pose(DVec3::ZERO, DQuat::IDENTITY);
-            // Every piece of a compound body (a mesh's triangles): the silhouette of its hull.
+            // A generic angular velocity: the spin is a constant one only for isotropic bodies.
+            let probe = DVec3::new(0.3, 0.5, 0.7);
+            let tumbling = !matches!(
+                Spin3::new(r.inertia, DQuat::IDENTITY, probe),
+                Spin3::Constant { .. }
+            );
+            if let Some(m) = r.mesh {
+                // A mesh: its vertices in order, and its edges between them.
+                let mesh = &world.meshes[m as usize].body.mesh;
+                let points = mesh
+                    .vertices()
+                    .iter()
+                    .map(|&v| pose.transform_point(DVec3::from_array(v)).to_array())
+                    .collect();
+                let edges = mesh.edges().to_vec();
+                return Some(BodyPoints3 {
+                    points,
+                    edges,
+                    tumbling,
+                });
+            }
+            // Every piece of a compound body: the silhouette of its hull.
             let pieces = &world.shapes[r.shape as usize..(r.shape + r.pieces) as usize];
             let mut points: Vec<[f64; 3]> = pieces
                 .iter()
@@ -505,13 +529,11 @@ pub fn body_points_3d(scene: &Scene) -> Vec<Option<BodyPoints3>> {
                 .collect();
             points.sort_by(|a, b| a.partial_cmp(b).unwrap_or(std::cmp::Ordering::Equal));
             points.dedup();
-            // A generic angular velocity: the spin is a constant one only for isotropic bodies.
-            let probe = DVec3::new(0.3, 0.5, 0.7);
-            let tumbling = !matches!(
-                Spin3::new(r.inertia, DQuat::IDENTITY, probe),
-                Spin3::Constant { .. }
-            );
-            Some(BodyPoints3 { points, tumbling })
+            Some(BodyPoints3 {
+                points,
+                edges: Vec::new(),
+                tumbling,
+            })
         })
         .collect()
 }

@@ -264,6 +264,10 @@ fn page_data(p: &PageInput) -> Value {
     let turning3 = !points3.is_empty() && p.start.is_rigid();
     let mut tumbling = Packed::default();
     let mut tumblers: Vec<usize> = Vec::new();
+    // Mesh bodies' edges: per shown body the start of its edges, then index pairs into its
+    // points.
+    let any_edges = points3.iter().flatten().any(|b| !b.edges.is_empty());
+    let (mut edge_start, mut edges, mut edge_count) = (Packed::default(), Packed::default(), 0u32);
     let mut shown = p.start.clone();
     let t0 = p.start.start_time();
     // Under gravity, which bodies sleep at the start (a resumed run's trace may start with
@@ -308,6 +312,14 @@ fn page_data(p: &PageInput) -> Value {
                 }
                 None => false,
             };
+            if any_edges {
+                edge_start.u32(edge_count);
+                for e in points3[i].iter().flat_map(|b| &b.edges) {
+                    edges.u32(e[0]);
+                    edges.u32(e[1]);
+                    edge_count += 1;
+                }
+            }
             tumbling.u8(tumbles as u8);
             if tumbles {
                 tumblers.push(i);
@@ -318,6 +330,9 @@ fn page_data(p: &PageInput) -> Value {
     }
     if turning || turning3 {
         outline_start.u32(points);
+    }
+    if any_edges {
+        edge_start.u32(edge_count);
     }
     // The times at which the tumbling bodies' rotations are sampled: a grid over the replay.
     let sample_times = sample_grid(p, &tumblers, t0);
@@ -484,6 +499,8 @@ fn page_data(p: &PageInput) -> Value {
             "outline": if turning || turning3 { Value::from(outline_points.base64()) } else { Value::Null },
             "spin": if turning || turning3 { Value::from(spin0.base64()) } else { Value::Null },
             "tumbling": if turning3 { Value::from(tumbling.base64()) } else { Value::Null },
+            "edgeStart": if turning3 && any_edges { Value::from(edge_start.base64()) } else { Value::Null },
+            "edges": if turning3 && any_edges { Value::from(edges.base64()) } else { Value::Null },
             "asleep": if any_asleep { Value::from(asleep0.base64()) } else { Value::Null },
         },
         "samples": if tumblers.is_empty() {
