@@ -32,7 +32,8 @@ pub enum BenchCommand {
     /// Time per step of every discrete broad phase (overlapping boxes) on moving scenes.
     Overlap(overlap::OverlapArgs),
     /// The seed's D2M experiment: spinning meshes fired at each other, the time per contact
-    /// query and the distance the contact leaves, for D2M and its Capoeira mode.
+    /// query and the distance the contact leaves, for D2M, its Capoeira mode and conservative
+    /// advancement on the meshes' convex pieces (the stand-in for C2A).
     D2m(d2m::D2mArgs),
 }
 
