@@ -145,6 +145,7 @@ pub fn earliest_root(
         from: 0.0,
         horizon: 1.0,
         tolerance: opts.time_tolerance,
+        lead: 0.0,
         max_checks: opts.max_checks,
     };
     search
@@ -187,6 +188,10 @@ pub(crate) struct Search {
     pub tolerance: f64,
     /// The most intervals tested; then the earliest one left is reported.
     pub max_checks: usize,
+    /// How much before the start of the final interval the time is reported (not before the
+    /// span's start): still never after the first contact, and no more than `lead` plus the
+    /// final interval's width before it.
+    pub lead: f64,
 }
 
 /// What a [`Search`] found: the time (`None`: no contact, or none by the horizon) and how
@@ -198,6 +203,14 @@ pub(crate) struct Found {
 }
 
 impl Search {
+    /// The time reported for a final interval starting at `lo` (non-decreasing in `lo`).
+    fn report(&self, lo: f64) -> f64 {
+        if self.lead > 0.0 {
+            (lo - self.lead).max(self.span.lo())
+        } else {
+            lo
+        }
+    }
     /// Depth first, earliest interval first: an interval the test excludes (only its part
     /// from [`Search::from`] on is tested) is dropped; one it
     /// cuts is replaced by its pieces, the first one tested again when the cut took at least
@@ -214,7 +227,7 @@ impl Search {
         }
         let mut stack = vec![self.span];
         while let Some(mut t) = stack.pop() {
-            if t.lo() > self.horizon {
+            if self.report(t.lo()) > self.horizon {
                 // Every interval left starts later still.
                 return none(checks);
             }
@@ -249,7 +262,7 @@ impl Search {
                 || checks >= self.max_checks
                 || !(t.lo() < m && m < t.hi())
             {
-                let time = (t.lo() <= self.horizon).then_some(t.lo());
+                let time = Some(self.report(t.lo())).filter(|&r| r <= self.horizon);
                 return Found { time, checks };
             }
             stack.push(Interval::new(m, t.hi()));

@@ -196,7 +196,28 @@ impl MovingPoint {
         let iv = |a: [f64; 3]| a.map(Interval::point);
         let centre = iv(m.centre);
         let r = sub(&iv(point), &centre);
-        let half_accel = m.acceleration.map(|a| Interval::point(a) * 0.5);
+        Self::about(centre, iv(m.velocity), m.acceleration, r, m)
+    }
+    /// The vector from `a` to `b`, two points of a body moving by `m`: it turns with the body
+    /// and does not move with its centre, so its enclosure is that of a point at `b − a` from
+    /// a still centre (no `v t` nor `g t² / 2` in it, tighter than the difference of the two
+    /// points' boxes).
+    pub(crate) fn vector(a: [f64; 3], b: [f64; 3], m: &ScrewMotion) -> Self {
+        let iv = |a: [f64; 3]| a.map(Interval::point);
+        let zero = [Interval::ZERO; 3];
+        Self::about(zero, zero, [0.0; 3], sub(&iv(b), &iv(a)), m)
+    }
+    /// The point at `r` from `centre` (moving at `velocity` with `acceleration`), turning by
+    /// `m`'s angular velocity (and drift bound).
+    fn about(
+        centre: IVec,
+        velocity: IVec,
+        acceleration: [f64; 3],
+        r: IVec,
+        m: &ScrewMotion,
+    ) -> Self {
+        let iv = |a: [f64; 3]| a.map(Interval::point);
+        let half_accel = acceleration.map(|a| Interval::point(a) * 0.5);
         let wobble = if m.angular_acceleration > 0.0 {
             let rr = dot(&r, &r).hi().sqrt().next_up();
             (0.5 * m.angular_acceleration * rr).next_up()
@@ -208,7 +229,7 @@ impl MovingPoint {
         if ww.hi() == 0.0 {
             return Self {
                 centre,
-                velocity: iv(m.velocity),
+                velocity,
                 half_accel,
                 wobble,
                 speed: Interval::ZERO,
@@ -229,7 +250,7 @@ impl MovingPoint {
         let turn = cross(&w, &r).map(|x| x / speed);
         Self {
             centre,
-            velocity: iv(m.velocity),
+            velocity,
             half_accel,
             wobble,
             speed,
@@ -395,22 +416,14 @@ pub(crate) enum Kind {
     EdgeEdge,
 }
 
-/// The frame of [`super::linear`]'s functions on four points (positions, or their time
-/// derivatives: the frame is linear in them): `(e₁, e₂, d)` with the coplanarity
-/// `f = (e₁ × e₂) · d`. Vertex–face (`p a b c`): `(b − a, c − a, p − a)`; edge–edge
-/// (`a b c d`): `(b − a, d − c, c − a)`.
-fn frame(kind: Kind, [x0, x1, x2, x3]: &[IVec; 4]) -> [IVec; 3] {
-    match kind {
-        Kind::VertexFace => [sub(x2, x1), sub(x3, x1), sub(x0, x1)],
-        Kind::EdgeEdge => [sub(x1, x0), sub(x3, x2), sub(x2, x0)],
-    }
-}
-
 /// A feature pair on four moving points (the first body's first, see [`Kind`]).
 #[derive(Clone, Copy, Debug)]
 pub(crate) struct FeaturePair {
     kind: Kind,
     pts: [MovingPoint; 4],
+    /// The body vectors `e₁`, `e₂` of the frame (see [`FeaturePair::frame`]) and, for a
+    /// vertex–face pair, the triangle's `c − b` (edge–edge: `e₂` again, unused).
+    edges: [MovingPoint; 3],
     /// Whether the motions are in the seed's class (`α = 0`), where the points have bounded
     /// second derivatives and the second-order cut applies.
     second_order: bool,
@@ -424,11 +437,60 @@ impl FeaturePair {
         };
         let pts = [0, 1, 2, 3].map(|i| MovingPoint::new(x[i], if i < first { m1 } else { m2 }));
         let second_order = m1.angular_acceleration == 0.0 && m2.angular_acceleration == 0.0;
+        let edges = match kind {
+            Kind::VertexFace => [
+                MovingPoint::vector(x[1], x[2], m2),
+                MovingPoint::vector(x[1], x[3], m2),
+                MovingPoint::vector(x[2], x[3], m2),
+            ],
+            Kind::EdgeEdge => [
+                MovingPoint::vector(x[0], x[1], m1),
+                MovingPoint::vector(x[2], x[3], m2),
+                MovingPoint::vector(x[2], x[3], m2),
+            ],
+        };
         Self {
             kind,
             pts,
+            edges,
             second_order,
         }
+    }
+    /// The turn of the body of `edges[i]`, from the points' `turns`.
+    fn edge_turn(&self, i: usize, turns: &[(Interval, Interval); 4]) -> (Interval, Interval) {
+        if self.kind == Kind::EdgeEdge && i == 0 {
+            turns[0]
+        } else {
+            turns[3]
+        }
+    }
+    /// The frame of [`super::linear`]'s functions over `t` (points' boxes `x` and turns
+    /// given): `(e₁, e₂, d)` with the coplanarity `f = (e₁ × e₂) · d`. Vertex–face
+    /// (`p a b c`): `(b − a, c − a, p − a)`; edge–edge (`a b c d`): `(b − a, d − c, c − a)`.
+    /// The body vectors `e₁`, `e₂` are enclosed as such ([`MovingPoint::vector`]), `d` as
+    /// the difference of two boxes.
+    fn frame(&self, t: Interval, x: &[IVec; 4], turns: &[(Interval, Interval); 4]) -> [IVec; 3] {
+        let e = |i: usize| self.edges[i].enclose_turned(t, self.edge_turn(i, turns));
+        let d = match self.kind {
+            Kind::VertexFace => sub(&x[0], &x[1]),
+            Kind::EdgeEdge => sub(&x[2], &x[0]),
+        };
+        [e(0), e(1), d]
+    }
+    /// The first and second time derivatives of the frame over `t`
+    /// ([`MovingPoint::rates`] of its vectors and points).
+    fn frame_rates(&self, t: Interval, turns: &[(Interval, Interval); 4]) -> [[IVec; 3]; 2] {
+        let e = |i: usize| self.edges[i].rates(t, self.edge_turn(i, turns));
+        let (i, j) = match self.kind {
+            Kind::VertexFace => (0, 1),
+            Kind::EdgeEdge => (2, 0),
+        };
+        let (pi, pj) = (
+            self.pts[i].rates(t, turns[i]),
+            self.pts[j].rates(t, turns[j]),
+        );
+        let ([e1, e2], d) = ([e(0), e(1)], (sub(&pi.0, &pj.0), sub(&pi.1, &pj.1)));
+        [[e1.0, e2.0, d.0], [e1.1, e2.1, d.1]]
     }
     /// Without the second-order cut: the first-order tests alone (for comparisons).
     #[cfg(test)]
@@ -457,12 +519,18 @@ impl FeaturePair {
                 checks: 0,
             };
         }
+        // The cut pins the final interval's start to within rounding of a contact, where the
+        // features touch within rounding; reported a tolerance earlier, they are apart by about
+        // the tolerance times their approach speed (the accuracy asked for), which keeps the
+        // caller's distances (its back-off, a check of the gap) on the apart side.
+        let tolerance = opts.time_tolerance * until.max(f64::MIN_POSITIVE);
         let search = Search {
             span: Interval::new(0.0, until),
             from,
             horizon,
-            tolerance: opts.time_tolerance * until.max(f64::MIN_POSITIVE),
+            tolerance,
             max_checks: opts.max_checks,
+            lead: tolerance,
         };
         search.run(|t| self.test(t))
     }
@@ -478,18 +546,20 @@ impl FeaturePair {
         if !boxes_meet(&x[..k], &x[k..]) {
             return Cut::NoRoot;
         }
-        let [e1, e2, d] = frame(self.kind, &x);
+        let [e1, e2, d] = self.frame(t, &x, &turns);
         let n = cross(&e1, &e2);
         if !dot(&n, &d).contains_zero() {
             return Cut::NoRoot;
         }
         let domain_ok = match self.kind {
             Kind::VertexFace => {
-                let [p, a, b, c] = &x;
+                let [p, _, b, c] = &x;
+                let bc = self.edges[2].enclose_turned(t, turns[3]);
+                let ca = e2.map(|x| -x);
                 [
                     dot(&cross(&e1, &d), &n),
-                    dot(&cross(&sub(c, b), &sub(p, b)), &n),
-                    dot(&cross(&sub(a, c), &sub(p, c)), &n),
+                    dot(&cross(&bc, &sub(p, b)), &n),
+                    dot(&cross(&ca, &sub(p, c)), &n),
                 ]
                 .iter()
                 .all(|g| g.hi() >= 0.0)
@@ -522,7 +592,7 @@ impl FeaturePair {
     /// `f(t₀ + h) ∈ f(t₀) + f'(t₀) h + (f''/2) h²` for `h ∈ [0, |t|]` (Taylor's theorem with the
     /// Lagrange remainder). Only in the seed's class (`α = 0`).
     ///
-    /// With `n = e₁ × e₂` and `f = n · d` (see [`frame`]): `n' = e₁' × e₂ + e₁ × e₂'`,
+    /// With `n = e₁ × e₂` and `f = n · d` (see [`FeaturePair::frame`]): `n' = e₁' × e₂ + e₁ × e₂'`,
     /// `n'' = e₁'' × e₂ + 2 e₁' × e₂' + e₁ × e₂''`, `f' = n' · d + n · d'` and
     /// `f'' = n'' · d + 2 n' · d' + n · d''` (the seed's appendices C and D), the frame's
     /// derivatives from the points' ([`MovingPoint::rates`], appendix A).
@@ -544,17 +614,15 @@ impl FeaturePair {
         let t0 = Interval::point(t.lo());
         let turns0 = self.turns(t0);
         let x0 = [0, 1, 2, 3].map(|i| self.pts[i].enclose_turned(t0, turns0[i]));
-        let v0 = [0, 1, 2, 3].map(|i| self.pts[i].rates(t0, turns0[i]).0);
-        let ([e1, e2, d], [de1, de2, dd]) = (frame(self.kind, &x0), frame(self.kind, &v0));
+        let [e1, e2, d] = self.frame(t0, &x0, &turns0);
+        let [[de1, de2, dd], _] = self.frame_rates(t0, &turns0);
         let n = cross(&e1, &e2);
         let dn = add(&cross(&de1, &e2), &cross(&e1, &de2));
         let g = dot(&n, &d);
         let gp = dot(&dn, &d) + dot(&n, &dd);
         // Over t: positions, velocities and accelerations.
-        let rates = [0, 1, 2, 3].map(|i| self.pts[i].rates(t, turns[i]));
-        let [e1, e2, d] = frame(self.kind, x);
-        let [de1, de2, dd] = frame(self.kind, &rates.map(|r| r.0));
-        let [dde1, dde2, ddd] = frame(self.kind, &rates.map(|r| r.1));
+        let [e1, e2, d] = self.frame(t, x, turns);
+        let [[de1, de2, dd], [dde1, dde2, ddd]] = self.frame_rates(t, turns);
         let n = cross(&e1, &e2);
         let dn = add(&cross(&de1, &e2), &cross(&e1, &de2));
         let ddn = add(
@@ -586,6 +654,7 @@ pub(crate) fn earliest(
         horizon,
         tolerance: opts.time_tolerance * until.max(f64::MIN_POSITIVE),
         max_checks: opts.max_checks,
+        lead: 0.0,
     };
     search
         .run(|t| {
@@ -785,7 +854,7 @@ mod tests {
                 // The first-order enclosure of f over t.
                 let turns = pair.turns(t);
                 let b = [0, 1, 2, 3].map(|i| pair.pts[i].enclose_turned(t, turns[i]));
-                let [e1, e2, d] = frame(kind, &b);
+                let [e1, e2, d] = pair.frame(t, &b, &turns);
                 let first = dot(&cross(&e1, &e2), &d);
                 // The second-order bound at the end of t: its width is the overestimate.
                 let hw = Interval::point(w);
