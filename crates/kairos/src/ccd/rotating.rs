@@ -197,7 +197,47 @@ impl MovingPoint {
         let iv = |a: [f64; 3]| a.map(Interval::point);
         let centre = iv(m.centre);
         let r = sub(&iv(point), &centre);
-        Self::about(centre, iv(m.velocity), m.acceleration, r, m)
+        let half_accel = m.acceleration.map(|a| Interval::point(a) * 0.5);
+        let wobble = if m.angular_acceleration > 0.0 {
+            let rr = dot(&r, &r).hi().sqrt().next_up();
+            (0.5 * m.angular_acceleration * rr).next_up()
+        } else {
+            0.0
+        };
+        let w = iv(m.angular_velocity);
+        let ww = dot(&w, &w);
+        if ww.hi() == 0.0 {
+            return Self {
+                centre,
+                velocity: iv(m.velocity),
+                half_accel,
+                wobble,
+                speed: Interval::ZERO,
+                parallel: r,
+                across: [Interval::ZERO; 3],
+                turn: [Interval::ZERO; 3],
+            };
+        }
+        // |ω| by the correctly rounded square root, one ulp out each way.
+        let speed = Interval::new(
+            ww.lo().sqrt().next_down().max(0.0),
+            ww.hi().sqrt().next_up(),
+        );
+        // r∥ = ω (ω · r) / |ω|², (k × r) = (ω × r) / |ω|.
+        let wr = dot(&w, &r);
+        let parallel = w.map(|x| x * wr / ww);
+        let across = sub(&r, &parallel);
+        let turn = cross(&w, &r).map(|x| x / speed);
+        Self {
+            centre,
+            velocity: iv(m.velocity),
+            half_accel,
+            wobble,
+            speed,
+            parallel,
+            across,
+            turn,
+        }
     }
     /// The vector from `a` to `b`, two points of one body: it turns with the body and does
     /// not move with its centre, so its enclosure is that of a point at `b − a` from a still
@@ -219,58 +259,6 @@ impl MovingPoint {
             parallel: sub(&b.parallel, &a.parallel),
             across: sub(&b.across, &a.across),
             turn: sub(&b.turn, &a.turn),
-        }
-    }
-    /// The point at `r` from `centre` (moving at `velocity` with `acceleration`), turning by
-    /// `m`'s angular velocity (and drift bound).
-    fn about(
-        centre: IVec,
-        velocity: IVec,
-        acceleration: [f64; 3],
-        r: IVec,
-        m: &ScrewMotion,
-    ) -> Self {
-        let iv = |a: [f64; 3]| a.map(Interval::point);
-        let half_accel = acceleration.map(|a| Interval::point(a) * 0.5);
-        let wobble = if m.angular_acceleration > 0.0 {
-            let rr = dot(&r, &r).hi().sqrt().next_up();
-            (0.5 * m.angular_acceleration * rr).next_up()
-        } else {
-            0.0
-        };
-        let w = iv(m.angular_velocity);
-        let ww = dot(&w, &w);
-        if ww.hi() == 0.0 {
-            return Self {
-                centre,
-                velocity,
-                half_accel,
-                wobble,
-                speed: Interval::ZERO,
-                parallel: r,
-                across: [Interval::ZERO; 3],
-                turn: [Interval::ZERO; 3],
-            };
-        }
-        // |ω| by the correctly rounded square root, one ulp out each way.
-        let speed = Interval::new(
-            ww.lo().sqrt().next_down().max(0.0),
-            ww.hi().sqrt().next_up(),
-        );
-        // r∥ = ω (ω · r) / |ω|², (k × r) = (ω × r) / |ω|.
-        let wr = dot(&w, &r);
-        let parallel = w.map(|x| x * wr / ww);
-        let across = sub(&r, &parallel);
-        let turn = cross(&w, &r).map(|x| x / speed);
-        Self {
-            centre,
-            velocity,
-            half_accel,
-            wobble,
-            speed,
-            parallel,
-            across,
-            turn,
         }
     }
     /// The box that holds the point at every time of `t`.
@@ -607,7 +595,7 @@ impl FeaturePair {
     /// `n'' = e₁'' × e₂ + 2 e₁' × e₂' + e₁ × e₂''`, `f' = n' · d + n · d'` and
     /// `f'' = n'' · d + 2 n' · d' + n · d''` (the seed's appendices C and D), the frame's
     /// derivatives from the points' ([`MovingPoint::rates`], appendix A).
-    #[cfg(test)]
+    #[cfg_attr(not(test), allow(dead_code))]
     pub(crate) fn taylor(&self, t: Interval) -> (Interval, Interval, Interval) {
         let turns = self.turns(t);
         let x = [0, 1, 2, 3].map(|i| self.pts[i].enclose_turned(t, turns[i]));
