@@ -700,7 +700,8 @@ mod tests {
     }
 
     /// A point of a body falling under gravity while its spin speeds up (about a fixed axis,
-    /// `|dω/dt| = α`) stays in the boxes of the motion with those bounds.
+    /// `|dω/dt| = α`) stays in the boxes of the motion with those bounds, and so does a vector
+    /// between two of its points in the boxes of [`MovingPoint::vector`].
     #[test]
     fn boxes_hold_accelerated_and_drifting_motion() {
         let mut rng = Pcg64::seed_from_u64(4);
@@ -715,7 +716,7 @@ mod tests {
             m.acceleration = [0.0, 0.0, -9.81];
             m.angular_acceleration = alpha;
             // The true motion: the angle is w0 t + alpha t^2 / 2 about k.
-            let truth = |t: f64| {
+            let truth_of = |point: [f64; 3], t: f64| {
                 let mut turned = ScrewMotion::new(centre, velocity, k);
                 turned.acceleration = m.acceleration;
                 let theta = w0 * t + 0.5 * alpha * t * t;
@@ -726,18 +727,29 @@ mod tests {
                 });
                 [0, 1, 2].map(|i| x[i] + drift[i])
             };
+            let truth = |t: f64| truth_of(point, t);
+            let other = r(&mut rng);
             let mp = MovingPoint::new(point, &m);
+            // The body vector from `other` to `point` turns with the body.
+            let vector = MovingPoint::vector(&MovingPoint::new(other, &m), &mp);
             let t0 = rng.gen_range(0.0..2.0);
             let span = Interval::new(t0, t0 + rng.gen_range(0.0..0.5));
-            let b = mp.enclose(span);
+            let (b, bv) = (mp.enclose(span), vector.enclose(span));
             for j in 0..=20 {
                 let t = span.lo() + span.width() * j as f64 / 20.0;
                 let x = truth(t);
+                let y = truth_of(other, t);
+                let v = [0, 1, 2].map(|i| x[i] - y[i]);
                 for i in 0..3 {
                     let slack = 1e-12 * (1.0 + x[i].abs());
                     assert!(
                         b[i].lo() - slack <= x[i] && x[i] <= b[i].hi() + slack,
                         "{x:?} outside {b:?} at {t}"
+                    );
+                    let slack = 1e-12 * (1.0 + x[i].abs() + y[i].abs());
+                    assert!(
+                        bv[i].lo() - slack <= v[i] && v[i] <= bv[i].hi() + slack,
+                        "vector {v:?} outside {bv:?} at {t}"
                     );
                 }
             }
