@@ -27,17 +27,17 @@
 //!
 //! In the seed's class (`α = 0`; the centre's acceleration only adds `g t` and `g` to the
 //! points' derivatives) the points have enclosable first and second derivatives (the seed's
-//! appendix A, [`MovingPoint::rates`]), so `f` has them too, and on an interval
-//! `[t₀, t₁]` that passes the tests above `f(t₀ + h)` lies between the two parabolas of the
-//! seed's inclusion function θ: `f(t₀) + f'(t₀) h + (f''/2) h²` with `f(t₀)`, `f'(t₀)` enclosed
-//! at the point `t₀` (tight) and `f''` over the interval ([`FeaturePair::taylor`]). Where both
-//! parabolas keep one sign there is no root; the root-domain cut of [`super::linear`]
-//! ([`super::linear::taylor_cut`], the seed's IRD) keeps only the stretch between the first
-//! root of the near parabola and the first of the far one, and near a simple root of `f` that
-//! stretch is about the square of the interval's width: quadratic convergence where plain
-//! bisection gains a bit per interval. It is tried on intervals no wider than
-//! [`MAX_CUT_WIDTH`] of the search over which a body turns less than [`MAX_CUT_TURN`];
-//! motions with `α > 0` keep the first-order tests alone.
+//! appendix A: `x' = v + g t + ω × q`, `x'' = g − |ω|² q` for the turned part `q` of `r`), so
+//! `f` has them too, and on an interval `[t₀, t₁]` that passes the tests above `f(t₀ + h)`
+//! lies between the two parabolas of the seed's inclusion function θ:
+//! `f(t₀) + f'(t₀) h + (f''/2) h²` with `f(t₀)`, `f'(t₀)` enclosed at the point `t₀` (tight)
+//! and `f''` over the interval. Where both parabolas keep one sign there is no root; the
+//! root-domain cut of [`super::linear`] (the seed's IRD) keeps only the stretch between the
+//! first root of the near parabola and the first of the far one, and near a simple root of
+//! `f` that stretch is about the square of the interval's width: quadratic convergence where
+//! plain bisection gains a bit per interval. It is tried on intervals no wider than a
+//! thousandth of the search over which a body turns less than a quarter radian; motions with
+//! `α > 0` keep the first-order tests alone.
 
 use super::linear::{taylor_cut, CcdOptions, Cut, Found, Search};
 use super::Interval;
