@@ -140,53 +140,136 @@ pub fn earliest_root(
     let mut domain = Some(domain);
     let mut dom: Vec<(Poly, Poly)> = Vec::new();
     let hybrid = opts.root_finder == RootFinder::Hybrid;
-    let mut stack = vec![Interval::UNIT];
-    let mut checks = 0;
-    while let Some(mut t) = stack.pop() {
-        checks += 1;
-        if !boxes(t) || !f.eval_with(&df, t).contains_zero() {
-            continue;
+    let search = Search {
+        span: Interval::UNIT,
+        from: 0.0,
+        horizon: 1.0,
+        tolerance: opts.time_tolerance,
+        lead: 0.0,
+        max_checks: opts.max_checks,
+    };
+    search
+        .run(|t| {
+            if !boxes(t) || !f.eval_with(&df, t).contains_zero() {
+                return Cut::NoRoot;
+            }
+            if let Some(build) = domain.take() {
+                dom = build()
+                    .into_iter()
+                    .map(|g| {
+                        let dg = g.derivative();
+                        (g, dg)
+                    })
+                    .collect();
+            }
+            if dom.iter().any(|(g, dg)| g.eval_with(dg, t).hi() < 0.0) {
+                return Cut::NoRoot;
+            }
+            if hybrid {
+                root_domain(f, &df, &ddf, t)
+            } else {
+                Cut::Whole
+            }
+        })
+        .time
+}
+
+/// A search for the earliest contact by bisection over intervals of time (the seed's BBOI,
+/// and with a test that cuts, its HRFOI): the one loop of the linear and the rotating tests.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub(crate) struct Search {
+    /// The interval searched.
+    pub span: Interval,
+    /// Intervals ending before this are skipped (the features cannot touch then).
+    pub from: f64,
+    /// A contact starting after this is not reported (a caller's earlier contact).
+    pub horizon: f64,
+    /// An interval no wider than this that the test keeps is reported by its start.
+    pub tolerance: f64,
+    /// The most intervals tested; then the earliest one left is reported.
+    pub max_checks: usize,
+    /// How much before the start of the final interval the time is reported (not before the
+    /// span's start): still never after the first contact, and no more than `lead` plus the
+    /// final interval's width before it.
+    pub lead: f64,
+}
+
+/// What a [`Search`] found: the time (`None`: no contact, or none by the horizon) and how
+/// many intervals it tested.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub(crate) struct Found {
+    pub time: Option<f64>,
+    pub checks: usize,
+}
+
+impl Search {
+    /// The time reported for a final interval starting at `lo` (non-decreasing in `lo`).
+    fn report(&self, lo: f64) -> f64 {
+        if self.lead > 0.0 {
+            (lo - self.lead).max(self.span.lo())
+        } else {
+            lo
         }
-        if let Some(build) = domain.take() {
-            dom = build()
-                .into_iter()
-                .map(|g| {
-                    let dg = g.derivative();
-                    (g, dg)
-                })
-                .collect();
+    }
+    /// Depth first, earliest interval first: an interval the test excludes (only its part
+    /// from [`Search::from`] on is tested) is dropped; one it
+    /// cuts is replaced by its pieces, the first one tested again when the cut took at least
+    /// half the interval (a Newton-like step: near a simple root each cut leaves an interval
+    /// about the square of the last one's width), else halved; one it keeps whole is halved.
+    /// The stack holds disjoint intervals, earliest on top, and every interval before the
+    /// one on top was excluded, so the reported start is never after the first contact.
+    pub(crate) fn run(&self, mut test: impl FnMut(Interval) -> Cut) -> Found {
+        let mut checks = 0;
+        let none = |checks| Found { time: None, checks };
+        let (lo, hi) = (self.span.lo(), self.span.hi());
+        if !(lo.is_finite() && hi.is_finite()) {
+            return none(checks);
         }
-        if dom.iter().any(|(g, dg)| g.eval_with(dg, t).hi() < 0.0) {
-            continue;
-        }
-        if hybrid {
-            match root_domain(f, &df, &ddf, t) {
+        let mut stack = vec![self.span];
+        while let Some(mut t) = stack.pop() {
+            if self.report(t.lo()) > self.horizon {
+                // Every interval left starts later still.
+                return none(checks);
+            }
+            if t.hi() < self.from {
+                continue;
+            }
+            checks += 1;
+            // Only the part from `from` on can hold a contact.
+            let probe = if t.lo() < self.from {
+                Interval::new(self.from, t.hi())
+            } else {
+                t
+            };
+            match test(probe) {
                 Cut::NoRoot => continue,
                 Cut::Whole => {}
                 Cut::Pieces(first, later) => {
-                    // The later piece waits; the first goes on (tested again if it shrank).
+                    // The later piece waits; the first goes on, tested again if it shrank a
+                    // lot, else halved.
                     if let Some(l) = later {
                         stack.push(l);
                     }
-                    if first != t {
+                    if first.width() <= 0.5 * t.width() && checks < self.max_checks {
                         stack.push(first);
                         continue;
                     }
                     t = first;
                 }
             }
+            let m = t.mid();
+            if t.width() <= self.tolerance
+                || checks >= self.max_checks
+                || !(t.lo() < m && m < t.hi())
+            {
+                let time = Some(self.report(t.lo())).filter(|&r| r <= self.horizon);
+                return Found { time, checks };
+            }
+            stack.push(Interval::new(m, t.hi()));
+            stack.push(Interval::new(t.lo(), m));
         }
-        let m = t.mid();
-        if t.width() <= opts.time_tolerance
-            || checks >= opts.max_checks
-            || !(t.lo() < m && m < t.hi())
-        {
-            return Some(t.lo());
-        }
-        stack.push(Interval::new(m, t.hi()));
-        stack.push(Interval::new(t.lo(), m));
+        none(checks)
     }
-    None
 }
 
 /// What the second-order inclusion function says of an interval of time.
@@ -275,10 +358,15 @@ fn quad_keeps_sign(c: f64, b: f64, a: f64, x0: f64, x1: f64, sign: f64) -> bool 
 /// negative stretch is kept (a first root of `f` that fails the domain test must not hide a
 /// later one).
 pub fn root_domain(f: &Poly, df: &Poly, ddf: &Poly, t: Interval) -> Cut {
+    let at = Interval::point(t.lo());
+    taylor_cut(f.horner(at), df.horner(at), ddf.horner(t) * 0.5, t)
+}
+
+/// [`root_domain`] on the enclosures `g ∋ f(t₀)`, `gp ∋ f'(t₀)` (at the start `t₀` of `t`)
+/// and `a ∋ f''(s) / 2` for every `s` of `t`, of any twice differentiable `f`.
+pub(crate) fn taylor_cut(g: Interval, gp: Interval, a: Interval, t: Interval) -> Cut {
     let t0 = t.lo();
     let w = (t.hi() - t0).next_up();
-    let at = Interval::point(t0);
-    let (g, gp, a) = (f.horner(at), df.horner(at), ddf.horner(t) * 0.5);
     let (g, gp, a) = if g.lo() > 0.0 {
         (g, gp, a)
     } else if g.hi() < 0.0 {
