@@ -201,8 +201,11 @@ impl MovingPoint {
         let wobble = if m.angular_acceleration > 0.0 {
             let rr = dot(&r, &r).hi().sqrt().next_up();
             (0.5 * m.angular_acceleration * rr).next_up()
-        } else {
+        } else if m.angular_acceleration == 0.0 {
             0.0
+        } else {
+            // A negative or NaN bound bounds nothing: the point may be anywhere.
+            f64::INFINITY
         };
         let w = iv(m.angular_velocity);
         let ww = dot(&w, &w);
@@ -297,7 +300,9 @@ impl MovingPoint {
     /// [`MovingPoint::enclose`] with the body's [`MovingPoint::turn_over`] given.
     pub(crate) fn enclose_turned(&self, t: Interval, (s, c): (Interval, Interval)) -> IVec {
         let tt = t.square();
-        let slack = if self.wobble > 0.0 {
+        let slack = if self.wobble == f64::INFINITY {
+            Interval::ENTIRE
+        } else if self.wobble > 0.0 {
             let e = (self.wobble * tt.hi()).next_up();
             Interval::new(-e, e)
         } else {
