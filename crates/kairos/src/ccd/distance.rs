@@ -7,7 +7,7 @@
 //! exactly when an edge of one crosses the other (then their distance is 0).
 
 use super::rotating::ScrewMotion;
-use super::tree::MeshBody;
+use super::tree::{MeshBody, Node};
 
 type P = [f64; 3];
 
@@ -148,6 +148,19 @@ pub fn triangle_distance(t1: [P; 3], t2: [P; 3]) -> f64 {
     best
 }
 
+/// Pushes the children of the pair of nodes `x` (index `i`) and `y` (`j`), not both leaves:
+/// the larger sphere's (or the one that has children).
+fn descend(stack: &mut Vec<(usize, usize)>, x: &Node, y: &Node, i: usize, j: usize) {
+    match (x.children, y.children) {
+        (Some([l, r]), Some(_)) if x.sphere.radius >= y.sphere.radius => {
+            stack.extend([(l as usize, j), (r as usize, j)]);
+        }
+        (Some([l, r]), None) => stack.extend([(l as usize, j), (r as usize, j)]),
+        (_, Some([p, q])) => stack.extend([(i, p as usize), (i, q as usize)]),
+        (None, None) => {}
+    }
+}
+
 /// The distance at time `t` of the surfaces of meshes `a` and `b` moving by `ma` and `mb`
 /// (0 when they intersect): branch and bound over their sphere trees, each pair of nodes
 /// opened only while its spheres' gap is below the least distance found.
@@ -184,15 +197,7 @@ pub fn mesh_distance(
                     }
                 }
             }
-            (Some([l, r]), None) => stack.extend([(l as usize, j), (r as usize, j)]),
-            (None, Some([l, r])) => stack.extend([(i, l as usize), (i, r as usize)]),
-            (Some([l, r]), Some([p, q])) => {
-                if x.sphere.radius >= y.sphere.radius {
-                    stack.extend([(l as usize, j), (r as usize, j)]);
-                } else {
-                    stack.extend([(i, p as usize), (i, q as usize)]);
-                }
-            }
+            _ => descend(&mut stack, x, y, i, j),
         }
     }
     best
@@ -233,15 +238,7 @@ pub fn near_triangles(a: &MeshBody, b: &MeshBody, slack: f64) -> Vec<(f64, u32, 
                     }
                 }
             }
-            (Some([l, r]), None) => stack.extend([(l as usize, j), (r as usize, j)]),
-            (None, Some([l, r])) => stack.extend([(i, l as usize), (i, r as usize)]),
-            (Some([l, r]), Some([p, q])) => {
-                if x.sphere.radius >= y.sphere.radius {
-                    stack.extend([(l as usize, j), (r as usize, j)]);
-                } else {
-                    stack.extend([(i, p as usize), (i, q as usize)]);
-                }
-            }
+            _ => descend(&mut stack, x, y, i, j),
         }
     }
     found.retain(|&(d, _, _)| d <= best + slack);
