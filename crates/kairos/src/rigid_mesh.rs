@@ -133,7 +133,10 @@ pub fn mesh_mesh<V: Vector>(
     let end = t0 + s_out;
     let separation = 0.5 * shell;
     let mut start = t0 + s_in;
+    // The gap at `start` when a restart has measured it already.
+    let mut known_gap = None;
     for _ in 0..RESTARTS {
+        let gap_at_start = known_gap.take();
         let until = end - start;
         if !(until > 0.0) {
             return Toi::miss(ToiStatus::Grazing);
@@ -157,8 +160,10 @@ pub fn mesh_mesh<V: Vector>(
         // is an eighth of the present gap (or the shell), they stay tight.
         let wobble = 0.5
             * (motion_a.angular_acceleration * a.radius + motion_b.angular_acceleration * b.radius);
+        let gap =
+            || gap_at_start.unwrap_or_else(|| mesh_distance(&ga, &motion_a, &gb, &motion_b, 0.0));
         if wobble > 0.0 {
-            let g = mesh_distance(&ga, &motion_a, &gb, &motion_b, 0.0);
+            let g = gap();
             horizon = horizon.min(((0.125 * g).max(shell) / wobble).sqrt());
         }
         let query = MeshQuery {
@@ -180,10 +185,16 @@ pub fn mesh_mesh<V: Vector>(
         if c.first > 0.0 {
             // Backed off, but never to the start itself: that would repeat.
             let t = start + c.time.max(0.5 * c.first);
-            if wobble > 0.0 && mesh_gap(a, ma, b, mb, t) > 2.0 * shell {
+            let g = if wobble > 0.0 {
+                mesh_gap(a, ma, b, mb, t)
+            } else {
+                0.0
+            };
+            if g > 2.0 * shell {
                 // The drift's widened boxes met before the meshes do: search again from there,
                 // where the drift starts from zero.
                 start = t;
+                known_gap = Some(g);
                 continue;
             }
             return hit(t);
@@ -191,7 +202,7 @@ pub fn mesh_mesh<V: Vector>(
         if c.approach_speed > 0.0 {
             return hit(start);
         }
-        let g = mesh_distance(&ga, &motion_a, &gb, &motion_b, 0.0);
+        let g = gap();
         if !(g > 0.0) {
             return Toi::miss(ToiStatus::Separating);
         }

@@ -162,8 +162,7 @@ fn descend(stack: &mut Vec<(usize, usize)>, x: &Node, y: &Node, i: usize, j: usi
 }
 
 /// The distance at time `t` of the surfaces of meshes `a` and `b` moving by `ma` and `mb`
-/// (0 when they intersect): branch and bound over their sphere trees, each pair of nodes
-/// opened only while its spheres' gap is below the least distance found.
+/// (0 when they intersect): the least of [`near_triangles`] on the meshes moved to `t`.
 pub fn mesh_distance(
     a: &MeshBody,
     ma: &ScrewMotion,
@@ -171,36 +170,10 @@ pub fn mesh_distance(
     mb: &ScrewMotion,
     t: f64,
 ) -> f64 {
-    let pa: Vec<P> = a.mesh.vertices().iter().map(|&p| ma.at(p, t)).collect();
-    let pb: Vec<P> = b.mesh.vertices().iter().map(|&p| mb.at(p, t)).collect();
-    let (na, nb) = (a.tree.nodes(), b.tree.nodes());
-    let ca: Vec<P> = na.iter().map(|n| ma.at(n.sphere.centre, t)).collect();
-    let cb: Vec<P> = nb.iter().map(|n| mb.at(n.sphere.centre, t)).collect();
-    let gap = |i: usize, j: usize| dist(ca[i], cb[j]) - na[i].sphere.radius - nb[j].sphere.radius;
-    let mut best = f64::INFINITY;
-    let mut stack = vec![(0usize, 0usize)];
-    while let Some((i, j)) = stack.pop() {
-        if gap(i, j) >= best {
-            continue;
-        }
-        let (x, y) = (&na[i], &nb[j]);
-        match (x.children, y.children) {
-            (None, None) => {
-                for &ta in a.tree.triangles(x) {
-                    for &tb in b.tree.triangles(y) {
-                        let t1 = a.mesh.triangles()[ta as usize].map(|k| pa[k as usize]);
-                        let t2 = b.mesh.triangles()[tb as usize].map(|k| pb[k as usize]);
-                        best = best.min(triangle_distance(t1, t2));
-                        if best == 0.0 {
-                            return 0.0;
-                        }
-                    }
-                }
-            }
-            _ => descend(&mut stack, x, y, i, j),
-        }
-    }
-    best
+    let (a, b) = (a.mapped(|p| ma.at(p, t)), b.mapped(|p| mb.at(p, t)));
+    near_triangles(&a, &b, 0.0)
+        .first()
+        .map_or(f64::INFINITY, |n| n.0)
 }
 
 /// The pairs of triangles (indices into `a`'s and `b`'s triangles) of the posed meshes `a` and
