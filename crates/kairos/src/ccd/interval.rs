@@ -160,17 +160,33 @@ impl Interval {
         if self == Self::ZERO || t == Self::ZERO {
             return Self::ZERO;
         }
-        let lo = if self.lo >= 0.0 {
-            self.lo * t.lo
+        let (lo, lo_factors) = if self.lo >= 0.0 {
+            (self.lo * t.lo, (self.lo, t.lo))
         } else {
-            self.lo * t.hi
+            (self.lo * t.hi, (self.lo, t.hi))
         };
-        let hi = if self.hi >= 0.0 {
-            self.hi * t.hi
+        let (hi, hi_factors) = if self.hi >= 0.0 {
+            (self.hi * t.hi, (self.hi, t.hi))
         } else {
-            self.hi * t.lo
+            (self.hi * t.lo, (self.hi, t.lo))
         };
-        Self::rounded(lo, hi)
+        if lo.is_nan() || hi.is_nan() {
+            return Self::ENTIRE;
+        }
+        // A zero product of a zero factor is exact and kept (see `Mul`).
+        let exact = |(a, b): (f64, f64)| a == 0.0 || b == 0.0;
+        Self {
+            lo: if lo == 0.0 && exact(lo_factors) {
+                0.0
+            } else {
+                down(lo)
+            },
+            hi: if hi == 0.0 && exact(hi_factors) {
+                0.0
+            } else {
+                up(hi)
+            },
+        }
     }
 }
 
@@ -207,7 +223,16 @@ impl Add for Interval {
         if self == Self::ZERO {
             return o;
         }
-        Self::rounded(self.lo + o.lo, self.hi + o.hi)
+        // A sum that is zero is exact (a sum never underflows), so a zero bound is kept: moved
+        // out, it would be a subnormal, and arithmetic on subnormals is many times slower.
+        let (lo, hi) = (self.lo + o.lo, self.hi + o.hi);
+        if lo.is_nan() || hi.is_nan() {
+            return Self::ENTIRE;
+        }
+        Self {
+            lo: if lo == 0.0 { 0.0 } else { down(lo) },
+            hi: if hi == 0.0 { 0.0 } else { up(hi) },
+        }
     }
 }
 
@@ -232,12 +257,35 @@ impl Mul for Interval {
             self.hi * o.lo,
             self.hi * o.hi,
         ];
-        if p.iter().any(|x| x.is_nan()) {
+        // A NaN product (0 × ∞) makes the sum NaN (as does ∞ − ∞ among the products, which
+        // only widens a result that has an infinite bound anyway).
+        if (p[0] + p[1] + p[2] + p[3]).is_nan() {
             return Self::ENTIRE;
         }
-        let lo = p.iter().copied().fold(f64::INFINITY, f64::min);
-        let hi = p.iter().copied().fold(f64::NEG_INFINITY, f64::max);
-        Self::rounded(lo, hi)
+        let lo = p[0].min(p[1]).min(p[2].min(p[3]));
+        let hi = p[0].max(p[1]).max(p[2].max(p[3]));
+        if lo != 0.0 && hi != 0.0 {
+            return Self {
+                lo: down(lo),
+                hi: up(hi),
+            };
+        }
+        // A zero product is exact when a factor is zero, and kept (as for a sum); another
+        // one underflowed.
+        let f = [
+            (self.lo, o.lo),
+            (self.lo, o.hi),
+            (self.hi, o.lo),
+            (self.hi, o.hi),
+        ];
+        let exact = p
+            .iter()
+            .zip(f)
+            .all(|(&x, (a, b))| x != 0.0 || a == 0.0 || b == 0.0);
+        Self {
+            lo: if lo == 0.0 && exact { 0.0 } else { down(lo) },
+            hi: if hi == 0.0 && exact { 0.0 } else { up(hi) },
+        }
     }
 }
 
@@ -277,6 +325,26 @@ mod tests {
     use super::*;
     use rand::{Rng, SeedableRng};
     use rand_pcg::Pcg64;
+
+    /// Zero bounds that are exact stay zero (no subnormal), one from an underflow does not.
+    #[test]
+    fn exact_zeros_stay_and_underflows_are_rounded() {
+        let x = Interval::point(0.3);
+        assert_eq!(x - x, Interval::ZERO);
+        let p = Interval::new(0.0, 2.0) * Interval::new(3.0, 4.0);
+        assert_eq!(p.lo(), 0.0);
+        assert!(p.hi() >= 8.0);
+        let q = Interval::new(0.0, 1e-200) * Interval::new(-1e-200, 1.0);
+        assert!(q.lo() < 0.0, "{q:?}");
+        let r = Interval::new(1e-200, 1e-200) * Interval::new(-1e-200, -1e-200);
+        assert!(r.lo() < 0.0 && r.hi() >= 0.0, "{r:?}");
+        let s = Interval::new(-2.0, 1.0).mul_non_negative(Interval::new(0.0, 0.5));
+        assert!(s.lo() <= -1.0 && s.hi() >= 0.5);
+        let u = Interval::new(1e-200, 1.0).mul_non_negative(Interval::new(1e-200, 1.0));
+        assert!(u.lo() <= 0.0, "{u:?}"); // the exact 1e-400 underflowed
+        let v = Interval::new(-1e-200, 1.0).mul_non_negative(Interval::new(1e-200, 1.0));
+        assert!(v.lo() < 0.0, "{v:?}");
+    }
 
     /// `x` lies in `i`, `x` given exactly as the unevaluated sum `s + e` (`|e|` at most half an
     /// ulp of `s`): an error-free transformation's result.
