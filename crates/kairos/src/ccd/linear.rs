@@ -86,12 +86,14 @@ pub fn vertex_face(
     c: &LinearPoint,
     opts: &CcdOptions,
 ) -> Option<f64> {
+    if !sweeps_meet(&[p], &[a, b, c]) {
+        return None;
+    }
     let [p, a, b, c] = [p, a, b, c].map(|x| PolyVec::linear(x[0], x[1]));
     let boxes = |t: Interval| boxes_meet(&[p.eval(t)], &[a.eval(t), b.eval(t), c.eval(t)]);
     let (ab, bc, ca) = (b - a, c - b, a - c);
     let n = ab.cross(&(c - a));
     let f = n.dot(&(p - a));
-    // Built only when an interval passes the boxes and coplanarity: most never do.
     let domain = || {
         vec![
             ab.cross(&(p - a)).dot(&n),
@@ -111,6 +113,9 @@ pub fn edge_edge(
     d: &LinearPoint,
     opts: &CcdOptions,
 ) -> Option<f64> {
+    if !sweeps_meet(&[a, b], &[c, d]) {
+        return None;
+    }
     let [a, b, c, d] = [a, b, c, d].map(|x| PolyVec::linear(x[0], x[1]));
     let boxes = |t: Interval| boxes_meet(&[a.eval(t), b.eval(t)], &[c.eval(t), d.eval(t)]);
     let (ab, cd, ac) = (b - a, d - c, c - a);
@@ -125,6 +130,18 @@ pub fn edge_edge(
     earliest_root(&f, domain, boxes, opts)
 }
 
+/// Whether the boxes swept over `[0, 1]` by the points of `a` and of `b` meet: each is the
+/// box of the point's ends (a straight path lies in it), so exact.
+fn sweeps_meet(a: &[&LinearPoint], b: &[&LinearPoint]) -> bool {
+    let hull = |pts: &[&LinearPoint], k: usize| {
+        pts.iter()
+            .map(|p| p[0][k].hull(p[1][k]))
+            .reduce(Interval::hull)
+            .unwrap_or(Interval::ZERO)
+    };
+    (0..3).all(|k| hull(a, k).intersect(hull(b, k)).is_some())
+}
+
 /// The start of the earliest interval of `[0, 1]`, no wider than the tolerance, that neither
 /// `boxes` (false: the features' boxes are apart), `f ≠ 0` nor a domain function `< 0`
 /// excludes (see the [module docs](self)). The domain functions are built by `domain` when
@@ -135,10 +152,19 @@ pub fn earliest_root(
     boxes: impl Fn(Interval) -> bool,
     opts: &CcdOptions,
 ) -> Option<f64> {
+    // Over the whole of [0, 1], the Bernstein coefficients are the tightest cheap test: most
+    // queries end here.
+    if !f.unit_sign_range().contains_zero() {
+        return None;
+    }
+    let gs = domain();
+    if gs.iter().any(|g| g.unit_sign_range().hi() < 0.0) {
+        return None;
+    }
     let df = f.derivative();
     let ddf = df.derivative();
-    let mut domain = Some(domain);
-    let mut dom: Vec<(Poly, Poly)> = Vec::new();
+    let mut domain = Some(|| gs);
+    let mut dom: Vec<(Poly, Poly, Poly)> = Vec::new();
     let hybrid = opts.root_finder == RootFinder::Hybrid;
     let search = Search {
         span: Interval::UNIT,
@@ -147,6 +173,7 @@ pub fn earliest_root(
         tolerance: opts.time_tolerance,
         lead: 0.0,
         max_checks: opts.max_checks,
+        pin_start: true,
     };
     search
         .run(|t| {
@@ -158,18 +185,29 @@ pub fn earliest_root(
                     .into_iter()
                     .map(|g| {
                         let dg = g.derivative();
-                        (g, dg)
+                        let ddg = dg.derivative();
+                        (g, dg, ddg)
                     })
                     .collect();
             }
-            if dom.iter().any(|(g, dg)| g.eval_with(dg, t).hi() < 0.0) {
+            if dom.iter().any(|(g, dg, _)| g.eval_with(dg, t).hi() < 0.0) {
                 return Cut::NoRoot;
             }
-            if hybrid {
-                root_domain(f, &df, &ddf, t)
-            } else {
-                Cut::Whole
+            if !hybrid {
+                return Cut::Whole;
             }
+            // Where a domain function is still negative, the vertex (or the edges' meeting
+            // point) is outside: the stretch from the start that its parabola proves
+            // negative is dropped too, which pins a contact that begins when the features
+            // slide into each other as fast as the cut of f pins a crossing.
+            let at = Interval::point(t.lo());
+            let skip = dom
+                .iter()
+                .filter_map(|(g, dg, ddg)| {
+                    negative_until(g.horner(at), dg.horner(at), ddg.horner(t) * 0.5, t)
+                })
+                .fold(t.lo(), f64::max);
+            skip_to(root_domain(f, &df, &ddf, t), skip, t)
         })
         .time
 }
@@ -192,6 +230,9 @@ pub(crate) struct Search {
     /// span's start): still never after the first contact, and no more than `lead` plus the
     /// final interval's width before it.
     pub lead: f64,
+    /// Whether the start of an interval about to be halved is tested alone first (see
+    /// [`Search::run`]).
+    pub pin_start: bool,
 }
 
 /// What a [`Search`] found: the time (`None`: no contact, or none by the horizon) and how
@@ -226,6 +267,7 @@ impl Search {
             return none(checks);
         }
         let mut stack = vec![self.span];
+        let mut pinned = f64::NAN;
         while let Some(mut t) = stack.pop() {
             if self.report(t.lo()) > self.horizon {
                 // Every interval left starts later still.
@@ -256,6 +298,22 @@ impl Search {
                     }
                     t = first;
                 }
+            }
+            // Before halving, the first stretch of the tolerance's width: kept, its start is
+            // the time (the one halving would reach when every first half is kept), which
+            // spares halving down to the tolerance when a cut has pinned the start on a contact
+            // whose tests cannot shrink the interval (the vertex reaches the triangle's edge
+            // or corner as it crosses the plane); excluded, it is dropped. Once per start.
+            let start = t.lo().max(self.from);
+            let stretch = start + self.tolerance;
+            if self.pin_start && stretch < t.hi() && start != pinned {
+                checks += 1;
+                if test(Interval::new(start, stretch)) != Cut::NoRoot {
+                    let time = Some(self.report(start)).filter(|&r| r <= self.horizon);
+                    return Found { time, checks };
+                }
+                t = Interval::new(stretch, t.hi());
+                pinned = t.lo();
             }
             let m = t.mid();
             if t.width() <= self.tolerance
@@ -344,6 +402,47 @@ fn quad_keeps_sign(c: f64, b: f64, a: f64, x0: f64, x1: f64, sign: f64) -> bool 
         }
     }
     true
+}
+
+/// The end of the stretch from the start `t₀` of `t` on which a function `g` is provably
+/// negative, from the enclosures `g ∋ g(t₀)`, `gp ∋ g'(t₀)` and `a ∋ g''(s) / 2` for every `s`
+/// of `t`: `−g(t₀ + x) >= −g.hi − gp.hi x − a.hi x²` for `x >= 0`, positive from 0 to the first
+/// root of that parabola (checked by interval evaluations, as in [`taylor_cut`]). `None` when
+/// `g(t₀)` may be `>= 0`; the end of `t` when `g < 0` on all of it.
+pub(crate) fn negative_until(g: Interval, gp: Interval, a: Interval, t: Interval) -> Option<f64> {
+    if !(g.hi() < 0.0) {
+        return None;
+    }
+    let t0 = t.lo();
+    let w = (t.hi() - t0).next_up();
+    if !(w.is_finite() && w > 0.0) {
+        return None;
+    }
+    let (c0, b0, a0) = (-g.hi(), -gp.hi(), -a.hi());
+    match first_positive_root(c0, b0, a0) {
+        Some(l) if l < w => {
+            let l = l * (1.0 - 1e-9);
+            quad_keeps_sign(c0, b0, a0, 0.0, l, 1.0).then(|| (t0 + l).next_down().max(t0))
+        }
+        _ => quad_keeps_sign(c0, b0, a0, 0.0, w, 1.0).then_some(t.hi()),
+    }
+}
+
+/// `cut` of `t` with the stretch before `skip` dropped as well.
+pub(crate) fn skip_to(cut: Cut, skip: f64, t: Interval) -> Cut {
+    if skip <= t.lo() {
+        return cut;
+    }
+    let after = |i: Interval| (skip < i.hi()).then(|| Interval::new(i.lo().max(skip), i.hi()));
+    match cut {
+        Cut::NoRoot => Cut::NoRoot,
+        Cut::Whole => after(t).map_or(Cut::NoRoot, |i| Cut::Pieces(i, None)),
+        Cut::Pieces(first, later) => match (after(first), later.and_then(after)) {
+            (Some(f), l) => Cut::Pieces(f, l),
+            (None, Some(l)) => Cut::Pieces(l, None),
+            (None, None) => Cut::NoRoot,
+        },
+    }
 }
 
 /// The seed's root-domain cut (IRD) on the second-order inclusion function of `f` about the

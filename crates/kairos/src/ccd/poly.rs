@@ -9,6 +9,52 @@ use super::Interval;
 /// Most coefficients of a [`Poly`]: degree 6 (the product of two cubics).
 pub const MAX_COEFFS: usize = 7;
 
+/// The integer weights `C(k, j) L / C(n, j)` of [`Poly::unit_sign_range`], by degree `n`, row
+/// `k` and column `j <= k`, with `L` the least common multiple of the `C(n, j)`.
+const BERNSTEIN: [[[f64; MAX_COEFFS]; MAX_COEFFS]; MAX_COEFFS] = bernstein_weights();
+
+const fn bernstein_weights() -> [[[f64; MAX_COEFFS]; MAX_COEFFS]; MAX_COEFFS] {
+    const fn binom(n: u64, k: u64) -> u64 {
+        let mut c = 1;
+        let mut i = 0;
+        while i < k {
+            c = c * (n - i) / (i + 1);
+            i += 1;
+        }
+        c
+    }
+    const fn gcd(a: u64, b: u64) -> u64 {
+        if b == 0 {
+            a
+        } else {
+            gcd(b, a % b)
+        }
+    }
+    let mut w = [[[0.0; MAX_COEFFS]; MAX_COEFFS]; MAX_COEFFS];
+    let mut n = 0;
+    while n < MAX_COEFFS {
+        let mut lcm = 1;
+        let mut j = 0;
+        while j <= n {
+            let b = binom(n as u64, j as u64);
+            lcm = lcm / gcd(lcm, b) * b;
+            j += 1;
+        }
+        let mut k = 0;
+        while k <= n {
+            let mut j = 0;
+            while j <= k {
+                // C(n, j) divides C(k, j) L: L is a multiple of C(n, j).
+                w[n][k][j] = (binom(k as u64, j as u64) * (lcm / binom(n as u64, j as u64))) as f64;
+                j += 1;
+            }
+            k += 1;
+        }
+        n += 1;
+    }
+    w
+}
+
 /// A polynomial `Σ c_k t^k` of degree below [`MAX_COEFFS`] whose coefficients are intervals
 /// (the exact polynomial's coefficients lie in them).
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -73,6 +119,25 @@ impl Poly {
         let m = Interval::point(t.mid());
         let centred = self.horner(m) + self.derivative().horner(t) * (t - m);
         direct.intersect(centred).unwrap_or(direct)
+    }
+    /// An enclosure of `L · p(t)` over every `t ∈ [0, 1]` for a constant `L > 0` (so its
+    /// sign is the sign of `p` there): the hull of the Bernstein coefficients on `[0, 1]`, each
+    /// scaled by `L`, the least common multiple of the binomial coefficients `C(n, j)` of the
+    /// degree `n`, so that the weights `C(k, j) L / C(n, j)` of the conversion from the
+    /// monomial coefficients are integers. A polynomial lies in the hull of its Bernstein
+    /// coefficients on `[0, 1]`, which is tighter than Horner's scheme over the whole interval.
+    pub fn unit_sign_range(&self) -> Interval {
+        let n = self.len - 1;
+        let w = &BERNSTEIN[n];
+        let mut hull = self.c[0] * w[0][0];
+        for (k, row) in w.iter().enumerate().take(n + 1).skip(1) {
+            let mut b = Interval::ZERO;
+            for (j, &x) in row.iter().enumerate().take(k + 1) {
+                b = b + self.c[j] * x;
+            }
+            hull = hull.hull(b);
+        }
+        hull
     }
     /// [`Poly::eval`] with the derivative given (`d` must be this polynomial's).
     pub fn eval_with(&self, d: &Poly, t: Interval) -> Interval {
@@ -211,6 +276,44 @@ mod tests {
                 );
             }
         }
+    }
+
+    /// The Bernstein hull holds `L p(t)` for the right `L` at sampled `t` of `[0, 1]`, and
+    /// proves a sign that Horner's scheme over `[0, 1]` cannot.
+    #[test]
+    fn the_bernstein_hull_holds_the_values_on_the_unit_interval() {
+        let mut rng = Pcg64::seed_from_u64(9);
+        let lcm = [1.0, 1.0, 2.0, 3.0, 12.0, 10.0, 60.0];
+        for _ in 0..2000 {
+            let deg = rng.gen_range(0..MAX_COEFFS);
+            let coeffs: Vec<f64> = (0..=deg).map(|_| rng.gen_range(-10.0..10.0)).collect();
+            let mut p = Poly::constant(Interval::point(coeffs[0]));
+            p.len = deg + 1;
+            for (k, c) in coeffs.iter().enumerate() {
+                p.c[k] = Interval::point(*c);
+            }
+            let range = p.unit_sign_range();
+            for k in 0..=20 {
+                let x = k as f64 / 20.0;
+                let exact = lcm[deg] * coeffs.iter().rev().fold(0.0, |acc, c| acc * x + c);
+                let slack = 1e-9 * (1.0 + exact.abs());
+                assert!(
+                    range.lo() <= exact + slack && exact - slack <= range.hi(),
+                    "{exact} not in {range:?} at {x} for {coeffs:?}"
+                );
+            }
+        }
+        // 1 - t + t²/2 > 0 on [0, 1] (Bernstein coefficients 1, 1/2, 1/2): Horner over
+        // [0, 1] gives [0, 1].
+        let mut q = Poly::linear(Interval::point(1.0), Interval::point(-1.0));
+        q.len = 3;
+        q.c[2] = Interval::point(0.5);
+        assert!(q.horner(Interval::UNIT).contains_zero());
+        assert!(
+            !q.unit_sign_range().contains_zero(),
+            "{:?}",
+            q.unit_sign_range()
+        );
     }
 
     #[test]

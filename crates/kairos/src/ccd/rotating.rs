@@ -535,6 +535,7 @@ impl FeaturePair {
             tolerance,
             max_checks: opts.max_checks,
             lead: tolerance,
+            pin_start: false,
         };
         search.run(|t| self.test(t, MAX_CUT_WIDTH * until))
     }
@@ -667,6 +668,7 @@ pub(crate) fn earliest(
         tolerance: opts.time_tolerance * until.max(f64::MIN_POSITIVE),
         max_checks: opts.max_checks,
         lead: 0.0,
+        pin_start: false,
     };
     search
         .run(|t| {
