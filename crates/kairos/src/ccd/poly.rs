@@ -6,8 +6,8 @@ use std::ops::{Add, Mul, Neg, Sub};
 
 use super::Interval;
 
-/// Most coefficients of a [`Poly`]: degree 6 (the product of two cubics).
-pub const MAX_COEFFS: usize = 7;
+/// Most coefficients of a [`Poly`]: degree 4 (the domain functions of the linear queries).
+pub const MAX_COEFFS: usize = 5;
 
 /// The integer weights `C(k, j) L / C(n, j)` of [`Poly::unit_sign_range`], by degree `n`, row
 /// `k` and column `j <= k`, with `L` the least common multiple of the `C(n, j)`.
