@@ -42,6 +42,24 @@ fn the_sample_queries_have_no_false_negative() {
     assert_eq!((vf.0, ee.0), (3085, 4194));
     // Tight-Inclusion at its tolerance 1e-6: 85 and 137.
     assert!(vf.1 <= 85 && ee.1 <= 137, "false positives {vf:?} {ee:?}");
+    // And no more than the filters and cuts leave now (15 and 59).
+    assert!(vf.1 <= 15 && ee.1 <= 59, "false positives {vf:?} {ee:?}");
+    // Repeated for warm timings: the same answers.
+    let o = kairos(
+        &["ccd", dir.to_str().unwrap(), "--json", "--repeat", "3"],
+        &dir,
+    );
+    ok(&o);
+    let again: Vec<serde_json::Value> = serde_json::from_str(&text(&o.stdout)).unwrap();
+    let counts = |rows: &[serde_json::Value]| -> Vec<(u64, u64, u64)> {
+        rows.iter()
+            .map(|r| {
+                let n = |k: &str| r[k].as_u64().unwrap();
+                (n("queries"), n("false_negatives"), n("false_positives"))
+            })
+            .collect()
+    };
+    assert_eq!(counts(&rows), counts(&again));
     // The table form: a row per folder and the totals.
     let o = kairos(&["ccd", dir.to_str().unwrap()], &dir);
     ok(&o);
@@ -81,4 +99,7 @@ fn bad_query_files_are_refused_with_the_file_and_line() {
     let o = kairos(&["ccd", ".", "--tolerance", "0"], &dir);
     assert!(!o.status.success());
     assert!(text(&o.stderr).contains("--tolerance"));
+    let o = kairos(&["ccd", ".", "--repeat", "0"], &dir);
+    assert!(!o.status.success());
+    assert!(text(&o.stderr).contains("--repeat"));
 }
