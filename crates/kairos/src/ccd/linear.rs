@@ -696,7 +696,7 @@ mod tests {
         use rand::{Rng, SeedableRng};
         let mut rng = rand_pcg::Pcg64::seed_from_u64(17);
         // 26-bit dyadic coordinates: x + y is exact, products of three are not.
-        let mut dyadic = |rng: &mut rand_pcg::Pcg64| {
+        let dyadic = |rng: &mut rand_pcg::Pcg64| {
             let m: i64 = rng.gen_range(-(1 << 26)..(1 << 26));
             m as f64 * 2f64.powi(rng.gen_range(-30..-20))
         };

@@ -21,6 +21,9 @@
 //! * [`pieces`]: convex pieces of meshes (exact for the procedural ones, hulls of sphere-tree
 //!   nodes for any other) and the contact of two moving meshes by the convex-shapes module's
 //!   conservative advancement on them (the seed's C2A stand-in);
+//! * [`polyline`]: the 2D analogue: the vertex–segment test of bodies turning in the plane
+//!   (the vertex–face test with the triangle's second edge the constant `ẑ`), and the time of
+//!   contact of two moving polylines;
 //! * [`queries`]: the standard benchmark's query files and their exact ground truth.
 
 pub mod distance;
@@ -29,6 +32,7 @@ pub mod linear;
 pub mod mesh;
 pub mod pieces;
 pub mod poly;
+pub mod polyline;
 pub mod queries;
 pub mod rotating;
 pub mod solid;

@@ -264,6 +264,20 @@ impl MovingPoint {
             turn: sub(&b.turn, &a.turn),
         }
     }
+    /// A constant vector (it neither moves nor turns).
+    pub(crate) fn constant(v: [f64; 3]) -> Self {
+        let zero = [Interval::ZERO; 3];
+        Self {
+            centre: zero,
+            velocity: zero,
+            half_accel: zero,
+            wobble: 0.0,
+            speed: Interval::ZERO,
+            parallel: v.map(Interval::point),
+            across: zero,
+            turn: zero,
+        }
+    }
     /// The box that holds the point at every time of `t`.
     pub(crate) fn enclose(&self, t: Interval) -> IVec {
         self.enclose_turned(t, self.turn_over(t))
@@ -425,6 +439,11 @@ pub(crate) enum Kind {
     VertexFace,
     /// The edge `a b` (first body) against the edge `c d` (second body).
     EdgeEdge,
+    /// In the plane `z = 0`: the vertex `p` (first body) against the segment `a b` (second
+    /// body); the fourth point repeats `a`. The frame's second vector is the constant `ẑ`, so
+    /// `f = ((b − a) × ẑ) · (p − a)` (zero when `p` is on the line of `a b`), and the domain
+    /// functions are `s = (b − a) · (p − a)` and `|b − a|² − s`.
+    VertexEdge,
 }
 
 /// A feature pair on four moving points (the first body's first, see [`Kind`]).
@@ -443,7 +462,7 @@ pub(crate) struct FeaturePair {
 impl FeaturePair {
     pub(crate) fn new(kind: Kind, x: [[f64; 3]; 4], m1: &ScrewMotion, m2: &ScrewMotion) -> Self {
         let first = match kind {
-            Kind::VertexFace => 1,
+            Kind::VertexFace | Kind::VertexEdge => 1,
             Kind::EdgeEdge => 2,
         };
         let pts = [0, 1, 2, 3].map(|i| MovingPoint::new(x[i], if i < first { m1 } else { m2 }));
@@ -452,6 +471,7 @@ impl FeaturePair {
         let edges = match kind {
             Kind::VertexFace => [v(1, 2), v(1, 3), v(2, 3)],
             Kind::EdgeEdge => [v(0, 1), v(2, 3), v(2, 3)],
+            Kind::VertexEdge => [v(1, 2), MovingPoint::constant([0.0, 0.0, 1.0]), v(1, 2)],
         };
         Self {
             kind,
@@ -476,7 +496,7 @@ impl FeaturePair {
     fn frame(&self, t: Interval, x: &[IVec; 4], turns: &[(Interval, Interval); 4]) -> [IVec; 3] {
         let e = |i: usize| self.edges[i].enclose_turned(t, self.edge_turn(i, turns));
         let d = match self.kind {
-            Kind::VertexFace => sub(&x[0], &x[1]),
+            Kind::VertexFace | Kind::VertexEdge => sub(&x[0], &x[1]),
             Kind::EdgeEdge => sub(&x[2], &x[0]),
         };
         [e(0), e(1), d]
@@ -486,7 +506,7 @@ impl FeaturePair {
     fn frame_rates(&self, t: Interval, turns: &[(Interval, Interval); 4]) -> [[IVec; 3]; 2] {
         let e = |i: usize| self.edges[i].rates(t, self.edge_turn(i, turns));
         let (i, j) = match self.kind {
-            Kind::VertexFace => (0, 1),
+            Kind::VertexFace | Kind::VertexEdge => (0, 1),
             Kind::EdgeEdge => (2, 0),
         };
         let (pi, pj) = (
@@ -505,7 +525,7 @@ impl FeaturePair {
     /// The index of the second body's first point.
     fn split(&self) -> usize {
         match self.kind {
-            Kind::VertexFace => 1,
+            Kind::VertexFace | Kind::VertexEdge => 1,
             Kind::EdgeEdge => 2,
         }
     }
@@ -575,6 +595,10 @@ impl FeaturePair {
                 let u = dot(&cross(&d, &e1), &n);
                 [s, nn - s, u, nn - u].iter().all(|g| g.hi() >= 0.0)
             }
+            Kind::VertexEdge => {
+                let s = dot(&e1, &d);
+                [s, dot(&e1, &e1) - s].iter().all(|g| g.hi() >= 0.0)
+            }
         };
         if !domain_ok {
             return Cut::NoRoot;
@@ -621,7 +645,7 @@ impl FeaturePair {
         // Only the two points of d are needed at t0 (the frame's vectors are its own).
         let mut x0 = [[Interval::ZERO; 3]; 4];
         let ends = match self.kind {
-            Kind::VertexFace => [0, 1],
+            Kind::VertexFace | Kind::VertexEdge => [0, 1],
             Kind::EdgeEdge => [0, 2],
         };
         for i in ends {
@@ -818,23 +842,39 @@ mod tests {
             acceleration: r(rng, 10.0),
             ..ScrewMotion::new(r(rng, 1.0), r(rng, 3.0), r(rng, 6.0))
         };
-        let split = if kind == Kind::VertexFace { 1 } else { 2 };
-        let x = [0, 1, 2, 3].map(|i| {
+        let split = if kind == Kind::EdgeEdge { 2 } else { 1 };
+        let mut x = [0, 1, 2, 3].map(|i| {
             let c = if i < split { m1.centre } else { m2.centre };
             let o = r(rng, 1.0);
             [0, 1, 2].map(|k| c[k] + o[k])
         });
-        (x, m1, m2)
+        if kind != Kind::VertexEdge {
+            return (x, m1, m2);
+        }
+        // In the plane z = 0, turning about z; the fourth point repeats the segment's start.
+        let flat = |m: ScrewMotion| ScrewMotion {
+            centre: [m.centre[0], m.centre[1], 0.0],
+            velocity: [m.velocity[0], m.velocity[1], 0.0],
+            angular_velocity: [0.0, 0.0, m.angular_velocity[2]],
+            acceleration: [m.acceleration[0], m.acceleration[1], 0.0],
+            angular_acceleration: 0.0,
+        };
+        for p in &mut x {
+            p[2] = 0.0;
+        }
+        x[3] = x[1];
+        (x, flat(m1), flat(m2))
     }
 
     /// The coplanarity `f` of the pair at `t`, in floats from the exact motion.
     fn sampled_f(kind: Kind, x: &[[f64; 3]; 4], m1: &ScrewMotion, m2: &ScrewMotion, t: f64) -> f64 {
-        let split = if kind == Kind::VertexFace { 1 } else { 2 };
+        let split = if kind == Kind::EdgeEdge { 2 } else { 1 };
         let y = [0, 1, 2, 3].map(|i| (if i < split { m1 } else { m2 }).at(x[i], t));
         let d = |a: [f64; 3], b: [f64; 3]| [0, 1, 2].map(|k| a[k] - b[k]);
         let [e1, e2, dd] = match kind {
             Kind::VertexFace => [d(y[2], y[1]), d(y[3], y[1]), d(y[0], y[1])],
             Kind::EdgeEdge => [d(y[1], y[0]), d(y[3], y[2]), d(y[2], y[0])],
+            Kind::VertexEdge => [d(y[2], y[1]), [0.0, 0.0, 1.0], d(y[0], y[1])],
         };
         let n = [
             e1[1] * e2[2] - e1[2] * e2[1],
@@ -852,11 +892,7 @@ mod tests {
         let mut rng = Pcg64::seed_from_u64(12);
         let (mut tighter, mut short) = (0, 0);
         for case in 0..4000 {
-            let kind = if case % 2 == 0 {
-                Kind::VertexFace
-            } else {
-                Kind::EdgeEdge
-            };
+            let kind = [Kind::VertexFace, Kind::EdgeEdge, Kind::VertexEdge][case % 3];
             let (x, m1, m2) = random_pair(&mut rng, kind);
             let pair = FeaturePair::new(kind, x, &m1, &m2);
             let t0: f64 = rng.gen_range(0.0..2.0);
@@ -906,11 +942,7 @@ mod tests {
         };
         let (mut with, mut without, mut contacts) = (0, 0, 0);
         for case in 0..400 {
-            let kind = if case % 2 == 0 {
-                Kind::VertexFace
-            } else {
-                Kind::EdgeEdge
-            };
+            let kind = [Kind::VertexFace, Kind::EdgeEdge, Kind::VertexEdge][case % 3];
             let (x, m1, m2) = random_pair(&mut rng, kind);
             let pair = FeaturePair::new(kind, x, &m1, &m2);
             let (fast, slow) = (

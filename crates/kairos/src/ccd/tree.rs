@@ -367,7 +367,13 @@ fn spheres_apart(a: &MovingPoint, ra: f64, b: &MovingPoint, rb: f64, t: Interval
 /// Whether spheres `a` (moving by `ma`) and `b` (by `mb`) may meet at some time of `t`: each
 /// centre's box over a piece of `t` (the domain cut in up to [`SPHERE_PIECES`] pieces as long
 /// as a piece is not excluded) must come within the sum of the radii (the seed's TSP).
-fn spheres_may_meet(a: &MovingPoint, ra: f64, b: &MovingPoint, rb: f64, t: Interval) -> bool {
+pub(crate) fn spheres_may_meet(
+    a: &MovingPoint,
+    ra: f64,
+    b: &MovingPoint,
+    rb: f64,
+    t: Interval,
+) -> bool {
     let apart = |t: Interval| spheres_apart(a, ra, b, rb, t);
     if apart(t) {
         return false;
