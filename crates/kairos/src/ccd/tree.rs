@@ -815,7 +815,30 @@ fn triangle_pair(
         }
     };
     let horizon = |best: &Option<(f64, Features)>| best.map_or(horizon, |b| b.0);
+    // Each feature's bounding sphere (a vertex: radius 0; an edge: its midpoint and half its
+    // length; a triangle: its own enclosing sphere), and a feature pair whose spheres are
+    // apart over the whole of `[from, horizon]` is not searched (one box test each, against
+    // a search's first tests over the whole window).
+    let sphere = |pts: &[P], m: &ScrewMotion| {
+        let s = enclosing_sphere(pts);
+        (MovingPoint::new(s.centre, m), s.radius)
+    };
+    let (va, vb) = (
+        ca.map(|p| (MovingPoint::new(p, ma), 0.0)),
+        cb.map(|p| (MovingPoint::new(p, mb), 0.0)),
+    );
+    let (sa, sb) = (sphere(&ca, ma), sphere(&cb, mb));
+    let (ea, eb) = (
+        [0, 1, 2].map(|i| sphere(&[ca[i], ca[(i + 1) % 3]], ma)),
+        [0, 1, 2].map(|i| sphere(&[cb[i], cb[(i + 1) % 3]], mb)),
+    );
+    let apart = |x: &(MovingPoint, f64), y: &(MovingPoint, f64), h: f64| {
+        from <= h && spheres_apart(&x.0, x.1, &y.0, y.1, Interval::new(from, h))
+    };
     for k in 0..3 {
+        if apart(&va[k], &sb, horizon(&best)) {
+            continue;
+        }
         let f = Features::VertexFace {
             vertex_of_a: true,
             vertex: ia[k],
@@ -825,6 +848,9 @@ fn triangle_pair(
         take(t, f, &mut best);
     }
     for k in 0..3 {
+        if apart(&vb[k], &sa, horizon(&best)) {
+            continue;
+        }
         let f = Features::VertexFace {
             vertex_of_a: false,
             vertex: ib[k],
@@ -835,6 +861,9 @@ fn triangle_pair(
     }
     for i in 0..3 {
         for j in 0..3 {
+            if apart(&ea[i], &eb[j], horizon(&best)) {
+                continue;
+            }
             let f = Features::EdgeEdge {
                 edge_a: [ia[i], ia[(i + 1) % 3]],
                 edge_b: [ib[j], ib[(j + 1) % 3]],
