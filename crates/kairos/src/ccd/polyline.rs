@@ -310,6 +310,26 @@ mod tests {
         assert!(Polyline::regular(2, 1.0, [0.0, 0.0], 0.0).is_err());
     }
 
+    /// The README's example: a square sliding and spinning into a wall. Its corner at `(1, 0)`
+    /// turns away before it reaches the wall (as it would at 0.2 without spinning); the corner
+    /// that follows, turning into the wall, meets it at `t + sin 2t = 1.2`.
+    #[test]
+    fn the_readme_square_meets_the_wall() {
+        let square = Polyline::regular(4, 1.0, [0.0, 0.0], 0.0).unwrap();
+        let wall = Polyline::new(vec![[1.2, -3.0], [1.2, 3.0]], false).unwrap();
+        let moving = PlanarMotion::new([0.0, 0.0], [1.0, 0.0], 2.0);
+        let still = PlanarMotion::new([1.2, 0.0], [0.0, 0.0], 0.0);
+        let c =
+            polyline_contact(&square, &moving, &wall, &still, 1.0, &CcdOptions::default()).unwrap();
+        assert!(
+            c.vertex_of_first && c.vertex == 3 && c.segment == 0,
+            "{c:?}"
+        );
+        let p = moving.at(square.points()[c.vertex], c.time);
+        assert!((p[0] - 1.2).abs() < 1e-8, "{c:?} {p:?}");
+        assert!((c.time + (2.0 * c.time).sin() - 1.2).abs() < 1e-8, "{c:?}");
+    }
+
     /// A bar spinning about its centre sweeps its end through a segment at the angle where
     /// they meet.
     #[test]
