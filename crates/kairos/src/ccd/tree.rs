@@ -666,7 +666,7 @@ pub fn mesh_contact(
     let (normal, point, approach_speed) = contact_frame(a, ma, b, mb, first, &features);
     let separation = query.separation;
     let time = if approach_speed > 0.0 && separation > 0.0 {
-        (first - separation / approach_speed).max(0.0)
+        back_off(a, ma, b, mb, first, &features, approach_speed, separation)
     } else {
         first
     };
@@ -678,6 +678,76 @@ pub fn mesh_contact(
         point,
         approach_speed,
     })
+}
+
+/// The distance at `t` of the contact's features (a vertex and a triangle, or two edges);
+/// `None` for Capoeira's spheres.
+fn feature_gap(
+    a: &MeshBody,
+    ma: &ScrewMotion,
+    b: &MeshBody,
+    mb: &ScrewMotion,
+    t: f64,
+    features: &Features,
+) -> Option<f64> {
+    use super::distance::{closest_on_triangle, segment_distance};
+    let va = |i: u32| ma.at(a.mesh.vertices()[i as usize], t);
+    let vb = |i: u32| mb.at(b.mesh.vertices()[i as usize], t);
+    match *features {
+        Features::VertexFace {
+            vertex_of_a,
+            vertex,
+            triangle,
+        } => {
+            let (p, [q0, q1, q2]) = if vertex_of_a {
+                (va(vertex), triangle.map(vb))
+            } else {
+                (vb(vertex), triangle.map(va))
+            };
+            Some(dist(p, closest_on_triangle(p, q0, q1, q2)))
+        }
+        Features::EdgeEdge { edge_a, edge_b } => Some(segment_distance(
+            va(edge_a[0]),
+            va(edge_a[1]),
+            vb(edge_b[0]),
+            vb(edge_b[1]),
+        )),
+        Features::Spheres { .. } => None,
+    }
+}
+
+/// The seed's back-off from the root finder's time `first`, `ΔTOC = ε_d / v_n`, corrected by
+/// the features' measured distance: from `first`, step back by `(ε_d − gap) / v_n` while their
+/// distance is below `ε_d` (at most four steps, each a secant step on the distance, which the
+/// turns make not quite linear in time), so that the features are left `ε_d` apart also when
+/// the root finder's time is a little early (its conservative report) or the turn bends the
+/// approach. Only ever earlier than `first`, so never after the first contact; never before 0.
+/// Capoeira's spheres take the seed's step as it is.
+#[allow(clippy::too_many_arguments)]
+fn back_off(
+    a: &MeshBody,
+    ma: &ScrewMotion,
+    b: &MeshBody,
+    mb: &ScrewMotion,
+    first: f64,
+    features: &Features,
+    approach_speed: f64,
+    separation: f64,
+) -> f64 {
+    let gap_at = |t: f64| feature_gap(a, ma, b, mb, t, features);
+    let Some(mut gap) = gap_at(first) else {
+        return (first - separation / approach_speed).max(0.0);
+    };
+    let mut t = first;
+    for _ in 0..4 {
+        // `!(gap < separation)` also ends on a NaN.
+        if !(gap < separation) || t <= 0.0 {
+            break;
+        }
+        t = (t - (separation - gap) / approach_speed).max(0.0);
+        gap = gap_at(t).unwrap_or(f64::INFINITY);
+    }
+    t
 }
 
 /// The normal (from `a` to `b`), point and approach speed of `features` at `t`.
