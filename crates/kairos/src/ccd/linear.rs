@@ -378,7 +378,27 @@ impl Search {
         if !(lo.is_finite() && hi.is_finite()) {
             return none(checks);
         }
-        let mut stack = vec![self.span];
+        // The search starts at the intervals of the halving that cover `[from, horizon]`
+        // (while `from` is after the span's start): the ones before `from` would be dropped,
+        // and testing the wide ones that straddle it keeps nearly all of them anyway. Down
+        // the path to `from`, each later half waits on the stack; the descent stops at half
+        // the width of `[from, horizon]`.
+        let mut stack = Vec::new();
+        let mut t = self.span;
+        let target = (0.5 * (self.horizon.min(hi) - self.from)).max(self.tolerance);
+        while t.lo() < self.from && t.width() > target {
+            let m = t.mid();
+            if !(t.lo() < m && m < t.hi()) {
+                break;
+            }
+            if m < self.from {
+                t = Interval::new(m, t.hi());
+            } else {
+                stack.push(Interval::new(m, t.hi()));
+                t = Interval::new(t.lo(), m);
+            }
+        }
+        stack.push(t);
         let mut pinned = f64::NAN;
         while let Some(mut t) = stack.pop() {
             if self.report(t.lo()) > self.horizon {

@@ -593,7 +593,9 @@ pub fn mesh_contact(
         }
         for &ta in a.tree.triangles(x) {
             for &tb in b.tree.triangles(y) {
-                let horizon = best.map_or(until, |b| b.0);
+                // The leaves' triangles lie in spheres that are apart outside the window, so
+                // no contact of theirs starts after its end.
+                let horizon = best.map_or(until, |b| b.0).min(w.hi());
                 let found = triangle_pair(
                     &a.mesh,
                     ta,
