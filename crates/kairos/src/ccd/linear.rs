@@ -177,10 +177,13 @@ fn sides(x: &[[f64; 3]; 2], y: &[[f64; 3]; 2]) -> [[f64; 3]; 2] {
 /// product, two sums in the dot product), so the computed `D` is within `γ₈ P` of the exact
 /// one, `γ₈ = 8u / (1 − 8u)` with `u = 2⁻⁵³` and `P` the sum of the six products' magnitudes,
 /// which is computed from the magnitudes in floats (within a few ulps). The bound used is
-/// `2⁻⁴⁸ ΣP`, more than `γ₈ P` plus the two roundings of a sum of three `D`s, and `P` is
-/// required to lie in `[2⁻⁸⁰⁰, 2⁸⁰⁰]`, so that no product overflows and an underflow's error
-/// (at most `2⁻¹⁰⁷⁴` each) is far below the bound. Outside it, or with a non-finite value, the
-/// filter settles nothing.
+/// `2⁻⁴⁸ ΣP`, more than `γ₈ P` plus the two roundings of a sum of three `D`s. That count
+/// holds only without underflow (an underflowed product loses its relative precision, and the
+/// next product can scale the loss past any bound on `P`), so every nonzero coordinate of
+/// `u`, `v` and `w` must lie in `[2⁻³⁰⁰, 2³⁰⁰]`: a product of two is then at least `2⁻⁶⁰⁰`,
+/// a difference of two such products zero or at least `2⁻⁶⁵²`, and a product of three at
+/// least `2⁻⁹⁵²`, all normal, and none overflows. Outside that range, or with a non-finite
+/// value, the filter settles nothing (the interval path decides).
 fn triple_keeps_sign(u: [[f64; 3]; 2], v: [[f64; 3]; 2], w: [[f64; 3]; 2]) -> bool {
     let cross = |a: &[f64; 3], b: &[f64; 3]| {
         [
@@ -197,6 +200,15 @@ fn triple_keeps_sign(u: [[f64; 3]; 2], v: [[f64; 3]; 2], w: [[f64; 3]; 2]) -> bo
             a[0] * b[1] + a[1] * b[0],
         ]
     };
+    const TINY: f64 = 4.909093465297727e-91; // 2^-300
+    const HUGE: f64 = 2.037035976334486e90; // 2^300
+    let in_range = |x: &f64| *x == 0.0 || (TINY..=HUGE).contains(&x.abs());
+    if ![u, v, w]
+        .iter()
+        .all(|e| e.iter().all(|p| p.iter().all(in_range)))
+    {
+        return false;
+    }
     let dot = |a: &[f64; 3], b: &[f64; 3]| a[0] * b[0] + a[1] * b[1] + a[2] * b[2];
     let abs_dot =
         |a: &[f64; 3], b: &[f64; 3]| a[0] * b[0].abs() + a[1] * b[1].abs() + a[2] * b[2].abs();
@@ -215,15 +227,10 @@ fn triple_keeps_sign(u: [[f64; 3]; 2], v: [[f64; 3]; 2], w: [[f64; 3]; 2]) -> bo
             .fold([0.0, 0.0], |acc, &i| [acc[0] + d[i][0], acc[1] + d[i][1]])
     };
     let beta = [sum(&[0]), sum(&[4, 2, 1]), sum(&[6, 5, 3]), sum(&[7])];
-    const LOW: f64 = 1.4996968138956309e-241; // 2^-800
-    const HIGH: f64 = 6.668014432879854e240; // 2^800
     const ERR: f64 = 3.552713678800501e-15; // 2^-48
     let mut sign = 0.0;
     for [value, magnitude] in beta {
         if !(value.is_finite() && magnitude.is_finite()) {
-            return false;
-        }
-        if magnitude != 0.0 && !(LOW..=HIGH).contains(&magnitude) {
             return false;
         }
         let err = ERR * magnitude;
@@ -737,6 +744,28 @@ mod tests {
             );
             assert!(!triple_keeps_sign(u, v, w), "{pts:?}");
         }
+        // A product that underflows loses its relative precision: a vertex that meets the
+        // middle of an edge at t = 1/3 (exactly), where the rounded product of the tiny and
+        // the huge coordinates would make every Bernstein coefficient positive.
+        let p2 = |x: i32| 2f64.powi(x);
+        let a = [[0.0, 0.0, 0.0]; 2];
+        let b = [[0.75, 0.0, p2(280)]; 2];
+        let c = [[0.0, f64::from_bits(1), p2(280)]; 2];
+        let p = [[0.4375, 0.0, p2(279)], [0.25, 0.0, p2(279)]];
+        assert!(!triple_keeps_sign(
+            sides(&b, &a),
+            sides(&c, &a),
+            sides(&p, &a)
+        ));
+        let lin = |x: [[f64; 3]; 2]| x.map(|e| e.map(Interval::point));
+        let t = vertex_face(
+            &lin(p),
+            &lin(a),
+            &lin(b),
+            &lin(c),
+            &CcdOptions::default(),
+        );
+        assert!(t.is_some_and(|t| t <= 1.0 / 3.0), "{t:?}");
         let (mut settled, mut one_signed) = (0, 0);
         for _ in 0..20_000 {
             let scale = 2f64.powi(rng.gen_range(-20..20));
