@@ -126,6 +126,7 @@ impl<V: Vector> Simulation<V> {
             // An event predicted before now comes only from bodies that overlap in a state the
             // simulation never made (a damaged or hand-edited checkpoint): it is processed now,
             // so that time never runs backwards.
+            debug_assert!(!event.time.is_nan(), "event {event:?} at no time");
             if !(event.time >= self.now) {
                 event.time = self.now;
             }

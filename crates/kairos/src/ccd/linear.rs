@@ -758,13 +758,7 @@ mod tests {
             sides(&p, &a)
         ));
         let lin = |x: [[f64; 3]; 2]| x.map(|e| e.map(Interval::point));
-        let t = vertex_face(
-            &lin(p),
-            &lin(a),
-            &lin(b),
-            &lin(c),
-            &CcdOptions::default(),
-        );
+        let t = vertex_face(&lin(p), &lin(a), &lin(b), &lin(c), &CcdOptions::default());
         assert!(t.is_some_and(|t| t <= 1.0 / 3.0), "{t:?}");
         let (mut settled, mut one_signed) = (0, 0);
         for _ in 0..20_000 {

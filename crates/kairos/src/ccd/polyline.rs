@@ -5,8 +5,9 @@
 //! constant angular velocity about it, optionally the centre's constant acceleration): the
 //! seed's motion class with the axis of rotation along `z`. The points are those of the 3D
 //! feature tests at `z = 0`, where every enclosure's `z` stays exactly 0, and two polylines
-//! first touch where a vertex of one meets a segment of the other (a vertex meeting a vertex
-//! is a vertex meeting both segments at it). The feature test, [`vertex_edge`], is the 3D
+//! apart at `t = 0` first touch where a vertex of one meets a segment of the other (a vertex
+//! meeting a vertex is a vertex meeting both segments at it); segments that may already meet
+//! at `t = 0` are a contact at 0. The feature test, [`vertex_edge`], is the 3D
 //! vertex–face test of [`super::rotating`] with the triangle's second edge replaced by the
 //! constant `ẑ`: the coplanarity `f = ((b − a) × ẑ) · (p − a)` vanishes when the vertex is on
 //! the segment's line, and the domain functions `(b − a) · (p − a)` and
@@ -212,17 +213,36 @@ impl Polyline {
 pub struct PolylineContact {
     /// The time (never after the first contact).
     pub time: f64,
-    /// Whether the vertex is the first polyline's (and the segment the second's).
-    pub vertex_of_first: bool,
-    /// The vertex's index in its polyline.
-    pub vertex: usize,
-    /// The segment's index in the other polyline (see [`Polyline::segments`]).
-    pub segment: usize,
+    /// The features that touch.
+    pub features: PolylineFeatures,
+}
+
+/// The features of a [`PolylineContact`].
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum PolylineFeatures {
+    /// A vertex meets a segment of the other polyline (every first touch after `t = 0`).
+    VertexSegment {
+        /// Whether the vertex is the first polyline's (and the segment the second's).
+        vertex_of_first: bool,
+        /// The vertex's index in its polyline.
+        vertex: usize,
+        /// The segment's index in the other polyline (see [`Polyline::segments`]).
+        segment: usize,
+    },
+    /// Two segments that may already meet at `t = 0` (the time is then 0).
+    Segments {
+        /// The first polyline's segment.
+        first: usize,
+        /// The second polyline's segment.
+        second: usize,
+    },
 }
 
 /// The earliest time in `[0, until]` at which polylines `a` (moving by `ma`) and `b` (by `mb`),
 /// given at `t = 0`, may touch, with the features; `None` when they never do (see the
-/// [module docs](self)). Ties go to the first polyline's vertices, then to the lower indices.
+/// [module docs](self)). Polylines that may already meet at `t = 0` (a pair of segments whose
+/// orientation tests, in interval arithmetic, do not prove them apart) touch at 0. Ties go to
+/// the first polyline's vertices, then to the lower indices.
 pub fn polyline_contact(
     a: &Polyline,
     ma: &PlanarMotion,
@@ -233,6 +253,18 @@ pub fn polyline_contact(
 ) -> Option<PolylineContact> {
     if !(until >= 0.0 && until.is_finite()) {
         return None;
+    }
+    // Crossing segments need no vertex on a segment: only at the start can they meet so.
+    for (first, [i, j]) in a.segments().enumerate() {
+        for (second, [k, l]) in b.segments().enumerate() {
+            let (p, q, r, s) = (a.points[i], a.points[j], b.points[k], b.points[l]);
+            if segments_may_meet(p, q, r, s) {
+                return Some(PolylineContact {
+                    time: 0.0,
+                    features: PolylineFeatures::Segments { first, second },
+                });
+            }
+        }
     }
     let mut best: Option<PolylineContact> = None;
     for (vertex_of_first, (v, mv), (s, ms)) in [(true, (a, ma), (b, mb)), (false, (b, mb), (a, ma))]
@@ -271,9 +303,11 @@ pub fn polyline_contact(
                     if best.is_none_or(|c| time < c.time) {
                         best = Some(PolylineContact {
                             time,
-                            vertex_of_first,
-                            vertex: k,
-                            segment,
+                            features: PolylineFeatures::VertexSegment {
+                                vertex_of_first,
+                                vertex: k,
+                                segment,
+                            },
                         });
                     }
                 }
@@ -281,6 +315,26 @@ pub fn polyline_contact(
         }
     }
     best
+}
+
+/// Whether segments `p q` and `r s` may meet: their boxes overlap and neither lies strictly
+/// on one side of the other's line (orientations in interval arithmetic, so a meeting is
+/// never missed; collinear segments whose boxes overlap count as meeting).
+fn segments_may_meet(p: [f64; 2], q: [f64; 2], r: [f64; 2], s: [f64; 2]) -> bool {
+    use super::Interval;
+    let boxes =
+        (0..2).all(|k| p[k].min(q[k]) <= r[k].max(s[k]) && r[k].min(s[k]) <= p[k].max(q[k]));
+    if !boxes {
+        return false;
+    }
+    let iv = |x: [f64; 2]| x.map(Interval::point);
+    let orient = |a: [f64; 2], b: [f64; 2], c: [f64; 2]| {
+        let (a, b, c) = (iv(a), iv(b), iv(c));
+        (b[0] - a[0]) * (c[1] - a[1]) - (b[1] - a[1]) * (c[0] - a[0])
+    };
+    let one_side =
+        |x: Interval, y: Interval| (x.lo() > 0.0 && y.lo() > 0.0) || (x.hi() < 0.0 && y.hi() < 0.0);
+    !one_side(orient(p, q, r), orient(p, q, s)) && !one_side(orient(r, s, p), orient(r, s, q))
 }
 
 #[cfg(test)]
@@ -321,11 +375,15 @@ mod tests {
         let still = PlanarMotion::new([1.2, 0.0], [0.0, 0.0], 0.0);
         let c =
             polyline_contact(&square, &moving, &wall, &still, 1.0, &CcdOptions::default()).unwrap();
-        assert!(
-            c.vertex_of_first && c.vertex == 3 && c.segment == 0,
-            "{c:?}"
-        );
-        let p = moving.at(square.points()[c.vertex], c.time);
+        let PolylineFeatures::VertexSegment {
+            vertex_of_first: true,
+            vertex: 3,
+            segment: 0,
+        } = c.features
+        else {
+            panic!("{c:?}")
+        };
+        let p = moving.at(square.points()[3], c.time);
         assert!((p[0] - 1.2).abs() < 1e-8, "{c:?} {p:?}");
         assert!((c.time + (2.0 * c.time).sin() - 1.2).abs() < 1e-8, "{c:?}");
     }
@@ -360,5 +418,35 @@ mod tests {
             &opts,
         );
         assert_eq!(far, None);
+    }
+
+    /// Segments that already cross at the start touch at 0 (no vertex is on a segment);
+    /// segments apart, or collinear and apart, do not.
+    #[test]
+    fn crossing_at_the_start_is_a_contact_at_zero() {
+        let opts = CcdOptions::default();
+        let still = PlanarMotion::new([0.0, 0.0], [0.0, 0.0], 0.0);
+        let away = PlanarMotion::new([0.0, 0.0], [0.0, 5.0], 0.0);
+        let h = Polyline::new(vec![[-1.0, 0.0], [1.0, 0.0]], false).unwrap();
+        let v = Polyline::new(vec![[0.0, -1.0], [0.0, 1.0]], false).unwrap();
+        let c = polyline_contact(&h, &still, &v, &away, 1.0, &opts).unwrap();
+        assert_eq!(c.time, 0.0);
+        assert_eq!(
+            c.features,
+            PolylineFeatures::Segments {
+                first: 0,
+                second: 0
+            }
+        );
+        let beside = Polyline::new(vec![[2.0, 0.0], [3.0, 0.0]], false).unwrap();
+        assert_eq!(
+            polyline_contact(&h, &still, &beside, &still, 1.0, &opts),
+            None
+        );
+        let above = Polyline::new(vec![[-1.0, 0.5], [1.0, 0.5]], false).unwrap();
+        assert_eq!(
+            polyline_contact(&h, &still, &above, &still, 1.0, &opts),
+            None
+        );
     }
 }
