@@ -209,10 +209,6 @@ pub fn d2m(a: D2mArgs) -> Result<ExitCode> {
                     (ma, mb, 2.0 * d / speed)
                 })
                 .collect();
-            let placed: Vec<MeshBody> = trials
-                .iter()
-                .map(|(_, mb_motion, _)| bb0.clone().translated(mb_motion.centre))
-                .collect();
             for (method, label) in METHODS.iter().enumerate() {
                 let query = MeshQuery {
                     separation: a.separation,
@@ -225,7 +221,10 @@ pub fn d2m(a: D2mArgs) -> Result<ExitCode> {
                 let options = ToiOptions::default();
                 let mut seconds = 0.0;
                 let mut distances = Vec::new();
-                for ((ma_m, mb_m, until), b) in trials.iter().zip(&placed) {
+                for (ma_m, mb_m, until) in &trials {
+                    // Placed per trial (not kept for all: the large pair's copies would take
+                    // about 13 GB for 256 trials); the placing is not timed.
+                    let b = &bb0.clone().translated(mb_m.centre);
                     let start = Instant::now();
                     let time = if method == 2 {
                         pieces_contact(&pa, ma_m, &pb, mb_m, *until, &options)?.map(|c| c.time)
