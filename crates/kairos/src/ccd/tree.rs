@@ -7,8 +7,9 @@
 //!
 //! Both meshes move by [`ScrewMotion`]s and are given by their positions at `t = 0`. A pair of
 //! nodes is examined only when their spheres may meet within `[0, best]` (the sphere–sphere
-//! test over a time domain: each centre's interval box over a piece of the domain, the domain
-//! cut in up to [`SPHERE_PIECES`] pieces, must come within the sum of the radii); a pair of
+//! test over a time domain: each centre's interval box over a piece of the domain must come
+//! within the sum of the radii, the domain halved until the boxes are small beside the spheres,
+//! which gives every pair its own window of time within its parents'); a pair of
 //! leaves runs the feature tests of [`super::rotating`] (each vertex of one triangle against the
 //! other triangle, each edge against each edge) over `[0, best]`, and a contact found becomes
 //! the new `best`. The result is the earliest time any feature test reports, so it is never
@@ -21,7 +22,9 @@ use super::Interval;
 
 type P = [f64; 3];
 
-/// The most pieces a node pair's time domain is cut into by the sphere–sphere test.
+/// The most pieces a time domain is cut into by the sphere–sphere test of Capoeira's leaves
+/// and of the polylines' features (a node pair's window is cut finer, see
+/// [`mesh_contact`]'s traversal).
 pub const SPHERE_PIECES: u32 = 16;
 
 fn sub(a: P, b: P) -> P {
@@ -352,7 +355,12 @@ impl MeshBody {
 /// Whether the boxes of the centres of spheres `a` and `b` over `t` are farther apart than
 /// the sum of their radii (the gap rounded down before the comparison).
 fn spheres_apart(a: &MovingPoint, ra: f64, b: &MovingPoint, rb: f64, t: Interval) -> bool {
-    let (ba, bb) = (a.enclose(t), b.enclose(t));
+    boxes_apart(&a.enclose(t), ra, &b.enclose(t), rb)
+}
+
+/// Whether boxes `ba` and `bb` are farther apart than `ra + rb` (the gap rounded down before
+/// the comparison).
+fn boxes_apart(ba: &[Interval; 3], ra: f64, bb: &[Interval; 3], rb: f64) -> bool {
     let gap2: f64 = (0..3)
         .map(|i| {
             let g = (ba[i].lo() - bb[i].hi())
@@ -398,8 +406,22 @@ pub(crate) fn spheres_may_meet(
     true
 }
 
-/// Where, within `t`, spheres `a` and `b` may meet: `t` cut in [`SPHERE_PIECES`] equal
-/// pieces, from the first to the last piece whose boxes are not apart (`None` when all are).
+/// The deepest halving of a node pair's window by [`sphere_window`].
+const WINDOW_DEPTH: u32 = 24;
+
+/// The most sphere tests [`sphere_window`] spends on each end of a window.
+const WINDOW_TESTS: u32 = 64;
+
+/// Where, within `t`, spheres `a` and `b` may meet (`None` when nowhere): from the start of the
+/// earliest to the end of the latest piece of `t` over which their centres' boxes are not
+/// apart. The pieces come from halving `t`, earliest half first for the start (latest first
+/// for the end), until the boxes over a piece are small beside the spheres (their widths add
+/// up to at most an eighth of the sum of the radii), at most [`WINDOW_DEPTH`] halvings deep and
+/// [`WINDOW_TESTS`] tests per end. Every stretch cut off was proven apart, so the window holds
+/// every time the spheres may meet, and it depends on the pair and `t` alone. Cutting to the
+/// spheres' own scale matters for the pairs that stay close for long (a sphere grazing a
+/// torus's hole): a start only a sixteenth of the parent's window fine left most pairs of
+/// leaves a start long before they can meet.
 fn sphere_window(
     a: &MovingPoint,
     ra: f64,
@@ -407,26 +429,54 @@ fn sphere_window(
     rb: f64,
     t: Interval,
 ) -> Option<Interval> {
-    let apart = |t: Interval| spheres_apart(a, ra, b, rb, t);
-    if apart(t) {
-        return None;
-    }
-    let n = SPHERE_PIECES;
-    let w = (t.hi() - t.lo()) / n as f64;
-    let edge = |k: u32| {
-        if k == n {
-            t.hi()
-        } else {
-            (t.lo() + w * k as f64).min(t.hi())
+    let lo = window_end(a, ra, b, rb, t, true)?;
+    let hi = window_end(a, ra, b, rb, Interval::new(lo, t.hi()), false).unwrap_or(t.hi());
+    Some(Interval::new(lo, hi.max(lo)))
+}
+
+/// The start (`earliest`) or the end of [`sphere_window`] within `t`.
+fn window_end(
+    a: &MovingPoint,
+    ra: f64,
+    b: &MovingPoint,
+    rb: f64,
+    t: Interval,
+    earliest: bool,
+) -> Option<f64> {
+    let small = 0.125 * (ra + rb);
+    let end = |p: Interval| if earliest { p.lo() } else { p.hi() };
+    // Depth first, the pieces on the stack in the order they are to be tested.
+    let mut stack = [(t, 0u32); WINDOW_DEPTH as usize + 1];
+    let mut len = 1;
+    let mut tests = 0;
+    while len > 0 {
+        len -= 1;
+        let (p, depth) = stack[len];
+        let (ba, bb) = (a.enclose(p), b.enclose(p));
+        tests += 1;
+        if boxes_apart(&ba, ra, &bb, rb) {
+            continue;
         }
-    };
-    let piece = |k: u32| Interval::new(edge(k), edge(k + 1).max(edge(k)));
-    let first = (0..n).find(|&k| !apart(piece(k)))?;
-    let last = (first..n)
-        .rev()
-        .find(|&k| !apart(piece(k)))
-        .unwrap_or(first);
-    Some(Interval::new(piece(first).lo(), piece(last).hi()))
+        let width = |x: &[Interval; 3]| x.iter().map(|c| c.width()).fold(0.0, f64::max);
+        let mid = p.lo() + 0.5 * (p.hi() - p.lo());
+        if width(&ba) + width(&bb) <= small
+            || depth == WINDOW_DEPTH
+            || tests >= WINDOW_TESTS
+            || !(mid > p.lo() && mid < p.hi())
+        {
+            return Some(end(p));
+        }
+        let (left, right) = (Interval::new(p.lo(), mid), Interval::new(mid, p.hi()));
+        let (first, second) = if earliest {
+            (left, right)
+        } else {
+            (right, left)
+        };
+        stack[len] = (second, depth + 1);
+        stack[len + 1] = (first, depth + 1);
+        len += 2;
+    }
+    None
 }
 
 /// The window the traversal of [`mesh_contact`] gives the pair of leaves `(i, j)`: the
@@ -547,21 +597,17 @@ pub fn mesh_contact(
     if na.is_empty() || nb.is_empty() || !(until >= 0.0 && until.is_finite()) {
         return None;
     }
-    let centres_a: Vec<MovingPoint> = na
-        .iter()
-        .map(|n| MovingPoint::new(n.sphere.centre, ma))
-        .collect();
-    let centres_b: Vec<MovingPoint> = nb
-        .iter()
-        .map(|n| MovingPoint::new(n.sphere.centre, mb))
-        .collect();
+    // The nodes' moving centres, made when needed (a query visits a small part of large
+    // trees).
+    let centre_a = |i: u32| MovingPoint::new(na[i as usize].sphere.centre, ma);
+    let centre_b = |j: u32| MovingPoint::new(nb[j as usize].sphere.centre, mb);
     // The window of a pair of nodes: within its parents' window (never clipped by the
     // horizon, so it depends on the pair alone), where their spheres may meet.
     let window = |i: u32, j: u32, within: Interval| {
         sphere_window(
-            &centres_a[i as usize],
+            &centre_a(i),
             na[i as usize].sphere.radius,
-            &centres_b[j as usize],
+            &centre_b(j),
             nb[j as usize].sphere.radius,
             within,
         )
@@ -574,7 +620,7 @@ pub fn mesh_contact(
         let (x, y) = (&na[i as usize], &nb[j as usize]);
         if query.capoeira {
             // The leaves' spheres are the geometry: the first time they may meet.
-            let (ca, cb) = (&centres_a[i as usize], &centres_b[j as usize]);
+            let (ca, cb) = (&centre_a(i), &centre_b(j));
             let (ra, rb) = (x.sphere.radius, y.sphere.radius);
             let t = rotating::earliest(until, w.lo(), horizon, opts, |t| {
                 spheres_may_meet(ca, ra, cb, rb, t)
@@ -682,6 +728,65 @@ pub fn mesh_contact(
     })
 }
 
+/// The contact's features placed at `t`.
+enum Placed {
+    /// A vertex and a triangle; `vertex_of_a` as in [`Features::VertexFace`].
+    VertexFace {
+        vertex: P,
+        triangle: [P; 3],
+        vertex_of_a: bool,
+    },
+    /// An edge of `a` and an edge of `b`.
+    EdgeEdge { a: [P; 2], b: [P; 2] },
+    /// Capoeira's two leaf spheres: their centres and the radius of `a`'s.
+    Spheres { a: P, b: P, radius_a: f64 },
+}
+
+fn placed(
+    a: &MeshBody,
+    ma: &ScrewMotion,
+    b: &MeshBody,
+    mb: &ScrewMotion,
+    t: f64,
+    features: &Features,
+) -> Placed {
+    let va = |i: u32| ma.at(a.mesh.vertices()[i as usize], t);
+    let vb = |i: u32| mb.at(b.mesh.vertices()[i as usize], t);
+    match *features {
+        Features::VertexFace {
+            vertex_of_a,
+            vertex,
+            triangle,
+        } => {
+            let (vertex, triangle) = if vertex_of_a {
+                (va(vertex), triangle.map(vb))
+            } else {
+                (vb(vertex), triangle.map(va))
+            };
+            Placed::VertexFace {
+                vertex,
+                triangle,
+                vertex_of_a,
+            }
+        }
+        Features::EdgeEdge { edge_a, edge_b } => Placed::EdgeEdge {
+            a: edge_a.map(va),
+            b: edge_b.map(vb),
+        },
+        Features::Spheres { leaf_a, leaf_b } => {
+            let (sa, sb) = (
+                a.tree.nodes()[leaf_a as usize].sphere,
+                b.tree.nodes()[leaf_b as usize].sphere,
+            );
+            Placed::Spheres {
+                a: ma.at(sa.centre, t),
+                b: mb.at(sb.centre, t),
+                radius_a: sa.radius,
+            }
+        }
+    }
+}
+
 /// The distance at `t` of the contact's features (a vertex and a triangle, or two edges);
 /// `None` for Capoeira's spheres.
 fn feature_gap(
@@ -693,28 +798,17 @@ fn feature_gap(
     features: &Features,
 ) -> Option<f64> {
     use super::distance::{closest_on_triangle, segment_distance};
-    let va = |i: u32| ma.at(a.mesh.vertices()[i as usize], t);
-    let vb = |i: u32| mb.at(b.mesh.vertices()[i as usize], t);
-    match *features {
-        Features::VertexFace {
-            vertex_of_a,
-            vertex,
-            triangle,
-        } => {
-            let (p, [q0, q1, q2]) = if vertex_of_a {
-                (va(vertex), triangle.map(vb))
-            } else {
-                (vb(vertex), triangle.map(va))
-            };
-            Some(dist(p, closest_on_triangle(p, q0, q1, q2)))
-        }
-        Features::EdgeEdge { edge_a, edge_b } => Some(segment_distance(
-            va(edge_a[0]),
-            va(edge_a[1]),
-            vb(edge_b[0]),
-            vb(edge_b[1]),
-        )),
-        Features::Spheres { .. } => None,
+    match placed(a, ma, b, mb, t, features) {
+        Placed::VertexFace {
+            vertex: p,
+            triangle: [q0, q1, q2],
+            ..
+        } => Some(dist(p, closest_on_triangle(p, q0, q1, q2))),
+        Placed::EdgeEdge {
+            a: [p0, p1],
+            b: [q0, q1],
+        } => Some(segment_distance(p0, p1, q0, q1)),
+        Placed::Spheres { .. } => None,
     }
 }
 
@@ -761,8 +855,6 @@ fn contact_frame(
     t: f64,
     features: &Features,
 ) -> (P, P, f64) {
-    let va = |i: u32| ma.at(a.mesh.vertices()[i as usize], t);
-    let vb = |i: u32| mb.at(b.mesh.vertices()[i as usize], t);
     let cross = |x: P, y: P| {
         [
             x[1] * y[2] - x[2] * y[1],
@@ -778,36 +870,31 @@ fn contact_frame(
             [0.0; 3]
         }
     };
-    let (normal, point) = match *features {
-        Features::VertexFace {
+    let (normal, point) = match placed(a, ma, b, mb, t, features) {
+        Placed::VertexFace {
+            vertex: p,
+            triangle: [q0, q1, q2],
             vertex_of_a,
-            vertex,
-            triangle,
         } => {
-            let (p, [q0, q1, q2]) = if vertex_of_a {
-                (va(vertex), triangle.map(vb))
-            } else {
-                (vb(vertex), triangle.map(va))
-            };
             // The triangle's outward normal: from a to b it points into b's triangle.
             let out = unit(cross(sub(q1, q0), sub(q2, q0)));
             let n = if vertex_of_a { out.map(|x| -x) } else { out };
             (n, p)
         }
-        Features::EdgeEdge { edge_a, edge_b } => {
-            let (p0, p1) = (va(edge_a[0]), va(edge_a[1]));
-            let (q0, q1) = (vb(edge_b[0]), vb(edge_b[1]));
+        Placed::EdgeEdge {
+            a: [p0, p1],
+            b: [q0, q1],
+        } => {
             let n = unit(cross(sub(p1, p0), sub(q1, q0)));
             (n, mid(mid(p0, p1), mid(q0, q1)))
         }
-        Features::Spheres { leaf_a, leaf_b } => {
-            let (sa, sb) = (
-                a.tree.nodes()[leaf_a as usize].sphere,
-                b.tree.nodes()[leaf_b as usize].sphere,
-            );
-            let (ca, cb) = (ma.at(sa.centre, t), mb.at(sb.centre, t));
+        Placed::Spheres {
+            a: ca,
+            b: cb,
+            radius_a,
+        } => {
             let n = unit(sub(cb, ca));
-            let point = [0, 1, 2].map(|i| ca[i] + n[i] * sa.radius);
+            let point = [0, 1, 2].map(|i| ca[i] + n[i] * radius_a);
             (n, point)
         }
     };
