@@ -11,8 +11,18 @@ fn the_d2m_bench_reports_contacts_apart() {
     let dir = tempdir("bench-d2m");
     let o = kairos(
         &[
-            "bench", "d2m", "--trials", "2", "--pairs", "2", "--speeds", "4,512", "--plot",
+            "bench",
+            "d2m",
+            "--trials",
+            "2",
+            "--pairs",
+            "2",
+            "--speeds",
+            "4,512",
+            "--plot",
             "d2m.svg",
+            "--per-trial",
+            "trials.csv",
         ],
         &dir,
     );
@@ -56,12 +66,57 @@ fn the_d2m_bench_reports_contacts_apart() {
         "D2M",
         "Capoeira",
         "C2A",
+        "ico 1 / torus 16",
         "ico 2 / ico 2",
-        "torus 32 / spiky",
         "v = 512",
     ] {
         assert!(words.contains(name), "{name} in the plot: {words}");
     }
+    // Every trial, one line each, with its distance as in the table.
+    let csv = std::fs::read_to_string(dir.join("trials.csv")).unwrap();
+    let lines: Vec<&str> = csv.lines().collect();
+    assert_eq!(lines[0], "pair,speed,method,trial,seconds,distance");
+    assert_eq!(lines.len(), 1 + 2 * rows.len(), "{csv}");
+    for l in &lines[1..] {
+        let f: Vec<&str> = l.split(',').collect();
+        assert_eq!(f.len(), 6, "{l}");
+        assert!(f[4].parse::<f64>().unwrap() >= 0.0, "{l}");
+        assert!(f[5].parse::<f64>().unwrap() > 0.0, "{l}");
+    }
+    // One pair by name: the same trials as in the run of several pairs.
+    let o = kairos(
+        &[
+            "bench",
+            "d2m",
+            "--trials",
+            "2",
+            "--only",
+            "icosphere 2",
+            "--speeds",
+            "4,512",
+        ],
+        &dir,
+    );
+    ok(&o);
+    let only = text(&o.stdout);
+    let distances = |out: &str, pair: &str| -> Vec<String> {
+        out.lines()
+            .filter(|l| l.contains(pair))
+            .map(|l| l.split('|').nth(7).unwrap().trim().to_string())
+            .collect()
+    };
+    assert_eq!(only.lines().count(), 2 + 2 * 3, "{only}");
+    assert_eq!(
+        distances(&only, "icosphere 2 / icosphere 2"),
+        distances(&out, "icosphere 2 / icosphere 2")
+    );
+    let o = kairos(&["bench", "d2m", "--only", "no such pair"], &dir);
+    assert!(!o.status.success());
+    let e = text(&o.stderr);
+    assert!(
+        e.contains("no such pair") && e.contains("icosphere 2"),
+        "{e}"
+    );
     let o = kairos(&["bench", "d2m", "--trials", "0"], &dir);
     assert!(!o.status.success());
     assert!(text(&o.stderr).contains("--trials"));

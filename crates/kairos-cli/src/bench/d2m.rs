@@ -31,7 +31,7 @@ pub struct D2mArgs {
     /// The separation the back-off leaves (the seed's epsilon_d).
     #[arg(long, default_value_t = MeshQuery::default().separation)]
     pub separation: f64,
-    /// Include the pairs of a few hundred thousand triangles each (slow to build).
+    /// Include the tenth pair, of about a million triangles (slow to build).
     #[arg(long)]
     pub large: bool,
     /// Random seed.
@@ -40,6 +40,9 @@ pub struct D2mArgs {
     /// Only the first this many pairs (smallest first).
     #[arg(long)]
     pub pairs: Option<usize>,
+    /// Only the pairs whose name contains this text (for example "torus 512").
+    #[arg(long)]
+    pub only: Option<String>,
     /// The root finder's time tolerance, relative to the query's horizon.
     #[arg(long, default_value_t = MeshQuery::default().ccd.time_tolerance)]
     pub tolerance: f64,
@@ -47,6 +50,10 @@ pub struct D2mArgs {
     /// method (SVG).
     #[arg(long)]
     pub plot: Option<std::path::PathBuf>,
+    /// Also write every trial (CSV: pair, speed, method, trial, seconds, distance at contact,
+    /// empty when no contact was reported), to find the slow or the far ones.
+    #[arg(long)]
+    pub per_trial: Option<std::path::PathBuf>,
 }
 
 /// The mesh pairs: name, short name (for the plot) and the two meshes' recipes (centred at
@@ -67,7 +74,18 @@ fn pairs(large: bool) -> Vec<(&'static str, &'static str, Procedural, Procedural
         spike,
         subdivisions,
     };
+    let hull = |points, seed| Procedural::ConvexHull {
+        points,
+        radius: 1.0,
+        seed,
+    };
     let mut v = vec![
+        (
+            "icosphere 1 / torus 16x8",
+            "ico 1 / torus 16",
+            ico(1.0, 1),
+            torus(16, 8),
+        ),
         (
             "icosphere 2 / icosphere 2",
             "ico 2 / ico 2",
@@ -90,10 +108,22 @@ fn pairs(large: bool) -> Vec<(&'static str, &'static str, Procedural, Procedural
             ico(0.8, 3),
         ),
         (
+            "hull 500 / hull 1000",
+            "hull / hull",
+            hull(500, 1),
+            hull(1000, 2),
+        ),
+        (
             "torus 64x32 / torus 64x32",
             "torus 64 / torus 64",
             torus(64, 32),
             torus(64, 32),
+        ),
+        (
+            "icosphere 4 / torus 128x64",
+            "ico 4 / torus 128",
+            ico(1.0, 4),
+            torus(128, 64),
         ),
         (
             "icosphere 5 / spiky ball 4",
@@ -110,10 +140,10 @@ fn pairs(large: bool) -> Vec<(&'static str, &'static str, Procedural, Procedural
     ];
     if large {
         v.push((
-            "icosphere 7 / torus 512x320",
-            "ico 7 / torus 512",
+            "icosphere 7 / torus 1024x320",
+            "ico 7 / torus 1024",
             ico(1.0, 7),
-            torus(512, 320),
+            torus(1024, 320),
         ));
     }
     v
@@ -167,17 +197,54 @@ pub fn d2m(a: D2mArgs) -> Result<ExitCode> {
     );
     crate::output::Files::new()
         .output("--plot", a.plot.as_deref())
+        .output("--per-trial", a.per_trial.as_deref())
         .check()?;
+    let mut csv = String::from("pair,speed,method,trial,seconds,distance\n");
     println!(
         "| pair | triangles | speed | mode | contacts | µs per query | distance at contact: min | q1 | median | q3 | max |"
     );
     println!("|---|---:|---:|---|---:|---:|---:|---:|---:|---:|---:|");
-    let mut rng = Pcg64::seed_from_u64(a.seed);
     let chosen = pairs(a.large);
     let count = a.pairs.unwrap_or(chosen.len());
     anyhow::ensure!(count >= 1, "--pairs must be at least 1");
+    let chosen: Vec<_> = chosen
+        .into_iter()
+        .enumerate()
+        .take(count)
+        .filter(|(_, p)| a.only.as_deref().map_or(true, |o| p.0.contains(o)))
+        .collect();
+    anyhow::ensure!(
+        !chosen.is_empty(),
+        "--only {:?}: no pair's name contains it (the pairs: {})",
+        a.only.as_deref().unwrap_or(""),
+        pairs(true)
+            .iter()
+            .map(|p| p.0)
+            .collect::<Vec<_>>()
+            .join(", ")
+    );
+    // A progress bar on a terminal: the large pair's rows take minutes.
+    let bar = std::io::IsTerminal::is_terminal(&std::io::stderr()).then(|| {
+        use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
+        let total = chosen.len() * a.speeds.len() * METHODS.len() * a.trials;
+        let bar = ProgressBar::with_draw_target(
+            Some(total as u64),
+            ProgressDrawTarget::stderr_with_hz(4),
+        );
+        bar.set_style(
+            ProgressStyle::with_template(
+                "{spinner} [{bar:30}] {pos}/{len} queries, {msg} ({elapsed})",
+            )
+            .unwrap_or_else(|_| ProgressStyle::default_bar())
+            .progress_chars("=> "),
+        );
+        bar
+    });
     let mut rows = Vec::new();
-    for (name, short, ra_recipe, rb_recipe) in chosen.into_iter().take(count) {
+    for (index, (name, short, ra_recipe, rb_recipe)) in chosen {
+        // Every pair has its own trials, the same whichever pairs run.
+        let mut rng =
+            Pcg64::seed_from_u64(a.seed.wrapping_mul(1_000_003).wrapping_add(index as u64));
         let (ma, mb) = (ra_recipe.mesh()?, rb_recipe.mesh()?);
         let (ra, rb) = (radius(&ma), radius(&mb));
         let triangles = ma.triangles().len() + mb.triangles().len();
@@ -210,6 +277,9 @@ pub fn d2m(a: D2mArgs) -> Result<ExitCode> {
                 })
                 .collect();
             for (method, label) in METHODS.iter().enumerate() {
+                if let Some(bar) = &bar {
+                    bar.set_message(format!("{name} at speed {speed}, {label}"));
+                }
                 let query = MeshQuery {
                     separation: a.separation,
                     capoeira: method == 1,
@@ -221,7 +291,7 @@ pub fn d2m(a: D2mArgs) -> Result<ExitCode> {
                 let options = ToiOptions::default();
                 let mut seconds = 0.0;
                 let mut distances = Vec::new();
-                for (ma_m, mb_m, until) in &trials {
+                for (trial, (ma_m, mb_m, until)) in trials.iter().enumerate() {
                     // Placed per trial (not kept for all: the large pair's copies would take
                     // about 13 GB for 256 trials); the placing is not timed.
                     let b = &bb0.clone().translated(mb_m.centre);
@@ -231,9 +301,16 @@ pub fn d2m(a: D2mArgs) -> Result<ExitCode> {
                     } else {
                         mesh_contact(&ba, ma_m, b, mb_m, *until, &query, None).map(|c| c.time)
                     };
-                    seconds += start.elapsed().as_secs_f64();
-                    if let Some(t) = time {
-                        distances.push(mesh_distance(&ba, ma_m, b, mb_m, t));
+                    let elapsed = start.elapsed().as_secs_f64();
+                    seconds += elapsed;
+                    let distance = time.map(|t| mesh_distance(&ba, ma_m, b, mb_m, t));
+                    distances.extend(distance);
+                    csv += &format!(
+                        "{name},{speed},{label},{trial},{elapsed:.6e},{}\n",
+                        distance.map_or(String::new(), |d| format!("{d:.6e}"))
+                    );
+                    if let Some(bar) = &bar {
+                        bar.inc(1);
                     }
                 }
                 let f = five(&mut distances);
@@ -259,9 +336,15 @@ pub fn d2m(a: D2mArgs) -> Result<ExitCode> {
             }
         }
     }
+    if let Some(bar) = bar {
+        bar.finish_and_clear();
+    }
     if let Some(p) = &a.plot {
         let svg = plot(&rows)?;
         crate::output::write_text(p, &svg)?;
+    }
+    if let Some(p) = &a.per_trial {
+        crate::output::write_text(p, &csv)?;
     }
     Ok(ExitCode::SUCCESS)
 }
