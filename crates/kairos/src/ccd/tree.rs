@@ -982,10 +982,18 @@ fn triangle_pair(
         let s = enclosing_sphere(pts);
         (MovingPoint::new(s.centre, m), s.radius)
     };
-    let (va, vb) = (
-        ca.map(|p| (MovingPoint::new(p, ma), 0.0)),
-        cb.map(|p| (MovingPoint::new(p, mb), 0.0)),
+    // The corners' moving points, shared by the spheres' tests and the feature pairs.
+    let (pa, pb) = (
+        ca.map(|p| MovingPoint::new(p, ma)),
+        cb.map(|p| MovingPoint::new(p, mb)),
     );
+    let second_order = ma.angular_acceleration == 0.0 && mb.angular_acceleration == 0.0;
+    let search = |kind, pts, best: &Option<(f64, Features)>| {
+        rotating::FeaturePair::of_points(kind, pts, second_order)
+            .search(until, from, horizon(best), opts)
+            .time
+    };
+    let (va, vb) = (pa.map(|p| (p, 0.0)), pb.map(|p| (p, 0.0)));
     let (sa, sb) = (sphere(&ca, ma), sphere(&cb, mb));
     let (ea, eb) = (
         [0, 1, 2].map(|i| sphere(&[ca[i], ca[(i + 1) % 3]], ma)),
@@ -1003,7 +1011,11 @@ fn triangle_pair(
             vertex: ia[k],
             triangle: ib,
         };
-        let t = rotating::vertex_face_in(ca[k], ma, cb, mb, until, from, horizon(&best), opts);
+        let t = search(
+            rotating::Kind::VertexFace,
+            [pa[k], pb[0], pb[1], pb[2]],
+            &best,
+        );
         take(t, f, &mut best);
     }
     for k in 0..3 {
@@ -1015,7 +1027,11 @@ fn triangle_pair(
             vertex: ib[k],
             triangle: ia,
         };
-        let t = rotating::vertex_face_in(cb[k], mb, ca, ma, until, from, horizon(&best), opts);
+        let t = search(
+            rotating::Kind::VertexFace,
+            [pb[k], pa[0], pa[1], pa[2]],
+            &best,
+        );
         take(t, f, &mut best);
     }
     for i in 0..3 {
@@ -1027,9 +1043,11 @@ fn triangle_pair(
                 edge_a: [ia[i], ia[(i + 1) % 3]],
                 edge_b: [ib[j], ib[(j + 1) % 3]],
             };
-            let ea = [ca[i], ca[(i + 1) % 3]];
-            let eb = [cb[j], cb[(j + 1) % 3]];
-            let t = rotating::edge_edge_in(ea, ma, eb, mb, until, from, horizon(&best), opts);
+            let t = search(
+                rotating::Kind::EdgeEdge,
+                [pa[i], pa[(i + 1) % 3], pb[j], pb[(j + 1) % 3]],
+                &best,
+            );
             take(t, f, &mut best);
         }
     }
