@@ -742,6 +742,7 @@ enum Placed {
     Spheres { a: P, b: P, radius_a: f64 },
 }
 
+/// The contact's `features` at `t`, the meshes moving by `ma` and `mb`.
 fn placed(
     a: &MeshBody,
     ma: &ScrewMotion,
@@ -787,28 +788,23 @@ fn placed(
     }
 }
 
-/// The distance at `t` of the contact's features (a vertex and a triangle, or two edges);
-/// `None` for Capoeira's spheres.
-fn feature_gap(
-    a: &MeshBody,
-    ma: &ScrewMotion,
-    b: &MeshBody,
-    mb: &ScrewMotion,
-    t: f64,
-    features: &Features,
-) -> Option<f64> {
-    use super::distance::{closest_on_triangle, segment_distance};
-    match placed(a, ma, b, mb, t, features) {
-        Placed::VertexFace {
-            vertex: p,
-            triangle: [q0, q1, q2],
-            ..
-        } => Some(dist(p, closest_on_triangle(p, q0, q1, q2))),
-        Placed::EdgeEdge {
-            a: [p0, p1],
-            b: [q0, q1],
-        } => Some(segment_distance(p0, p1, q0, q1)),
-        Placed::Spheres { .. } => None,
+impl Placed {
+    /// The distance of the features (a vertex and a triangle, or two edges); `None` for
+    /// Capoeira's spheres.
+    fn gap(&self) -> Option<f64> {
+        use super::distance::{closest_on_triangle, segment_distance};
+        match *self {
+            Placed::VertexFace {
+                vertex: p,
+                triangle: [q0, q1, q2],
+                ..
+            } => Some(dist(p, closest_on_triangle(p, q0, q1, q2))),
+            Placed::EdgeEdge {
+                a: [p0, p1],
+                b: [q0, q1],
+            } => Some(segment_distance(p0, p1, q0, q1)),
+            Placed::Spheres { .. } => None,
+        }
     }
 }
 
@@ -830,7 +826,7 @@ fn back_off(
     approach_speed: f64,
     separation: f64,
 ) -> f64 {
-    let gap_at = |t: f64| feature_gap(a, ma, b, mb, t, features);
+    let gap_at = |t: f64| placed(a, ma, b, mb, t, features).gap();
     let Some(mut gap) = gap_at(first) else {
         return (first - separation / approach_speed).max(0.0);
     };
