@@ -221,72 +221,72 @@ fn read_trace(path: &Path) -> Result<(), String> {
     Ok(())
 }
 
+/// The bytes made once for all the cases of a test.
+macro_rules! once {
+    ($make:expr) => {{
+        static GOOD: std::sync::OnceLock<Vec<u8>> = std::sync::OnceLock::new();
+        GOOD.get_or_init(|| $make)
+    }};
+}
+
+/// `read` of a file of `dir` holding `bytes` (named by their hash), removed afterwards.
+fn with_file<T>(dir: &Path, ext: &str, bytes: &[u8], read: impl FnOnce(&Path) -> T) -> T {
+    let path = dir.join(format!("{}.{ext}", Fnv1a::of(bytes)));
+    std::fs::write(&path, bytes).unwrap();
+    let r = read(&path);
+    std::fs::remove_file(&path).ok();
+    r
+}
+
 proptest! {
     #![proptest_config(ProptestConfig { cases: 256, failure_persistence: None, ..ProptestConfig::default() })]
 
     #[test]
     fn damaged_traces_are_refused(damage in damage()) {
         let dir = tempdir("trace");
-        static GOOD: std::sync::OnceLock<Vec<u8>> = std::sync::OnceLock::new();
-        let good = GOOD.get_or_init(|| trace_bytes(&scene_2d(), &dir, "good.ktrace"));
+        let good = once!(trace_bytes(&scene_2d(), &dir, "good.ktrace"));
         let bad = apply(good, &damage);
         prop_assume!(&bad != good);
-        let path = dir.join(format!("bad-{}.ktrace", Fnv1a::of(&bad)));
-        std::fs::write(&path, &bad).unwrap();
-        prop_assert!(read_trace(&path).is_err(), "damage {:?} accepted", damage);
-        std::fs::remove_file(&path).ok();
+        let refused = with_file(&dir, "ktrace", &bad, |p| read_trace(p).is_err());
+        prop_assert!(refused, "damage {:?} accepted", damage);
     }
 
     #[test]
     fn disguised_trace_damage_never_panics(damage in damage()) {
         let dir = tempdir("trace-sealed");
-        static GOOD: std::sync::OnceLock<Vec<u8>> = std::sync::OnceLock::new();
-        let good = GOOD.get_or_init(|| trace_bytes(&periodic_3d(), &dir, "good3.ktrace"));
+        let good = once!(trace_bytes(&periodic_3d(), &dir, "good3.ktrace"));
         let mut bad = apply(good, &damage);
         reseal_trace(&mut bad);
-        let path = dir.join(format!("sealed-{}.ktrace", Fnv1a::of(&bad)));
-        std::fs::write(&path, &bad).unwrap();
-        let _ = read_trace(&path);
-        std::fs::remove_file(&path).ok();
+        let _ = with_file(&dir, "ktrace", &bad, read_trace);
     }
 
     #[test]
     fn damaged_rigid_traces_are_refused(damage in damage()) {
         let dir = tempdir("trace-rigid");
-        static GOOD: std::sync::OnceLock<Vec<u8>> = std::sync::OnceLock::new();
-        let good = GOOD.get_or_init(|| trace_bytes(&rigid_gas(2), &dir, "good-rigid.ktrace"));
+        let good = once!(trace_bytes(&rigid_gas(2), &dir, "good-rigid.ktrace"));
         let bad = apply(good, &damage);
         prop_assume!(&bad != good);
-        let path = dir.join(format!("bad-{}.ktrace", Fnv1a::of(&bad)));
-        std::fs::write(&path, &bad).unwrap();
-        prop_assert!(read_trace(&path).is_err(), "damage {:?} accepted", damage);
-        std::fs::remove_file(&path).ok();
+        let refused = with_file(&dir, "ktrace", &bad, |p| read_trace(p).is_err());
+        prop_assert!(refused, "damage {:?} accepted", damage);
     }
 
     #[test]
     fn disguised_rigid_trace_damage_never_panics(damage in damage()) {
         let dir = tempdir("trace-rigid-sealed");
-        static GOOD: std::sync::OnceLock<Vec<u8>> = std::sync::OnceLock::new();
-        let good = GOOD.get_or_init(|| trace_bytes(&rigid_gas(3), &dir, "good-rigid3.ktrace"));
+        let good = once!(trace_bytes(&rigid_gas(3), &dir, "good-rigid3.ktrace"));
         let mut bad = apply(good, &damage);
         reseal_trace(&mut bad);
-        let path = dir.join(format!("sealed-{}.ktrace", Fnv1a::of(&bad)));
-        std::fs::write(&path, &bad).unwrap();
-        let _ = read_trace(&path);
-        std::fs::remove_file(&path).ok();
+        let _ = with_file(&dir, "ktrace", &bad, read_trace);
     }
 
     #[test]
     fn damaged_checkpoints_are_refused(damage in damage()) {
         let dir = tempdir("ck");
-        static GOOD: std::sync::OnceLock<Vec<u8>> = std::sync::OnceLock::new();
-        let good = GOOD.get_or_init(|| checkpoint_bytes(&periodic_3d(), &dir, 40));
+        let good = once!(checkpoint_bytes(&periodic_3d(), &dir, 40));
         let bad = apply(good, &damage);
         prop_assume!(&bad != good);
-        let path = dir.join(format!("bad-{}.ck", Fnv1a::of(&bad)));
-        std::fs::write(&path, &bad).unwrap();
-        prop_assert!(kairos::checkpoint::read(&path).is_err(), "damage {:?} accepted", damage);
-        std::fs::remove_file(&path).ok();
+        let refused = with_file(&dir, "ck", &bad, |p| kairos::checkpoint::read(p).is_err());
+        prop_assert!(refused, "damage {:?} accepted", damage);
     }
 
     /// Disguised damage to a checkpoint either is refused or resumes: a run from it must not
@@ -294,13 +294,11 @@ proptest! {
     #[test]
     fn disguised_checkpoint_damage_never_panics(damage in damage()) {
         let dir = tempdir("ck-sealed");
-        static GOOD: std::sync::OnceLock<Vec<u8>> = std::sync::OnceLock::new();
-        let good = GOOD.get_or_init(|| checkpoint_bytes(&periodic_3d(), &dir, 40));
+        let good = once!(checkpoint_bytes(&periodic_3d(), &dir, 40));
         let mut bad = apply(good, &damage);
         reseal_checkpoint(&mut bad);
-        let path = dir.join(format!("sealed-{}.ck", Fnv1a::of(&bad)));
-        std::fs::write(&path, &bad).unwrap();
-        if let Ok(ck) = kairos::checkpoint::read(&path) {
+        with_file(&dir, "ck", &bad, |path| {
+        if let Ok(ck) = kairos::checkpoint::read(path) {
             if ck.scene.dim == 3 {
                 let broad = BroadPhaseKind::Calendar.build(&Default::default());
                 let mut sim = Simulation::restore(ck.world::<DVec3>(), broad, ck.state);
@@ -313,20 +311,17 @@ proptest! {
                 }
             }
         }
-        std::fs::remove_file(&path).ok();
+        });
     }
 
     #[test]
     fn damaged_rigid_checkpoints_are_refused(damage in damage()) {
         let dir = tempdir("ck-rigid");
-        static GOOD: std::sync::OnceLock<Vec<u8>> = std::sync::OnceLock::new();
-        let good = GOOD.get_or_init(|| checkpoint_bytes(&rigid_gas(3), &dir, 20));
+        let good = once!(checkpoint_bytes(&rigid_gas(3), &dir, 20));
         let bad = apply(good, &damage);
         prop_assume!(&bad != good);
-        let path = dir.join(format!("bad-{}.ck", Fnv1a::of(&bad)));
-        std::fs::write(&path, &bad).unwrap();
-        prop_assert!(kairos::checkpoint::read(&path).is_err(), "damage {:?} accepted", damage);
-        std::fs::remove_file(&path).ok();
+        let refused = with_file(&dir, "ck", &bad, |p| kairos::checkpoint::read(p).is_err());
+        prop_assert!(refused, "damage {:?} accepted", damage);
     }
 
     /// Disguised damage to a rigid checkpoint (rotations, angular velocities, the scene's
@@ -334,13 +329,11 @@ proptest! {
     #[test]
     fn disguised_rigid_checkpoint_damage_never_panics(damage in damage()) {
         let dir = tempdir("ck-rigid-sealed");
-        static GOOD: std::sync::OnceLock<Vec<u8>> = std::sync::OnceLock::new();
-        let good = GOOD.get_or_init(|| checkpoint_bytes(&rigid_gas(3), &dir, 20));
+        let good = once!(checkpoint_bytes(&rigid_gas(3), &dir, 20));
         let mut bad = apply(good, &damage);
         reseal_checkpoint(&mut bad);
-        let path = dir.join(format!("sealed-{}.ck", Fnv1a::of(&bad)));
-        std::fs::write(&path, &bad).unwrap();
-        if let Ok(ck) = kairos::checkpoint::read(&path) {
+        with_file(&dir, "ck", &bad, |path| {
+        if let Ok(ck) = kairos::checkpoint::read(path) {
             if ck.scene.dim == 3 {
                 let _ = ck.trace_header("calendar");
                 let broad = BroadPhaseKind::Calendar.build(&Default::default());
@@ -352,20 +345,17 @@ proptest! {
                 }
             }
         }
-        std::fs::remove_file(&path).ok();
+        });
     }
 
     #[test]
     fn damaged_gravity_checkpoints_are_refused(damage in damage()) {
         let dir = tempdir("ck-gravity");
-        static GOOD: std::sync::OnceLock<Vec<u8>> = std::sync::OnceLock::new();
-        let good = GOOD.get_or_init(|| checkpoint_bytes(&drop_3d(), &dir, 120));
+        let good = once!(checkpoint_bytes(&drop_3d(), &dir, 120));
         let bad = apply(good, &damage);
         prop_assume!(&bad != good);
-        let path = dir.join(format!("bad-{}.ck", Fnv1a::of(&bad)));
-        std::fs::write(&path, &bad).unwrap();
-        prop_assert!(kairos::checkpoint::read(&path).is_err(), "damage {:?} accepted", damage);
-        std::fs::remove_file(&path).ok();
+        let refused = with_file(&dir, "ck", &bad, |p| kairos::checkpoint::read(p).is_err());
+        prop_assert!(refused, "damage {:?} accepted", damage);
     }
 
     /// Disguised damage to a checkpoint under gravity (the sleep states, supports and the
@@ -373,13 +363,11 @@ proptest! {
     #[test]
     fn disguised_gravity_checkpoint_damage_never_panics(damage in damage()) {
         let dir = tempdir("ck-gravity-sealed");
-        static GOOD: std::sync::OnceLock<Vec<u8>> = std::sync::OnceLock::new();
-        let good = GOOD.get_or_init(|| checkpoint_bytes(&drop_3d(), &dir, 120));
+        let good = once!(checkpoint_bytes(&drop_3d(), &dir, 120));
         let mut bad = apply(good, &damage);
         reseal_checkpoint(&mut bad);
-        let path = dir.join(format!("sealed-{}.ck", Fnv1a::of(&bad)));
-        std::fs::write(&path, &bad).unwrap();
-        if let Ok(ck) = kairos::checkpoint::read(&path) {
+        with_file(&dir, "ck", &bad, |path| {
+        if let Ok(ck) = kairos::checkpoint::read(path) {
             if ck.scene.dim == 3 {
                 let mut replay = Replay::try_new(&ck.trace_header("calendar")).unwrap();
                 let broad = BroadPhaseKind::Calendar.build(&Default::default());
@@ -392,33 +380,26 @@ proptest! {
                 }
             }
         }
-        std::fs::remove_file(&path).ok();
+        });
     }
 
     #[test]
     fn damaged_resumed_gravity_traces_are_refused(damage in damage()) {
         let dir = tempdir("trace-gravity");
-        static GOOD: std::sync::OnceLock<Vec<u8>> = std::sync::OnceLock::new();
-        let good = GOOD.get_or_init(|| resumed_trace_bytes(&drop_3d(), &dir, 120));
+        let good = once!(resumed_trace_bytes(&drop_3d(), &dir, 120));
         let bad = apply(good, &damage);
         prop_assume!(&bad != good);
-        let path = dir.join(format!("bad-{}.ktrace", Fnv1a::of(&bad)));
-        std::fs::write(&path, &bad).unwrap();
-        prop_assert!(read_trace(&path).is_err(), "damage {:?} accepted", damage);
-        std::fs::remove_file(&path).ok();
+        let refused = with_file(&dir, "ktrace", &bad, |p| read_trace(p).is_err());
+        prop_assert!(refused, "damage {:?} accepted", damage);
     }
 
     #[test]
     fn disguised_resumed_gravity_trace_damage_never_panics(damage in damage()) {
         let dir = tempdir("trace-gravity-sealed");
-        static GOOD: std::sync::OnceLock<Vec<u8>> = std::sync::OnceLock::new();
-        let good = GOOD.get_or_init(|| resumed_trace_bytes(&drop_3d(), &dir, 120));
+        let good = once!(resumed_trace_bytes(&drop_3d(), &dir, 120));
         let mut bad = apply(good, &damage);
         reseal_trace(&mut bad);
-        let path = dir.join(format!("sealed-{}.ktrace", Fnv1a::of(&bad)));
-        std::fs::write(&path, &bad).unwrap();
-        let _ = read_trace(&path);
-        std::fs::remove_file(&path).ok();
+        let _ = with_file(&dir, "ktrace", &bad, read_trace);
     }
 
     #[test]
