@@ -466,12 +466,13 @@ impl FeaturePair {
             Kind::EdgeEdge => 2,
         };
         let pts = [0, 1, 2, 3].map(|i| MovingPoint::new(x[i], if i < first { m1 } else { m2 }));
-        let second_order = m1.angular_acceleration == 0.0 && m2.angular_acceleration == 0.0;
-        Self::of_points(kind, pts, second_order)
+        Self::of_points(kind, pts)
     }
     /// [`FeaturePair::new`] of points already made (shared by the feature pairs of two
-    /// triangles); `second_order` when both motions are in the seed's class (`α = 0`).
-    pub(crate) fn of_points(kind: Kind, pts: [MovingPoint; 4], second_order: bool) -> Self {
+    /// triangles).
+    pub(crate) fn of_points(kind: Kind, pts: [MovingPoint; 4]) -> Self {
+        // The seed's class (`α = 0`) is where no point drifts off its constant turn.
+        let second_order = pts.iter().all(|p| p.wobble == 0.0);
         let v = |i: usize, j: usize| MovingPoint::vector(&pts[i], &pts[j]);
         let edges = match kind {
             Kind::VertexFace => [v(1, 2), v(1, 3), v(2, 3)],

@@ -983,9 +983,8 @@ fn triangle_pair(
         ca.map(|p| MovingPoint::new(p, ma)),
         cb.map(|p| MovingPoint::new(p, mb)),
     );
-    let second_order = ma.angular_acceleration == 0.0 && mb.angular_acceleration == 0.0;
     let search = |kind, pts, best: &Option<(f64, Features)>| {
-        rotating::FeaturePair::of_points(kind, pts, second_order)
+        rotating::FeaturePair::of_points(kind, pts)
             .search(until, from, horizon(best), opts)
             .time
     };
