@@ -1,6 +1,7 @@
 //! Outputs: every file the command line writes goes through the library's
 //! [`AtomicWriter`](kairos::atomic::AtomicWriter), and every command checks its outputs against
-//! its inputs, and against each other, before doing any work.
+//! its inputs, and against each other, before doing any work. Long commands show a progress
+//! bar on a terminal ([`progress_bar`]).
 
 use std::io::Write;
 use std::path::Path;
@@ -102,4 +103,22 @@ impl<'a> Files<'a> {
         }
         Ok(())
     }
+}
+
+/// A progress bar of `len` steps on stderr, drawn with `template` (indicatif's), ticking
+/// while a step takes long; `None` unless stderr is a terminal.
+pub fn progress_bar(len: u64, template: &str) -> Option<indicatif::ProgressBar> {
+    use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
+    use std::io::IsTerminal;
+    if !std::io::stderr().is_terminal() {
+        return None;
+    }
+    let bar = ProgressBar::with_draw_target(Some(len), ProgressDrawTarget::stderr_with_hz(4));
+    bar.set_style(
+        ProgressStyle::with_template(template)
+            .unwrap_or_else(|_| ProgressStyle::default_bar())
+            .progress_chars("=> "),
+    );
+    bar.enable_steady_tick(std::time::Duration::from_millis(250));
+    Some(bar)
 }

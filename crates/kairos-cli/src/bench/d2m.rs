@@ -40,7 +40,7 @@ pub struct D2mArgs {
     /// Only the first this many pairs (smallest first).
     #[arg(long)]
     pub pairs: Option<usize>,
-    /// Only the pairs whose name contains this text (for example "torus 512").
+    /// Only the pairs whose name contains this text (for example "torus 1024").
     #[arg(long)]
     pub only: Option<String>,
     /// The root finder's time tolerance, relative to the query's horizon.
@@ -224,22 +224,10 @@ pub fn d2m(a: D2mArgs) -> Result<ExitCode> {
             .join(", ")
     );
     // A progress bar on a terminal: the large pair's rows take minutes.
-    let bar = std::io::IsTerminal::is_terminal(&std::io::stderr()).then(|| {
-        use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
-        let total = chosen.len() * a.speeds.len() * METHODS.len() * a.trials;
-        let bar = ProgressBar::with_draw_target(
-            Some(total as u64),
-            ProgressDrawTarget::stderr_with_hz(4),
-        );
-        bar.set_style(
-            ProgressStyle::with_template(
-                "{spinner} [{bar:30}] {pos}/{len} queries, {msg} ({elapsed})",
-            )
-            .unwrap_or_else(|_| ProgressStyle::default_bar())
-            .progress_chars("=> "),
-        );
-        bar
-    });
+    let bar = crate::output::progress_bar(
+        (chosen.len() * a.speeds.len() * METHODS.len() * a.trials) as u64,
+        "{spinner} [{bar:30}] {pos}/{len} queries, {msg} ({elapsed})",
+    );
     let mut rows = Vec::new();
     for (index, (name, short, ra_recipe, rb_recipe)) in chosen {
         // Every pair has its own trials, the same whichever pairs run.

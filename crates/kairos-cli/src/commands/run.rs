@@ -1,13 +1,13 @@
 //! `kairos run`, `kairos demo` and `kairos generate`.
 
-use std::io::{IsTerminal, Write};
+use std::io::Write;
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
-use std::time::{Duration, Instant};
+use std::time::Instant;
 
 use anyhow::{Context, Result};
 use clap::Args;
-use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
+use indicatif::ProgressBar;
 use kairos::broad_phase::BroadPhaseOptions;
 use kairos::discrete::{DiscreteOptions, DiscreteSim, Misses};
 use kairos::generate::{
@@ -677,19 +677,13 @@ fn finish_trace(spec: &RunSpec, writer: Option<TraceWriter>) -> Result<Option<St
 
 /// The progress bar of a run, on a terminal only.
 fn progress_bar(enabled: bool) -> Option<ProgressBar> {
-    if !(enabled && std::io::stderr().is_terminal()) {
+    if !enabled {
         return None;
     }
-    let bar = ProgressBar::with_draw_target(Some(1000), ProgressDrawTarget::stderr_with_hz(4));
-    bar.set_style(
-        ProgressStyle::with_template(
-            "{spinner} simulated {percent:>3}% [{bar:30}] {msg} ({elapsed})",
-        )
-        .unwrap()
-        .progress_chars("=> "),
-    );
-    bar.enable_steady_tick(Duration::from_millis(250));
-    Some(bar)
+    crate::output::progress_bar(
+        1000,
+        "{spinner} simulated {percent:>3}% [{bar:30}] {msg} ({elapsed})",
+    )
 }
 
 /// A discrete-time run: the same outputs, with the contacts resolved at each step as events.
