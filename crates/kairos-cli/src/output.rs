@@ -4,7 +4,7 @@
 //! bar on a terminal ([`progress_bar`]).
 
 use std::io::Write;
-use std::path::Path;
+use std::path::{Path, PathBuf};
 
 use anyhow::{Context, Result};
 use kairos::atomic::{self, AtomicWriter};
@@ -33,7 +33,7 @@ pub fn write_text(path: &Path, text: &str) -> Result<()> {
 /// The files a command reads and writes, each with the option that names it (for messages).
 #[derive(Default)]
 pub struct Files<'a> {
-    inputs: Vec<(&'static str, &'a Path)>,
+    inputs: Vec<(String, PathBuf)>,
     outputs: Vec<(&'static str, &'a Path)>,
     /// (output, input) pairs that may be one file.
     allowed: Vec<(&'static str, &'static str)>,
@@ -45,8 +45,24 @@ impl<'a> Files<'a> {
         Self::default()
     }
     /// A file the command reads.
-    pub fn input(mut self, what: &'static str, path: &'a Path) -> Self {
-        self.inputs.push((what, path));
+    pub fn input(mut self, what: &str, path: &Path) -> Self {
+        self.inputs.push((what.to_string(), path.to_path_buf()));
+        self
+    }
+
+    /// The files a scene file reads besides itself (its `bodies_file`, its bodies' mesh files).
+    pub fn scene_inputs(mut self, scene: &Path) -> Self {
+        for (what, path) in kairos::scene::Scene::files_named(scene) {
+            self.inputs.push((input_name(&what), path));
+        }
+        self
+    }
+
+    /// The mesh files a scene read from a trace or a checkpoint reads (its bodies' meshes).
+    pub fn mesh_inputs(mut self, scene: &kairos::scene::Scene) -> Self {
+        for (item, path) in scene.mesh_files() {
+            self.inputs.push((input_name(&item.to_string()), path));
+        }
         self
     }
     /// A file the command writes, if given.
@@ -80,7 +96,7 @@ impl<'a> Files<'a> {
             for (in_what, input) in &self.inputs {
                 if atomic::same_file(out, input)
                     && !atomic::is_sink(out)
-                    && !self.allowed.contains(&(what, in_what))
+                    && !self.allowed.iter().any(|a| a.0 == *what && a.1 == in_what)
                 {
                     anyhow::bail!(
                         "{}: the output ({what}) is the same file as the input ({in_what}) {}; \
@@ -102,6 +118,14 @@ impl<'a> Files<'a> {
                 .with_context(|| format!("{}: cannot write the output ({what})", show(out)))?;
         }
         Ok(())
+    }
+}
+
+/// How an input a scene names is called in messages: `the bodies_file`, `the mesh of body 3`.
+fn input_name(what: &str) -> String {
+    match what {
+        "bodies_file" => "the scene's bodies_file".to_string(),
+        item => format!("the mesh of {item}"),
     }
 }
 

@@ -299,6 +299,17 @@ fn check_keys(t: &Table, allowed: &[&str], item: Item) -> Result<(), SceneError>
     Ok(())
 }
 
+/// The mesh file a body's or wall's table reads: its `mesh` when `shape = "mesh"` and `mesh`
+/// names an `.obj` or `.stl` file (as the shape's reader decides).
+fn mesh_file(t: &Table) -> Option<PathBuf> {
+    if t.get("shape").and_then(Value::as_str) != Some("mesh") {
+        return None;
+    }
+    let name = t.get("mesh")?.as_str()?;
+    let lower = name.to_ascii_lowercase();
+    (lower.ends_with(".obj") || lower.ends_with(".stl")).then(|| PathBuf::from(name))
+}
+
 fn as_number(v: &Value) -> Option<f64> {
     match v {
         Value::Float(f) => Some(*f),
@@ -434,6 +445,42 @@ impl Scene {
         }
         scene.validate()?;
         Ok(scene)
+    }
+
+    /// The files the scene file at `path` reads besides itself, found without reading them:
+    /// its `bodies_file` (beside it) and its mesh files (see [`Scene::mesh_files`]), each with
+    /// what names it (`bodies_file`, `body 3`). A file that cannot be read or is not TOML
+    /// names none ([`Scene::load`] reports why).
+    pub fn files_named(path: &Path) -> Vec<(String, PathBuf)> {
+        let Some(root) = std::fs::read_to_string(path)
+            .ok()
+            .and_then(|text| text.parse::<Table>().ok())
+        else {
+            return Vec::new();
+        };
+        let mut files = Vec::new();
+        if let Some(Value::String(name)) = root.get("bodies_file") {
+            let file = match path.parent() {
+                Some(dir) => dir.join(name),
+                None => PathBuf::from(name),
+            };
+            files.push(("bodies_file".to_string(), file));
+        }
+        for (key, item) in [
+            ("walls", Item::Wall as fn(usize) -> Item),
+            ("bodies", Item::Body),
+        ] {
+            for (i, t) in tables(&root, key)
+                .unwrap_or_default()
+                .into_iter()
+                .enumerate()
+            {
+                if let Some(p) = mesh_file(t) {
+                    files.push((item(i).to_string(), p));
+                }
+            }
+        }
+        files
     }
 
     /// The scene's TOML, not yet validated, and the `bodies_file` it names.
@@ -912,6 +959,22 @@ impl Scene {
     /// rigid state (balls without `shape` are rigid balls).
     pub fn has_rigid_bodies(&self) -> bool {
         self.shapes.iter().any(Option::is_some) || self.has_shape_walls()
+    }
+
+    /// The mesh files the scene's bodies and walls read (`shape = "mesh"` with `mesh` an
+    /// `.obj` or `.stl` path, relative to the working directory), each with the item naming it
+    /// (`body 3`), in file order.
+    pub fn mesh_files(&self) -> Vec<(Item, PathBuf)> {
+        let walls = self.walls.iter().enumerate().filter_map(|(i, w)| match w {
+            WallSpec::Shape { table } => Some((Item::Wall(i), table)),
+            _ => None,
+        });
+        let bodies = (self.shapes.iter().enumerate())
+            .filter_map(|(i, t)| t.as_ref().map(|t| (Item::Body(i), t)));
+        walls
+            .chain(bodies)
+            .filter_map(|(item, t)| mesh_file(t).map(|p| (item, p)))
+            .collect()
     }
 
     /// Whether a wall is a static shape (`shape = ...` in a `[[walls]]` table).

@@ -85,12 +85,14 @@ fn strip_kind(s: &str) -> &str {
 }
 
 pub fn export(a: ExportArgs) -> Result<ExitCode> {
+    let (mut reader, scene) = open_with_scene(&a.trace)?;
     Files::new()
         .input("trace", &a.trace)
+        .mesh_inputs(&scene)
         .output("--events", a.events.as_deref())
         .output("--final", a.final_state.as_deref())
         .check()?;
-    let (mut reader, _) = open_with_scene(&a.trace)?;
+    drop(scene);
     let mut events = a.events.as_deref().map(output::create).transpose()?;
     if let Some(f) = events.as_mut() {
         writeln!(f, "time,kind,a,b")?;
@@ -229,11 +231,12 @@ pub fn frames(a: FramesArgs) -> Result<ExitCode> {
         "--every must be a positive interval, got {}",
         a.every
     );
+    let (mut reader, scene) = open_with_scene(&a.trace)?;
     Files::new()
         .input("trace", &a.trace)
+        .mesh_inputs(&scene)
         .output("--output", Some(&a.output))
         .check()?;
-    let (mut reader, scene) = open_with_scene(&a.trace)?;
     let (start, end) = (reader.start_time(), reader.end_time());
     anyhow::ensure!(
         (end - start) / a.every <= 1e6,

@@ -156,6 +156,10 @@ pub struct GeneratedScene {
     /// to load; read by OVITO and ASE too).
     #[arg(long, value_enum, default_value_t = BodiesIn::Auto)]
     pub bodies_in: BodiesIn,
+    /// Replace an existing bodies file beside the output (`NAME.xyz`) that the scene being
+    /// replaced does not name (without it, such a file is refused: it may be another's).
+    #[arg(long)]
+    pub force: bool,
 }
 
 /// Arguments of `kairos generate billiard`.
@@ -956,21 +960,26 @@ pub fn run(a: RunArgs) -> Result<ExitCode> {
     } else {
         "the scene"
     };
-    Files::new()
-        .input(input, &source)
-        .output("--output", trace.as_deref())
-        .output("--checkpoint", a.checkpoint.as_deref())
-        .output("--observables", observables.as_deref())
-        .output("--summary-json", a.summary_json.as_deref())
-        .allow_same("--checkpoint", "--resume")
-        .check()?;
     let loading = Instant::now();
+    // A checkpoint is read before its outputs are checked: the mesh files its scene reads are
+    // inputs too. A scene file's other inputs are found without reading them.
     let resume = match &a.resume {
         Some(p) => {
             Some(kairos::checkpoint::read(p).map_err(|e| anyhow::anyhow!("{}: {e}", show(p)))?)
         }
         None => None,
     };
+    let files = Files::new().input(input, &source);
+    match &resume {
+        Some(ck) => files.mesh_inputs(&ck.scene),
+        None => files.scene_inputs(&source),
+    }
+    .output("--output", trace.as_deref())
+    .output("--checkpoint", a.checkpoint.as_deref())
+    .output("--observables", observables.as_deref())
+    .output("--summary-json", a.summary_json.as_deref())
+    .allow_same("--checkpoint", "--resume")
+    .check()?;
     let mut scene = match &resume {
         Some(ck) => ck.scene.clone(),
         None => load_scene(&source)?,
@@ -1141,6 +1150,7 @@ pub fn generate_drop(a: DropArgs) -> Result<ExitCode> {
         restitution: a.restitution,
         output: a.output,
         bodies_in: BodiesIn::Auto,
+        force: false,
     };
     write_rigid_scene(&out, &header, || drop(&params).map_err(anyhow::Error::msg))
 }
@@ -1200,10 +1210,29 @@ fn write_scene(
         .output("--output", Some(output))
         .output("the bodies file", xyz_path.as_deref())
         .check()?;
+    if let Some(p) = &xyz_path {
+        keep_unrelated_bodies_file(output, p, out.force)?;
+    }
     let scene = make()?;
+    // What the reader would refuse is never written: the TOML is read back before it is.
+    let refused = |e: String| {
+        anyhow::anyhow!(
+            "{}: the generated scene would be refused by `kairos run` ({e}): choose other \
+             parameters; nothing written",
+            show(output)
+        )
+    };
     match xyz_path {
-        None => write_text(output, &(header.to_string() + &scene.to_toml()))?,
+        None => {
+            let text = scene.to_toml();
+            Scene::from_toml_str(&text).map_err(|e| refused(e.to_string()))?;
+            write_text(output, &(header.to_string() + &text))?
+        }
         Some(p) => {
+            // The bodies, checked as the reader checks them, and the rest of the file read back.
+            Scene::from_toml_str(&scene.to_toml_without_bodies())
+                .and_then(|_| scene.validate())
+                .map_err(|e| refused(e.to_string()))?;
             let mut f = output::create(&p)?;
             kairos::xyz::write_bodies(&scene, &mut f)
                 .with_context(|| format!("{}: write failed", show(&p)))?;
@@ -1219,6 +1248,27 @@ fn write_scene(
         }
     }
     Ok(ExitCode::SUCCESS)
+}
+
+/// Refuses to replace `xyz`, the bodies file a generated scene writes beside `output`, when it
+/// exists and the scene file being replaced does not name it (a file of another scene, or not
+/// a scene's at all), unless `force`.
+fn keep_unrelated_bodies_file(output: &Path, xyz: &Path, force: bool) -> Result<()> {
+    if force || std::fs::symlink_metadata(xyz).is_err() || kairos::atomic::is_sink(xyz) {
+        return Ok(());
+    }
+    let named = Scene::files_named(output)
+        .iter()
+        .any(|(what, p)| what == "bodies_file" && kairos::atomic::same_file(p, xyz));
+    anyhow::ensure!(
+        named,
+        "{}: exists and is not the bodies file of {} (which it would replace with the \
+         generated bodies): give --force to replace it, or choose another output (the \
+         bodies go to the output's name with extension .xyz)",
+        show(xyz),
+        show(output)
+    );
+    Ok(())
 }
 
 /// ` --restitution E` for the command line a generated file records (nothing when elastic, so

@@ -52,8 +52,10 @@ pub struct SnapshotArgs {
 }
 
 pub fn snapshot(a: SnapshotArgs) -> Result<ExitCode> {
+    let (mut reader, scene) = open_with_scene(&a.trace)?;
     Files::new()
         .input("trace", &a.trace)
+        .mesh_inputs(&scene)
         .output("--output", Some(&a.output))
         .check()?;
     let ext = a
@@ -78,7 +80,6 @@ pub fn snapshot(a: SnapshotArgs) -> Result<ExitCode> {
         "--size must be between 16 and 20000 pixels, got {}",
         a.size
     );
-    let (mut reader, scene) = open_with_scene(&a.trace)?;
     a.axes.check(scene.dim)?;
     check_time(&reader, a.time, "--time", &a.trace)?;
     let mut state = Replay::new(reader.header());

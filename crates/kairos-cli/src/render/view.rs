@@ -85,11 +85,12 @@ pub struct ViewArgs {
 pub fn view(a: ViewArgs) -> Result<ExitCode> {
     anyhow::ensure!(a.max_bodies >= 1, "--max-bodies must be at least 1");
     anyhow::ensure!(a.max_events >= 1, "--max-events must be at least 1");
+    let (mut reader, scene) = open_with_scene(&a.trace)?;
     crate::output::Files::new()
         .input("trace", &a.trace)
+        .mesh_inputs(&scene)
         .output("--output", Some(&a.output))
         .check()?;
-    let (mut reader, scene) = open_with_scene(&a.trace)?;
     a.axes.check(scene.dim)?;
     let end_time = reader.end_time();
     let total_events = reader.len();
