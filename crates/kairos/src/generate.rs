@@ -91,6 +91,31 @@ pub enum GenerateError {
         /// The parameters, in words.
         names: &'static str,
     },
+    /// A parameter is larger than a scene file may hold.
+    #[error("{name} is too large ({got:e}; a scene holds numbers of at most {max:e})")]
+    TooLarge {
+        /// The parameter.
+        name: &'static str,
+        /// The value given.
+        got: f64,
+        /// The largest a scene reads.
+        max: f64,
+    },
+    /// The billiard table is too large for its balls to be placed (its grid of cells of one
+    /// largest diameter would not fit in memory).
+    #[error(
+        "the table would be {cells:.3e} cells of one largest diameter for {n} balls (at most \
+         {max:.3e}): raise --packing, bring --aspect nearer 1 or --radius-min nearer \
+         --radius-max"
+    )]
+    SparseTable {
+        /// Balls asked for.
+        n: usize,
+        /// Cells of the table's grid.
+        cells: f64,
+        /// The generator's limit.
+        max: f64,
+    },
     /// The radii's bounds are out of order or not positive.
     #[error("radii must satisfy 0 < min <= max, got [{min}, {max}]")]
     Radii {
@@ -245,10 +270,10 @@ pub fn billiard(p: &BilliardParams) -> Result<Scene, GenerateError> {
             max: p.radius_max,
         });
     }
-    if !(p.aspect > 0.0 && p.aspect.is_finite() && p.duration > 0.0 && p.duration.is_finite()) {
-        return Err(GenerateError::NotPositive {
-            names: "aspect and duration",
-        });
+    check_duration(p.duration)?;
+    check_at_most("radius-max", p.radius_max)?;
+    if !(p.aspect > 0.0 && p.aspect.is_finite()) {
+        return Err(GenerateError::NotPositive { names: "aspect" });
     }
     if p.dim != 2 && p.dim != 3 {
         return Err(GenerateError::Dimension(p.dim));
@@ -277,6 +302,17 @@ pub fn billiard(p: &BilliardParams) -> Result<Scene, GenerateError> {
 
     // Rejection sampling on a uniform grid with cells of one diameter.
     let cell = 2.0 * p.radius_max;
+    let cells: f64 = (0..dim)
+        .map(|a| (lengths[a] / cell).ceil().max(1.0))
+        .product();
+    let max_cells = (16.0 * p.n as f64).max((1u64 << 22) as f64);
+    if !(cells <= max_cells) {
+        return Err(GenerateError::SparseTable {
+            n: p.n,
+            cells,
+            max: max_cells,
+        });
+    }
     let mut g = [1usize; 3];
     for a in 0..dim {
         g[a] = (lengths[a] / cell).ceil().max(1.0) as usize;
@@ -499,6 +535,26 @@ fn with_restitution(mut scene: Scene, e: f64) -> Scene {
     scene
 }
 
+/// A scene's duration: positive, and at most what a scene file holds
+/// ([`crate::scene::MAX_MAGNITUDE`]), so that the reader takes every generated scene.
+fn check_duration(duration: f64) -> Result<(), GenerateError> {
+    check_at_most("duration", duration)?;
+    if !(duration > 0.0) {
+        return Err(GenerateError::NotPositive { names: "duration" });
+    }
+    Ok(())
+}
+
+/// A parameter the scene file holds (or scales what it holds) is at most
+/// [`crate::scene::MAX_MAGNITUDE`] in size.
+fn check_at_most(name: &'static str, x: f64) -> Result<(), GenerateError> {
+    let max = crate::scene::MAX_MAGNITUDE;
+    if x.abs() > max && !x.is_nan() {
+        return Err(GenerateError::TooLarge { name, got: x, max });
+    }
+    Ok(())
+}
+
 fn check_restitution(e: f64) -> Result<(), GenerateError> {
     if (0.0..=1.0).contains(&e) {
         Ok(())
@@ -686,10 +742,10 @@ fn gas_plan(p: &GasParams) -> Result<(Pcg64, Vec<f64>, Lattice), GenerateError> 
             got: p.polydispersity,
         });
     }
-    if !(p.mass > 0.0 && p.mass.is_finite() && p.duration > 0.0 && p.duration.is_finite()) {
-        return Err(GenerateError::NotPositive {
-            names: "mass and duration",
-        });
+    check_duration(p.duration)?;
+    check_at_most("mass", p.mass)?;
+    if !(p.mass > 0.0) {
+        return Err(GenerateError::NotPositive { names: "mass" });
     }
     let mut rng = Pcg64::seed_from_u64(p.seed);
     let radii: Vec<f64> = (0..p.n)
@@ -967,6 +1023,8 @@ fn check_rigid_gas(p: &RigidGasParams, max_packing: f64) -> Result<(), GenerateE
             got: p.packing,
         });
     }
+    check_at_most("speed", p.speed)?;
+    check_at_most("spin", p.spin)?;
     if !(p.speed >= 0.0 && p.speed.is_finite() && p.spin >= 0.0 && p.spin.is_finite()) {
         return Err(GenerateError::OutOfRange {
             name: "speed and spin",
@@ -974,9 +1032,7 @@ fn check_rigid_gas(p: &RigidGasParams, max_packing: f64) -> Result<(), GenerateE
             got: if p.speed >= 0.0 { p.spin } else { p.speed },
         });
     }
-    if !(p.duration > 0.0 && p.duration.is_finite()) {
-        return Err(GenerateError::NotPositive { names: "duration" });
-    }
+    check_duration(p.duration)?;
     let concave_range = if max_packing == RigidGasParams::MAX_PACKING_2D {
         (0.0..=1.0).contains(&p.concave)
     } else {
@@ -1165,9 +1221,7 @@ pub fn bullet(p: &BulletParams) -> Result<Scene, GenerateError> {
             got: p.speed,
         });
     }
-    if !(p.duration > 0.0 && p.duration.is_finite()) {
-        return Err(GenerateError::NotPositive { names: "duration" });
-    }
+    check_duration(p.duration)?;
     check_restitution(p.restitution)?;
     let body = |half: [f64; 2], at: [f64; 2], angle: f64, v: f64, w: f64| {
         let mut t = toml::Table::new();
@@ -1249,12 +1303,11 @@ pub fn drop(p: &DropParams) -> Result<Scene, GenerateError> {
             max: RigidGasParams::MAX_BODIES,
         });
     }
+    check_at_most("gravity", p.gravity)?;
     if !(p.gravity > 0.0 && p.gravity.is_finite()) {
         return Err(GenerateError::NotPositive { names: "gravity" });
     }
-    if !(p.duration > 0.0 && p.duration.is_finite()) {
-        return Err(GenerateError::NotPositive { names: "duration" });
-    }
+    check_duration(p.duration)?;
     check_restitution(p.restitution)?;
     let mut rng = Pcg64::seed_from_u64(p.seed);
     let cell = 2.5;
