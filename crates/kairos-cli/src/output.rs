@@ -146,3 +146,37 @@ pub fn progress_bar(len: u64, template: &str) -> Option<indicatif::ProgressBar> 
     bar.enable_steady_tick(std::time::Duration::from_millis(250));
     Some(bar)
 }
+
+/// Runs `work`, showing a spinner with `message` on stderr once it has taken longer than a
+/// second, when `enabled` and stderr is a terminal (loading a large mesh, building a world).
+pub fn while_slow<T>(message: &str, enabled: bool, work: impl FnOnce() -> T) -> T {
+    use std::io::IsTerminal;
+    use std::sync::mpsc;
+    use std::time::Duration;
+    if !enabled || !std::io::stderr().is_terminal() {
+        return work();
+    }
+    let (done, wait) = mpsc::channel::<()>();
+    let message = message.to_string();
+    let spinner = std::thread::spawn(move || {
+        if wait.recv_timeout(Duration::from_secs(1)) != Err(mpsc::RecvTimeoutError::Timeout) {
+            return;
+        }
+        let bar = indicatif::ProgressBar::with_draw_target(
+            None,
+            indicatif::ProgressDrawTarget::stderr_with_hz(4),
+        );
+        bar.set_style(
+            indicatif::ProgressStyle::with_template("{spinner} {msg} ({elapsed})")
+                .unwrap_or_else(|_| indicatif::ProgressStyle::default_spinner()),
+        );
+        bar.set_message(message);
+        bar.enable_steady_tick(Duration::from_millis(250));
+        let _ = wait.recv();
+        bar.finish_and_clear();
+    });
+    let out = work();
+    drop(done);
+    let _ = spinner.join();
+    out
+}

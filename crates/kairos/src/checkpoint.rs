@@ -14,7 +14,8 @@
 //!
 //! Version 3 is written for scenes with rigid bodies (checkpoints of balls stay version 2,
 //! byte for byte): the scene TOML keeps its `[[bodies]]` tables (the shapes, mass properties
-//! and the bodies as at time 0), and each body's state gains 14 `f64` after its last
+//! and the bodies as at time 0) and the meshes of its mesh files (`[meshes]` tables, see
+//! [`Scene::meshes`]: a resumed run never reads them again), and each body's state gains 14 `f64` after its last
 //! collision: its rotation and angular velocity at its local time, then those its trace
 //! replay holds at its replay time (each as a trace stores them: `[angle, 0, 0, 0]` and `[ω,
 //! 0, 0]` in 2D, the quaternion `[w, x, y, z]` and `[ωx, ωy, ωz]` in 3D; 248 bytes a body).
@@ -220,6 +221,7 @@ pub fn write<V: Vector>(
             bodies: scene.bodies.clone(),
             periodic: scene.periodic.clone(),
             shapes: scene.shapes.clone(),
+            meshes: scene.meshes.clone(),
             ..*scene
         }
         .to_toml()
@@ -231,6 +233,7 @@ pub fn write<V: Vector>(
             bodies: Vec::new(),
             periodic: scene.periodic.clone(),
             shapes: Vec::new(),
+            meshes: Default::default(),
             ..*scene
         }
         .to_toml_without_bodies()

@@ -427,6 +427,7 @@ pub fn billiard(p: &BilliardParams) -> Result<Scene, GenerateError> {
             bodies,
             periodic: None,
             shapes: Vec::new(),
+            meshes: Default::default(),
         },
         p.restitution,
     );
@@ -890,6 +891,7 @@ pub fn gas(p: &GasParams) -> Result<Scene, GenerateError> {
                 bodies,
                 periodic: Some(l.to_vec()),
                 shapes: Vec::new(),
+                meshes: Default::default(),
             },
             p.restitution,
         ))
@@ -997,6 +999,7 @@ fn rigid_scene(
             bodies,
             periodic: None,
             shapes: tables.into_iter().map(Some).collect(),
+            meshes: Default::default(),
         },
         restitution,
     );

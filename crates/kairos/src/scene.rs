@@ -21,7 +21,7 @@ use crate::math::{nearest_image, DVec2, DVec3, Vector};
 use crate::query::{signed_distance, EpaOptions};
 use crate::rigid::{RigidState, WallPieces};
 use crate::rigid_mesh::MeshShape;
-use crate::shape::{BodyDim, MassProperties, Pose, RigidBodySpec, Shape, SupportMap};
+use crate::shape::{BodyDim, MassProperties, MeshFiles, Pose, RigidBodySpec, Shape, SupportMap};
 use crate::wall::{Plane, Polygon, Segment, StaticShape, Wall};
 use crate::world::World;
 
@@ -229,6 +229,11 @@ pub struct Scene {
     /// [`crate::rigid::RADIUS_MARGIN`] and its mass: [`rigid_body_spec`] computes it from the
     /// table, and [`Scene::validate`] checks that the two agree.
     pub shapes: Vec<Option<Table>>,
+    /// The meshes of the `mesh` bodies that are no procedural mesh, by the name their `mesh`
+    /// key gives: each mesh file read once when the scene is parsed, and the scene's
+    /// `[meshes]` tables. [`Scene::to_toml`] writes them as `[meshes]` tables, so that the
+    /// scene of a trace or checkpoint holds its meshes and never reads their files again.
+    pub meshes: MeshFiles,
 }
 
 /// The part of a scene an error is about.
@@ -497,9 +502,11 @@ impl Scene {
                 "walls",
                 "bodies",
                 "bodies_file",
+                "meshes",
             ],
             Item::Scene,
         )?;
+        let mut meshes = read_meshes(&root)?;
         let bodies_file = match root.get("bodies_file") {
             None => None,
             Some(Value::String(f)) if root.contains_key("bodies") => {
@@ -676,7 +683,16 @@ impl Scene {
         for (i, t) in tables(&root, "bodies")?.into_iter().enumerate() {
             let item = Item::Body(i);
             if t.contains_key("shape") {
-                let spec = rigid_body_spec(dim, t).map_err(|e| invalid(item, e))?;
+                // A mesh file is read once, here; every later use of the table takes it from
+                // the scene's meshes.
+                if let Some(Value::String(name)) = t.get("mesh") {
+                    if !crate::shape::is_procedural_mesh(name) && !meshes.contains_key(name) {
+                        if let Ok(mesh) = crate::shape::load_mesh_file(name) {
+                            meshes.insert(name.clone(), std::sync::Arc::new(mesh));
+                        }
+                    }
+                }
+                let spec = rigid_body_spec_in(dim, t, &meshes).map_err(|e| invalid(item, e))?;
                 if shapes.is_empty() {
                     shapes.resize(i, None);
                 }
@@ -724,6 +740,7 @@ impl Scene {
             bodies,
             periodic,
             shapes,
+            meshes,
         };
         Ok((scene, bodies_file))
     }
@@ -894,7 +911,8 @@ impl Scene {
                          use walls, or balls without `shape`",
                     ));
                 }
-                let spec = rigid_body_spec(self.dim, table).map_err(|e| invalid(item, e))?;
+                let spec = rigid_body_spec_in(self.dim, table, &self.meshes)
+                    .map_err(|e| invalid(item, e))?;
                 if spec != self.bodies[i] {
                     return Err(invalid(
                         item,
@@ -985,19 +1003,28 @@ impl Scene {
     }
 
     /// Every body's shape and the pose of its local frame at time 0 (balls without `shape`
-    /// as balls), for the exact overlap checks of a scene with rigid bodies.
-    fn shapes_at_start<V: SceneDim>(&self) -> Vec<(Vec<Shape<V>>, Pose<V>)> {
+    /// as balls), and a mesh body's mesh, for the exact overlap checks of a scene with rigid
+    /// bodies.
+    #[allow(clippy::type_complexity)]
+    fn shapes_at_start<V: SceneDim>(
+        &self,
+    ) -> Vec<(
+        Vec<Shape<V>>,
+        Pose<V>,
+        Option<std::sync::Arc<crate::ccd::mesh::TriMesh>>,
+    )> {
         self.bodies
             .iter()
             .enumerate()
             .map(|(i, b)| match self.shapes.get(i) {
                 Some(Some(t)) => {
-                    let p = rigid_parts::<V>(t).expect("validated rigid body");
-                    (p.pieces, p.pose)
+                    let p = rigid_parts::<V>(t, &self.meshes).expect("validated rigid body");
+                    (p.pieces, p.pose, p.mesh.map(|m| m.0))
                 }
                 _ => (
                     vec![Shape::ball(b.radius).expect("validated radius")],
                     Pose::from_position(V::from_array3(b.position)),
+                    None,
                 ),
             })
             .collect()
@@ -1013,7 +1040,7 @@ impl Scene {
         // How far the shapes of bodies i and j overlap (the negative of their signed distance;
         // the deepest pair of pieces of a compound body).
         let depth = |i: usize, j: usize| {
-            let ((a, pa), (b, pb)) = (&shapes[i], &shapes[j]);
+            let ((a, pa, _), (b, pb, _)) = (&shapes[i], &shapes[j]);
             a.iter()
                 .flat_map(|a| b.iter().map(move |b| (a, b)))
                 .map(|(a, b)| -signed_distance(a, pa, b, pb, &EpaOptions::default()))
@@ -1021,17 +1048,8 @@ impl Scene {
         };
         // A mesh's solid holding the other body's centre of mass (a body wholly inside it
         // crosses none of its triangles).
-        let meshes: Vec<Option<std::sync::Arc<crate::ccd::mesh::TriMesh>>> = (0..self.bodies.len())
-            .map(|i| match self.shapes.get(i) {
-                Some(Some(t)) => rigid_parts::<V>(t)
-                    .expect("validated rigid body")
-                    .mesh
-                    .map(|m| m.0),
-                _ => None,
-            })
-            .collect();
         let inside = |i: usize, j: usize| {
-            meshes[i].as_ref().is_some_and(|m| {
+            shapes.get(i).and_then(|s| s.2.as_ref()).is_some_and(|m| {
                 let centre = V::from_array3(self.bodies[j].position);
                 let local = shapes[i].1.inverse_transform_point(centre);
                 crate::ccd::solid::contains(m, local.to_array3())
@@ -1095,7 +1113,7 @@ impl Scene {
                     if dist >= b.radius {
                         continue;
                     }
-                    let (own, pose) = &shapes[i];
+                    let (own, pose, _) = &shapes[i];
                     let depth = own
                         .iter()
                         .map(|shape| wall_depth(shape, pose, &pieces[w], pos))
@@ -1321,14 +1339,7 @@ impl Scene {
     /// the bodies' tables are read in a [`BodyDim`]: the two dimensions are built by their
     /// types and the one asked for is taken back.
     fn rigid_world<V: Vector>(&self) -> World<V> {
-        let parts: Box<dyn std::any::Any> = if V::DIM == 2 {
-            Box::new(self.rigid_parts_in::<DVec2>())
-        } else {
-            Box::new(self.rigid_parts_in::<DVec3>())
-        };
-        let (bodies, shapes, states, meshes) = *parts
-            .downcast::<RigidWorldParts<V>>()
-            .expect("the vector types are DVec2 and DVec3");
+        let (bodies, shapes, states, meshes) = self.rigid_parts_of::<V>(true);
         let walls = self
             .walls
             .iter()
@@ -1345,6 +1356,25 @@ impl Scene {
         self.with_gravity_of(world)
     }
 
+    /// [`Scene::rigid_parts_in`] in the dimension of `V`: the two dimensions are built by
+    /// their types and the one asked for is taken back.
+    fn rigid_parts_of<V: Vector>(&self, trees: bool) -> RigidWorldParts<V> {
+        let parts: Box<dyn std::any::Any> = if V::DIM == 2 {
+            Box::new(self.rigid_parts_in::<DVec2>(trees))
+        } else {
+            Box::new(self.rigid_parts_in::<DVec3>(trees))
+        };
+        *parts
+            .downcast::<RigidWorldParts<V>>()
+            .expect("the vector types are DVec2 and DVec3")
+    }
+
+    /// The rigid states of a scene with rigid bodies at time 0, as its world holds them
+    /// (without building the world: no mesh's sphere tree).
+    pub fn rigid_states<V: Vector>(&self) -> Vec<RigidState<V>> {
+        self.rigid_parts_of::<V>(false).2
+    }
+
     /// `world` with this scene's gravity and rest speed, when it sets gravity.
     fn with_gravity_of<V: Vector>(&self, world: World<V>) -> World<V> {
         if !self.has_gravity() {
@@ -1357,14 +1387,17 @@ impl Scene {
     /// The bodies, shapes (one per body, or a compound body's pieces) and rigid states of a
     /// rigid world.
     #[allow(clippy::type_complexity)]
-    fn rigid_parts_in<V: SceneDim>(&self) -> RigidWorldParts<V> {
+    /// With `trees` false, the meshes (and their sphere trees) are left out: the states
+    /// still number the mesh bodies.
+    fn rigid_parts_in<V: SceneDim>(&self, trees: bool) -> RigidWorldParts<V> {
         let mut bodies = Vec::with_capacity(self.bodies.len());
         let mut shapes = Vec::with_capacity(self.bodies.len());
         let mut states = Vec::with_capacity(self.bodies.len());
         let mut meshes = Vec::new();
+        let mut mesh_count = 0;
         for (i, b) in self.bodies.iter().enumerate() {
             let p = match self.shapes.get(i) {
-                Some(Some(t)) => rigid_parts::<V>(t).expect("validated rigid body"),
+                Some(Some(t)) => rigid_parts::<V>(t, &self.meshes).expect("validated rigid body"),
                 _ => ball_parts::<V>(b).expect("validated ball"),
             };
             let (body, state) = RigidState::body_of_pieces(
@@ -1378,11 +1411,14 @@ impl Scene {
             .expect("validated mass properties");
             let mut state = state;
             if let Some((mesh, hull)) = p.mesh {
-                state.mesh = Some(meshes.len() as u32);
-                meshes.push(MeshShape {
-                    body: MeshBody::new((*mesh).clone()),
-                    hull,
-                });
+                state.mesh = Some(mesh_count);
+                mesh_count += 1;
+                if trees {
+                    meshes.push(MeshShape {
+                        body: MeshBody::new((*mesh).clone()),
+                        hull,
+                    });
+                }
             }
             bodies.push(body);
             shapes.extend(p.pieces);
@@ -1415,6 +1451,23 @@ impl Scene {
                 b.radius,
                 b.mass
             );
+        }
+        for (name, mesh) in &self.meshes {
+            let _ = write!(
+                s,
+                "\n[meshes.{}]\nvertices = [",
+                Value::String(name.clone())
+            );
+            for (i, v) in mesh.vertices().iter().enumerate() {
+                let sep = if i == 0 { "" } else { ", " };
+                let _ = write!(s, "{sep}[{:?}, {:?}, {:?}]", v[0], v[1], v[2]);
+            }
+            s.push_str("]\ntriangles = [");
+            for (i, t) in mesh.triangles().iter().enumerate() {
+                let sep = if i == 0 { "" } else { ", " };
+                let _ = write!(s, "{sep}[{}, {}, {}]", t[0], t[1], t[2]);
+            }
+            s.push_str("]\n");
         }
         s
     }
@@ -1632,6 +1685,87 @@ fn find_overlap(
     found
 }
 
+/// The scene's `[meshes]` tables: per name, a mesh given by its `vertices` (`[x, y, z]`
+/// each) and `triangles` (three 0-based vertex indices each, counter-clockwise seen from
+/// outside), checked as a mesh file's are.
+fn read_meshes(root: &Table) -> Result<MeshFiles, SceneError> {
+    let mut meshes = MeshFiles::new();
+    let Some(v) = root.get("meshes") else {
+        return Ok(meshes);
+    };
+    let Value::Table(all) = v else {
+        return Err(invalid(
+            Item::Scene,
+            "`meshes` must be a table of meshes by name ([meshes.\"NAME\"] with `vertices` and \
+             `triangles`)",
+        ));
+    };
+    for (name, v) in all {
+        let bad = |problem: String| invalid(Item::Scene, format!("[meshes] \"{name}\": {problem}"));
+        if crate::shape::is_procedural_mesh(name) {
+            return Err(bad(
+                "is the name of a procedural mesh: give the mesh another name".into(),
+            ));
+        }
+        let Value::Table(t) = v else {
+            return Err(bad("must be a table with `vertices` and `triangles`".into()));
+        };
+        if let Some(k) = t
+            .keys()
+            .find(|k| !["vertices", "triangles"].contains(&k.as_str()))
+        {
+            return Err(bad(format!(
+                "unknown key `{k}` (a mesh has `vertices` and `triangles`)"
+            )));
+        }
+        let rows = |key: &str| -> Result<&Vec<Value>, SceneError> {
+            match t.get(key) {
+                Some(Value::Array(a)) => Ok(a),
+                Some(_) => Err(bad(format!("`{key}` must be an array of 3-element arrays"))),
+                None => Err(bad(format!("missing `{key}`"))),
+            }
+        };
+        let vertices = rows("vertices")?
+            .iter()
+            .enumerate()
+            .map(|(i, row)| {
+                let xs: Option<Vec<f64>> = row.as_array().filter(|a| a.len() == 3).and_then(|a| {
+                    a.iter()
+                        .map(|x| x.as_float().or_else(|| x.as_integer().map(|i| i as f64)))
+                        .collect()
+                });
+                match xs {
+                    Some(x) if x.iter().all(|c| c.abs() <= MAX_MAGNITUDE) => Ok([x[0], x[1], x[2]]),
+                    Some(_) => Err(bad(format!(
+                        "vertex {i} has a coordinate that is not finite or beyond {MAX_MAGNITUDE:e}"
+                    ))),
+                    None => Err(bad(format!("vertex {i} must be 3 numbers"))),
+                }
+            })
+            .collect::<Result<Vec<_>, _>>()?;
+        let triangles = rows("triangles")?
+            .iter()
+            .enumerate()
+            .map(|(k, row)| {
+                let is: Option<Vec<u32>> = row.as_array().filter(|a| a.len() == 3).and_then(|a| {
+                    a.iter()
+                        .map(|x| x.as_integer().and_then(|i| u32::try_from(i).ok()))
+                        .collect()
+                });
+                is.map(|i| [i[0], i[1], i[2]]).ok_or_else(|| {
+                    bad(format!(
+                        "triangle {k} must be 3 vertex indices (integers from 0)"
+                    ))
+                })
+            })
+            .collect::<Result<Vec<_>, _>>()?;
+        let mesh =
+            crate::ccd::mesh::TriMesh::new(vertices, triangles).map_err(|e| bad(e.to_string()))?;
+        meshes.insert(name.clone(), std::sync::Arc::new(mesh));
+    }
+    Ok(meshes)
+}
+
 /// The [`BodySpec`] of the rigid body whose table is `table` in a scene of dimension `dim`:
 /// its centre of mass, the velocity of its centre of mass, its bounding radius about the centre
 /// of mass grown by [`crate::rigid::RADIUS_MARGIN`] and its mass (see `docs/scene-format.md`).
@@ -1641,8 +1775,22 @@ fn find_overlap(
 /// The problem, starting with the key concerned (`half_extents: expected 2 numbers, got 3`,
 /// `` `density` must be positive, got 0 ``); the caller adds the body.
 pub fn rigid_body_spec(dim: usize, table: &Table) -> Result<BodySpec, String> {
-    fn spec<V: SceneDim>(table: &Table) -> Result<BodySpec, String> {
-        let p = rigid_parts::<V>(table)?;
+    rigid_body_spec_in(dim, table, &MeshFiles::new())
+}
+
+/// [`rigid_body_spec`] with the meshes already read (a scene's [`Scene::meshes`]: a `mesh`
+/// key naming one of them takes it instead of reading the file).
+///
+/// # Errors
+///
+/// As [`rigid_body_spec`].
+pub fn rigid_body_spec_in(
+    dim: usize,
+    table: &Table,
+    meshes: &MeshFiles,
+) -> Result<BodySpec, String> {
+    fn spec<V: SceneDim>(table: &Table, meshes: &MeshFiles) -> Result<BodySpec, String> {
+        let p = rigid_parts::<V>(table, meshes)?;
         let (body, _) = RigidState::body_of_pieces(
             0,
             &p.pieces,
@@ -1663,8 +1811,8 @@ pub fn rigid_body_spec(dim: usize, table: &Table) -> Result<BodySpec, String> {
         })
     }
     match dim {
-        2 => spec::<DVec2>(table),
-        3 => spec::<DVec3>(table),
+        2 => spec::<DVec2>(table, meshes),
+        3 => spec::<DVec3>(table, meshes),
         d => Err(format!("`dim` must be 2 or 3, got {d}")),
     }
 }
@@ -1700,8 +1848,9 @@ fn message(e: SceneError) -> String {
 
 /// A rigid body's parts from its table: the shape and motion by [`RigidBodySpec::from_table`],
 /// the mass properties from `density` (default 1) or `mass`, and `inertia` when given.
-fn rigid_parts<V: SceneDim>(t: &Table) -> Result<RigidParts<V>, String> {
-    let spec = RigidBodySpec::<V>::from_table(t, &RIGID_KEYS).map_err(|e| e.to_string())?;
+fn rigid_parts<V: SceneDim>(t: &Table, meshes: &MeshFiles) -> Result<RigidParts<V>, String> {
+    let spec =
+        RigidBodySpec::<V>::from_table_in(t, &RIGID_KEYS, meshes).map_err(|e| e.to_string())?;
     let density = number(t, "density", Item::Scene).map_err(message)?;
     let mass = number(t, "mass", Item::Scene).map_err(message)?;
     if density.is_some() && mass.is_some() {

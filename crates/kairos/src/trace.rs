@@ -497,8 +497,8 @@ fn spins_of<V: Vector>(states: &[RigidState<V>]) -> Vec<([f64; 4], [f64; 3])> {
 /// The rigid states of a (validated) scene's world at time 0.
 fn rigid_states(scene: &Scene) -> Spins {
     match scene.dim {
-        2 => Spins::Two(scene.world::<DVec2>().rigid),
-        3 => Spins::Three(scene.world::<DVec3>().rigid),
+        2 => Spins::Two(scene.rigid_states::<DVec2>()),
+        3 => Spins::Three(scene.rigid_states::<DVec3>()),
         _ => Spins::None,
     }
 }

@@ -200,6 +200,7 @@ fn collisions_within_contact_duration_are_elastic() {
         bodies: vec![ball(0.0, 1.0), ball(2.0, 0.0), ball(3.0, 0.0)],
         periodic: None,
         shapes: Vec::new(),
+        meshes: Default::default(),
     };
     let final_velocities = |scene: &Scene| {
         scene.validate().unwrap();

@@ -137,6 +137,7 @@ fn simultaneous_events_on_a_lattice() {
         bodies,
         periodic: None,
         shapes: Vec::new(),
+        meshes: Default::default(),
     };
     scene.validate().unwrap();
     let n = compare(&scene, &BroadPhaseOptions::default(), "lattice");
@@ -196,6 +197,7 @@ fn touching_starts_and_3d() {
         bodies,
         periodic: None,
         shapes: Vec::new(),
+        meshes: Default::default(),
     };
     scene.validate().unwrap();
     assert!(compare(&scene, &BroadPhaseOptions::default(), "touching") > 50);
@@ -225,6 +227,7 @@ fn touching_starts_and_3d() {
         bodies: bodies3,
         periodic: None,
         shapes: Vec::new(),
+        meshes: Default::default(),
     };
     scene3.validate().unwrap();
     let reference = records::<DVec3>(
@@ -341,6 +344,7 @@ fn grid_stress_scenes() {
             bodies,
             periodic: None,
             shapes: Vec::new(),
+            meshes: Default::default(),
         };
         scene.validate().unwrap();
         let n = compare(
@@ -461,6 +465,7 @@ fn walls_in_3d_are_identical() {
         bodies,
         periodic: None,
         shapes: Vec::new(),
+        meshes: Default::default(),
     };
     scene.validate().unwrap();
     let log = records::<DVec3>(
@@ -541,6 +546,7 @@ fn restitution_zero_terminates_and_agrees() {
             bodies: bodies.clone(),
             periodic: None,
             shapes: Vec::new(),
+            meshes: Default::default(),
         };
         scene.validate().unwrap();
         let n = compare(

@@ -376,3 +376,115 @@ fn a_mesh_collides_with_convex_bodies_and_static_shapes() {
     assert!(kinds.contains(&(false, 6)), "{kinds:?}");
     assert!(kinds.iter().any(|&(pair, _)| pair), "{kinds:?}");
 }
+
+/// A trace and a checkpoint of a scene whose mesh is a file hold the mesh: a file changed (by
+/// 1e-7 or more) or removed after the run changes neither what they replay nor what they
+/// resume.
+#[test]
+fn traces_and_checkpoints_hold_their_mesh_files() {
+    use kairos::checkpoint;
+    use kairos::trace::{Record, Replay, TraceReader, TraceWriter};
+    let dir = std::env::temp_dir().join(format!("kairos-mesh-held-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let obj = dir.join("ball.obj");
+    let write_obj = |shift: f64| {
+        let mesh = TriMesh::icosphere(1.0, 1);
+        let mut text = String::new();
+        for (i, v) in mesh.vertices().iter().enumerate() {
+            let x = if i == 0 { v[0] + shift } else { v[0] };
+            text += &format!("v {x:?} {:?} {:?}\n", v[1], v[2]);
+        }
+        for t in mesh.triangles() {
+            text += &format!("f {} {} {}\n", t[0] + 1, t[1] + 1, t[2] + 1);
+        }
+        std::fs::write(&obj, text).unwrap();
+    };
+    write_obj(0.0);
+    let scene = scene(&format!(
+        "dim = 3\n[simulation]\nduration = 20.0\n[[walls]]\n\
+         box = {{ min = [-3.0, -3.0, -3.0], max = [3.0, 3.0, 3.0] }}\n[[bodies]]\n\
+         shape = \"mesh\"\nmesh = {:?}\nposition = [0.0, 0.0, 0.0]\n\
+         velocity = [1.0, 0.5, 0.25]\nangular_velocity = [0.3, 0.2, 0.1]\n",
+        obj.to_str().unwrap()
+    ));
+    let mut sim = Simulation::new(
+        scene.world::<DVec3>(),
+        BroadPhaseKind::Calendar.build(&Default::default()),
+        scene.duration,
+    );
+    let trace = dir.join("run.ktrace");
+    let mut writer = TraceWriter::create_for_scene(&trace, &scene, "calendar").unwrap();
+    let mut replay = Replay::for_scene(&scene);
+    for _ in 0..3 {
+        let e = sim.step().expect("the ball meets a wall");
+        let r = Record::from_event(&e, sim.world(), sim.lookahead());
+        writer.write(&r).unwrap();
+        replay.apply(&r);
+    }
+    writer.finish(sim.now()).unwrap();
+    let ck = dir.join("run.ckpt");
+    checkpoint::write(&ck, &scene, &sim, &replay).unwrap();
+    let end = sim.now();
+    let expected = Replay::new(TraceReader::open(&trace).unwrap().header());
+    let held = |what: &str| {
+        let reader = TraceReader::open(&trace).unwrap_or_else(|e| panic!("{what}: {e}"));
+        let embedded = reader.header().scene().unwrap();
+        assert_eq!(embedded.bodies, scene.bodies, "{what}");
+        assert_eq!(embedded.meshes, scene.meshes, "{what}");
+        let (_, records) = reader.read_all().unwrap();
+        let mut r = Replay::try_new(TraceReader::open(&trace).unwrap().header()).unwrap();
+        let mut e = expected.clone();
+        for rec in &records {
+            r.apply(rec);
+            e.apply(rec);
+        }
+        assert_eq!(r.orientation(0, end), e.orientation(0, end), "{what}");
+        let resumed = checkpoint::read(&ck).unwrap_or_else(|e| panic!("{what}: {e}"));
+        assert_eq!(resumed.scene.bodies, scene.bodies, "{what}");
+        assert_eq!(resumed.scene.meshes, scene.meshes, "{what}");
+    };
+    held("as written");
+    write_obj(1e-7);
+    held("after a change of 1e-7 to one coordinate");
+    write_obj(0.05);
+    held("after a change of 0.05");
+    std::fs::remove_file(&obj).unwrap();
+    held("without the file");
+    std::fs::remove_dir_all(&dir).ok();
+}
+
+/// A scene's `[meshes]` tables give meshes by name, checked as mesh files are; the scene
+/// writes them back, and a scene of a mesh file writes that file's mesh.
+#[test]
+fn meshes_given_in_the_scene_are_checked_and_written_back() {
+    let body = "[[bodies]]\nshape = \"mesh\"\nmesh = \"tetra\"\nposition = [0.0, 0.0, 0.0]\n";
+    let tetra = "[meshes.tetra]\nvertices = [[0, 0, 0], [1, 0, 0], [0, 1, 0], [0, 0, 1]]\n";
+    let s = scene(&format!(
+        "{ROOM}{body}{tetra}triangles = [[0, 2, 1], [0, 1, 3], [0, 3, 2], [1, 2, 3]]\n"
+    ));
+    assert_eq!(s.meshes["tetra"].triangles().len(), 4);
+    assert!((s.bodies[0].mass - 1.0 / 6.0).abs() < 1e-12);
+    assert_eq!(scene(&s.to_toml()), s);
+    for (tables, needle) in [
+        (
+            format!("{tetra}triangles = [[0, 2, 1], [0, 1, 9], [0, 3, 2], [1, 2, 3]]\n"),
+            "[meshes] \"tetra\": triangle 1 names vertex 9, but there are 4 vertices",
+        ),
+        (
+            format!("{tetra}triangles = [[0, 2, 1], [0, 1, 3], [0, 3, 2]]\n"),
+            "the mesh is not closed",
+        ),
+        (
+            format!("{tetra}triangles = [[0, 2], [0, 1, 3]]\n"),
+            "[meshes] \"tetra\": triangle 0 must be 3 vertex indices",
+        ),
+        (tetra.to_string(), "[meshes] \"tetra\": missing `triangles`"),
+        (
+            "[meshes.torus]\nvertices = []\ntriangles = []\n".into(),
+            "[meshes] \"torus\": is the name of a procedural mesh",
+        ),
+    ] {
+        let e = error(&format!("{ROOM}{body}{tables}"));
+        assert!(e.contains(needle), "{e}");
+    }
+}

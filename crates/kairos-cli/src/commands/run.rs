@@ -472,9 +472,13 @@ fn simulate_dim<V: Vector>(spec: &mut RunSpec) -> Result<Summary> {
         None => kind.name().to_string(),
     };
     let broad = kind.build::<V>(&spec.opts);
+    let world = output::while_slow("building the world", spec.progress, || match spec.resume {
+        Some(ck) => ck.world::<V>(),
+        None => spec.scene.world::<V>(),
+    });
     let mut sim = match spec.resume {
-        Some(ck) => Simulation::restore(ck.world::<V>(), broad, ck.state),
-        None => Simulation::new(spec.scene.world::<V>(), broad, spec.scene.duration),
+        Some(ck) => Simulation::restore(world, broad, ck.state),
+        None => Simulation::new(world, broad, spec.scene.duration),
     };
     let mut writer = match (spec.trace, spec.resume) {
         (None, _) => None,
@@ -964,9 +968,12 @@ pub fn run(a: RunArgs) -> Result<ExitCode> {
     // A checkpoint is read before its outputs are checked: the mesh files its scene reads are
     // inputs too. A scene file's other inputs are found without reading them.
     let resume = match &a.resume {
-        Some(p) => {
-            Some(kairos::checkpoint::read(p).map_err(|e| anyhow::anyhow!("{}: {e}", show(p)))?)
-        }
+        Some(p) => Some(
+            output::while_slow("reading the checkpoint", !a.quiet, || {
+                kairos::checkpoint::read(p)
+            })
+            .map_err(|e| anyhow::anyhow!("{}: {e}", show(p)))?,
+        ),
         None => None,
     };
     let files = Files::new().input(input, &source);
@@ -982,7 +989,7 @@ pub fn run(a: RunArgs) -> Result<ExitCode> {
     .check()?;
     let mut scene = match &resume {
         Some(ck) => ck.scene.clone(),
-        None => load_scene(&source)?,
+        None => output::while_slow("loading the scene", !a.quiet, || load_scene(&source))?,
     };
     if scene.has_gravity() {
         refuse_for_gravity(stepper, &source)?;

@@ -284,8 +284,14 @@ impl SphereTree {
             let c = mesh.corners(t as usize);
             (c[0][axis] + c[1][axis] + c[2][axis]) / 3.0
         };
-        order.sort_by(|&a, &b| centroid(a).total_cmp(&centroid(b)).then(a.cmp(&b)));
-        let mut split = order.partition_point(|&t| centroid(t) < cut);
+        // Each centroid computed once (not at every comparison); the order is strict (ties
+        // by index), so the unstable sort gives the one sorted order.
+        let mut keyed: Vec<(f64, u32)> = order.iter().map(|&t| (centroid(t), t)).collect();
+        keyed.sort_unstable_by(|a, b| a.0.total_cmp(&b.0).then(a.1.cmp(&b.1)));
+        for (o, &(_, t)) in order.iter_mut().zip(&keyed) {
+            *o = t;
+        }
+        let mut split = keyed.partition_point(|&(c, _)| c < cut);
         if split == 0 || split == order.len() {
             split = order.len() / 2;
         }

@@ -116,7 +116,10 @@ pub(crate) use polyhedron::solid_moments;
 pub use polyhedron::{ConvexPolyhedron, PolyhedronEdge};
 pub use polytope::{Cuboid, Segment, Simplex, Triangle};
 pub use round::{Ball, Capsule, Cone, Cylinder};
-pub use spec::{shape_keys, BodyDim, RigidBodySpec, SpecError, MOTION_KEYS, SHAPE_NAMES};
+pub use spec::{
+    is_procedural_mesh, load_mesh_file, shape_keys, BodyDim, MeshFiles, RigidBodySpec, SpecError,
+    MOTION_KEYS, SHAPE_NAMES,
+};
 
 use crate::math::{Aabb, Rotation, Vector};
 

@@ -293,6 +293,21 @@ impl<V: BodyDim> RigidBodySpec<V> {
     /// type or length, a non-finite or too large number, an unknown shape, a shape of the
     /// other dimension or one its constructor refuses, a zero quaternion.
     pub fn from_table(table: &Table, extra_keys: &[&str]) -> Result<Self, SpecError> {
+        Self::from_table_in(table, extra_keys, &MeshFiles::new())
+    }
+
+    /// [`RigidBodySpec::from_table`] with the meshes already read: a `mesh` body whose `mesh`
+    /// names an entry of `meshes` takes that mesh (a scene's [`crate::scene::Scene::meshes`]:
+    /// its mesh files read once, or its `[meshes]` tables) instead of reading the file.
+    ///
+    /// # Errors
+    ///
+    /// As [`RigidBodySpec::from_table`].
+    pub fn from_table_in(
+        table: &Table,
+        extra_keys: &[&str],
+        meshes: &MeshFiles,
+    ) -> Result<Self, SpecError> {
         let name = match table.get("shape") {
             None => {
                 return Err(SpecError::Missing {
@@ -312,7 +327,7 @@ impl<V: BodyDim> RigidBodySpec<V> {
             .find(|n| *n == name)
             .unwrap_or("shape");
         check_keys(table, name, own_keys, extra_keys)?;
-        let (shape, pieces, mesh) = read_shape::<V>(table, name)?;
+        let (shape, pieces, mesh) = read_shape::<V>(table, name, meshes)?;
         let position = vector::<V>(table, "position")?.ok_or_else(|| SpecError::Missing {
             key: "position".into(),
             hint: format!("{} numbers", V::DIM),
@@ -394,6 +409,7 @@ fn check_keys(
 fn read_shape<V: Vector>(
     t: &Table,
     name: &'static str,
+    meshes: &MeshFiles,
 ) -> Result<(Shape<V>, Vec<Shape<V>>, Option<Arc<TriMesh>>), SpecError> {
     let only = |dim: usize| -> Result<(), SpecError> {
         if V::DIM == dim {
@@ -442,7 +458,7 @@ fn read_shape<V: Vector>(
         }
         "mesh" => {
             only(3)?;
-            let mesh = read_mesh(t)?;
+            let mesh = read_mesh(t, meshes)?;
             let point = |i: u32| V::from_array3(mesh.vertices()[i as usize]);
             let pieces = mesh
                 .triangles()
@@ -459,7 +475,7 @@ fn read_shape<V: Vector>(
                 .collect::<Result<Vec<_>, _>>()?;
             let all: Vec<V> = mesh.vertices().iter().map(|&p| V::from_array3(p)).collect();
             let hull = Shape::polyhedron(&all).map_err(shape_err("mesh"))?;
-            return Ok((hull, pieces, Some(Arc::new(mesh))));
+            return Ok((hull, pieces, Some(mesh)));
         }
         "polyhedron" => {
             only(3)?;
@@ -511,8 +527,9 @@ const PROCEDURAL: [(&str, &str, &[f64], &str, &[u32], u32); 4] = [
 ];
 
 /// A `mesh` body's mesh: a procedural one by name (with `size` and `detail`) or an `.obj` or
-/// `.stl` file (a path, relative to the working directory), scaled by `scale`.
-fn read_mesh(t: &Table) -> Result<TriMesh, SpecError> {
+/// `.stl` file (a path, relative to the working directory; the entry of `meshes` of that name
+/// when there is one), scaled by `scale`.
+fn read_mesh(t: &Table, meshes: &MeshFiles) -> Result<Arc<TriMesh>, SpecError> {
     let err = |key: &'static str, message: String| SpecError::Mesh { key, message };
     let names = "icosphere, torus, spiky_ball, plate, or the path of an .obj or .stl file";
     let v = t.get("mesh").ok_or_else(|| SpecError::Missing {
@@ -546,14 +563,14 @@ fn read_mesh(t: &Table) -> Result<TriMesh, SpecError> {
                     ));
                 }
             }
-            let lower = name.to_ascii_lowercase();
-            if !(lower.ends_with(".obj") || lower.ends_with(".stl")) {
-                return Err(err(
-                    "mesh",
-                    format!("unknown mesh `{name}` (expected {names})"),
-                ));
+            if let Some(mesh) = meshes.get(name) {
+                return Ok(if scale == 1.0 {
+                    Arc::clone(mesh)
+                } else {
+                    Arc::new(mesh.mapped(|p| p.map(|x| x * scale)))
+                });
             }
-            TriMesh::load(std::path::Path::new(name)).map_err(|e| err("mesh", e.to_string()))?
+            load_mesh_file(name)?
         }
         Some(&(name, size_what, size_default, detail_what, detail_default, most)) => {
             let size = match t.get("size") {
@@ -617,11 +634,42 @@ fn read_mesh(t: &Table) -> Result<TriMesh, SpecError> {
             }
         }
     };
-    Ok(if scale == 1.0 {
+    Ok(Arc::new(if scale == 1.0 {
         mesh
     } else {
         mesh.mapped(|p| p.map(|x| x * scale))
-    })
+    }))
+}
+
+/// The meshes of `mesh` bodies by the name their `mesh` key gives: the files a scene names,
+/// read once, and the meshes of its `[meshes]` tables.
+pub type MeshFiles = std::collections::BTreeMap<String, Arc<TriMesh>>;
+
+/// Whether `name` is one of the procedural meshes (`icosphere`, `torus`, ...) rather than a
+/// file or a `[meshes]` entry.
+pub fn is_procedural_mesh(name: &str) -> bool {
+    PROCEDURAL.iter().any(|p| p.0 == name)
+}
+
+/// The mesh of the `.obj` or `.stl` file `name` (a path, relative to the working directory).
+///
+/// # Errors
+///
+/// [`SpecError::Mesh`] for the key `mesh`: a name that is no mesh file, or the file's
+/// problem (naming the file).
+pub fn load_mesh_file(name: &str) -> Result<TriMesh, SpecError> {
+    let err = |message: String| SpecError::Mesh {
+        key: "mesh",
+        message,
+    };
+    let lower = name.to_ascii_lowercase();
+    if !(lower.ends_with(".obj") || lower.ends_with(".stl")) {
+        return Err(err(format!(
+            "unknown mesh `{name}` (expected icosphere, torus, spiky_ball, plate, or the path \
+             of an .obj or .stl file)"
+        )));
+    }
+    TriMesh::load(std::path::Path::new(name)).map_err(|e| err(e.to_string()))
 }
 
 /// The key of the first invalid size of a capsule, cylinder or cone (`half_height` may be 0
