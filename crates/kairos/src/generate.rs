@@ -18,6 +18,7 @@
 use rand::{Rng, SeedableRng};
 use rand_pcg::Pcg64;
 
+use crate::num::Num;
 use crate::scene::{BodySpec, Scene, SceneError, WallSpec};
 
 /// Parameters of [`billiard`]. The defaults are calibrated so that mean collision counts match
@@ -76,7 +77,7 @@ pub enum GenerateError {
         max: usize,
     },
     /// A parameter is outside its range.
-    #[error("{name} must be in {range}, got {got}")]
+    #[error("{name} must be in {range}, got {}", Num(*.got))]
     OutOfRange {
         /// The parameter.
         name: &'static str,
@@ -92,7 +93,7 @@ pub enum GenerateError {
         names: &'static str,
     },
     /// The radii's bounds are out of order or not positive.
-    #[error("radii must satisfy 0 < min <= max, got [{min}, {max}]")]
+    #[error("radii must satisfy 0 < min <= max, got [{}, {}]", Num(*.min), Num(*.max))]
     Radii {
         /// Smallest radius.
         min: f64,
@@ -171,6 +172,23 @@ pub enum GenerateError {
     /// The generated scene failed validation (a bug of the generator if it ever happens).
     #[error("generated scene is invalid: {0}")]
     Invalid(SceneError),
+    /// The billiard room the parameters ask for is longer than a scene's coordinates may be.
+    #[error(
+        "a table for {n} {} at packing {} would be {} long, beyond the largest coordinate of a \
+         scene ({}): use larger packing or smaller radii",
+        balls(*.n),
+        Num(*.packing),
+        Num(*.length),
+        Num(crate::scene::MAX_MAGNITUDE)
+    )]
+    RoomTooLarge {
+        /// Balls asked for.
+        n: usize,
+        /// Packing asked for.
+        packing: f64,
+        /// The room's longest side (infinite when it overflows).
+        length: f64,
+    },
     /// A rigid-body generator was asked for no bodies, or for more than it writes.
     #[error("the number of bodies must be in [1, {max}], got {n}")]
     Bodies {
@@ -245,9 +263,14 @@ pub fn billiard(p: &BilliardParams) -> Result<Scene, GenerateError> {
             max: p.radius_max,
         });
     }
-    if !(p.aspect > 0.0 && p.aspect.is_finite() && p.duration > 0.0 && p.duration.is_finite()) {
-        return Err(GenerateError::NotPositive {
-            names: "aspect and duration",
+    if !(p.duration > 0.0 && p.duration.is_finite()) {
+        return Err(GenerateError::NotPositive { names: "duration" });
+    }
+    if !(1e-3..=1e3).contains(&p.aspect) {
+        return Err(GenerateError::OutOfRange {
+            name: "aspect",
+            range: "[1e-3, 1e3] (the table's width over its height)",
+            got: p.aspect,
         });
     }
     if p.dim != 2 && p.dim != 3 {
@@ -275,12 +298,19 @@ pub fn billiard(p: &BilliardParams) -> Result<Scene, GenerateError> {
         [volume.cbrt().max(2.0 * p.radius_max * 1.01); 3]
     };
 
-    // Rejection sampling on a uniform grid with cells of one diameter.
-    let cell = 2.0 * p.radius_max;
-    let mut g = [1usize; 3];
-    for a in 0..dim {
-        g[a] = (lengths[a] / cell).ceil().max(1.0) as usize;
+    if let Some(&length) = lengths[..dim]
+        .iter()
+        .find(|l| !(**l <= crate::scene::MAX_MAGNITUDE))
+    {
+        return Err(GenerateError::RoomTooLarge {
+            n: p.n,
+            packing: p.packing,
+            length,
+        });
     }
+
+    // Rejection sampling on a uniform grid with cells of at least one diameter.
+    let (cell, g) = placement_grid(&lengths[..dim], 2.0 * p.radius_max, p.n);
     let mut grid: Vec<Vec<u32>> = vec![Vec::new(); g[0] * g[1] * g[2]];
     let cell_of = |x: &[f64; 3]| -> [usize; 3] {
         let mut c = [0usize; 3];
@@ -398,6 +428,27 @@ pub fn billiard(p: &BilliardParams) -> Result<Scene, GenerateError> {
     Ok(scene)
 }
 
+/// The cell width and the cells along each axis of a grid over a room of `lengths` for `n`
+/// balls: cells at least `diameter` wide, so that the balls a ball overlaps are in the cells
+/// around its own, and widened (doubled) until there are at most `8 n + 8` cells, so that a
+/// sparse or elongated room (a tiny packing, a large aspect) does not make the grid outgrow
+/// the balls. Which balls overlap does not depend on the width, so neither does the scene.
+fn placement_grid(lengths: &[f64], diameter: f64, n: usize) -> (f64, [usize; 3]) {
+    let most = 8.0 * n as f64 + 8.0;
+    let mut cell = diameter;
+    loop {
+        let along = |l: f64| (l / cell).ceil().max(1.0);
+        if lengths.iter().map(|&l| along(l)).product::<f64>() <= most {
+            let mut g = [1usize; 3];
+            for (g, &l) in g.iter_mut().zip(lengths) {
+                *g = along(l) as usize;
+            }
+            return (cell, g);
+        }
+        cell *= 2.0;
+    }
+}
+
 /// Tries of random sequential placement for one ball before [`push_apart`] takes over.
 const MAX_TRIES: usize = 10_000;
 /// Sweeps of [`push_apart`] before it gives up.
@@ -412,11 +463,7 @@ fn push_apart(pos: &mut [[f64; 3]], radii: &[f64], lengths: &[f64]) -> bool {
     let dim = lengths.len();
     let n = pos.len();
     let r_max = radii.iter().copied().fold(0.0, f64::max);
-    let cell = 2.0 * r_max;
-    let mut g = [1usize; 3];
-    for a in 0..dim {
-        g[a] = (lengths[a] / cell).ceil().max(1.0) as usize;
-    }
+    let (cell, g) = placement_grid(lengths, 2.0 * r_max, n);
     let cells = g[0] * g[1] * g[2];
     let mut head = vec![u32::MAX; cells];
     let mut next = vec![u32::MAX; n];
@@ -967,12 +1014,14 @@ fn check_rigid_gas(p: &RigidGasParams, max_packing: f64) -> Result<(), GenerateE
             got: p.packing,
         });
     }
-    if !(p.speed >= 0.0 && p.speed.is_finite() && p.spin >= 0.0 && p.spin.is_finite()) {
-        return Err(GenerateError::OutOfRange {
-            name: "speed and spin",
-            range: "[0, inf)",
-            got: if p.speed >= 0.0 { p.spin } else { p.speed },
-        });
+    for (name, got) in [("speed", p.speed), ("spin", p.spin)] {
+        if !(got >= 0.0 && got.is_finite()) {
+            return Err(GenerateError::OutOfRange {
+                name,
+                range: "[0, inf)",
+                got,
+            });
+        }
     }
     if !(p.duration > 0.0 && p.duration.is_finite()) {
         return Err(GenerateError::NotPositive { names: "duration" });
