@@ -29,7 +29,7 @@ pub struct DiscreteArgs {
     /// Number of balls (the thesis: 1024).
     #[arg(long, default_value_t = 1024)]
     pub n: usize,
-    /// Runs (scenes with seeds 0..R); times are medians, counts means.
+    /// Runs (scenes with seeds 0..R), 1 to 1000; times are medians, counts means.
     #[arg(long, default_value_t = 3)]
     pub runs: usize,
     /// Event-driven broad phases to time.
@@ -180,7 +180,13 @@ fn time_discrete<V: Vector>(
 
 /// Measures every row.
 pub fn measure(a: &DiscreteArgs) -> Result<Vec<Row>> {
-    anyhow::ensure!(a.runs >= 1, "--runs must be at least 1");
+    super::check_count("--runs", a.runs, super::MAX_RUNS)?;
+    super::check_budget_and_duration(a.budget, a.table.duration)?;
+    anyhow::ensure!(
+        a.rigid_packing > 0.0 && a.rigid_packing.is_finite(),
+        "--rigid-packing must be a positive packing fraction, got {}",
+        kairos::num::Num(a.rigid_packing)
+    );
     if a.rigid {
         anyhow::ensure!(
             a.table.dim == 2 || a.table.dim == 3,

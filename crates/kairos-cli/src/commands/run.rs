@@ -102,10 +102,10 @@ pub struct TableArgs {
     /// Largest radius.
     #[arg(long, default_value_t = BilliardParams::default().radius_max)]
     pub radius_max: f64,
-    /// Width over height of the table.
+    /// Width over height of the table, from 1e-3 to 1e3.
     #[arg(long, default_value_t = BilliardParams::default().aspect)]
     pub aspect: f64,
-    /// Simulated time in seconds.
+    /// Simulated time in seconds (at most 1e4 in a benchmark).
     #[arg(long, default_value_t = BilliardParams::default().duration)]
     pub duration: f64,
 }
@@ -914,13 +914,15 @@ pub fn run(a: RunArgs) -> Result<ExitCode> {
     if let Some(dt) = a.every {
         anyhow::ensure!(
             dt > 0.0 && dt.is_finite(),
-            "--every must be a positive interval, got {dt}"
+            "--every must be a positive interval, got {}",
+            kairos::num::Num(dt)
         );
     }
     if let Some(dt) = a.observe {
         anyhow::ensure!(
             dt > 0.0 && dt.is_finite(),
-            "--observe must be a positive interval, got {dt}"
+            "--observe must be a positive interval, got {}",
+            kairos::num::Num(dt)
         );
     }
     anyhow::ensure!(
