@@ -69,7 +69,10 @@ fn mesh_coordinates_and_scales_beyond_the_arithmetic_are_out_of_range() {
              position = [0, 0, 0]\n"
         ));
         assert!(
-            e.contains("scale") && e.contains("out of range") && !e.contains("collinear"),
+            e.contains("scale")
+                && e.contains("out of range")
+                && e.contains("from 1e-50 to 1e50")
+                && !e.contains("collinear"),
             "{scale}: {e}"
         );
     }

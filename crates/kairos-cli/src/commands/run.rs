@@ -700,8 +700,8 @@ fn simulate_discrete<V: Vector>(
          more than --max-steps {}: use a larger --dt, or raise --max-steps if this run is meant \
          to be that long",
         spec.scene_name,
-        opts.dt,
-        scene.duration,
+        kairos::num::Num(opts.dt),
+        kairos::num::Num(scene.duration),
         opts.substeps,
         spec.max_steps
     );
@@ -994,10 +994,11 @@ pub fn run(a: RunArgs) -> Result<ExitCode> {
         let rows = scene.duration / dt;
         anyhow::ensure!(
             rows <= MAX_OBSERVE_ROWS,
-            "{}: --observe {dt} over a duration of {} makes {rows:.3e} rows, more than \
+            "{}: --observe {} over a duration of {} makes {rows:.3e} rows, more than \
              {MAX_OBSERVE_ROWS:e}: sample less often",
             show(&source),
-            scene.duration
+            kairos::num::Num(dt),
+            kairos::num::Num(scene.duration)
         );
     }
     let spec = RunSpec {

@@ -11,6 +11,10 @@ use crate::ccd::mesh::{TriMesh, MAX_COORDINATE};
 use crate::math::{DVec2, DVec3, Rotation, RotationError, Vector};
 use crate::num::Num;
 
+/// The least largest coordinate of a mesh body: the inverse of
+/// [`crate::ccd::mesh::MAX_COORDINATE`].
+const MIN_MESH_SIZE: f64 = 1e-50;
+
 /// Largest magnitude of a number: the bound of every number of a scene
 /// ([`crate::scene::MAX_MAGNITUDE`], equal by a test), kept here so that the shape module
 /// stays a leaf on [`crate::math`].
@@ -622,13 +626,13 @@ fn read_mesh(t: &Table) -> Result<TriMesh, SpecError> {
         }
     };
     // The size the arithmetic of a body holds (its volume and inertia are fifth powers of it):
-    // its largest coordinate from `1 / MAX_COORDINATE` to `MAX_COORDINATE`.
+    // its largest coordinate from `MIN_MESH_SIZE` to `MAX_COORDINATE`.
     let size = mesh
         .vertices()
         .iter()
         .flat_map(|v| v.map(f64::abs))
         .fold(0.0, f64::max);
-    let (least, most) = (1.0 / MAX_COORDINATE, MAX_COORDINATE);
+    let (least, most) = (MIN_MESH_SIZE, MAX_COORDINATE);
     if !(least..=most).contains(&(size * scale)) {
         let (key, what) = if scale == 1.0 {
             ("mesh", String::new())
