@@ -85,6 +85,23 @@ pub fn show(p: &std::path::Path) -> String {
     p.display().to_string()
 }
 
+/// An error and its causes, joined by `: `, leaving out a cause whose text the message has
+/// already (an error that shows its source in its own text, as `{file}: {source}` does).
+fn message(e: &anyhow::Error) -> String {
+    let mut out = String::new();
+    for cause in e.chain() {
+        let text = cause.to_string();
+        if out.contains(&text) {
+            continue;
+        }
+        if !out.is_empty() {
+            out.push_str(": ");
+        }
+        out.push_str(&text);
+    }
+    out
+}
+
 fn main() -> ExitCode {
     let cli = Cli::parse();
     interrupt::install();
@@ -114,7 +131,7 @@ fn main() -> ExitCode {
                 ExitCode::from((128 + i.signal) as u8)
             }
             None => {
-                eprintln!("error: {e:#}");
+                eprintln!("error: {}", message(&e));
                 ExitCode::from(2)
             }
         },

@@ -26,8 +26,11 @@ fn the_sample_queries_have_no_false_negative() {
     let dir = queries();
     let o = kairos(&["ccd", dir.to_str().unwrap(), "--json"], &dir);
     ok(&o);
-    let rows: Vec<serde_json::Value> = serde_json::from_str(&text(&o.stdout)).unwrap();
+    let all: Vec<serde_json::Value> = serde_json::from_str(&text(&o.stdout)).unwrap();
+    // The folders' rows, then a total per kind (no folder).
+    let (totals, rows): (Vec<_>, Vec<_>) = all.into_iter().partition(|r| r["folder"].is_null());
     assert_eq!(rows.len(), 22, "{rows:?}");
+    assert_eq!(totals.len(), 2, "{totals:?}");
     let mut total = std::collections::BTreeMap::new();
     for r in &rows {
         assert_eq!(r["false_negatives"], 0, "{r}");
@@ -59,7 +62,8 @@ fn the_sample_queries_have_no_false_negative() {
             })
             .collect()
     };
-    assert_eq!(counts(&rows), counts(&again));
+    let before: Vec<serde_json::Value> = rows.iter().chain(&totals).cloned().collect();
+    assert_eq!(counts(&before), counts(&again));
     // The table form: a row per folder and the totals.
     let o = kairos(&["ccd", dir.to_str().unwrap()], &dir);
     ok(&o);
@@ -102,4 +106,84 @@ fn bad_query_files_are_refused_with_the_file_and_line() {
     let o = kairos(&["ccd", ".", "--repeat", "0"], &dir);
     assert!(!o.status.success());
     assert!(text(&o.stderr).contains("--repeat"));
+}
+
+/// Four identical vertex-face rows at t = 0 and t = 1: one query that never moves, whose
+/// exact answer is `truth`.
+fn still_query(truth: u8) -> String {
+    format!("0,1,0,1,0,1,{truth}\n").repeat(8)
+}
+
+#[test]
+fn a_link_back_up_the_tree_is_read_once_and_the_extension_is_any_case() {
+    let dir = tempdir("ccd-links");
+    let vf = dir.join("vertex-face");
+    std::fs::create_dir_all(&vf).unwrap();
+    std::fs::write(vf.join("a.csv"), still_query(1)).unwrap();
+    std::fs::write(vf.join("b.CSV"), still_query(1)).unwrap();
+    std::os::unix::fs::symlink("..", vf.join("loop")).unwrap();
+    let o = kairos(&["ccd", ".", "--json"], &dir);
+    ok(&o);
+    let rows: Vec<serde_json::Value> = serde_json::from_str(&text(&o.stdout)).unwrap();
+    let queries: u64 = rows
+        .iter()
+        .filter(|r| !r["folder"].is_null())
+        .map(|r| r["queries"].as_u64().unwrap())
+        .sum();
+    assert_eq!(queries, 2, "{rows:?}");
+}
+
+#[test]
+fn the_json_has_a_total_per_kind_as_the_table_has() {
+    let dir = tempdir("ccd-totals");
+    for (folder, kind) in [
+        ("one", "vertex-face"),
+        ("two", "vertex-face"),
+        ("one", "edge-edge"),
+    ] {
+        let d = dir.join(folder).join(kind);
+        std::fs::create_dir_all(&d).unwrap();
+        std::fs::write(d.join("q.csv"), still_query(1).repeat(2)).unwrap();
+    }
+    let o = kairos(&["ccd", ".", "--json"], &dir);
+    ok(&o);
+    let rows: Vec<serde_json::Value> = serde_json::from_str(&text(&o.stdout)).unwrap();
+    let totals: Vec<(&str, u64)> = rows
+        .iter()
+        .filter(|r| r["folder"].is_null())
+        .map(|r| (r["kind"].as_str().unwrap(), r["queries"].as_u64().unwrap()))
+        .collect();
+    assert_eq!(totals, [("vertex-face", 4), ("edge-edge", 2)], "{rows:?}");
+    for key in ["false_negatives", "false_positives"] {
+        let of = |total: bool| -> u64 {
+            rows.iter()
+                .filter(|r| r["folder"].is_null() == total)
+                .map(|r| r[key].as_u64().unwrap())
+                .sum()
+        };
+        assert_eq!(of(true), of(false), "{key}: {rows:?}");
+    }
+}
+
+#[test]
+fn integers_beyond_the_floats_are_out_of_range_and_long_ones_are_read() {
+    let dir = tempdir("ccd-digits");
+    let vf = dir.join("vertex-face");
+    std::fs::create_dir_all(&vf).unwrap();
+    // 44 digits: more than a 128-bit integer holds, still a float.
+    let big = "1".repeat(44);
+    let rows = format!("{big},{big},0,1,0,1,1\n").repeat(8);
+    std::fs::write(vf.join("q.csv"), rows).unwrap();
+    let o = kairos(&["ccd", ".", "--json"], &dir);
+    ok(&o);
+    let huge = "9".repeat(400);
+    let rows = format!("{huge},1,0,1,0,1,1\n").repeat(8);
+    std::fs::write(vf.join("q.csv"), rows).unwrap();
+    let o = kairos(&["ccd", "."], &dir);
+    assert!(!o.status.success());
+    let err = text(&o.stderr);
+    assert!(
+        err.contains("q.csv: line 1: an integer of 400 digits is out of range"),
+        "{err}"
+    );
 }

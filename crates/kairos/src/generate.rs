@@ -18,6 +18,7 @@
 use rand::{Rng, SeedableRng};
 use rand_pcg::Pcg64;
 
+use crate::num::Num;
 use crate::scene::{BodySpec, Scene, SceneError, WallSpec};
 
 /// Parameters of [`billiard`]. The defaults are calibrated so that mean collision counts match
@@ -76,7 +77,7 @@ pub enum GenerateError {
         max: usize,
     },
     /// A parameter is outside its range.
-    #[error("{name} must be in {range}, got {got}")]
+    #[error("{name} must be in {range}, got {}", Num(*.got))]
     OutOfRange {
         /// The parameter.
         name: &'static str,
@@ -101,23 +102,8 @@ pub enum GenerateError {
         /// The largest a scene reads.
         max: f64,
     },
-    /// The billiard table is too large for its balls to be placed (its grid of cells of one
-    /// largest diameter would not fit in memory).
-    #[error(
-        "the table would be {cells:.3e} cells of one largest diameter for {n} balls (at most \
-         {max:.3e}): raise --packing, bring --aspect nearer 1 or --radius-min nearer \
-         --radius-max"
-    )]
-    SparseTable {
-        /// Balls asked for.
-        n: usize,
-        /// Cells of the table's grid.
-        cells: f64,
-        /// The generator's limit.
-        max: f64,
-    },
     /// The radii's bounds are out of order or not positive.
-    #[error("radii must satisfy 0 < min <= max, got [{min}, {max}]")]
+    #[error("radii must satisfy 0 < min <= max, got [{}, {}]", Num(*.min), Num(*.max))]
     Radii {
         /// Smallest radius.
         min: f64,
@@ -196,6 +182,23 @@ pub enum GenerateError {
     /// The generated scene failed validation (a bug of the generator if it ever happens).
     #[error("generated scene is invalid: {0}")]
     Invalid(SceneError),
+    /// The billiard room the parameters ask for is longer than a scene's coordinates may be.
+    #[error(
+        "a table for {n} {} at packing {} would be {} long, beyond the largest coordinate of a \
+         scene ({}): use larger packing or smaller radii",
+        balls(*.n),
+        Num(*.packing),
+        Num(*.length),
+        Num(crate::scene::MAX_MAGNITUDE)
+    )]
+    RoomTooLarge {
+        /// Balls asked for.
+        n: usize,
+        /// Packing asked for.
+        packing: f64,
+        /// The room's longest side (infinite when it overflows).
+        length: f64,
+    },
     /// A rigid-body generator was asked for no bodies, or for more than it writes.
     #[error("the number of bodies must be in [1, {max}], got {n}")]
     Bodies {
@@ -272,8 +275,12 @@ pub fn billiard(p: &BilliardParams) -> Result<Scene, GenerateError> {
     }
     check_duration(p.duration)?;
     check_at_most("radius-max", p.radius_max)?;
-    if !(p.aspect > 0.0 && p.aspect.is_finite()) {
-        return Err(GenerateError::NotPositive { names: "aspect" });
+    if !(1e-3..=1e3).contains(&p.aspect) {
+        return Err(GenerateError::OutOfRange {
+            name: "aspect",
+            range: "[1e-3, 1e3] (the table's width over its height)",
+            got: p.aspect,
+        });
     }
     if p.dim != 2 && p.dim != 3 {
         return Err(GenerateError::Dimension(p.dim));
@@ -300,23 +307,19 @@ pub fn billiard(p: &BilliardParams) -> Result<Scene, GenerateError> {
         [volume.cbrt().max(2.0 * p.radius_max * 1.01); 3]
     };
 
-    // Rejection sampling on a uniform grid with cells of one diameter.
-    let cell = 2.0 * p.radius_max;
-    let cells: f64 = (0..dim)
-        .map(|a| (lengths[a] / cell).ceil().max(1.0))
-        .product();
-    let max_cells = (16.0 * p.n as f64).max((1u64 << 22) as f64);
-    if !(cells <= max_cells) {
-        return Err(GenerateError::SparseTable {
+    if let Some(&length) = lengths[..dim]
+        .iter()
+        .find(|l| !(**l <= crate::scene::MAX_MAGNITUDE))
+    {
+        return Err(GenerateError::RoomTooLarge {
             n: p.n,
-            cells,
-            max: max_cells,
+            packing: p.packing,
+            length,
         });
     }
-    let mut g = [1usize; 3];
-    for a in 0..dim {
-        g[a] = (lengths[a] / cell).ceil().max(1.0) as usize;
-    }
+
+    // Rejection sampling on a uniform grid with cells of at least one diameter.
+    let (cell, g) = placement_grid(&lengths[..dim], 2.0 * p.radius_max, p.n);
     let mut grid: Vec<Vec<u32>> = vec![Vec::new(); g[0] * g[1] * g[2]];
     let cell_of = |x: &[f64; 3]| -> [usize; 3] {
         let mut c = [0usize; 3];
@@ -435,6 +438,27 @@ pub fn billiard(p: &BilliardParams) -> Result<Scene, GenerateError> {
     Ok(scene)
 }
 
+/// The cell width and the cells along each axis of a grid over a room of `lengths` for `n`
+/// balls: cells at least `diameter` wide, so that the balls a ball overlaps are in the cells
+/// around its own, and widened (doubled) until there are at most `8 n + 8` cells, so that a
+/// sparse or elongated room (a tiny packing, a large aspect) does not make the grid outgrow
+/// the balls. Which balls overlap does not depend on the width, so neither does the scene.
+fn placement_grid(lengths: &[f64], diameter: f64, n: usize) -> (f64, [usize; 3]) {
+    let most = 8.0 * n as f64 + 8.0;
+    let mut cell = diameter;
+    loop {
+        let along = |l: f64| (l / cell).ceil().max(1.0);
+        if lengths.iter().map(|&l| along(l)).product::<f64>() <= most {
+            let mut g = [1usize; 3];
+            for (g, &l) in g.iter_mut().zip(lengths) {
+                *g = along(l) as usize;
+            }
+            return (cell, g);
+        }
+        cell *= 2.0;
+    }
+}
+
 /// Tries of random sequential placement for one ball before [`push_apart`] takes over.
 const MAX_TRIES: usize = 10_000;
 /// Sweeps of [`push_apart`] before it gives up.
@@ -449,11 +473,7 @@ fn push_apart(pos: &mut [[f64; 3]], radii: &[f64], lengths: &[f64]) -> bool {
     let dim = lengths.len();
     let n = pos.len();
     let r_max = radii.iter().copied().fold(0.0, f64::max);
-    let cell = 2.0 * r_max;
-    let mut g = [1usize; 3];
-    for a in 0..dim {
-        g[a] = (lengths[a] / cell).ceil().max(1.0) as usize;
-    }
+    let (cell, g) = placement_grid(lengths, 2.0 * r_max, n);
     let cells = g[0] * g[1] * g[2];
     let mut head = vec![u32::MAX; cells];
     let mut next = vec![u32::MAX; n];
@@ -1028,12 +1048,14 @@ fn check_rigid_gas(p: &RigidGasParams, max_packing: f64) -> Result<(), GenerateE
     }
     check_at_most("speed", p.speed)?;
     check_at_most("spin", p.spin)?;
-    if !(p.speed >= 0.0 && p.speed.is_finite() && p.spin >= 0.0 && p.spin.is_finite()) {
-        return Err(GenerateError::OutOfRange {
-            name: "speed and spin",
-            range: "[0, inf)",
-            got: if p.speed >= 0.0 { p.spin } else { p.speed },
-        });
+    for (name, got) in [("speed", p.speed), ("spin", p.spin)] {
+        if !(got >= 0.0 && got.is_finite()) {
+            return Err(GenerateError::OutOfRange {
+                name,
+                range: "[0, inf)",
+                got,
+            });
+        }
     }
     check_duration(p.duration)?;
     let concave_range = if max_packing == RigidGasParams::MAX_PACKING_2D {

@@ -49,6 +49,7 @@ pub mod generate;
 pub mod hash;
 pub mod math;
 pub mod names;
+pub mod num;
 pub mod observe;
 pub mod overlap;
 pub mod query;

@@ -17,7 +17,7 @@ pub struct UnknownName {
 
 /// An option out of its documented range.
 #[derive(Clone, Copy, Debug, PartialEq, thiserror::Error)]
-#[error("{option} must be {rule}, got {value}")]
+#[error("{option} must be {rule}, got {}", crate::num::Num(self.value))]
 pub struct BadOption {
     /// The option's name.
     pub option: &'static str,

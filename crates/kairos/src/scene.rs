@@ -18,6 +18,7 @@ use toml::{Table, Value};
 use crate::body::Body;
 use crate::ccd::tree::MeshBody;
 use crate::math::{nearest_image, DVec2, DVec3, Vector};
+use crate::num::Num;
 use crate::query::{signed_distance, EpaOptions};
 use crate::rigid::{RigidState, WallPieces};
 use crate::rigid_mesh::MeshShape;
@@ -325,7 +326,10 @@ fn as_number(v: &Value) -> Option<f64> {
 
 fn finite(x: f64, what: &str, item: Item) -> Result<f64, SceneError> {
     if !x.is_finite() {
-        return Err(invalid(item, format!("`{what}` must be finite, got {x}")));
+        return Err(invalid(
+            item,
+            format!("`{what}` must be finite, got {}", Num(x)),
+        ));
     }
     if x.abs() > MAX_MAGNITUDE {
         return Err(invalid(
@@ -570,14 +574,14 @@ impl Scene {
         if !(duration > 0.0) {
             return Err(invalid(
                 Item::Simulation,
-                format!("`duration` must be positive, got {duration}"),
+                format!("`duration` must be positive, got {}", Num(duration)),
             ));
         }
         let restitution = number(sim, "restitution", Item::Simulation)?.unwrap_or(1.0);
         if !(0.0..=1.0).contains(&restitution) {
             return Err(invalid(
                 Item::Simulation,
-                format!("`restitution` must be in [0, 1], got {restitution}"),
+                format!("`restitution` must be in [0, 1], got {}", Num(restitution)),
             ));
         }
         let contact_duration = number(sim, "contact_duration", Item::Simulation)?;
@@ -774,7 +778,10 @@ impl Scene {
         if !(0.0..=1.0).contains(&self.restitution) {
             return Err(invalid(
                 Item::Simulation,
-                format!("`restitution` must be in [0, 1], got {}", self.restitution),
+                format!(
+                    "`restitution` must be in [0, 1], got {}",
+                    Num(self.restitution)
+                ),
             ));
         }
         if let Some(tc) = self.contact_duration {
@@ -782,7 +789,7 @@ impl Scene {
             if !(tc >= 0.0) {
                 return Err(invalid(
                     Item::Simulation,
-                    format!("`contact_duration` must be at least 0, got {tc}"),
+                    format!("`contact_duration` must be at least 0, got {}", Num(tc)),
                 ));
             }
         }
@@ -805,7 +812,7 @@ impl Scene {
             if !(v >= 0.0) {
                 return Err(invalid(
                     Item::Simulation,
-                    format!("`rest_speed` must be at least 0, got {v}"),
+                    format!("`rest_speed` must be at least 0, got {}", Num(v)),
                 ));
             }
             if !self.has_gravity() {
@@ -819,7 +826,7 @@ impl Scene {
         if !(self.friction >= 0.0) {
             return Err(invalid(
                 Item::Simulation,
-                format!("`friction` must be at least 0, got {}", self.friction),
+                format!("`friction` must be at least 0, got {}", Num(self.friction)),
             ));
         }
         if self.friction > 0.0 && !self.has_rigid_bodies() {
@@ -870,13 +877,13 @@ impl Scene {
             if !(b.radius > 0.0) {
                 return Err(invalid(
                     item,
-                    format!("`radius` must be positive, got {}", b.radius),
+                    format!("`radius` must be positive, got {}", Num(b.radius)),
                 ));
             }
             if !(b.mass > 0.0) {
                 return Err(invalid(
                     item,
-                    format!("`mass` must be positive, got {}", b.mass),
+                    format!("`mass` must be positive, got {}", Num(b.mass)),
                 ));
             }
         }
@@ -946,7 +953,7 @@ impl Scene {
                 if !(x > 0.0) {
                     return Err(invalid(
                         Item::Boundary,
-                        format!("box lengths must be positive, got {x}"),
+                        format!("box lengths must be positive, got {}", Num(x)),
                     ));
                 }
                 if !(x > 4.0 * r_max) {
@@ -1859,7 +1866,7 @@ fn rigid_parts<V: SceneDim>(t: &Table, meshes: &MeshFiles) -> Result<RigidParts<
     for (key, x) in [("density", density), ("mass", mass)] {
         if let Some(x) = x {
             if !(x > 0.0) {
-                return Err(format!("`{key}` must be positive, got {x}"));
+                return Err(format!("`{key}` must be positive, got {}", Num(x)));
             }
         }
     }
@@ -2028,7 +2035,7 @@ impl SceneDim for DVec2 {
         }
         let x = inertia_number(value)?;
         if !(x > 0.0) {
-            return Err(format!("must be positive, got {x}"));
+            return Err(format!("must be positive, got {}", Num(x)));
         }
         Ok(x)
     }

@@ -45,6 +45,7 @@ use std::path::Path;
 use crate::atomic::AtomicWriter;
 use crate::event::{Event, EventKind};
 use crate::math::{Rotation, Vector};
+use crate::num::Num;
 use crate::rigid::RigidState;
 use crate::scene::{BodySpec, Scene};
 use crate::world::World;
@@ -651,6 +652,28 @@ fn read_exact_or(input: &mut impl Read, buf: &mut [u8], what: &str) -> Result<()
 
 const NO_FOOTER: &str = "no footer (the run was interrupted or the file cut)";
 
+/// How many bytes follow a footer that is not at the end of a trace of `size` bytes: the last
+/// footer mark of the final 64 KiB that leaves room for the header and a whole footer before
+/// it, if there is one. Only for the message: the file is refused either way (a record holding
+/// the mark by chance would only make the count wrong).
+fn footer_before_the_end(
+    file: &mut File,
+    size: u64,
+    header_len: u64,
+    footer_size: u64,
+) -> Result<Option<u64>, TraceError> {
+    let start = size.saturating_sub(1 << 16).max(header_len);
+    file.seek(SeekFrom::Start(start))?;
+    let mut end = Vec::new();
+    file.take(size - start).read_to_end(&mut end)?;
+    Ok((0..end.len().saturating_sub(31))
+        .rev()
+        .find(|&k| {
+            end[k..k + 8] == FOOTER_MAGIC && start + k as u64 + 32 >= header_len + footer_size
+        })
+        .map(|k| size - (start + k as u64 + 32)))
+}
+
 impl TraceReader {
     /// Opens a trace and checks its header and footer.
     pub fn open(path: &Path) -> Result<Self, TraceError> {
@@ -705,7 +728,14 @@ impl TraceReader {
         read_exact_or(&mut file, &mut footer, "footer")?;
         let tail = &footer[footer.len() - 32..];
         if tail[..8] != FOOTER_MAGIC {
-            return Err(TraceError::Incomplete(NO_FOOTER.into()));
+            return Err(
+                match footer_before_the_end(&mut file, size, header_len, footer_size)? {
+                    Some(extra) => corrupt(format!(
+                        "{extra} bytes after the footer (data appended to a complete trace)"
+                    )),
+                    None => TraceError::Incomplete(NO_FOOTER.into()),
+                },
+            );
         }
         if version >= 2 {
             let mut check = Fnv1a::default();
@@ -1302,6 +1332,9 @@ pub fn check_time(t: f64, start: f64, end: f64) -> Result<(), TraceError> {
         ""
     };
     Err(corrupt(format!(
-        "time {t} is outside the time range of the trace ([{start}, {end}]){why}"
+        "time {} is outside the time range of the trace ([{}, {}]){why}",
+        Num(t),
+        Num(start),
+        Num(end)
     )))
 }

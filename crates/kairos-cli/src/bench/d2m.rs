@@ -14,18 +14,25 @@ use kairos::ccd::mesh::TriMesh;
 use kairos::ccd::pieces::{pieces_contact, PieceBody, Procedural};
 use kairos::ccd::rotating::ScrewMotion;
 use kairos::ccd::tree::{mesh_contact, MeshBody, MeshQuery};
+use kairos::num::Num;
 use kairos::query::ToiOptions;
 use plotters::style::RGBColor;
 use rand::{Rng, SeedableRng};
 use rand_pcg::Pcg64;
 
+/// Most trials per pair and speed (each keeps its motions and results: about 200 bytes).
+const MAX_TRIALS: usize = 100_000;
+/// Slowest and fastest speeds of approach.
+const MIN_SPEED: f64 = 1e-3;
+const MAX_SPEED: f64 = 1e6;
+
 /// Arguments of `kairos bench d2m`.
 #[derive(Args)]
 pub struct D2mArgs {
-    /// Trials per pair and speed (the seed's experiment: 256).
+    /// Trials per pair and speed, 1 to 100,000 (the seed's experiment: 256).
     #[arg(long, default_value_t = 32)]
     pub trials: usize,
-    /// Speeds of approach (units per unit time; the seed's: 4 and 512).
+    /// Speeds of approach, from 0.001 to 1e6 (units per unit time; the seed's: 4 and 512).
     #[arg(long, value_delimiter = ',', default_value = "4,512")]
     pub speeds: Vec<f64>,
     /// The separation the back-off leaves (the seed's epsilon_d).
@@ -37,7 +44,7 @@ pub struct D2mArgs {
     /// Random seed.
     #[arg(long, default_value_t = 1)]
     pub seed: u64,
-    /// Only the first this many pairs (smallest first).
+    /// Only the first this many pairs (smallest first; at most the number of pairs).
     #[arg(long)]
     pub pairs: Option<usize>,
     /// Only the pairs whose name contains this text (for example "torus 1024").
@@ -181,11 +188,19 @@ struct Row {
 }
 
 pub fn d2m(a: D2mArgs) -> Result<ExitCode> {
-    anyhow::ensure!(a.trials > 0, "--trials must be at least 1");
-    anyhow::ensure!(
-        a.speeds.iter().all(|s| *s > 0.0 && s.is_finite()),
-        "--speeds must be positive and finite"
-    );
+    super::check_count("--trials", a.trials, MAX_TRIALS)?;
+    if let Some(s) = a
+        .speeds
+        .iter()
+        .find(|s| !(MIN_SPEED..=MAX_SPEED).contains(*s))
+    {
+        anyhow::bail!(
+            "--speeds must be from {} to {}, got {}",
+            Num(MIN_SPEED),
+            Num(MAX_SPEED),
+            Num(*s)
+        );
+    }
     anyhow::ensure!(
         a.separation >= 0.0 && a.separation.is_finite(),
         "--separation must be non-negative and finite"
@@ -193,7 +208,7 @@ pub fn d2m(a: D2mArgs) -> Result<ExitCode> {
     anyhow::ensure!(
         a.tolerance > 0.0 && a.tolerance < 1.0,
         "--tolerance must be in (0, 1), got {}",
-        a.tolerance
+        Num(a.tolerance)
     );
     crate::output::Files::new()
         .output("--plot", a.plot.as_deref())
@@ -206,7 +221,7 @@ pub fn d2m(a: D2mArgs) -> Result<ExitCode> {
     println!("|---|---:|---:|---|---:|---:|---:|---:|---:|---:|---:|");
     let chosen = pairs(a.large);
     let count = a.pairs.unwrap_or(chosen.len());
-    anyhow::ensure!(count >= 1, "--pairs must be at least 1");
+    super::check_count("--pairs", count, chosen.len())?;
     let chosen: Vec<_> = chosen
         .into_iter()
         .enumerate()

@@ -12,6 +12,7 @@ use kairos::broad_phase::{BroadPhaseKind, BroadPhaseOptions};
 use kairos::discrete::{DiscreteOptions, DiscreteSim};
 use kairos::generate::{billiard, boxes, polygons, RigidGasParams};
 use kairos::math::{DVec2, DVec3, Vector};
+use kairos::num::Num;
 use kairos::overlap::OverlapKind;
 use kairos::scene::Scene;
 use kairos::sim::Simulation;
@@ -29,7 +30,7 @@ pub struct DiscreteArgs {
     /// Number of balls (the thesis: 1024).
     #[arg(long, default_value_t = 1024)]
     pub n: usize,
-    /// Runs (scenes with seeds 0..R); times are medians, counts means.
+    /// Runs (scenes with seeds 0..R), 1 to 1000; times are medians, counts means.
     #[arg(long, default_value_t = 3)]
     pub runs: usize,
     /// Event-driven broad phases to time.
@@ -105,11 +106,11 @@ impl Row {
     pub fn label(&self) -> String {
         match self.dt {
             None => format!("continuous ({})", self.broad_phase),
-            Some(dt) if self.rewind => format!("discrete dt = {dt}, rewind"),
+            Some(dt) if self.rewind => format!("discrete dt = {}, rewind", Num(dt)),
             Some(dt) if self.substeps > 1 => {
-                format!("discrete dt = {dt}, {} sub-steps", self.substeps)
+                format!("discrete dt = {}, {} sub-steps", Num(dt), self.substeps)
             }
-            Some(dt) => format!("discrete dt = {dt}"),
+            Some(dt) => format!("discrete dt = {}", Num(dt)),
         }
     }
 
@@ -180,7 +181,19 @@ fn time_discrete<V: Vector>(
 
 /// Measures every row.
 pub fn measure(a: &DiscreteArgs) -> Result<Vec<Row>> {
-    anyhow::ensure!(a.runs >= 1, "--runs must be at least 1");
+    super::check_count("--runs", a.runs, super::MAX_RUNS)?;
+    super::check_budget_and_duration(a.budget, a.table.duration)?;
+    anyhow::ensure!(
+        a.rigid_packing > 0.0 && a.rigid_packing.is_finite(),
+        "--rigid-packing must be a positive packing fraction, got {}",
+        Num(a.rigid_packing)
+    );
+    // Every time step before the first row is measured.
+    for (flag, dts) in [("--dts", &a.dts), ("--rewind", &a.rewind)] {
+        if let Some(dt) = dts.iter().find(|dt| !(**dt > 0.0 && dt.is_finite())) {
+            anyhow::bail!("{flag} takes positive, finite time steps, got {}", Num(*dt));
+        }
+    }
     if a.rigid {
         anyhow::ensure!(
             a.table.dim == 2 || a.table.dim == 3,

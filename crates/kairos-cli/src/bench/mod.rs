@@ -14,6 +14,7 @@ use std::process::ExitCode;
 
 use anyhow::Result;
 use clap::Subcommand;
+use kairos::num::Num;
 
 /// The benchmarks.
 #[derive(Subcommand)]
@@ -47,6 +48,37 @@ pub fn run(command: BenchCommand) -> Result<ExitCode> {
         BenchCommand::Overlap(a) => overlap::overlap(a),
         BenchCommand::D2m(a) => d2m::d2m(a),
     }
+}
+
+/// Most runs (scenes) per measurement of a benchmark.
+pub const MAX_RUNS: usize = 1000;
+/// Longest simulated time of a benchmark's scenes (the thesis's: 5).
+pub const MAX_DURATION: f64 = 1e4;
+
+/// Checks a count option of a benchmark: from 1 to `most`.
+pub fn check_count(flag: &str, value: usize, most: usize) -> Result<()> {
+    anyhow::ensure!(
+        (1..=most).contains(&value),
+        "{flag} must be from 1 to {most}, got {value}"
+    );
+    Ok(())
+}
+
+/// Checks a benchmark's budget of seconds (positive and finite) and its scenes' simulated
+/// time (up to [`MAX_DURATION`]; the generator checks that it is positive).
+pub fn check_budget_and_duration(budget: f64, duration: f64) -> Result<()> {
+    anyhow::ensure!(
+        budget > 0.0 && budget.is_finite(),
+        "--budget must be a positive number of seconds, got {}",
+        Num(budget)
+    );
+    anyhow::ensure!(
+        duration <= MAX_DURATION,
+        "--duration of a benchmark's scenes must be at most {}, got {}",
+        Num(MAX_DURATION),
+        Num(duration)
+    );
+    Ok(())
 }
 
 /// The median of `v` (the mean of the two middle values when there are an even number).

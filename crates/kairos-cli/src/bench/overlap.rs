@@ -30,13 +30,16 @@ use serde::{Deserialize, Serialize};
 use super::rows::{self, by_name};
 use super::table::Table;
 
+/// Most timed steps per measurement.
+const MAX_STEPS: usize = 100_000;
+
 /// Arguments of `kairos bench overlap`.
 #[derive(Args)]
 pub struct OverlapArgs {
     /// Numbers of balls.
     #[arg(long, value_delimiter = ',', default_value = "1000,10000,100000")]
     pub sizes: Vec<usize>,
-    /// Timed steps per measurement (after one untimed-in-the-mean first call).
+    /// Timed steps per measurement (after one untimed-in-the-mean first call), 1 to 100,000.
     #[arg(long, default_value_t = 10)]
     pub steps: usize,
     /// Dimensions.
@@ -296,7 +299,7 @@ pub fn overlap(a: OverlapArgs) -> Result<ExitCode> {
     crate::output::Files::new()
         .output("--csv", a.csv.as_deref())
         .check()?;
-    anyhow::ensure!(a.steps >= 1, "--steps must be at least 1");
+    super::check_count("--steps", a.steps, MAX_STEPS)?;
     anyhow::ensure!(!a.finders.is_empty(), "--finders is empty");
     anyhow::ensure!(
         a.motion > 0.0 && a.motion.is_finite(),

@@ -13,6 +13,7 @@ use clap::Args;
 use kairos::broad_phase::{BroadPhaseKind, BroadPhaseOptions};
 use kairos::generate::{billiard, check_gas, gas_bodies, BilliardParams, GasParams};
 use kairos::math::{DVec2, DVec3, Vector};
+use kairos::num::Num;
 use kairos::sim::Simulation;
 use kairos::world::World;
 use serde::{Deserialize, Serialize};
@@ -21,6 +22,7 @@ use super::distinct;
 use super::plot::{write_chart, Chart, Series, SeriesStyle};
 use super::rows::{self, by_name};
 use super::table::Table;
+use crate::show;
 
 /// Arguments of `kairos bench scale`.
 #[derive(Args)]
@@ -44,13 +46,14 @@ pub struct ScaleArgs {
         value_parser = GasBroadPhase
     )]
     pub gas_broad_phases: Vec<BroadPhaseKind>,
-    /// Packing fraction of the 2D gases.
+    /// Packing fraction of the 2D gases, from 0.01 (sparser gases collide too seldom to time).
     #[arg(long, default_value_t = 0.5)]
     pub packing_2d: f64,
-    /// Packing fraction of the 3D gases.
+    /// Packing fraction of the 3D gases, from 0.01.
     #[arg(long, default_value_t = 0.45)]
     pub packing_3d: f64,
-    /// Collisions timed per gas run, per body (after as many untimed ones for equilibration).
+    /// Collisions timed per gas run, per body, at most 1000 (after as many untimed ones for
+    /// equilibration).
     #[arg(long, default_value_t = 5.0)]
     pub collisions_per_body: f64,
     /// Sizes of the thesis-scene comparison of broad phases.
@@ -79,6 +82,11 @@ pub struct ScaleArgs {
     ])]
     pub from_csv: Option<std::path::PathBuf>,
 }
+
+/// Least packing fraction of the gases.
+const MIN_PACKING: f64 = 0.01;
+/// Most collisions per body of a gas run.
+const MAX_COLLISIONS_PER_BODY: f64 = 1000.0;
 
 /// The broad phases of the gas runs.
 const GAS_BROAD_PHASES: [BroadPhaseKind; 2] =
@@ -287,11 +295,17 @@ pub fn scale_one(a: ScaleOneArgs) -> Result<ExitCode> {
 
 fn child(args: &[&str]) -> Result<Measurement> {
     let exe = std::env::current_exe().context("cannot find this executable")?;
-    let out = Command::new(exe)
+    let out = Command::new(&exe)
         .arg("bench")
         .arg("scale-one")
         .args(args)
-        .output()?;
+        .output()
+        .with_context(|| {
+            format!(
+                "{}: cannot run this executable for a measurement",
+                show(&exe)
+            )
+        })?;
     if !out.status.success() {
         // The child's own "error: " prefix is left to this process's report.
         let err = String::from_utf8_lossy(&out.stderr);
@@ -465,14 +479,15 @@ fn check(a: &ScaleArgs) -> Result<()> {
             ("--packing-3d", a.packing_3d),
         ] {
             anyhow::ensure!(
-                x > 0.0 && x < 1.0,
-                "{flag} must be a packing fraction in (0, 1), got {x}"
+                (MIN_PACKING..1.0).contains(&x),
+                "{flag} must be a packing fraction in [{MIN_PACKING}, 1), got {}",
+                Num(x)
             );
         }
         anyhow::ensure!(
-            a.collisions_per_body > 0.0 && a.collisions_per_body.is_finite(),
-            "--collisions-per-body must be positive, got {}",
-            a.collisions_per_body
+            a.collisions_per_body > 0.0 && a.collisions_per_body <= MAX_COLLISIONS_PER_BODY,
+            "--collisions-per-body must be positive and at most {MAX_COLLISIONS_PER_BODY}, got {}",
+            Num(a.collisions_per_body)
         );
         for &dim in &a.dims {
             for &n in &a.n {
@@ -490,7 +505,7 @@ fn check(a: &ScaleArgs) -> Result<()> {
         anyhow::ensure!(
             a.thesis_budget > 0.0 && a.thesis_budget.is_finite(),
             "--thesis-budget must be a positive number of seconds, got {}",
-            a.thesis_budget
+            Num(a.thesis_budget)
         );
     }
     Ok(())

@@ -35,7 +35,7 @@ pub struct ThesisArgs {
         value_enum
     )]
     pub broad_phases: Vec<BroadPhaseKind>,
-    /// Runs (scenes with seeds 0..R) per size; times are medians, collisions means.
+    /// Runs (scenes with seeds 0..R) per size, 1 to 1000; times are medians, collisions means.
     #[arg(long, default_value_t = 3)]
     pub runs: usize,
     /// Skip a run whose projected time exceeds this many seconds.
@@ -242,7 +242,8 @@ pub fn thesis(a: ThesisArgs) -> Result<ExitCode> {
 
 /// Times every broad phase at every size (progress on stderr).
 fn measure(a: &ThesisArgs) -> Result<Vec<ThesisRow>> {
-    anyhow::ensure!(a.runs >= 1, "--runs must be at least 1");
+    super::check_count("--runs", a.runs, super::MAX_RUNS)?;
+    super::check_budget_and_duration(a.budget, a.table.duration)?;
     anyhow::ensure!(!a.broad_phases.is_empty(), "--broad-phases is empty");
     let opts = BroadPhaseOptions::default();
     let mut last: Vec<Option<(usize, f64)>> = vec![None; a.broad_phases.len()];

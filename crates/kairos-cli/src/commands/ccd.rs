@@ -2,7 +2,7 @@
 //! file of the standard benchmark's format under a folder, with the false negatives and
 //! false positives against the files' exact answers, per folder.
 
-use std::collections::BTreeMap;
+use std::collections::{BTreeMap, HashSet};
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 use std::time::Instant;
@@ -23,7 +23,7 @@ pub struct CcdArgs {
     /// `vertex-face`, edge-edge when it contains `edge-edge`.
     pub dir: PathBuf,
     /// Print a JSON list of objects (folder, kind, queries, false_negatives, false_positives,
-    /// seconds_per_query) instead of a table.
+    /// seconds_per_query) instead of a table, then one per kind with `folder` null: the totals.
     #[arg(long)]
     pub json: bool,
     /// Time tolerance of the root finder: an interval of time this short that no test
@@ -58,8 +58,14 @@ struct Tally {
     seconds: f64,
 }
 
-/// Every CSV file under `dir`, sorted.
-fn csv_files(dir: &Path, out: &mut Vec<PathBuf>) -> Result<()> {
+/// Every CSV file under `dir` (the extension in any case), sorted. A folder reached again (by
+/// a link back up the tree, or a second link to it) is read once.
+fn csv_files(dir: &Path, seen: &mut HashSet<PathBuf>, out: &mut Vec<PathBuf>) -> Result<()> {
+    let real = std::fs::canonicalize(dir)
+        .with_context(|| format!("{}: cannot read the folder", show(dir)))?;
+    if !seen.insert(real) {
+        return Ok(());
+    }
     let entries =
         std::fs::read_dir(dir).with_context(|| format!("{}: cannot read the folder", show(dir)))?;
     let mut paths: Vec<PathBuf> = entries
@@ -69,8 +75,8 @@ fn csv_files(dir: &Path, out: &mut Vec<PathBuf>) -> Result<()> {
     paths.sort();
     for p in paths {
         if p.is_dir() {
-            csv_files(&p, out)?;
-        } else if p.extension().is_some_and(|e| e == "csv") {
+            csv_files(&p, seen, out)?;
+        } else if p.extension().is_some_and(|e| e.eq_ignore_ascii_case("csv")) {
             out.push(p);
         }
     }
@@ -81,7 +87,7 @@ pub fn ccd(a: CcdArgs) -> Result<ExitCode> {
     anyhow::ensure!(
         a.tolerance > 0.0 && a.tolerance.is_finite(),
         "--tolerance must be positive and finite, got {}",
-        a.tolerance
+        kairos::num::Num(a.tolerance)
     );
     let opts = CcdOptions {
         time_tolerance: a.tolerance,
@@ -92,7 +98,7 @@ pub fn ccd(a: CcdArgs) -> Result<ExitCode> {
         ..Default::default()
     };
     let mut files = Vec::new();
-    csv_files(&a.dir, &mut files)?;
+    csv_files(&a.dir, &mut HashSet::new(), &mut files)?;
     anyhow::ensure!(
         !files.is_empty(),
         "{}: no CSV query files under this folder",
@@ -131,26 +137,35 @@ pub fn ccd(a: CcdArgs) -> Result<ExitCode> {
         }
     }
     let per_query = |t: &Tally| t.seconds / t.queries.max(1) as f64;
+    let mut totals: BTreeMap<QueryKind, Tally> = BTreeMap::new();
+    for ((_, kind), t) in &tallies {
+        let all = totals.entry(*kind).or_default();
+        all.queries += t.queries;
+        all.false_negatives += t.false_negatives;
+        all.false_positives += t.false_positives;
+        all.seconds += t.seconds;
+    }
     if a.json {
+        let row = |folder: Option<&str>, kind: &QueryKind, t: &Tally| {
+            serde_json::json!({
+                "folder": folder,
+                "kind": kind.name(),
+                "queries": t.queries,
+                "false_negatives": t.false_negatives,
+                "false_positives": t.false_positives,
+                "seconds_per_query": per_query(t),
+            })
+        };
         let rows: Vec<serde_json::Value> = tallies
             .iter()
-            .map(|((folder, kind), t)| {
-                serde_json::json!({
-                    "folder": folder,
-                    "kind": kind.name(),
-                    "queries": t.queries,
-                    "false_negatives": t.false_negatives,
-                    "false_positives": t.false_positives,
-                    "seconds_per_query": per_query(t),
-                })
-            })
+            .map(|((folder, kind), t)| row(Some(folder.as_str()), kind, t))
+            .chain(totals.iter().map(|(kind, t)| row(None, kind, t)))
             .collect();
         println!("{}", serde_json::to_string_pretty(&rows)?);
         return Ok(ExitCode::SUCCESS);
     }
     println!("| folder | kind | queries | false negatives | false positives | µs per query |");
     println!("|---|---|---:|---:|---:|---:|");
-    let mut totals: BTreeMap<QueryKind, Tally> = BTreeMap::new();
     for ((folder, kind), t) in &tallies {
         println!(
             "| {folder} | {} | {} | {} | {} | {:.2} |",
@@ -160,11 +175,6 @@ pub fn ccd(a: CcdArgs) -> Result<ExitCode> {
             t.false_positives,
             1e6 * per_query(t)
         );
-        let all = totals.entry(*kind).or_default();
-        all.queries += t.queries;
-        all.false_negatives += t.false_negatives;
-        all.false_positives += t.false_positives;
-        all.seconds += t.seconds;
     }
     for (kind, t) in &totals {
         println!(

@@ -5,7 +5,7 @@ use std::io::Write;
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
-use anyhow::Result;
+use anyhow::{Context, Result};
 use clap::Args;
 use kairos::scene::Scene;
 use kairos::trace::{Record, Replay, TraceReader};
@@ -84,6 +84,11 @@ fn strip_kind(s: &str) -> &str {
     s.strip_prefix("corrupted trace: ").unwrap_or(s)
 }
 
+/// The context of a failed write to `path`.
+fn write_failed(path: &Path) -> String {
+    format!("{}: write failed", show(path))
+}
+
 pub fn export(a: ExportArgs) -> Result<ExitCode> {
     let (mut reader, scene) = open_with_scene(&a.trace)?;
     Files::new()
@@ -94,13 +99,15 @@ pub fn export(a: ExportArgs) -> Result<ExitCode> {
         .check()?;
     drop(scene);
     let mut events = a.events.as_deref().map(output::create).transpose()?;
+    let events_failed = || write_failed(a.events.as_deref().unwrap_or(&a.trace));
     if let Some(f) = events.as_mut() {
-        writeln!(f, "time,kind,a,b")?;
+        writeln!(f, "time,kind,a,b").with_context(events_failed)?;
     }
     let mut replay = Replay::new(reader.header());
     while let Some(r) = next(&mut reader, &a.trace)? {
         if let Some(f) = events.as_mut() {
-            writeln!(f, "{:?},{},{},{}", r.time, r.kind.name(), r.a, r.b)?;
+            writeln!(f, "{:?},{},{},{}", r.time, r.kind.name(), r.a, r.b)
+                .with_context(events_failed)?;
         }
         replay.apply(&r);
     }
@@ -109,7 +116,7 @@ pub fn export(a: ExportArgs) -> Result<ExitCode> {
     }
     if let Some(p) = &a.final_state {
         let mut f = output::create(p)?;
-        write_csv(&replay, &mut f, reader.end_time())?;
+        write_csv(&replay, &mut f, reader.end_time()).with_context(|| write_failed(p))?;
         output::commit(f, p)?;
     }
     Ok(ExitCode::SUCCESS)
@@ -229,7 +236,7 @@ pub fn frames(a: FramesArgs) -> Result<ExitCode> {
     anyhow::ensure!(
         a.every > 0.0 && a.every.is_finite(),
         "--every must be a positive interval, got {}",
-        a.every
+        kairos::num::Num(a.every)
     );
     let (mut reader, scene) = open_with_scene(&a.trace)?;
     Files::new()
@@ -241,8 +248,8 @@ pub fn frames(a: FramesArgs) -> Result<ExitCode> {
     anyhow::ensure!(
         (end - start) / a.every <= 1e6,
         "--every {} would write more than a million frames over {} time units",
-        a.every,
-        end - start
+        kairos::num::Num(a.every),
+        kairos::num::Num(end - start)
     );
     let radii: Vec<f64> = scene.bodies.iter().map(|b| b.radius).collect();
     let mut replay = Replay::new(reader.header());
@@ -260,7 +267,8 @@ pub fn frames(a: FramesArgs) -> Result<ExitCode> {
         // The frames before the next record (after the last one: every frame left).
         while next_frame <= end && r.as_ref().is_none_or(|r| next_frame < r.time) {
             let period = scene.periodic.as_ref();
-            write_xyz(&replay, &mut out, next_frame, &radii, period)?;
+            write_xyz(&replay, &mut out, next_frame, &radii, period)
+                .with_context(|| write_failed(&a.output))?;
             k += 1;
             next_frame = k as f64 * a.every;
         }

@@ -167,8 +167,9 @@ fn read_until(root: &Table) -> Result<f64, String> {
         Ok(until)
     } else {
         Err(format!(
-            "`until` must be in [0, {:e}], got {until}",
-            kairos::scene::MAX_MAGNITUDE
+            "`until` must be in [0, {:e}], got {}",
+            kairos::scene::MAX_MAGNITUDE,
+            kairos::num::Num(until)
         ))
     }
 }

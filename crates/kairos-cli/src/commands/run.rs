@@ -102,10 +102,10 @@ pub struct TableArgs {
     /// Largest radius.
     #[arg(long, default_value_t = BilliardParams::default().radius_max)]
     pub radius_max: f64,
-    /// Width over height of the table.
+    /// Width over height of the table, from 1e-3 to 1e3.
     #[arg(long, default_value_t = BilliardParams::default().aspect)]
     pub aspect: f64,
-    /// Simulated time in seconds.
+    /// Simulated time in seconds (at most 1e4 in a benchmark).
     #[arg(long, default_value_t = BilliardParams::default().duration)]
     pub duration: f64,
 }
@@ -708,8 +708,8 @@ fn simulate_discrete<V: Vector>(
          more than --max-steps {}: use a larger --dt, or raise --max-steps if this run is meant \
          to be that long",
         spec.scene_name,
-        opts.dt,
-        scene.duration,
+        kairos::num::Num(opts.dt),
+        kairos::num::Num(scene.duration),
         opts.substeps,
         spec.max_steps
     );
@@ -922,13 +922,15 @@ pub fn run(a: RunArgs) -> Result<ExitCode> {
     if let Some(dt) = a.every {
         anyhow::ensure!(
             dt > 0.0 && dt.is_finite(),
-            "--every must be a positive interval, got {dt}"
+            "--every must be a positive interval, got {}",
+            kairos::num::Num(dt)
         );
     }
     if let Some(dt) = a.observe {
         anyhow::ensure!(
             dt > 0.0 && dt.is_finite(),
-            "--observe must be a positive interval, got {dt}"
+            "--observe must be a positive interval, got {}",
+            kairos::num::Num(dt)
         );
     }
     anyhow::ensure!(
@@ -1008,10 +1010,11 @@ pub fn run(a: RunArgs) -> Result<ExitCode> {
         let rows = scene.duration / dt;
         anyhow::ensure!(
             rows <= MAX_OBSERVE_ROWS,
-            "{}: --observe {dt} over a duration of {} makes {rows:.3e} rows, more than \
+            "{}: --observe {} over a duration of {} makes {rows:.3e} rows, more than \
              {MAX_OBSERVE_ROWS:e}: sample less often",
             show(&source),
-            scene.duration
+            kairos::num::Num(dt),
+            kairos::num::Num(scene.duration)
         );
     }
     let spec = RunSpec {

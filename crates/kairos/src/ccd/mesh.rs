@@ -3,6 +3,10 @@
 
 use std::collections::BTreeSet;
 
+/// The largest magnitude of a mesh's coordinates: a body's volume and inertia are fifth powers
+/// of its size, and must stay finite with room for its density.
+pub const MAX_COORDINATE: f64 = 1e50;
+
 /// Why a mesh was refused: the item and the problem.
 #[derive(Clone, Debug, PartialEq, thiserror::Error)]
 pub enum MeshError {
@@ -21,6 +25,18 @@ pub enum MeshError {
         index: u32,
         /// How many vertices there are.
         count: usize,
+    },
+    /// A vertex coordinate is larger in magnitude than [`MAX_COORDINATE`].
+    #[error(
+        "vertex {vertex}: coordinate {} is out of range (at most {} in magnitude)",
+        crate::num::Num(*.value),
+        crate::num::Num(MAX_COORDINATE)
+    )]
+    OutOfRange {
+        /// The vertex.
+        vertex: usize,
+        /// Its coordinate.
+        value: f64,
     },
     /// A triangle has no area (repeated or collinear corners).
     #[error("triangle {0} is degenerate (no area)")]
@@ -89,13 +105,50 @@ fn norm(a: [f64; 3]) -> f64 {
     (a[0] * a[0] + a[1] * a[1] + a[2] * a[2]).sqrt()
 }
 
+/// What is wrong with the size of an STL file, if anything: empty, or (unless it is ASCII, its
+/// first word `solid`) not the 84 bytes of a binary STL's header and 50 bytes per triangle the
+/// header announces.
+fn stl_size_problem(bytes: &[u8]) -> Option<String> {
+    if bytes.is_empty() {
+        return Some("the file is empty".into());
+    }
+    let ascii = bytes.starts_with(b"solid");
+    if bytes.len() < 84 {
+        return (!ascii).then(|| {
+            format!(
+                "truncated or not an STL file: {} bytes, less than the 84 bytes of a binary \
+                 STL's header",
+                bytes.len()
+            )
+        });
+    }
+    let count = u32::from_le_bytes(bytes[80..84].try_into().expect("4 bytes"));
+    let expected = 84 + 50 * u64::from(count);
+    let len = bytes.len() as u64;
+    if ascii || expected == len {
+        return None;
+    }
+    let triangles = if count == 1 { "triangle" } else { "triangles" };
+    Some(if expected > len {
+        format!(
+            "truncated or not an STL file: its header announces {count} {triangles}, \
+             {expected} bytes, but the file has {len}"
+        )
+    } else {
+        format!(
+            "not an STL file: its header announces {count} {triangles}, {expected} bytes, \
+             but the file has {len}"
+        )
+    })
+}
+
 impl TriMesh {
     /// A mesh of `vertices` and `triangles`.
     ///
     /// # Errors
     ///
-    /// [`MeshError`] naming the first bad item: no triangles, a non-finite vertex, an index out
-    /// of range, a triangle without area (its cross product below `1e-14` of its longest edge
+    /// [`MeshError`] naming the first bad item: no triangles, a non-finite vertex, a coordinate
+    /// beyond [`MAX_COORDINATE`], an index out of range, a triangle without area (its cross product below `1e-14` of its longest edge
     /// squared).
     pub fn new(vertices: Vec<[f64; 3]>, triangles: Vec<[u32; 3]>) -> Result<Self, MeshError> {
         if triangles.is_empty() {
@@ -106,6 +159,11 @@ impl TriMesh {
             .position(|v| !v.iter().all(|x| x.is_finite()))
         {
             return Err(MeshError::NonFinite(i));
+        }
+        for (vertex, v) in vertices.iter().enumerate() {
+            if let Some(&value) = v.iter().find(|x| x.abs() > MAX_COORDINATE) {
+                return Err(MeshError::OutOfRange { vertex, value });
+            }
         }
         let mut edges = BTreeSet::new();
         for (k, t) in triangles.iter().enumerate() {
@@ -184,11 +242,14 @@ impl TriMesh {
                 (vertices, triangles)
             }
             Some("stl") => {
-                let mut f = std::fs::File::open(path).map_err(|source| MeshFileError::Io {
+                let bytes = std::fs::read(path).map_err(|source| MeshFileError::Io {
                     file: file.clone(),
                     source,
                 })?;
-                let m = stl_io::read_stl(&mut f)
+                if let Some(problem) = stl_size_problem(&bytes) {
+                    return Err(format(problem));
+                }
+                let m = stl_io::read_stl(&mut std::io::Cursor::new(&bytes))
                     .map_err(|e| format(format!("not a valid STL file: {e}")))?;
                 let vertices = m
                     .vertices
@@ -369,7 +430,10 @@ impl TriMesh {
         if !(radius > 0.0 && radius.is_finite()) {
             return Err(MeshError::Parameter {
                 name: "radius",
-                problem: format!("must be positive and finite, got {radius}"),
+                problem: format!(
+                    "must be positive and finite, got {}",
+                    crate::num::Num(radius)
+                ),
             });
         }
         let mut rng = rand_pcg::Pcg64::seed_from_u64(seed);

@@ -149,7 +149,11 @@ impl Procedural {
                 if minor >= major {
                     return Err(MeshError::Parameter {
                         name: "minor",
-                        problem: format!("must be below the major radius {major}, got {minor}"),
+                        problem: format!(
+                            "must be below the major radius {}, got {}",
+                            crate::num::Num(major),
+                            crate::num::Num(minor)
+                        ),
                     });
                 }
                 Ok(TriMesh::torus(major, minor, rings, sides))
@@ -163,7 +167,10 @@ impl Procedural {
                 if spike < 1.0 {
                     return Err(MeshError::Parameter {
                         name: "spike",
-                        problem: format!("a spike is at least 1 radius long, got {spike}"),
+                        problem: format!(
+                            "a spike is at least 1 radius long, got {}",
+                            crate::num::Num(spike)
+                        ),
                     });
                 }
                 subdivisions(s)?;

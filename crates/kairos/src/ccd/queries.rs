@@ -108,6 +108,19 @@ fn rational(num: &str, den: &str) -> Result<Interval, String> {
                 Interval::new(f.next_down(), f.next_up())
             });
         }
+        // Longer integers: the float nearest to the digits (correctly rounded) and the floats
+        // around it, while that is finite.
+        let digits = s.strip_prefix(['-', '+']).unwrap_or(s);
+        if !digits.is_empty() && digits.bytes().all(|b| b.is_ascii_digit()) {
+            let f: f64 = s.parse().map_err(|_| format!("`{s}` is not an integer"))?;
+            if f.is_finite() && f.next_up().is_finite() && f.next_down().is_finite() {
+                return Ok(Interval::new(f.next_down(), f.next_up()));
+            }
+            return Err(format!(
+                "an integer of {} digits is out of range (at most about 1.8e308)",
+                digits.len()
+            ));
+        }
         Err(format!("`{s}` is not an integer"))
     };
     let (n, d) = (parse(num)?, parse(den)?);

@@ -55,6 +55,21 @@ use super::polygon::turns_left;
 use super::{check_dim, check_finite, cross2, ConvexPolygon, ShapeError, DEGENERACY_TOLERANCE};
 use crate::math::Vector;
 
+/// Whether all `vertices` lie on the line through the first one and the one farthest from it,
+/// to [`DEGENERACY_TOLERANCE`] of their distances from the first.
+fn collinear<V: Vector>(vertices: &[V]) -> bool {
+    let a = vertices[0];
+    let far = vertices
+        .iter()
+        .map(|&v| v - a)
+        .max_by(|u, w| u.length_squared().total_cmp(&w.length_squared()))
+        .expect("at least 3 vertices");
+    vertices.iter().all(|&v| {
+        let u = v - a;
+        cross2(far, u).abs() <= DEGENERACY_TOLERANCE * far.length() * u.length()
+    })
+}
+
 /// The convex pieces of the simple polygon `vertices` (2D only, either orientation): ear
 /// clipping, then Hertel–Mehlhorn merging (see the [module docs](self)).
 ///
@@ -80,6 +95,11 @@ pub fn decompose_polygon<V: Vector>(vertices: &[V]) -> Result<Vec<ConvexPolygon<
                 second: (i + 1) % n,
             });
         }
+    }
+    // Vertices on one line enclose nothing: their edges overlap, but the problem to name is
+    // the missing area, not the overlap.
+    if collinear(vertices) {
+        return Err(ShapeError::ZeroArea);
     }
     if let Some((first, second)) = crossing_edges(vertices) {
         return Err(ShapeError::CrossingEdges { first, second });

@@ -153,7 +153,7 @@ pub enum FeatureId {
 pub enum ShapeError {
     /// A size (radius, half extent, half height) is negative, zero where it may not be, or not
     /// finite.
-    #[error("{what} must be {requirement}, got {value}")]
+    #[error("{what} must be {requirement}, got {}", crate::num::Num(*.value))]
     InvalidSize {
         /// Which size.
         what: &'static str,
@@ -226,7 +226,7 @@ pub enum ShapeError {
         second: usize,
     },
     /// The density is negative, zero or not finite.
-    #[error("density must be positive and finite, got {0}")]
+    #[error("density must be positive and finite, got {}", crate::num::Num(*.0))]
     InvalidDensity(f64),
     /// The shape encloses no area (2D) or volume (3D), so a uniform density gives it no mass.
     #[error("a {shape} has no {measure}, so it has no mass")]

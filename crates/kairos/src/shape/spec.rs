@@ -7,8 +7,13 @@ use toml::{Table, Value};
 use std::sync::Arc;
 
 use super::{Motion, MotionError, Pose, Shape, ShapeError};
-use crate::ccd::mesh::TriMesh;
+use crate::ccd::mesh::{TriMesh, MAX_COORDINATE};
 use crate::math::{DVec2, DVec3, Rotation, RotationError, Vector};
+use crate::num::Num;
+
+/// The least largest coordinate of a mesh body: the inverse of
+/// [`crate::ccd::mesh::MAX_COORDINATE`].
+const MIN_MESH_SIZE: f64 = 1e-50;
 
 /// Largest magnitude of a number: the bound of every number of a scene
 /// ([`crate::scene::MAX_MAGNITUDE`], equal by a test), kept here so that the shape module
@@ -547,7 +552,7 @@ fn read_mesh(t: &Table, meshes: &MeshFiles) -> Result<Arc<TriMesh>, SpecError> {
                 as_number(v).ok_or_else(|| wrong_type("scale", "a number", v))?,
             )?;
             if !(x > 0.0) {
-                return Err(err("scale", format!("must be positive, got {x}")));
+                return Err(err("scale", format!("must be positive, got {}", Num(x))));
             }
             x
         }
@@ -580,7 +585,7 @@ fn read_mesh(t: &Table, meshes: &MeshFiles) -> Result<Arc<TriMesh>, SpecError> {
                     if let Some(x) = xs.iter().find(|x| !(**x > 0.0)) {
                         return Err(err(
                             "size",
-                            format!("a {name}'s {size_what} must be positive, got {x}"),
+                            format!("a {name}'s {size_what} must be positive, got {}", Num(*x)),
                         ));
                     }
                     xs
@@ -598,6 +603,9 @@ fn read_mesh(t: &Table, meshes: &MeshFiles) -> Result<Arc<TriMesh>, SpecError> {
                     let least = u32::from(name == "torus") * 3;
                     match ints {
                         Some(d) if d.iter().all(|&k| (least..=most).contains(&k)) => d,
+                        _ if detail_default.is_empty() => {
+                            return Err(err("detail", format!("a {name} takes no `detail`")))
+                        }
                         _ => {
                             return Err(err(
                                 "detail",
@@ -626,7 +634,7 @@ fn read_mesh(t: &Table, meshes: &MeshFiles) -> Result<Arc<TriMesh>, SpecError> {
                 }
                 "spiky_ball" => {
                     if !(size[1] >= 1.0) {
-                        return Err(err("size", format!("a spiky ball's spikes reach out to the radius times at least 1, got {}", size[1])));
+                        return Err(err("size", format!("a spiky ball's spikes reach out to the radius times at least 1, got {}", Num(size[1]))));
                     }
                     TriMesh::spiky_ball(size[0], size[1], detail[0])
                 }
@@ -634,6 +642,31 @@ fn read_mesh(t: &Table, meshes: &MeshFiles) -> Result<Arc<TriMesh>, SpecError> {
             }
         }
     };
+    // The size the arithmetic of a body holds (its volume and inertia are fifth powers of it):
+    // its largest coordinate from `MIN_MESH_SIZE` to `MAX_COORDINATE`.
+    let size = mesh
+        .vertices()
+        .iter()
+        .flat_map(|v| v.map(f64::abs))
+        .fold(0.0, f64::max);
+    let (least, most) = (MIN_MESH_SIZE, MAX_COORDINATE);
+    if !(least..=most).contains(&(size * scale)) {
+        let (key, what) = if scale == 1.0 {
+            ("mesh", String::new())
+        } else {
+            ("scale", format!(" scaled by {}", Num(scale)))
+        };
+        return Err(err(
+            key,
+            format!(
+                "out of range: the mesh{what} reaches {} from its origin, and must reach from {} \
+                 to {}",
+                Num(size * scale),
+                Num(least),
+                Num(most)
+            ),
+        ));
+    }
     Ok(Arc::new(if scale == 1.0 {
         mesh
     } else {
