@@ -130,7 +130,9 @@ pub trait Vector:
         inertia: Self::Inertia,
         w: Self::Angular,
     ) -> Self::Angular;
-    /// The inverse tensor; `None` when it is not positive definite and finite.
+    /// The inverse tensor; `None` when it is not positive definite and finite, or (3D) not a
+    /// body's: its principal moments break the triangle inequality ([`moments_are_a_bodys`]).
+    /// A 2D body's one moment may be any positive number.
     fn inertia_inverse(inertia: Self::Inertia) -> Option<Self::Inertia>;
 
     /// A body's torque-free rotation from a stored state: everything
@@ -600,6 +602,9 @@ impl Vector for DVec3 {
         if !(m.x_axis.x > 0.0 && minor2 > 0.0 && det > 0.0) {
             return None;
         }
+        if !moments_are_a_bodys(principal_moments(m)) {
+            return None;
+        }
         let inv = m.inverse();
         inv.is_finite().then_some(inv)
     }
@@ -620,6 +625,21 @@ impl Vector for DVec3 {
     fn spin_acceleration_bound(spin: &Spin3) -> f64 {
         spin.acceleration_bound()
     }
+}
+
+/// The principal moments of a symmetric 3D inertia tensor, ascending: its eigenvalues.
+#[must_use]
+pub fn principal_moments(inertia: DMat3) -> [f64; 3] {
+    crate::shape::free_rotation::symmetric_eigen(inertia).0
+}
+
+/// Whether ascending principal moments `[a, b, c]` can be a body's: `c ≤ a + b` (to a relative
+/// `1e-9`, for the rounding of tensors computed from shapes). Every mass distribution has them
+/// so, as `I_x + I_y − I_z = 2 ∫ z² dm ≥ 0` about principal axes; a flat plate is the limit
+/// `c = a + b`.
+#[must_use]
+pub fn moments_are_a_bodys([a, b, c]: [f64; 3]) -> bool {
+    c <= a + b + 1e-9 * c
 }
 
 /// The torque-free rotation of a 3D body ([`Vector::Spin`] in 3D): constant angular velocity

@@ -2051,6 +2051,9 @@ impl SceneDim for DVec3 {
             .ok_or_else(|| format!("expected {FORM}"))?;
         if rows.iter().all(|r| !r.is_array()) {
             let d: Vec<f64> = rows.iter().map(inertia_number).collect::<Result<_, _>>()?;
+            let mut sorted = [d[0], d[1], d[2]];
+            sorted.sort_by(f64::total_cmp);
+            physical_moments(sorted)?;
             return Ok(glam::DMat3::from_diagonal(DVec3::new(d[0], d[1], d[2])));
         }
         let mut m = [[0.0; 3]; 3];
@@ -2071,6 +2074,37 @@ impl SceneDim for DVec3 {
                 ));
             }
         }
-        Ok(glam::DMat3::from_cols_array_2d(&m))
+        let m = glam::DMat3::from_cols_array_2d(&m);
+        physical_moments(crate::math::principal_moments(m))?;
+        Ok(m)
+    }
+}
+
+/// Refuses positive principal moments (ascending) that no body has (see
+/// [`crate::math::moments_are_a_bodys`]), naming them; others pass (a tensor that is not
+/// positive definite is refused as such when the body is made).
+fn physical_moments(moments: [f64; 3]) -> Result<(), String> {
+    if moments[0] > 0.0 && !crate::math::moments_are_a_bodys(moments) {
+        let [a, b, c] = moments.map(moment_text);
+        return Err(format!(
+            "the principal moments {a}, {b} and {c} are not a body's: the largest exceeds the \
+             sum of the other two (every mass distribution has I₁ + I₂ ≥ I₃)"
+        ));
+    }
+    Ok(())
+}
+
+/// A principal moment to six significant digits, in exponent form outside `[1e-3, 1e6)`.
+fn moment_text(x: f64) -> String {
+    if (1e-3..1e6).contains(&x) {
+        let decimals = (5 - x.log10().floor() as i32).max(0) as usize;
+        let s = format!("{x:.decimals$}");
+        if s.contains('.') {
+            s.trim_end_matches('0').trim_end_matches('.').to_string()
+        } else {
+            s
+        }
+    } else {
+        format!("{x:.5e}")
     }
 }

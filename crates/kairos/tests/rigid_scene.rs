@@ -342,11 +342,76 @@ fn shape_errors_name_the_body_and_the_key() {
         0,
         "inertia: the inertia must be positive definite",
     );
+    // Principal moments no mass distribution has: the largest exceeds the sum of the others,
+    // given as a diagonal and as the same tensor turned by 45° about z.
+    body_err(
+        &one3("inertia = [1.0, 1.0, 10.0]\n"),
+        0,
+        "inertia: the principal moments 1, 1 and 10 are not a body's",
+    );
+    body_err(
+        &one3("inertia = [[5.5, 4.5, 0.0], [4.5, 5.5, 0.0], [0.0, 0.0, 1.0]]\n"),
+        0,
+        "inertia: the principal moments 1, 1 and 10 are not a body's",
+    );
+    body_err(
+        &one3(
+            "[[bodies]]\nposition = [2.0, 2.0, 2.0]\nshape = \"ball\"\nradius = 0.5\n\
+                        inertia = [3.0, 1.0, 1.5]\n",
+        ),
+        1,
+        "inertia: the principal moments 1, 1.5 and 3 are not a body's",
+    );
     body_err(
         &one3("orientation = [0.0, 0.0, 0.0, 0.0]\n"),
         0,
         "orientation",
     );
+}
+
+/// Every mass distribution's principal moments satisfy the triangle inequality
+/// (`I_x + I_y − I_z = 2 ∫ z² dm ≥ 0`): the library refuses a tensor that breaks it and accepts
+/// the flat limit (a plate: `I_z = I_x + I_y`). A 2D body's one moment is any positive number.
+#[test]
+fn the_library_refuses_principal_moments_no_body_has() {
+    use kairos::math::{DQuat, Vector};
+    use kairos::rigid::{RigidError, RigidState};
+    use kairos::shape::MassProperties;
+    let cube = [Shape::<DVec3>::cuboid(DVec3::ONE).unwrap()];
+    let state = |inertia: DMat3| {
+        let props = MassProperties {
+            mass: 1.0,
+            centre_of_mass: DVec3::ZERO,
+            inertia,
+        };
+        RigidState::of_pieces(0, &cube, &props, DQuat::IDENTITY, DVec3::ZERO)
+    };
+    let turned = |d: DVec3| {
+        let r = DMat3::from_quat(DQuat::from_euler(glam::EulerRot::XYZ, 0.3, -0.7, 1.1));
+        r * DMat3::from_diagonal(d) * r.transpose()
+    };
+    for d in [
+        DVec3::new(1.0, 1.0, 10.0),
+        DVec3::new(1.0, 2.0, 3.1),
+        DVec3::new(5.0, 1.0, 1.0),
+    ] {
+        assert_eq!(
+            state(DMat3::from_diagonal(d)).unwrap_err(),
+            RigidError::Inertia,
+            "{d}"
+        );
+        assert_eq!(state(turned(d)).unwrap_err(), RigidError::Inertia, "{d}");
+        assert!(DVec3::inertia_inverse(turned(d)).is_none(), "{d}");
+    }
+    for d in [
+        DVec3::new(1.0, 1.0, 2.0),
+        DVec3::new(1.0, 2.0, 3.0),
+        DVec3::new(2.0, 3.0, 4.0),
+    ] {
+        assert!(state(DMat3::from_diagonal(d)).is_ok(), "{d}");
+        assert!(state(turned(d)).is_ok(), "{d}");
+    }
+    assert!(DVec2::inertia_inverse(1e-3).is_some() && DVec2::inertia_inverse(1e3).is_some());
 }
 
 #[test]

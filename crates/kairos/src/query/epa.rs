@@ -43,6 +43,10 @@
 //!   [`GjkResult::normal`](super::GjkResult::normal): moving `B` by `depth · normal` makes the
 //!   shapes touch, and `point_a − point_b = depth · normal` (within the tolerance):
 //!   `point_a` is the point of `A` deepest inside `B`, `point_b` that of `B` deepest inside `A`.
+//!   Both lie on their shapes (up to rounding) whatever the status: they are convex
+//!   combinations of support points of the face of the polytope that holds the nearest point
+//!   (of the flat facets of `A − B`, such as a box's face minus another's, split into several
+//!   faces, the one that holds it), and on the closed forms' faces.
 //! * The loop stops when `n·w − n·v ≤ ε n·v + δ`, with the relative tolerance
 //!   `ε =` [`EpaOptions::tolerance`] (default `1e-10`) and the rounding floor
 //!   `δ = 16 f64::EPSILON · s`, `s` the size of the polytope (its largest `|w|`). For
@@ -79,7 +83,7 @@
 //! ```
 
 use super::gjk::{affine_closest, closest_on_simplex, distance, support, Point, ROUNDING};
-use super::sat::{as_polytope, sat, SatFeature, SatStatus};
+use super::sat::{as_polytope, sat, Polytope as SatPolytope, SatFeature, SatStatus};
 use super::{CoreSupport, GjkCache, GjkOptions, GjkStatus};
 use crate::math::Vector;
 use crate::shape::{Cuboid, FeatureId, Pose, Shape, SupportMap};
@@ -382,9 +386,13 @@ fn solid_polygon<V: Vector>(s: &Shape<V>) -> bool {
 
 /// Two overlapping solid polygons by the separating axis test: in 2D its axes, the sides'
 /// normals, hold every face normal of the Minkowski difference, so the smallest overlap is the
-/// exact depth and its axis the normal ([`sat`](mod@super::sat)); the points are the other
-/// shape's vertex deepest along it and that vertex moved out by the depth. `None` when the
-/// shapes are apart (GJK then gives the distance) or the test found no axis.
+/// exact depth and its axis the normal ([`sat`](mod@super::sat)). The face of the Minkowski
+/// difference along it is the reference side (of the shape whose side gave the axis) minus the
+/// other shape's deepest feature (a vertex, or a side parallel to it), and the minimum
+/// translation `depth · normal` is a point of that face: the points are a point of the deepest
+/// feature facing the reference side ([`facing_point`]) and that point moved out by the depth,
+/// on the reference side. `None` when the shapes are apart (GJK then gives the distance) or the
+/// test found no axis.
 fn polygons<V: Vector>(
     a: &Shape<V>,
     pose_a: &Pose<V>,
@@ -398,12 +406,12 @@ fn polygons<V: Vector>(
     }
     let (n, depth) = (r.axis, (-r.separation).max(0.0));
     let (point_a, point_b) = match r.feature {
-        SatFeature::FaceA(_) => {
-            let q = b.support(pose_b, -n);
+        SatFeature::FaceA(i) => {
+            let q = facing_point(as_polytope(a)?, pose_a, i, as_polytope(b)?, pose_b, -n);
             (q + n * depth, q)
         }
-        SatFeature::FaceB(_) => {
-            let p = a.support(pose_a, n);
+        SatFeature::FaceB(j) => {
+            let p = facing_point(as_polytope(b)?, pose_b, j, as_polytope(a)?, pose_a, n);
             (p, p - n * depth)
         }
         _ => return None,
@@ -426,6 +434,63 @@ fn polygons<V: Vector>(
     })
 }
 
+/// The point of the polygon `inc` (at `pose_inc`) deepest along `d` that faces side `side` of
+/// the polygon `reference` (at `pose_ref`), `d` pointing into the reference polygon, opposite
+/// the side's normal. The deepest feature is the vertex farthest along `d` or, when a side of
+/// `inc` is parallel to the reference side, that side (its vertices within rounding of the
+/// deepest). Along the side's direction, the deepest feature and the reference side overlap
+/// where the minimum translation meets them; the point is taken at the middle of that overlap
+/// (at the vertex itself for a lone vertex), so that it lies on `inc` and, moved out by the
+/// depth, on the reference side.
+fn facing_point<V: Vector>(
+    reference: &dyn SatPolytope<V>,
+    pose_ref: &Pose<V>,
+    side: u32,
+    inc: &dyn SatPolytope<V>,
+    pose_inc: &Pose<V>,
+    d: V,
+) -> V {
+    let mut ends = Vec::with_capacity(2);
+    reference.face_vertices(side as usize, &mut ends);
+    let t = V::from_array3([-d.comp(1), d.comp(0), 0.0]);
+    let (mut lo, mut hi) = (f64::INFINITY, f64::NEG_INFINITY);
+    for &k in &ends {
+        let x = t.dot(pose_ref.transform_point(reference.vertex(k as usize)));
+        lo = lo.min(x);
+        hi = hi.max(x);
+    }
+    let verts = (0..inc.vertex_count()).map(|k| pose_inc.transform_point(inc.vertex(k)));
+    let deepest = verts
+        .clone()
+        .map(|v| d.dot(v))
+        .fold(f64::NEG_INFINITY, f64::max);
+    let size = verts.clone().map(Vector::length).fold(0.0, f64::max);
+    // The deepest feature's ends along `t`: its vertices within rounding of the deepest.
+    let mut first: Option<(f64, V)> = None;
+    let mut last: Option<(f64, V)> = None;
+    for v in verts.filter(|&v| d.dot(v) >= deepest - ROUNDING * size) {
+        let x = t.dot(v);
+        if first.is_none_or(|(f, _)| x < f) {
+            first = Some((x, v));
+        }
+        if last.is_none_or(|(l, _)| x > l) {
+            last = Some((x, v));
+        }
+    }
+    let (Some((x0, p0)), Some((x1, p1))) = (first, last) else {
+        return pose_inc.position;
+    };
+    // The middle of the overlap of [x0, x1] and [lo, hi]: empty only by rounding, then the
+    // middle of the gap.
+    let x = 0.5 * (x0.max(lo) + x1.min(hi));
+    if x1 > x0 {
+        let u = ((x - x0) / (x1 - x0)).clamp(0.0, 1.0);
+        p0 + (p1 - p0) * u
+    } else {
+        p0
+    }
+}
+
 impl<V: Vector> EpaResult<V> {
     /// The same answer with the shapes exchanged: the normal reversed, the points swapped.
     fn swapped(self) -> Self {
@@ -437,6 +502,10 @@ impl<V: Vector> EpaResult<V> {
         }
     }
 }
+
+/// How near (relative to the polytope's size) a face's plane must pass to the nearest point
+/// for [`Polytope::witnesses`] to try that face for it.
+const COPLANAR: f64 = 1e-9;
 
 /// A face of the polytope: `DIM` vertex indices, outward unit normal, distance from the origin.
 #[derive(Clone, Copy, Debug)]
@@ -492,27 +561,69 @@ impl<V: Vector> Polytope<V> {
         })
     }
 
-    /// The point of the face's plane closest to the origin as weights of the `a` and `b` points
-    /// (the affine hull's, so that of two coplanar faces equally near either gives it), or, when
-    /// rounding leaves the face a sliver whose plane has no well-posed closest point, the
-    /// point of the face itself closest to the origin (the signed-volumes subalgorithm).
-    fn witnesses(&self, f: &Face<V>) -> (V, V) {
+    /// The weights over face `g`'s vertices of the point of its affine hull nearest `q` (the
+    /// projection of `q` on its plane); `None` when the vertices are (to rounding) dependent.
+    fn weights_of(&self, g: &Face<V>, q: V) -> Option<[f64; 3]> {
         let k = V::DIM;
         let mut w = [V::ZERO; 3];
-        for (w, &i) in w.iter_mut().zip(&f.v[..k]) {
-            *w = self.verts[i].w;
+        for (w, &i) in w.iter_mut().zip(&g.v[..k]) {
+            *w = self.verts[i].w - q;
         }
-        let idx = [0, 1, 2];
-        let mut lambda = [0.0; 4];
-        if let Some(mu) = affine_closest(&w[..k], &idx[..k]) {
-            lambda[0] = 1.0 - mu[..k - 1].iter().sum::<f64>();
-            lambda[1..k].copy_from_slice(&mu[..k - 1]);
-        } else {
-            lambda = closest_on_simplex(&w[..k]).0;
+        let mu = affine_closest(&w[..k], &[0, 1, 2][..k])?;
+        let mut lambda = [0.0; 3];
+        lambda[0] = 1.0 - mu[..k - 1].iter().sum::<f64>();
+        lambda[1..k].copy_from_slice(&mu[..k - 1]);
+        Some(lambda)
+    }
+
+    /// The witness points of the answer face `f`: the point of `A − B` nearest the origin,
+    /// written as a convex combination of support points, whose `a` and `b` parts are then
+    /// points of the shapes.
+    ///
+    /// That point is the foot `q` of the origin on `f`'s plane, within the facet of `A − B`
+    /// that `f` belongs to, but not always within `f` itself: a flat facet (a box's face minus
+    /// another's) is split into several coplanar faces, and `q` may lie in another of them, where
+    /// `f`'s own weights of it would be negative and its `a` and `b` parts off the shapes. So the
+    /// face of the facet containing `q` is used (the coplanar face whose least weight is largest),
+    /// with its weights clamped to the face against rounding. When no face holds `q` (rounding
+    /// left `f` a sliver whose plane has no well-posed foot), the point of `f` itself nearest
+    /// the origin (the signed-volumes subalgorithm) is used.
+    fn witnesses(&self, f: &Face<V>) -> (V, V) {
+        let k = V::DIM;
+        let mut best: Option<(f64, Face<V>, [f64; 3])> = None;
+        let q = f.n * f.dist;
+        // Faces of one facet of a curved shape's difference (a cylinder's disc against a box's
+        // face) carry the rounding of the support points, slivers the most: a face whose plane
+        // passes within `1e-9` of `q` is tried whatever its normal.
+        let thr = COPLANAR * self.scale;
+        let through_q = |g: &&Face<V>| (g.n.dot(q) - g.dist).abs() <= thr;
+        for g in std::iter::once(f).chain(self.faces.iter().filter(through_q)) {
+            let Some(l) = self.weights_of(g, q) else {
+                continue;
+            };
+            let least = l[..k].iter().copied().fold(f64::INFINITY, f64::min);
+            if best.as_ref().is_none_or(|(b, _, _)| least > *b) {
+                best = Some((least, *g, l));
+            }
         }
+        let (g, lambda) = match best {
+            Some((least, g, l)) if least >= -1e-9 => {
+                let mut l = l.map(|x| x.max(0.0));
+                let sum: f64 = l[..k].iter().sum();
+                for x in &mut l[..k] {
+                    *x /= sum;
+                }
+                (g, l)
+            }
+            _ => {
+                let w: Vec<V> = f.v[..k].iter().map(|&i| self.verts[i].w).collect();
+                let l = closest_on_simplex(&w).0;
+                (*f, [l[0], l[1], l[2]])
+            }
+        };
         let mut pa = V::ZERO;
         let mut pb = V::ZERO;
-        for (j, &i) in f.v[..k].iter().enumerate() {
+        for (j, &i) in g.v[..k].iter().enumerate() {
             pa += self.verts[i].a * lambda[j];
             pb += self.verts[i].b * lambda[j];
         }

@@ -605,7 +605,7 @@ fn carlson_rj(x: f64, y: f64, z: f64, p: f64) -> f64 {
 /// The eigenvalues (ascending) and unit eigenvectors (the columns, a proper rotation) of a
 /// symmetric 3×3 matrix, by cyclic Jacobi rotations (deterministic; a diagonal matrix is
 /// returned as is with the identity, reordered).
-fn symmetric_eigen(m: DMat3) -> ([f64; 3], DMat3) {
+pub(crate) fn symmetric_eigen(m: DMat3) -> ([f64; 3], DMat3) {
     // Symmetrise (the tensor is symmetric up to rounding).
     let mut a = [[0.0f64; 3]; 3];
     for (r, row) in a.iter_mut().enumerate() {
