@@ -15,6 +15,13 @@ pub enum EventKind {
     /// `a` is the body id, `b` the face code `2 * axis + (1 for the upper face)`. Not a
     /// collision: it changes no velocity and is not written to traces.
     BoxCrossing = 2,
+    /// A rigid body's prediction that gave up before finding a contact (its step limit, or a
+    /// mesh search that ended early), processed when the bodies are still apart: they are
+    /// moved to its time, nothing else changes, and their contacts are predicted again from
+    /// there. Broad phases find it as a [`EventKind::BallBall`] or [`EventKind::BallWall`]
+    /// event; the simulation returns it with this kind. Not a collision: it changes no
+    /// velocity, is not counted and is not written to traces.
+    Resume = 3,
 }
 
 impl EventKind {
@@ -24,6 +31,7 @@ impl EventKind {
             EventKind::BallBall => "ball-ball",
             EventKind::BallWall => "ball-wall",
             EventKind::BoxCrossing => "box-crossing",
+            EventKind::Resume => "resume",
         }
     }
     /// The code stored in traces.

@@ -100,7 +100,7 @@ use crate::query::{
     GjkStatus,
 };
 use crate::shape::{MassProperties, Pose, Shape, SupportMap};
-use crate::toi::{first_zero_quadratic, window_accel, Toi, ToiStatus};
+use crate::toi::{box_windows, first_zero_quadratic, window_accel, Toi, ToiStatus};
 use crate::wall::{Plane, StaticShape, Wall};
 
 /// The contact shell relative to the size of a pair (`R_a + R_b`, or the body's bounding radius
@@ -115,6 +115,28 @@ pub const RADIUS_MARGIN: f64 = 1e-6;
 
 /// The most advancement steps of one prediction (see the [module docs](self)).
 pub const MAX_STEPS: u32 = 2048;
+
+/// The most a rigid body may turn over a run, in radians (`|ω|` times the duration): a
+/// rotation composed over `θ` radians carries a round-off of about `θ ε`, which must stay well
+/// below the contact shell ([`SHELL`] of the body's size) for contacts to be found before the
+/// bodies overlap. Scenes beyond it are refused.
+pub const MAX_TURN: f64 = 1e8;
+
+/// The gap below which a processed rigid event is a contact, and above which it is a
+/// prediction that gave up (see [`crate::event::EventKind::Resume`]): twice the largest contact
+/// shell of a pair whose bounding radii sum to `reach` (every contact is reported within its
+/// shell), or what the resolution of positions (`size`, the magnitudes of the centres) and of
+/// time (at local time `t`, for points moving at up to `speed`) can tell apart, when larger.
+pub fn contact_tolerance(reach: f64, size: f64, t: f64, speed: f64) -> f64 {
+    let tol = 4.0 * SHELL * reach
+        + 16.0 * f64::EPSILON * (size + reach)
+        + 8.0 * f64::EPSILON * (t.abs() + 1.0) * speed;
+    if tol.is_nan() {
+        f64::INFINITY
+    } else {
+        tol
+    }
+}
 
 /// The most impulses of one response.
 pub const MAX_IMPULSES: usize = 16;
@@ -473,7 +495,7 @@ pub(crate) fn sphere_window<V: Vector>(d: V, w: V, sigma: f64) -> Option<(f64, f
     if !(b < 0.0) {
         return None;
     }
-    let disc = b * b - a * c;
+    let disc = crate::toi::discriminant(d, w, sigma, a, b, c);
     if !(disc > 0.0) {
         return None;
     }
@@ -636,6 +658,11 @@ fn advance<V: Vector>(a: &Mover<V>, b: &Mover<V>, from: f64, to: f64, target: f6
         if !(t + dt <= to) || dt >= room {
             return Advance::Clear;
         }
+        if t + dt == t {
+            // The step is below the resolution of time here: the gap is within what time can
+            // tell apart (see `World`'s contact tolerance), a contact at that resolution.
+            return Advance::Contact(t);
+        }
         t += dt;
     }
     Advance::Stalled(t)
@@ -673,6 +700,7 @@ fn predict<V: Vector>(
     w: V,
     sigma: f64,
     shell: f64,
+    span: (f64, f64),
     t_max: f64,
 ) -> Toi {
     let rel = b.accel - a.accel;
@@ -684,6 +712,10 @@ fn predict<V: Vector>(
     let Some((s_in, s_out)) = window else {
         return Toi::miss(ToiStatus::Separating);
     };
+    let (s_in, s_out) = (s_in.max(span.0), s_out.min(span.1));
+    if !(s_in <= s_out) {
+        return Toi::miss(ToiStatus::Separating);
+    }
     if !(t0 + s_in <= t_max) {
         return Toi::miss(ToiStatus::NotBy);
     }
@@ -753,7 +785,17 @@ pub fn body_body<V: Vector>(a: &Mover<V>, b: &Mover<V>, t_max: f64) -> Toi {
     let ((pa, va), (pb, vb)) = (a.centre_at(t0), b.centre_at(t0));
     let sigma = a.radius + b.radius;
     let shell = SHELL * (a.shell_size() + b.shell_size());
-    predict(a, b, t0, pb - pa, vb - va, sigma, shell, t_max)
+    predict(
+        a,
+        b,
+        t0,
+        pb - pa,
+        vb - va,
+        sigma,
+        shell,
+        (0.0, f64::INFINITY),
+        t_max,
+    )
 }
 
 /// The first contact of two bodies given by their pieces ([`Mover::pieces`]; a compound body
@@ -892,19 +934,33 @@ fn body_pieces<'s, V: Vector + 's>(
     let mut best = Toi::miss(ToiStatus::Separating);
     for (shape, place, c, rw) in pieces {
         let fixed = Mover::placed(shape, place);
-        let bound = if best.is_hit() { best.time } else { t_max };
-        let toi = predict(
-            a,
-            &fixed,
-            t0,
-            c - b.pos,
-            -b.vel,
-            a.radius + rw,
-            shell,
-            bound,
-        );
-        if toi.is_hit() && !(toi.time >= best.time && best.is_hit()) {
-            best = toi;
+        // Only while the body's box overlaps the piece's can any broad phase pair them, and
+        // only then can the shapes touch (the box holds the bounding sphere, which holds the
+        // shape and its shell): a prediction outside these spans would be an event that a
+        // broad phase which compares boxes never asks for.
+        let spans = box_windows(b.pos, b.vel, a.accel, a.radius, &shape.aabb(&place));
+        for span in spans {
+            let bound = if best.is_hit() { best.time } else { t_max };
+            if !(t0 + span.0 <= bound) {
+                break;
+            }
+            let toi = predict(
+                a,
+                &fixed,
+                t0,
+                c - b.pos,
+                -b.vel,
+                a.radius + rw,
+                shell,
+                span,
+                bound,
+            );
+            if toi.is_hit() {
+                if !(toi.time >= best.time && best.is_hit()) {
+                    best = toi;
+                }
+                break;
+            }
         }
     }
     best
@@ -1050,6 +1106,10 @@ fn body_plane<V: Vector>(
         if !(t + dt <= to) {
             return Toi::miss(ToiStatus::Grazing);
         }
+        if t + dt == t {
+            // Below the resolution of time: a contact at that resolution.
+            return contact(t);
+        }
         t += dt;
     }
     contact(t)
@@ -1063,6 +1123,8 @@ pub struct ContactSet<V> {
     pub normal: V,
     /// The contact points, world frame.
     pub points: Vec<V>,
+    /// The gap between the two shapes at the contact's time (0 where it was not measured).
+    pub gap: f64,
 }
 
 /// The contact points of `a` and `b` at `t` (see the [module docs](self#response)).
@@ -1079,6 +1141,7 @@ pub fn contact_set<V: Vector>(a: &Mover<V>, b: &Mover<V>, t: f64) -> ContactSet<
             .fold(f64::INFINITY, f64::min);
         let slack = SHELL * (shape_size(a) + shape_size(b));
         return ContactSet {
+            gap: g,
             normal: m.normal,
             points: m
                 .points()
@@ -1091,6 +1154,7 @@ pub fn contact_set<V: Vector>(a: &Mover<V>, b: &Mover<V>, t: f64) -> ContactSet<
     ContactSet {
         normal: n,
         points: vec![(p + q) * 0.5],
+        gap: g,
     }
 }
 
@@ -1230,6 +1294,7 @@ fn plane_contact_set_of<'a, V: Vector + 'a>(
     ContactSet {
         normal: -up,
         points,
+        gap: low_gap.max(0.0),
     }
 }
 

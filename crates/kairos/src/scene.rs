@@ -920,6 +920,21 @@ impl Scene {
                 }
                 let spec = rigid_body_spec_in(self.dim, table, &self.meshes)
                     .map_err(|e| invalid(item, e))?;
+                let spin = angular_speed(table);
+                if spin * self.duration > crate::rigid::MAX_TURN {
+                    return Err(invalid(
+                        item,
+                        format!(
+                            "`angular_velocity` of magnitude {spin:e} turns the body by {:e} \
+                             radians over the duration {:e}: at most {:e} radians are resolved \
+                             (the rotation's round-off must stay below the contact shell); \
+                             lower the spin or the duration",
+                            spin * self.duration,
+                            self.duration,
+                            crate::rigid::MAX_TURN
+                        ),
+                    ));
+                }
                 if spec != self.bodies[i] {
                     return Err(invalid(
                         item,
@@ -1850,6 +1865,26 @@ fn message(e: SceneError) -> String {
     match e {
         SceneError::Invalid { message, .. } => message,
         e => e.to_string(),
+    }
+}
+
+/// The magnitude of a rigid body table's `angular_velocity` (0 when absent; the table is
+/// already validated).
+fn angular_speed(table: &Table) -> f64 {
+    match table.get("angular_velocity") {
+        Some(toml::Value::Float(x)) => x.abs(),
+        Some(toml::Value::Integer(x)) => (*x as f64).abs(),
+        Some(toml::Value::Array(a)) => a
+            .iter()
+            .map(|v| match v {
+                toml::Value::Float(x) => *x,
+                toml::Value::Integer(x) => *x as f64,
+                _ => 0.0,
+            })
+            .map(|x| x * x)
+            .sum::<f64>()
+            .sqrt(),
+        _ => 0.0,
     }
 }
 

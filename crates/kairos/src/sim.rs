@@ -102,15 +102,16 @@ impl<V: Vector> Simulation<V> {
     }
 
     /// Processes events up to and including the next collision, which it returns; `None` when
-    /// no collision remains before the end time. Box crossings of a periodic box are processed
-    /// on the way (they are events of the simulation, but not collisions): a caller that bounds
+    /// no collision remains before the end time. Box crossings of a periodic box and resumed
+    /// predictions ([`EventKind::Resume`]) are processed on the way (they are events of the
+    /// simulation, but not collisions): a caller that bounds
     /// its work, or checks for interruptions, uses [`Simulation::process_next`] instead, since
     /// a fast body alone in a periodic box may cross it without end.
     #[inline]
     pub fn step(&mut self) -> Option<Event> {
         loop {
             let event = self.process_next()?;
-            if event.kind != EventKind::BoxCrossing {
+            if !matches!(event.kind, EventKind::BoxCrossing | EventKind::Resume) {
                 return Some(event);
             }
         }
@@ -152,7 +153,7 @@ impl<V: Vector> Simulation<V> {
             if event.kind != EventKind::BoxCrossing {
                 self.kinetic_energy += ke(&self.world) - before;
             }
-            if event.kind == EventKind::BallBall {
+            if event.kind == EventKind::BallBall && !response.resumed {
                 if let Some(j) = response.impulse {
                     self.virial += response.separation.dot(j);
                 }
@@ -163,15 +164,21 @@ impl<V: Vector> Simulation<V> {
             self.broad.event_processed(&self.world, &event);
             let absolute = Event {
                 time: self.origin + event.time,
+                kind: if response.resumed {
+                    EventKind::Resume
+                } else {
+                    event.kind
+                },
                 ..event
             };
             if self.now >= EPOCH {
                 self.rebase();
             }
-            match event.kind {
+            match absolute.kind {
                 EventKind::BallBall => self.counts.ball_ball += 1,
                 EventKind::BallWall => self.counts.ball_wall += 1,
                 EventKind::BoxCrossing => self.counts.box_crossings += 1,
+                EventKind::Resume => {}
             }
             Some(absolute)
         }

@@ -136,7 +136,7 @@ impl Record {
                     omega_b,
                 )
             }
-            EventKind::BallWall | EventKind::BoxCrossing => {
+            EventKind::BallWall | EventKind::BoxCrossing | EventKind::Resume => {
                 ([0.0; 3], [0.0; 3], [0.0; 4], [0.0; 3])
             }
         };

@@ -24,6 +24,11 @@ pub struct Response<V: Vector> {
     /// The contact's unit normal (from `b`, or the wall, towards `a`), when it is defined;
     /// `None` for a box crossing.
     pub normal: Option<V>,
+    /// The event was no contact: a prediction that gave up ([`rigid::MAX_STEPS`] steps, or a
+    /// mesh search that ended early) at a time when the bodies are still apart. Its bodies were
+    /// moved to the event's time, nothing else changed, and their contacts are predicted again
+    /// from there (see [`crate::event::EventKind::Resume`]).
+    pub resumed: bool,
 }
 
 impl<V: Vector> Response<V> {
@@ -33,6 +38,7 @@ impl<V: Vector> Response<V> {
             impulse: None,
             separation: V::ZERO,
             normal: None,
+            resumed: false,
         }
     }
 }
@@ -848,6 +854,24 @@ impl<V: Vector> World<V> {
             _ if pair => rigid::pieces_contact_sets(self.pieces(ia), self.pieces(ib), t),
             _ => rigid::pieces_wall_contact_sets(self.pieces(ia), &self.wall_pieces[ib], t),
         };
+        // A prediction that gave up before a contact (its step limit, or a mesh search that
+        // ended early) is no contact: the bodies, moved to its time, are predicted again from
+        // there ([`rigid::contact_tolerance`]).
+        let involved = if pair { &[ia, ib][..] } else { &[ia][..] };
+        let (mut reach, mut size, mut speed) = (0.0, 0.0, 0.0);
+        for &i in involved {
+            let (b, r) = (&self.bodies[i], &self.rigid[i]);
+            reach += b.radius;
+            size += b.pos.length();
+            speed += b.vel.length() + r.spin_bound() * b.radius;
+        }
+        let tolerance = rigid::contact_tolerance(reach, size, t, speed);
+        if contacts.first().is_none_or(|c| c.gap > tolerance) {
+            return Response {
+                resumed: true,
+                ..Response::nothing()
+            };
+        }
         // The nearest set names the contact (its normal and place).
         let contact = contacts.first().cloned().unwrap_or_default();
         let side = |w: &Self, i: usize| {
@@ -895,6 +919,7 @@ impl<V: Vector> World<V> {
             impulse: None,
             separation,
             normal,
+            resumed: false,
         };
         if normal.is_none() {
             return none;
@@ -931,6 +956,7 @@ impl<V: Vector> World<V> {
             impulse: Some(j),
             separation,
             normal,
+            resumed: false,
         }
     }
 
@@ -946,6 +972,7 @@ impl<V: Vector> World<V> {
             impulse: None,
             separation: contact.separation,
             normal: contact.normal,
+            resumed: false,
         };
         match event.kind {
             EventKind::BallBall => {
@@ -987,6 +1014,7 @@ impl<V: Vector> World<V> {
                     impulse: Some(n * j),
                     separation: contact.separation,
                     normal: contact.normal,
+                    resumed: false,
                 }
             }
             EventKind::BallWall => {
@@ -1014,8 +1042,12 @@ impl<V: Vector> World<V> {
                     impulse: Some(n * (-(1.0 + e) * vn * m)),
                     separation: contact.separation,
                     normal: contact.normal,
+                    resumed: false,
                 }
             }
+            // Broad phases never predict one: it is what the simulation calls a processed
+            // event that turned out to be none.
+            EventKind::Resume => Response::nothing(),
             EventKind::BoxCrossing => {
                 let Some(l) = self.period else {
                     return Response::nothing();

@@ -525,23 +525,31 @@ fn simulate_dim<V: Vector>(spec: &mut RunSpec) -> Result<Summary> {
     let mut stop = None;
     crate::interrupt::polling();
     let all_events = |c: kairos::sim::EventCounts| c.total() + c.box_crossings;
+    // Events that are neither recorded nor counted: box crossings and resumed predictions.
+    let unrecorded = |e: &kairos::event::Event| {
+        matches!(
+            e.kind,
+            kairos::event::EventKind::BoxCrossing | kairos::event::EventKind::Resume
+        )
+    };
+    let mut resumes = 0u64;
     while let Some(event) = sim.process_next() {
+        resumes += (event.kind == kairos::event::EventKind::Resume) as u64;
         if let Some(sig) = crate::interrupt::requested() {
             stop = Some(Stop::Signal(sig));
-        } else if all_events(sim.counts()) - all_events(counts_at_start) > spec.max_events {
+        } else if all_events(sim.counts()) - all_events(counts_at_start) + resumes > spec.max_events
+        {
             stop = Some(Stop::TooManyEvents);
         }
-        if event.kind == kairos::event::EventKind::BoxCrossing && stop.is_none() {
+        if unrecorded(&event) && stop.is_none() {
             continue;
         }
         if stop.is_some() {
             // The event just processed is not in the trace, but the simulation is past it:
             // a checkpoint saves it, with the replay state it leads to.
-            // (Box crossings are not recorded, so they never change the replay's state.)
-            if let (Some(r), false) = (
-                replay.as_mut(),
-                event.kind == kairos::event::EventKind::BoxCrossing,
-            ) {
+            // (Box crossings and resumes are not recorded, so they never change the replay's
+            // state.)
+            if let (Some(r), false) = (replay.as_mut(), unrecorded(&event)) {
                 r.apply(&Record::from_event(&event, sim.world(), sim.lookahead()));
             }
             break;

@@ -35,6 +35,7 @@ mod accel;
 mod ball_ball;
 mod ball_plane;
 mod ball_segment;
+mod boxes;
 mod periodic;
 
 pub use accel::{
@@ -44,6 +45,7 @@ pub use accel::{
 pub use ball_ball::ball_ball;
 pub use ball_plane::{ball_plane, ball_polygon};
 pub use ball_segment::ball_segment;
+pub use boxes::box_windows;
 pub use periodic::{
     ball_ball_periodic, ball_ball_periodic_cannot_hit_by, ball_ball_periodic_until, box_exit,
     MinImage, PairScreen, PeriodicScreen, ScreenBatch,
@@ -185,11 +187,59 @@ fn unit<V: Vector>(d: V) -> Option<V> {
     (dist2 > 0.0 && dist2.is_finite()).then(|| d * (1.0 / dist2.sqrt()))
 }
 
+/// Below this fraction of `b²`, the discriminant `b² − a c` of [`first_contact`]'s quadratic
+/// is taken in its cross-product form (see [`discriminant`]).
+const CANCELLATION: f64 = 1.0 / (1u64 << 20) as f64;
+
+/// The discriminant `b² − a c` of the contact quadratic `a t² + 2 b t + c` for `a = |w|²`,
+/// `b = d · w`, `c = |d|² − σ²` (each as the caller computed it), without losing it to
+/// cancellation.
+///
+/// `b² − a c` rounds with an error of a few ulps of `b²`: where `σ` is small against `|d|`, `c`
+/// rounds to `|d|²` and the discriminant of a head-on pair (`σ² |w|²`, exactly) cancels to
+/// nothing, so a pair whose radii are below about `1e-8` of their distance passed through each
+/// other. By Lagrange's identity the discriminant is also `σ² |w|² − |d × w|²`, whose error is
+/// a few ulps of `|d| |w| |d × w| + σ² |w|²`: never larger, and exact for a head-on pair. It is
+/// used where the first form keeps fewer than about 32 significant bits (`b² − a c` below
+/// `2⁻²⁰ b²`); elsewhere the first form's own bits are kept (the contact time's relative error
+/// from the discriminant, `≈ 3 ε |b| / √disc`, is then below `2¹⁰ ε`). The result never
+/// exceeds `b²` (true whenever `c >= 0`, and relied on by [`PeriodicScreen`]'s proof) and is
+/// never NaN for finite input.
+#[inline(always)]
+pub fn discriminant<V: Vector>(d: V, w: V, sigma: f64, a: f64, b: f64, c: f64) -> f64 {
+    let bb = b * b;
+    let disc = bb - a * c;
+    if !(disc <= CANCELLATION * bb) {
+        return disc;
+    }
+    cross_discriminant(d, w, sigma, a).min(bb)
+}
+
+/// `σ² |w|² − |d × w|²` (the cold branch of [`discriminant`]).
+#[cold]
+#[inline(never)]
+fn cross_discriminant<V: Vector>(d: V, w: V, sigma: f64, a: f64) -> f64 {
+    let (d, w) = (d.to_array3(), w.to_array3());
+    let cross = [
+        d[1] * w[2] - d[2] * w[1],
+        d[2] * w[0] - d[0] * w[2],
+        d[0] * w[1] - d[1] * w[0],
+    ];
+    let alt = sigma * sigma * a - (cross[0] * cross[0] + cross[1] * cross[1] + cross[2] * cross[2]);
+    if alt.is_nan() {
+        f64::NEG_INFINITY
+    } else {
+        alt
+    }
+}
+
 /// First time `t >= 0` at which `|d + w t| = sigma` while the distance decreases.
 ///
 /// Exact up to round-off: with `b = d.w`, `a = w.w` and `c = d.d - sigma^2`, the earlier root
 /// of `a t^2 + 2 b t + c = 0` is computed as `c / (-b + sqrt(b^2 - a c))`, where both terms of
-/// the denominator are positive for an approaching pair, so nothing cancels. The returned time
+/// the denominator are positive for an approaching pair, so nothing cancels; the discriminant
+/// itself comes from [`discriminant`], so a head-on pair collides however small its radii
+/// against its distance. The returned time
 /// is relative (`t = 0` is the instant at which `d` is measured).
 #[inline]
 pub fn first_contact<V: Vector>(d: V, w: V, sigma: f64) -> Toi {
@@ -206,7 +256,7 @@ pub fn first_contact<V: Vector>(d: V, w: V, sigma: f64) -> Toi {
         };
     }
     let a = w.dot(w);
-    let disc = b * b - a * c;
+    let disc = discriminant(d, w, sigma, a, b, c);
     if !(disc > 0.0) {
         return Toi::miss(ToiStatus::Grazing);
     }
