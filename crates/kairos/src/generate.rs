@@ -576,6 +576,19 @@ fn check_at_most(name: &'static str, x: f64) -> Result<(), GenerateError> {
     Ok(())
 }
 
+/// A body spinning at up to `spin` for `duration` turns at most [`crate::rigid::MAX_TURN`]
+/// radians, as scenes require.
+fn check_turn(spin: f64, duration: f64) -> Result<(), GenerateError> {
+    if spin * duration > crate::rigid::MAX_TURN {
+        return Err(GenerateError::OutOfRange {
+            name: "spin",
+            range: "spin times duration at most 1e8 radians (the turn a run resolves)",
+            got: spin,
+        });
+    }
+    Ok(())
+}
+
 fn check_restitution(e: f64) -> Result<(), GenerateError> {
     if (0.0..=1.0).contains(&e) {
         Ok(())
@@ -1058,6 +1071,7 @@ fn check_rigid_gas(p: &RigidGasParams, max_packing: f64) -> Result<(), GenerateE
         }
     }
     check_duration(p.duration)?;
+    check_turn(p.spin, p.duration)?;
     let concave_range = if max_packing == RigidGasParams::MAX_PACKING_2D {
         (0.0..=1.0).contains(&p.concave)
     } else {
@@ -1247,6 +1261,8 @@ pub fn bullet(p: &BulletParams) -> Result<Scene, GenerateError> {
         });
     }
     check_duration(p.duration)?;
+    // The fastest spin below (the small box's).
+    check_turn(40.0, p.duration)?;
     check_restitution(p.restitution)?;
     let body = |half: [f64; 2], at: [f64; 2], angle: f64, v: f64, w: f64| {
         let mut t = toml::Table::new();
