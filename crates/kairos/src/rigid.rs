@@ -44,8 +44,14 @@
 //!    (`g0 = 0`) and not approaching is left to separate: no contact is predicted until one of
 //!    the two bodies changes.
 //! 4. **No answer within [`MAX_STEPS`] steps** (two bodies turning in place near each other, or
-//!    grazing for long): a contact is reported at the last safe time; its response finds no
-//!    approaching point and changes nothing, and the pair is predicted again from there.
+//!    grazing for long): an event at the last safe time, which is no contact. The world finds
+//!    the bodies apart there (farther than [`contact_tolerance`]), moves them to that time and
+//!    changes nothing else, and the pair is predicted again from there
+//!    ([`crate::event::EventKind::Resume`], not logged). Such an event can only come while the
+//!    bodies' bounding spheres overlap (two bodies), or while the body's box overlaps the wall
+//!    piece's (a wall, see [`crate::toi::box_windows`]): every broad phase asks for the pair then,
+//!    so every broad phase processes the same events. A step below the resolution of time
+//!    (`t + dt == t`) ends the advancement as a contact at that resolution.
 //!
 //! Two balls keep the exact quadratic of [`crate::toi::ball_ball`] (the caller dispatches);
 //! a ball against any other shape goes through the steps above.
