@@ -107,36 +107,3 @@ fn data_appended_to_a_trace_is_named() {
     let e = refused(&["export", "cut.ktrace", "--events", "e.csv"], &dir);
     assert!(e.contains("no footer"), "{e}");
 }
-
-#[test]
-fn a_measurement_that_cannot_start_names_the_executable() {
-    let dir = tempdir("exe");
-    // A copy of the executable, removed once it runs: its children cannot be started.
-    let exe = dir.join("kairos-copy");
-    std::fs::copy(env!("CARGO_BIN_EXE_kairos"), &exe).unwrap();
-    let child = std::process::Command::new(&exe)
-        .args([
-            "bench",
-            "scale",
-            "--n",
-            "100",
-            "--dims",
-            "2",
-            "--no-thesis",
-            "--collisions-per-body",
-            "1",
-        ])
-        .current_dir(&dir)
-        .stdout(std::process::Stdio::null())
-        .stderr(std::process::Stdio::piped())
-        .spawn()
-        .unwrap();
-    std::fs::remove_file(&exe).unwrap();
-    let o = child.wait_with_output().unwrap();
-    assert_eq!(o.status.code(), Some(2));
-    let e = text(&o.stderr);
-    assert!(
-        e.contains("kairos-copy") && e.contains("cannot run this executable"),
-        "{e}"
-    );
-}
