@@ -67,7 +67,7 @@ fn run_checked<V: Vector>(scene: &Scene, max_events: u64) -> (u64, f64) {
         let t = e.time - sim.origin();
         let involved: &[u32] = match e.kind {
             EventKind::BallBall => &[e.a, e.b],
-            EventKind::BallWall | EventKind::BoxCrossing => &[e.a],
+            EventKind::BallWall | EventKind::BoxCrossing | EventKind::Resume => &[e.a],
         };
         for &i in involved {
             let bi = &w.bodies[i as usize];

@@ -34,7 +34,7 @@ fn conservation_and_no_overlap_over_1e5_events() {
         let t = e.time - sim.origin();
         let involved: &[u32] = match e.kind {
             EventKind::BallBall => &[e.a, e.b],
-            EventKind::BallWall | EventKind::BoxCrossing => &[e.a],
+            EventKind::BallWall | EventKind::BoxCrossing | EventKind::Resume => &[e.a],
         };
         // Involved bodies against every other body and every wall, at the event time.
         for &i in involved {
