@@ -1059,8 +1059,6 @@ fn check_rigid_gas(p: &RigidGasParams, max_packing: f64) -> Result<(), GenerateE
             got: p.packing,
         });
     }
-    check_at_most("speed", p.speed)?;
-    check_at_most("spin", p.spin)?;
     for (name, got) in [("speed", p.speed), ("spin", p.spin)] {
         if !(got >= 0.0 && got.is_finite()) {
             return Err(GenerateError::OutOfRange {
@@ -1070,6 +1068,8 @@ fn check_rigid_gas(p: &RigidGasParams, max_packing: f64) -> Result<(), GenerateE
             });
         }
     }
+    check_at_most("speed", p.speed)?;
+    check_at_most("spin", p.spin)?;
     check_duration(p.duration)?;
     check_turn(p.spin, p.duration)?;
     let concave_range = if max_packing == RigidGasParams::MAX_PACKING_2D {

@@ -608,7 +608,8 @@ fn inelastic_runs_end_without_overlap() {
             last_e = k;
         }
         println!("e = {e}: {events} events, least gap {worst:.2e}, energy {e0:.3} -> {last_e:.3e}");
-        assert!(worst >= 0.0);
+        // No overlap beyond round-off (of the room's size, 8).
+        assert!(worst >= -8.0 * f64::EPSILON, "least gap {worst:e}");
     }
 }
 

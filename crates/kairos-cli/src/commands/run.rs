@@ -532,13 +532,10 @@ fn simulate_dim<V: Vector>(spec: &mut RunSpec) -> Result<Summary> {
             kairos::event::EventKind::BoxCrossing | kairos::event::EventKind::Resume
         )
     };
-    let mut resumes = 0u64;
     while let Some(event) = sim.process_next() {
-        resumes += (event.kind == kairos::event::EventKind::Resume) as u64;
         if let Some(sig) = crate::interrupt::requested() {
             stop = Some(Stop::Signal(sig));
-        } else if all_events(sim.counts()) - all_events(counts_at_start) + resumes > spec.max_events
-        {
+        } else if all_events(sim.counts()) - all_events(counts_at_start) > spec.max_events {
             stop = Some(Stop::TooManyEvents);
         }
         if unrecorded(&event) && stop.is_none() {
