@@ -184,7 +184,7 @@ def check_resumed_drop(kairos):
                         "--duration", "4", "-o", path("drop.toml")], check=True,
                        stdout=subprocess.DEVNULL)
         subprocess.run([kairos, "run", path("drop.toml"), "-q", "-o", path("full.ktrace"),
-                        "--checkpoint", path("drop.kck"), "--every", "2"], check=True)
+                        "--checkpoint", path("drop.kck"), "--every", "3"], check=True)
         subprocess.run([kairos, "run", "--resume", path("drop.kck"), "-q", "-o",
                         path("rest.ktrace")], check=True)
         for t in ["full", "rest"]:
