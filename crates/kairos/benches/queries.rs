@@ -9,7 +9,7 @@
 //!   beside parry's `query::cast_shapes`;
 //! - **rotating cast**: the same with angular speeds up to 8 rad/s: `query::time_of_impact`
 //!   beside parry's `query::cast_shapes_nonlinear` (which misses some of these contacts:
-//!   `tests/toi_parry.rs`).
+//!   `tests/suite/toi_parry.rs`).
 //!
 //! And GJK's warm start: 8 sequences of 32 distance queries on a 3D cuboid–triangle pair that
 //! moves and turns a little between queries (0.01 s of speeds up to 1), without and with a

@@ -47,7 +47,7 @@
 //! centre projected on the box in its frame, each coordinate clamped to the half extents) and
 //! ball–capsule (the centre projected on the inner segment) have closed forms, which give the
 //! loop's answer (status, distance, lower bound equal to the distance, points, normal and
-//! features, agreeing to `1e-13`, `tests/gjk.rs`) with no support evaluation
+//! features, agreeing to `1e-13`, `tests/suite/gjk.rs`) with no support evaluation
 //! ([`GjkResult::iterations`] is 0; a given [`GjkCache`] is cleared). A cuboid face is named
 //! by its three vertices of lowest index. Two cuboids in 2D are exact too: the separating-axis
 //! test below decides whether they are apart, and the distance is then the least over the
@@ -83,7 +83,7 @@
 //!   sum of the radii is at most `δ`. On curved shapes the enclosure test on GJK's last,
 //!   sliver tetrahedra carries rounding: a pair apart by less than about `1e-10` (size 1) may
 //!   come out intersecting (the safe side), but an overlapping pair never comes out separated
-//!   (`tests/gjk.rs` sweeps overlaps and gaps of `1e-6` to `1e-12`).
+//!   (`tests/suite/gjk.rs` sweeps overlaps and gaps of `1e-6` to `1e-12`).
 //! * Never more than [`GjkOptions::max_iterations`] support evaluations; then the status is
 //!   [`GjkStatus::MaxIterations`] with the best upper bound found ([`GjkResult::distance`]) and
 //!   the best lower bound ([`GjkResult::lower_bound`]).
@@ -1325,7 +1325,7 @@ fn clamp_to_cuboid<V: Vector>(local: V, h: V) -> (V, Feature) {
 /// whose distance to the other polygon is then the distance between them: the distance is the
 /// least over the eight vertices of the distance to the other box, each a projection on a box
 /// (coordinates clamped in its frame). The answer is the loop's (status, distance, lower bound
-/// equal to the distance, points, normal, features; `tests/gjk.rs`), with no support
+/// equal to the distance, points, normal, features; `tests/suite/gjk.rs`), with no support
 /// evaluation.
 fn cuboids_2d<V: Vector>(
     a: &Cuboid<V>,

@@ -45,7 +45,7 @@
 //! [`GjkOptions::max_iterations`], rounding) advancement simply continues from that safe time.
 //! The ray cast counts as one step of [`ToiResult::iterations`]. The answer is that of
 //! advancement alone to the tolerance: same status, times within `tol` over the closing speed
-//! (`tests/toi_ray_cast.rs`, 6,800 pairs), with one ray loop and one distance query instead of
+//! (`tests/suite/toi_ray_cast.rs`, 6,800 pairs), with one ray loop and one distance query instead of
 //! two to four distance queries ([`ToiOptions::linear_ray_cast`] turns it off).
 //!
 //! Two balls take the closed form instead: a ball's spin does not move its surface, so their

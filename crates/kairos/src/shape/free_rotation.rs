@@ -41,7 +41,7 @@
 //! any time (the rotation maps `m(t)` onto the fixed direction of `L` by construction, so `L`
 //! keeps its direction exactly and its length to the rounding of the amplitudes); `|q| = 1` to
 //! rounding. Measured against a compensated Runge–Kutta integration of the kinematics
-//! (`tests/free_rotation.rs`), over 100 rotation periods: orientation within `1e-12` rad and
+//! (`tests/suite/free_rotation.rs`), over 100 rotation periods: orientation within `1e-12` rad and
 //! angular velocity within `1e-13` relative for random bodies, near-symmetric and
 //! near-isotropic ones (moments split by `1e-6` or `1e-12`), and the separatrix. The phase
 //! error grows like `1e-16 · |λ t|`, as for any closed form evaluated at a large `f64` time.

@@ -1,0 +1,981 @@
+//! The `kairos` binary, subcommand by subcommand.
+
+use crate::common;
+
+use common::{demo_trace_and_damaged_copies, json, kairos, ok, tempdir, text};
+
+use std::process::Command;
+
+use kairos::prelude::*;
+
+#[test]
+fn demo_writes_trace_and_summary() {
+    let dir = tempdir("demo");
+    let o = kairos(&["demo", "--n", "60", "--summary-json", "s.json"], &dir);
+    ok(&o);
+    let out = text(&o.stdout);
+    assert!(
+        out.contains("events") && out.contains("energy drift"),
+        "{out}"
+    );
+    assert!(dir.join("demo.ktrace").exists());
+    let s = json(&dir.join("s.json"));
+    for key in [
+        "events",
+        "ball_ball",
+        "ball_wall",
+        "wall_seconds",
+        "events_per_second",
+        "energy_drift",
+    ] {
+        assert!(s.get(key).is_some(), "missing {key} in {s}");
+    }
+    assert!(s["events"].as_u64().unwrap() > 100);
+    assert_eq!(
+        s["events"].as_u64().unwrap(),
+        s["ball_ball"].as_u64().unwrap() + s["ball_wall"].as_u64().unwrap()
+    );
+    assert!(s["energy_drift"].as_f64().unwrap().abs() < 1e-12);
+    // --quiet prints nothing.
+    let q = kairos(&["demo", "--n", "20", "-q", "-o", "q.ktrace"], &dir);
+    ok(&q);
+    assert!(q.stdout.is_empty() && q.stderr.is_empty());
+}
+
+#[test]
+fn generate_run_diff_export() {
+    let dir = tempdir("pipeline");
+    ok(&kairos(
+        &[
+            "generate", "billiard", "--n", "40", "--seed", "5", "-o", "b.toml",
+        ],
+        &dir,
+    ));
+    ok(&kairos(
+        &[
+            "generate", "billiard", "--n", "40", "--seed", "6", "-o", "c.toml",
+        ],
+        &dir,
+    ));
+    let scene =
+        Scene::from_toml_str(&std::fs::read_to_string(dir.join("b.toml")).unwrap()).unwrap();
+    assert_eq!(scene.bodies.len(), 40);
+    assert_eq!(scene.walls.len(), 4);
+
+    ok(&kairos(
+        &[
+            "run",
+            "b.toml",
+            "--broad-phase",
+            "all-pairs",
+            "-o",
+            "ap.ktrace",
+            "-q",
+            "--summary-json",
+            "ap.json",
+        ],
+        &dir,
+    ));
+    ok(&kairos(
+        &[
+            "run",
+            "b.toml",
+            "--broad-phase",
+            "kaya-bvh",
+            "-o",
+            "kb.ktrace",
+            "-q",
+        ],
+        &dir,
+    ));
+    ok(&kairos(&["run", "c.toml", "-q"], &dir));
+    assert!(dir.join("c.ktrace").exists(), "default trace name");
+
+    let same = kairos(&["diff", "ap.ktrace", "kb.ktrace"], &dir);
+    ok(&same);
+    assert!(text(&same.stdout).contains("identical"));
+    let different = kairos(&["diff", "ap.ktrace", "c.ktrace"], &dir);
+    assert_eq!(
+        different.status.code(),
+        Some(1),
+        "{}",
+        text(&different.stderr)
+    );
+    assert!(text(&different.stdout).contains("first difference"));
+
+    ok(&kairos(
+        &[
+            "export",
+            "kb.ktrace",
+            "--events",
+            "ev.csv",
+            "--final",
+            "fin.csv",
+        ],
+        &dir,
+    ));
+    let events = std::fs::read_to_string(dir.join("ev.csv")).unwrap();
+    let mut lines = events.lines();
+    assert_eq!(lines.next(), Some("time,kind,a,b"));
+    let rows: Vec<Vec<&str>> = lines.map(|l| l.split(',').collect()).collect();
+    let summary = json(&dir.join("ap.json"));
+    assert_eq!(rows.len() as u64, summary["events"].as_u64().unwrap());
+    let mut last = 0.0;
+    for r in &rows {
+        let t: f64 = r[0].parse().unwrap();
+        assert!(t >= last);
+        last = t;
+        let (a, b): (u32, u32) = (r[2].parse().unwrap(), r[3].parse().unwrap());
+        match r[1] {
+            "ball-ball" => assert!(a < b && b < 40),
+            "ball-wall" => assert!(a < 40 && b < 4),
+            k => panic!("kind {k}"),
+        }
+    }
+
+    // The final state rebuilt from the trace equals the simulator's, bit for bit.
+    let mut sim = Simulation::new(
+        scene.world::<DVec2>(),
+        BroadPhaseKind::AllPairs.build(&BroadPhaseOptions::default()),
+        scene.duration,
+    );
+    sim.run(|_, _, _| {});
+    let fin = std::fs::read_to_string(dir.join("fin.csv")).unwrap();
+    let mut lines = fin.lines();
+    assert_eq!(lines.next(), Some("id,x,y,vx,vy"));
+    for (i, line) in lines.enumerate() {
+        let v: Vec<f64> = line
+            .split(',')
+            .skip(1)
+            .map(|x| x.parse().unwrap())
+            .collect();
+        let b = &sim.world().bodies[i];
+        assert_eq!(v, vec![b.pos.x, b.pos.y, b.vel.x, b.vel.y], "body {i}");
+    }
+}
+
+#[test]
+fn bench_thesis_prints_a_table() {
+    let dir = tempdir("bench");
+    let o = kairos(
+        &[
+            "bench", "thesis", "--n", "8,16", "--runs", "2", "--csv", "t.csv",
+        ],
+        &dir,
+    );
+    ok(&o);
+    let out = text(&o.stdout);
+    assert!(
+        out.contains(
+            "| N | collisions | all-pairs (s) | kaya-bvh (s) | calendar (s) | sap (s) | grid (s) | speedup kaya-bvh | speedup calendar | speedup sap | speedup grid |"
+        ),
+        "{out}"
+    );
+    assert!(out.contains("| 8 |") && out.contains("| 16 |"), "{out}");
+    let csv = std::fs::read_to_string(dir.join("t.csv")).unwrap();
+    assert_eq!(csv.lines().count(), 1 + 2 * 5, "{csv}");
+    // A tiny budget skips the larger size with a message.
+    let s = kairos(
+        &[
+            "bench", "thesis", "--n", "8,64", "--runs", "1", "--budget", "1e-9",
+        ],
+        &dir,
+    );
+    ok(&s);
+    assert!(text(&s.stderr).contains("skipping"), "{}", text(&s.stderr));
+    assert!(text(&s.stdout).contains("skipped"));
+}
+
+#[test]
+fn bench_overlap_prints_a_table() {
+    let dir = tempdir("bench-overlap");
+    let o = kairos(
+        &[
+            "bench",
+            "overlap",
+            "--sizes",
+            "60,300",
+            "--steps",
+            "3",
+            "--brute-max",
+            "100",
+            "--csv",
+            "o.csv",
+        ],
+        &dir,
+    );
+    ok(&o);
+    let out = text(&o.stdout);
+    assert!(
+        out.contains(
+            "| d | scene | N | pairs/step | brute-force | bvh | sap | sort-sweep | dbvt | grid |"
+        ),
+        "{out}"
+    );
+    // Brute force is skipped above --brute-max, and said so.
+    assert!(
+        out.contains("| 2 | billiard | 300 |") && out.contains("skipped"),
+        "{out}"
+    );
+    assert!(out.contains("| 3 | aligned | 60 |"), "{out}");
+    // 2 dims x 2 scenes x (6 finders at N = 60 + 5 at N = 300), plus the header.
+    let csv = std::fs::read_to_string(dir.join("o.csv")).unwrap();
+    assert_eq!(csv.lines().count(), 1 + 2 * 2 * (6 + 5), "{csv}");
+    let bad = kairos(&["bench", "overlap", "--finders", "octree"], &dir);
+    assert_eq!(bad.status.code(), Some(2));
+}
+
+#[test]
+fn bad_scenes_exit_2_and_write_nothing() {
+    let dir = tempdir("bad");
+    let good = "dim = 2\n[simulation]\nduration = 1.0\n\n[[bodies]]\nposition = [0.0, 0.0]\nvelocity = [1.0, 0.0]\nradius = 1.0\n\n[[bodies]]\nposition = [5.0, 0.0]\nvelocity = [0.0, 0.0]\nradius = 1.0\n";
+    std::fs::write(dir.join("good.toml"), good).unwrap();
+    ok(&kairos(
+        &["run", "good.toml", "-q", "-o", "good.ktrace"],
+        &dir,
+    ));
+    let cases = [
+        (
+            "neg.toml",
+            good.replace("radius = 1.0\n\n[[bodies]]", "radius = -1.0\n\n[[bodies]]"),
+            "body 0",
+        ),
+        (
+            "overlap.toml",
+            good.replace("[5.0, 0.0]", "[1.0, 0.0]"),
+            "overlaps body 1",
+        ),
+        (
+            "syntax.toml",
+            good.replace("[simulation]", "[simulation"),
+            "invalid TOML",
+        ),
+        (
+            "dim.toml",
+            good.replace("[5.0, 0.0]", "[5.0, 0.0, 1.0]"),
+            "body 1",
+        ),
+        (
+            "nan.toml",
+            good.replace("[1.0, 0.0]", "[nan, 0.0]"),
+            "finite",
+        ),
+    ];
+    for (name, content, needle) in cases {
+        std::fs::write(dir.join(name), content).unwrap();
+        let o = kairos(&["run", name, "-o", "out.ktrace"], &dir);
+        assert_eq!(o.status.code(), Some(2), "{name}");
+        let err = text(&o.stderr);
+        assert!(err.contains(name) && err.contains(needle), "{name}: {err}");
+        assert!(!dir.join("out.ktrace").exists(), "{name} left a trace");
+    }
+    let missing = kairos(&["run", "nope.toml"], &dir);
+    assert_eq!(missing.status.code(), Some(2));
+    assert!(text(&missing.stderr).contains("nope.toml"));
+    let opt = kairos(&["run", "good.toml", "--bvh-grow", "0.5"], &dir);
+    assert_eq!(opt.status.code(), Some(2));
+    let leftovers: Vec<String> = std::fs::read_dir(&dir)
+        .unwrap()
+        .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+        .filter(|n| n.contains("partial"))
+        .collect();
+    assert!(leftovers.is_empty(), "{leftovers:?}");
+}
+
+#[test]
+fn bad_traces_exit_2() {
+    let dir = tempdir("badtrace");
+    demo_trace_and_damaged_copies(&dir);
+    for (name, needle) in [
+        ("cut.ktrace", "incomplete"),
+        ("junk.ktrace", "not a Kairos trace"),
+    ] {
+        let o = kairos(&["export", name, "--events", "e.csv"], &dir);
+        assert_eq!(o.status.code(), Some(2), "{name}");
+        let err = text(&o.stderr);
+        assert!(err.contains(name) && err.contains(needle), "{err}");
+        assert!(!dir.join("e.csv").exists());
+        let d = kairos(&["diff", "t.ktrace", name], &dir);
+        assert_eq!(d.status.code(), Some(2), "{name}");
+    }
+}
+
+#[test]
+fn gas_generation_and_scale_bench() {
+    let dir = tempdir("gas");
+    ok(&kairos(
+        &[
+            "generate",
+            "gas",
+            "--dim",
+            "3",
+            "--n",
+            "108",
+            "--packing",
+            "0.45",
+            "-o",
+            "g3.toml",
+        ],
+        &dir,
+    ));
+    ok(&kairos(
+        &[
+            "generate",
+            "gas",
+            "--dim",
+            "2",
+            "--n",
+            "200",
+            "--packing",
+            "0.7",
+            "--polydispersity",
+            "0.05",
+            "-o",
+            "g2.toml",
+        ],
+        &dir,
+    ));
+    let g3 = Scene::from_toml_str(&std::fs::read_to_string(dir.join("g3.toml")).unwrap()).unwrap();
+    assert_eq!(g3.bodies.len(), 108);
+    assert!(g3.periodic.is_some());
+    // Zero total momentum, kT = 1 with the momentum's degrees of freedom removed.
+    let (mut p, mut e) = ([0.0; 3], 0.0);
+    for b in &g3.bodies {
+        for a in 0..3 {
+            p[a] += b.mass * b.velocity[a];
+            e += 0.5 * b.mass * b.velocity[a] * b.velocity[a];
+        }
+    }
+    assert!(p.iter().all(|x| x.abs() < 1e-9), "{p:?}");
+    assert!((e - 1.5 * 107.0).abs() < 1e-9, "{e}");
+    ok(&kairos(
+        &[
+            "run",
+            "g3.toml",
+            "-q",
+            "-o",
+            "cal.ktrace",
+            "--summary-json",
+            "s.json",
+        ],
+        &dir,
+    ));
+    ok(&kairos(
+        &[
+            "run",
+            "g3.toml",
+            "-q",
+            "-o",
+            "ap.ktrace",
+            "--broad-phase",
+            "all-pairs",
+        ],
+        &dir,
+    ));
+    ok(&kairos(&["diff", "ap.ktrace", "cal.ktrace"], &dir));
+    assert!(
+        json(&dir.join("s.json"))["energy_drift"]
+            .as_f64()
+            .unwrap()
+            .abs()
+            < 1e-12
+    );
+    ok(&kairos(&["run", "g2.toml", "-q", "--no-trace"], &dir));
+
+    // Impossible requests fail before any work.
+    for (args, needle) in [
+        (
+            vec!["--dim", "3", "--n", "100", "--packing", "0.8"],
+            "cannot be reached",
+        ),
+        (
+            vec!["--dim", "2", "--n", "100", "--packing", "0.95"],
+            "cannot be reached",
+        ),
+        (
+            vec!["--dim", "3", "--n", "1000000000", "--packing", "0.3"],
+            "memory",
+        ),
+        (
+            vec!["--dim", "4", "--n", "10", "--packing", "0.3"],
+            "dimension",
+        ),
+    ] {
+        let mut full = vec!["generate", "gas", "-o", "bad.toml"];
+        full.extend(args);
+        let o = kairos(&full, &dir);
+        assert_eq!(o.status.code(), Some(2), "{full:?}");
+        assert!(
+            text(&o.stderr).contains(needle),
+            "{full:?}: {}",
+            text(&o.stderr)
+        );
+        assert!(!dir.join("bad.toml").exists());
+    }
+
+    let o = kairos(
+        &[
+            "bench",
+            "scale",
+            "--n",
+            "500",
+            "--dims",
+            "2,3",
+            "--thesis-n",
+            "64",
+            "--csv",
+            "s.csv",
+        ],
+        &dir,
+    );
+    ok(&o);
+    let out = text(&o.stdout);
+    assert!(
+        out.contains("| 3 | 500 | 0.45 | calendar |")
+            && out.contains("| 3 | 500 | 0.45 | calendar-lists |")
+            && out.contains("| 64 | calendar |"),
+        "{out}"
+    );
+    assert_eq!(
+        std::fs::read_to_string(dir.join("s.csv"))
+            .unwrap()
+            .lines()
+            .count(),
+        1 + 2 * 2 + kairos::broad_phase::BroadPhaseKind::ALL.len(),
+        "header, two gas runs for each calendar, and every broad phase on the thesis scene"
+    );
+    // A broad phase that would not finish a gas of a million bodies is refused up front.
+    let o = kairos(
+        &["bench", "scale", "--gas-broad-phases", "calendar,kaya-bvh"],
+        &dir,
+    );
+    assert_eq!(o.status.code(), Some(2));
+    assert!(
+        text(&o.stderr)
+            .contains("the gas runs take `calendar` or `calendar-lists`, not `kaya-bvh`"),
+        "{}",
+        text(&o.stderr)
+    );
+}
+
+#[test]
+fn periodic_box_too_small_is_rejected() {
+    let dir = tempdir("smallbox");
+    let scene = "dim = 2\n[simulation]\nduration = 1.0\n[boundary]\nperiodic = [3.0, 10.0]\n[[bodies]]\nposition = [1.0, 1.0]\nvelocity = [1.0, 0.0]\nradius = 1.0\n";
+    std::fs::write(dir.join("s.toml"), scene).unwrap();
+    let o = kairos(&["run", "s.toml"], &dir);
+    assert_eq!(o.status.code(), Some(2));
+    let err = text(&o.stderr);
+    assert!(
+        err.contains("s.toml") && err.contains("[boundary]") && err.contains("too small"),
+        "{err}"
+    );
+}
+
+#[test]
+fn observables_and_frames() {
+    let dir = tempdir("observe");
+    ok(&kairos(
+        &[
+            "generate",
+            "gas",
+            "--dim",
+            "3",
+            "--n",
+            "256",
+            "--packing",
+            "0.3",
+            "--duration",
+            "2",
+            "-o",
+            "g.toml",
+        ],
+        &dir,
+    ));
+    ok(&kairos(&["run", "g.toml", "-q", "--observe", "0.5"], &dir));
+    let obs = std::fs::read_to_string(dir.join("g.obs.csv")).unwrap();
+    let mut lines = obs.lines();
+    assert_eq!(
+        lines.next(),
+        Some("time,pressure,compressibility,collision_rate,kinetic_energy,max_overlap")
+    );
+    let rows: Vec<Vec<f64>> = lines
+        .map(|l| l.split(',').map(|x| x.parse().unwrap()).collect())
+        .collect();
+    assert_eq!(rows.len(), 4);
+    for r in &rows {
+        assert!(
+            r[1] > 0.0 && r[2] > 1.5 && r[3] > 0.0 && r[5] < 1e-12,
+            "{r:?}"
+        );
+    }
+    // A walled scene has no bulk pressure: a clear error.
+    ok(&kairos(
+        &["generate", "billiard", "--n", "20", "-o", "b.toml"],
+        &dir,
+    ));
+    let o = kairos(&["run", "b.toml", "--observe", "0.5"], &dir);
+    assert_eq!(o.status.code(), Some(2));
+    assert!(text(&o.stderr).contains("periodic"));
+
+    ok(&kairos(
+        &["frames", "g.ktrace", "--every", "0.5", "-o", "f.xyz"],
+        &dir,
+    ));
+    let xyz = std::fs::read_to_string(dir.join("f.xyz")).unwrap();
+    let lines: Vec<&str> = xyz.lines().collect();
+    assert_eq!(lines.len(), 5 * 258, "five frames of 256 atoms");
+    assert_eq!(lines[0], "256");
+    assert!(
+        lines[1].starts_with("Lattice=\"")
+            && lines[1].contains("Properties=species:S:1:pos:R:3:radius:R:1:vel:R:3")
+    );
+    assert!(lines[1].contains("Time=0.0"));
+    let atom: Vec<&str> = lines[2].split_whitespace().collect();
+    assert_eq!(atom.len(), 8);
+    assert_eq!(atom[0], "A");
+    assert_eq!(atom[4].parse::<f64>().unwrap(), 0.5);
+    // The first frame is the scene's initial state.
+    let scene =
+        Scene::from_toml_str(&std::fs::read_to_string(dir.join("g.toml")).unwrap()).unwrap();
+    let x: f64 = atom[1].parse().unwrap();
+    assert_eq!(x, scene.bodies[0].position[0]);
+}
+
+#[test]
+fn checkpoint_and_resume_are_bit_identical() {
+    use kairos::trace::TraceReader;
+    let dir = tempdir("checkpoint");
+    ok(&kairos(
+        &[
+            "generate",
+            "gas",
+            "--dim",
+            "2",
+            "--n",
+            "100",
+            "--packing",
+            "0.4",
+            "--duration",
+            "150",
+            "-o",
+            "g.toml",
+        ],
+        &dir,
+    ));
+    ok(&kairos(
+        &[
+            "run",
+            "g.toml",
+            "-q",
+            "-o",
+            "full.ktrace",
+            "--checkpoint",
+            "ck.bin",
+            "--every",
+            "100",
+        ],
+        &dir,
+    ));
+    // Calendar for the first run, all-pairs for the rest: any broad phase continues the same.
+    ok(&kairos(
+        &[
+            "run",
+            "--resume",
+            "ck.bin",
+            "-q",
+            "-o",
+            "rest.ktrace",
+            "--broad-phase",
+            "kaya-bvh",
+        ],
+        &dir,
+    ));
+    let (_, full) = TraceReader::open(&dir.join("full.ktrace"))
+        .unwrap()
+        .read_all()
+        .unwrap();
+    let (_, rest) = TraceReader::open(&dir.join("rest.ktrace"))
+        .unwrap()
+        .read_all()
+        .unwrap();
+    let ck = kairos::checkpoint::read(&dir.join("ck.bin")).unwrap();
+    let done = ck.state.counts.ball_ball as usize;
+    assert!(done > 1000 && !rest.is_empty(), "{done} / {}", rest.len());
+    assert!(full[done - 1].time >= 100.0 && full[done - 2].time < 100.0 + 1.0);
+    assert_eq!(full.len(), done + rest.len());
+    for (k, (x, y)) in full[done..].iter().zip(&rest).enumerate() {
+        assert!(x.same_event(y), "event {k} after the checkpoint differs");
+    }
+    // Corrupted or truncated checkpoints are refused.
+    let bytes = std::fs::read(dir.join("ck.bin")).unwrap();
+    std::fs::write(dir.join("cut.bin"), &bytes[..bytes.len() / 2]).unwrap();
+    let mut flipped = bytes.clone();
+    flipped[100] ^= 4;
+    std::fs::write(dir.join("flip.bin"), &flipped).unwrap();
+    for name in ["cut.bin", "flip.bin", "g.toml"] {
+        let o = kairos(&["run", "--resume", name, "--no-trace"], &dir);
+        assert_eq!(o.status.code(), Some(2), "{name}");
+        assert!(
+            text(&o.stderr).contains(name) && text(&o.stderr).contains("checkpoint"),
+            "{}",
+            text(&o.stderr)
+        );
+    }
+}
+
+#[test]
+fn killed_run_leaves_a_valid_checkpoint() {
+    let dir = tempdir("kill");
+    ok(&kairos(
+        &[
+            "generate",
+            "gas",
+            "--dim",
+            "3",
+            "--n",
+            "4000",
+            "--packing",
+            "0.45",
+            "--duration",
+            "1000",
+            "-o",
+            "big.toml",
+        ],
+        &dir,
+    ));
+    let mut child = Command::new(env!("CARGO_BIN_EXE_kairos"))
+        .args([
+            "run",
+            "big.toml",
+            "--no-trace",
+            "-q",
+            "--checkpoint",
+            "ck.bin",
+            "--every",
+            "0.05",
+        ])
+        .current_dir(&dir)
+        .spawn()
+        .unwrap();
+    // Let it write many checkpoints, then kill it without warning.
+    let start = std::time::Instant::now();
+    while !dir.join("ck.bin").exists() && start.elapsed().as_secs() < 60 {
+        std::thread::sleep(std::time::Duration::from_millis(20));
+    }
+    std::thread::sleep(std::time::Duration::from_millis(700));
+    child.kill().unwrap();
+    let _ = child.wait();
+    let ck =
+        kairos::checkpoint::read(&dir.join("ck.bin")).expect("the checkpoint survives the kill");
+    assert!(ck.state.counts.ball_ball > 0);
+    assert_eq!(ck.bodies.len(), 4000);
+    // Its world is valid: every body inside the box, at or before the saved time.
+    let world = ck.world::<DVec3>();
+    let l = world.period.unwrap();
+    for b in &world.bodies {
+        assert!(b.time <= ck.state.now);
+        assert!((0..3).all(|a| (0.0..=l[a]).contains(&b.pos[a])));
+    }
+}
+
+/// An empty wall item and the gas generator's impossible boxes say what to change.
+#[test]
+fn errors_say_what_to_do() {
+    let dir = tempdir("advice");
+    std::fs::write(
+        dir.join("w.toml"),
+        "dim = 2\n[simulation]\nduration = 1.0\n[[walls]]\n",
+    )
+    .unwrap();
+    let o = kairos(&["run", "w.toml"], &dir);
+    assert_eq!(o.status.code(), Some(2));
+    let err = text(&o.stderr);
+    assert!(
+        err.contains("w.toml: wall 0: no kind of wall given") && err.contains("box = { min"),
+        "{err}"
+    );
+    for (args, needle) in [
+        (
+            vec!["--n", "1", "--packing", "0.3"],
+            "twice the largest contact distance",
+        ),
+        (
+            vec!["--n", "8", "--packing", "0.9", "--dim", "2"],
+            "or 20 balls or more",
+        ),
+    ] {
+        let mut full = vec!["generate", "gas", "-o", "g.toml"];
+        full.extend(&args);
+        let o = kairos(&full, &dir);
+        assert_eq!(o.status.code(), Some(2), "{args:?}");
+        let err = text(&o.stderr);
+        assert!(
+            err.contains(needle) && !err.contains("invalid"),
+            "{args:?}: {err}"
+        );
+        assert!(!dir.join("g.toml").exists());
+    }
+    // The documented packing range of `generate billiard` works in 3D and in 2D.
+    for args in [
+        vec!["--n", "300", "--packing", "0.25", "--dim", "3"],
+        vec!["--n", "500", "--packing", "0.5"],
+    ] {
+        let mut full = vec!["generate", "billiard", "-o", "b.toml"];
+        full.extend(&args);
+        ok(&kairos(&full, &dir));
+    }
+}
+
+/// `generate --restitution` makes dissipative scenes that state their contact duration (the TC
+/// model) and finish; elastic files do not change; checkpoints refuse dissipative runs, whose
+/// last collision times they do not store.
+#[test]
+fn dissipative_scenes_generate_and_finish() {
+    let dir = tempdir("dissipative");
+    for (kind, extra) in [
+        ("billiard", vec!["--n", "300", "--packing", "0.45"]),
+        (
+            "billiard",
+            vec!["--n", "300", "--packing", "0.45", "--dim", "3"],
+        ),
+        (
+            "gas",
+            vec!["--n", "500", "--packing", "0.3", "--duration", "5"],
+        ),
+    ] {
+        let mut args = vec!["generate", kind, "-o", "e.toml"];
+        args.extend(&extra);
+        ok(&kairos(&args, &dir));
+        let elastic = std::fs::read_to_string(dir.join("e.toml")).unwrap();
+        assert!(!elastic.contains("contact_duration") && !elastic.contains("--restitution"));
+        args[3] = "d.toml";
+        args.extend(["--restitution", "0"]);
+        ok(&kairos(&args, &dir));
+        let dissipative = std::fs::read_to_string(dir.join("d.toml")).unwrap();
+        assert!(
+            dissipative
+                .lines()
+                .next()
+                .unwrap()
+                .ends_with(" --restitution 0")
+                && dissipative.contains("\nrestitution = 0.0\ncontact_duration = "),
+            "{dissipative}"
+        );
+        if extra.contains(&"3") {
+            assert!(dissipative.starts_with("# kairos generate billiard --dim 3 --n 300"));
+        }
+        // Apart from the command line, the restitution and the contact duration, the same.
+        let strip = |s: &str| -> Vec<String> {
+            s.lines()
+                .skip(1)
+                .filter(|l| !l.starts_with("restitution") && !l.starts_with("contact_duration"))
+                .map(String::from)
+                .collect()
+        };
+        assert_eq!(strip(&elastic), strip(&dissipative));
+        let o = kairos(
+            &["run", "d.toml", "--no-trace", "--summary-json", "s.json"],
+            &dir,
+        );
+        ok(&o);
+        let s = json(&dir.join("s.json"));
+        assert!(s["energy_drift"].as_f64().unwrap() < -0.5, "{s}");
+    }
+    let o = kairos(
+        &[
+            "generate",
+            "billiard",
+            "--n",
+            "10",
+            "--restitution",
+            "2",
+            "-o",
+            "x.toml",
+        ],
+        &dir,
+    );
+    assert_eq!(o.status.code(), Some(2));
+    assert!(text(&o.stderr).contains("restitution must be in [0, 1]"));
+    assert!(!dir.join("x.toml").exists());
+    // A dissipative run resumes exactly: checkpoints keep every body's last collision time
+    // (the TC model) and the contact duration.
+    ok(&kairos(
+        &[
+            "run",
+            "d.toml",
+            "-q",
+            "-o",
+            "full.ktrace",
+            "--checkpoint",
+            "ck.bin",
+            "--every",
+            "2",
+        ],
+        &dir,
+    ));
+    ok(&kairos(
+        &["run", "--resume", "ck.bin", "-q", "-o", "rest.ktrace"],
+        &dir,
+    ));
+    let read = |f: &str| {
+        kairos::trace::TraceReader::open(&dir.join(f))
+            .unwrap()
+            .read_all()
+            .unwrap()
+            .1
+    };
+    let (full, rest) = (read("full.ktrace"), read("rest.ktrace"));
+    let done = kairos::checkpoint::read(&dir.join("ck.bin"))
+        .unwrap()
+        .state
+        .counts
+        .total() as usize;
+    assert!(done > 100 && !rest.is_empty(), "{done} / {}", rest.len());
+    assert_eq!(full.len(), done + rest.len());
+    assert!(full[done..].iter().zip(&rest).all(|(x, y)| x.same_event(y)));
+}
+
+/// The summary counts walls as the simulation does (a box is 2 * dim walls), with singular
+/// and plural.
+#[test]
+fn summary_counts_walls() {
+    let dir = tempdir("walls");
+    let body = "[[bodies]]\nposition = [5.0, 5.0]\nvelocity = [1.0, 0.5]\nradius = 1.0\n";
+    let cases = [
+        (
+            "box.toml",
+            format!("dim = 2\n[simulation]\nduration = 1.0\n[[walls]]\nbox = {{ min = [0.0, 0.0], max = [10.0, 10.0] }}\n{body}"),
+            "(2D, 1 body, 4 walls, 1 s)",
+            4,
+        ),
+        (
+            "one.toml",
+            format!("dim = 2\n[simulation]\nduration = 1.0\n[[walls]]\na = [0.0, 0.0]\nb = [10.0, 0.0]\n{body}"),
+            "(2D, 1 body, 1 wall, 1 s)",
+            1,
+        ),
+        (
+            "cube.toml",
+            format!("dim = 3\n[simulation]\nduration = 1.0\n[[walls]]\nbox = {{ min = [0.0, 0.0, 0.0], max = [10.0, 10.0, 10.0] }}\n{}[[bodies]]\nposition = [2.0, 2.0, 2.0]\nvelocity = [0.0, 0.0, 0.0]\nradius = 1.0\n", body.replace("[5.0, 5.0]", "[5.0, 5.0, 5.0]").replace("[1.0, 0.5]", "[1.0, 0.5, 0.0]")),
+            "(3D, 2 bodies, 6 walls, 1 s)",
+            6,
+        ),
+    ];
+    for (name, scene, needle, walls) in cases {
+        std::fs::write(dir.join(name), scene).unwrap();
+        let o = kairos(
+            &["run", name, "--no-trace", "--summary-json", "s.json"],
+            &dir,
+        );
+        ok(&o);
+        let out = text(&o.stdout);
+        assert!(out.contains(needle), "{name}: {out}");
+        assert_eq!(json(&dir.join("s.json"))["walls"], walls, "{name}");
+    }
+}
+
+/// `bench scale` checks its arguments before printing anything, and reports an error once.
+#[test]
+fn bench_scale_checks_arguments_first() {
+    let dir = tempdir("scaleargs");
+    for (args, needle) in [
+        (vec!["--dims", "4"], "--dims takes 2 and 3"),
+        (
+            vec!["--dims", "3", "--n", "1"],
+            "twice the largest contact distance",
+        ),
+        (vec!["--packing-3d", "0.9"], "cannot be reached"),
+        (vec!["--n", "0"], "--n"),
+    ] {
+        let mut full = vec!["bench", "scale", "--no-thesis"];
+        full.extend(&args);
+        let o = kairos(&full, &dir);
+        assert_eq!(o.status.code(), Some(2), "{args:?}");
+        assert!(o.stdout.is_empty(), "{args:?}: {}", text(&o.stdout));
+        let err = text(&o.stderr);
+        assert!(err.contains(needle), "{args:?}: {err}");
+        assert_eq!(err.matches("error:").count(), 1, "{args:?}: {err}");
+    }
+}
+
+/// `--broad-phase auto` (the default) picks calendar-lists for dense periodic gases and
+/// calendar otherwise, says so in the summary and the trace, and changes no event.
+#[test]
+fn auto_picks_the_calendar_measured_faster_and_changes_no_event() {
+    let dir = tempdir("auto");
+    for (dim, packing, want) in [
+        ("3", "0.45", "calendar-lists"),
+        ("3", "0.2", "calendar"),
+        ("2", "0.7", "calendar-lists"),
+        ("2", "0.5", "calendar"),
+    ] {
+        ok(&kairos(
+            &[
+                "generate",
+                "gas",
+                "--dim",
+                dim,
+                "--n",
+                "500",
+                "--packing",
+                packing,
+                "--duration",
+                "1",
+                "-o",
+                "g.toml",
+            ],
+            &dir,
+        ));
+        ok(&kairos(
+            &[
+                "run",
+                "g.toml",
+                "-q",
+                "-o",
+                "auto.ktrace",
+                "--summary-json",
+                "s.json",
+            ],
+            &dir,
+        ));
+        let s = json(&dir.join("s.json"));
+        assert_eq!(s["broad_phase"], want, "{dim}D packing {packing}");
+        assert!(s["broad_phase_auto"].as_str().unwrap().contains(packing));
+        let header = kairos::trace::TraceReader::open(&dir.join("auto.ktrace"))
+            .unwrap()
+            .header()
+            .broad_phase
+            .clone();
+        assert_eq!(header, format!("{want} (auto)"));
+        let other = if want == "calendar" {
+            "calendar-lists"
+        } else {
+            "calendar"
+        };
+        ok(&kairos(
+            &[
+                "run",
+                "g.toml",
+                "-q",
+                "-o",
+                "all.ktrace",
+                "--broad-phase",
+                other,
+                "--summary-json",
+                "t.json",
+            ],
+            &dir,
+        ));
+        assert!(json(&dir.join("t.json"))["broad_phase_auto"].is_null());
+        ok(&kairos(&["diff", "auto.ktrace", "all.ktrace"], &dir));
+    }
+    ok(&kairos(
+        &["generate", "billiard", "--n", "50", "-o", "b.toml"],
+        &dir,
+    ));
+    let o = kairos(&["run", "b.toml", "--no-trace"], &dir);
+    ok(&o);
+    assert!(text(&o.stdout)
+        .contains("broad phase    calendar (event-driven; auto: a scene with walls)"));
+}

@@ -1,0 +1,19 @@
+//! The integration tests of `kairos-cli`, one test binary: each file below is a module.
+//! One binary links once, where a binary per file linked the library dozens of times.
+
+mod common;
+
+mod bench_d2m;
+mod ccd;
+mod cli;
+mod data_safety;
+mod discrete_cli;
+mod gravity;
+mod inputs_kept;
+mod large_scenes;
+mod messages;
+mod options;
+mod plots;
+mod query;
+mod rigid;
+mod viewer;

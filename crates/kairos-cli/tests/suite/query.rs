@@ -1,0 +1,390 @@
+//! `kairos query`: the answers for pair files, checked against the library, and the errors for
+//! bad ones.
+
+use crate::common;
+
+use std::path::Path;
+
+use common::{crate_file, kairos, ok, tempdir, text};
+use kairos::math::{DQuat, DVec2, DVec3};
+use kairos::query::{distance, GjkOptions};
+use kairos::shape::{Motion, Pose, Shape};
+use serde_json::Value;
+
+/// Runs `kairos query FILE --json` and parses its standard output, which must be one object.
+fn query_json(file: &str, dir: &Path) -> Value {
+    let o = kairos(&["query", file, "--json"], dir);
+    ok(&o);
+    let v: Value = serde_json::from_str(&text(&o.stdout)).expect("one JSON object");
+    assert!(v.is_object(), "{v}");
+    v
+}
+
+/// Writes `body` as `name` in `dir` and returns its path.
+fn write(dir: &Path, name: &str, body: &str) -> String {
+    let p = dir.join(name);
+    std::fs::write(&p, body).unwrap();
+    p.display().to_string()
+}
+
+fn num(v: &Value) -> f64 {
+    v.as_f64().unwrap_or_else(|| panic!("not a number: {v}"))
+}
+
+fn point(v: &Value) -> Vec<f64> {
+    v.as_array().unwrap().iter().map(num).collect()
+}
+
+/// The example of the format: a spinning plank drifting into a tall box.
+#[test]
+fn spinning_plank_hits_the_box() {
+    let dir = tempdir("plank");
+    let file = crate_file("../../scenes/query", "plank.toml");
+    let v = query_json(&file, &dir);
+    assert_eq!(v["status"], "separated");
+    assert!((num(&v["distance"]) - 1.5).abs() < 1e-12);
+    let toi = &v["toi"];
+    assert_eq!(toi["status"], "hit");
+    let t = num(&toi["time"]);
+    // The plank's centre moves at 0.5 from x = 0; its farthest point is sqrt(2² + 0.1²) from
+    // the centre, and the box face is at x = 3.5: no contact before the centre is at
+    // 3.5 - 2.0025, and the tip sweeps past the face within one half turn after that.
+    let reach = (4.0f64 + 0.01).sqrt();
+    let earliest = (3.5 - reach) / 0.5;
+    assert!(
+        t >= earliest && t < earliest + std::f64::consts::PI / 3.0,
+        "{t}"
+    );
+
+    // Recomputed with the library: tiny separation at the reported time, none before it.
+    let plank = Shape::cuboid(DVec2::new(2.0, 0.1)).unwrap();
+    let wall = Shape::cuboid(DVec2::new(0.5, 3.0)).unwrap();
+    let spin = Motion::new(0.0, Pose::IDENTITY, DVec2::new(0.5, 0.0), 3.0).unwrap();
+    let rest = Motion::at_rest(0.0, Pose::from_position(DVec2::new(4.0, 0.0)));
+    let gap = |s: f64| {
+        distance(
+            &plank,
+            &spin.pose_at(s),
+            &wall,
+            &rest.pose_at(s),
+            &GjkOptions::default(),
+            None,
+        )
+        .distance
+    };
+    let tol = num(&toi["tolerance"]);
+    assert!(gap(t) <= tol && tol < 1e-6, "{} {tol}", gap(t));
+    for k in 0..2000 {
+        let s = t * k as f64 / 2000.0;
+        assert!(gap(s) > 0.0, "contact at {s} before {t}");
+    }
+    // The reported points are the closest points at that time.
+    let pts = toi["points"].as_array().unwrap();
+    let (pa, pb) = (point(&pts[0]), point(&pts[1]));
+    let apart = ((pa[0] - pb[0]).powi(2) + (pa[1] - pb[1]).powi(2)).sqrt();
+    assert!(apart <= tol, "{apart}");
+    assert!((pb[0] - 3.5).abs() < 1e-9, "{pb:?}: on the box's left face");
+    assert_eq!(toi["features"][0]["kind"], "vertex", "{toi}");
+    assert_eq!(toi["features"][1]["kind"], "edge", "{toi}");
+}
+
+/// The human report says the same in words.
+#[test]
+fn report_is_readable() {
+    let dir = tempdir("report");
+    let file = crate_file("../../scenes/query", "plank.toml");
+    let o = kairos(&["query", &file], &dir);
+    ok(&o);
+    let out = text(&o.stdout);
+    assert!(
+        out.contains("plank.toml: 2D, body 0 box, body 1 box"),
+        "{out}"
+    );
+    assert!(out.contains("distance   1.5\n"), "{out}");
+    assert!(out.contains("time of impact in [0, 5]"), "{out}");
+    assert!(out.contains("status     hit"), "{out}");
+    assert!(out.contains("features   vertex 0  edge 0-2"), "{out}");
+}
+
+/// A 3D pair: a tumbling cube meets a capsule lying along x.
+#[test]
+fn tumbling_cube_hits_a_capsule() {
+    let dir = tempdir("cube3d");
+    let file = crate_file("../../scenes/query", "boxes-3d.toml");
+    let v = query_json(&file, &dir);
+    assert_eq!(v["dim"], 3);
+    assert_eq!(v["shapes"], serde_json::json!(["box", "capsule"]));
+    let toi = &v["toi"];
+    assert_eq!(toi["status"], "hit");
+    let t = num(&toi["time"]);
+
+    let cube = Shape::cuboid(DVec3::splat(0.5)).unwrap();
+    let capsule = Shape::capsule(1.0, 0.25).unwrap();
+    let q = DQuat::from_rotation_z(std::f64::consts::FRAC_PI_4);
+    let a = Motion::new(
+        0.0,
+        Pose::new(DVec3::new(-3.0, 0.2, 0.0), q),
+        DVec3::X,
+        DVec3::new(0.0, 2.0, 1.0),
+    )
+    .unwrap();
+    let lying = DQuat::from_rotation_z(std::f64::consts::FRAC_PI_2);
+    let b = Motion::at_rest(0.0, Pose::new(DVec3::ZERO, lying));
+    let gap = |s: f64| {
+        distance(
+            &cube,
+            &a.pose_at(s),
+            &capsule,
+            &b.pose_at(s),
+            &GjkOptions::default(),
+            None,
+        )
+        .distance
+    };
+    assert!((gap(0.0) - num(&v["distance"])).abs() < 1e-9);
+    // The capsule reaches x = -1.25 and the cube's corners 0.87 from its centre, which moves
+    // at 1 from x = -3: contact between t = 0.88 and t = 1.75.
+    assert!(t > 0.88 && t < 1.75, "{t}");
+    let tol = num(&toi["tolerance"]);
+    assert!(gap(t) <= tol, "{} {tol}", gap(t));
+    for k in 0..1000 {
+        let s = t * k as f64 / 1000.0;
+        assert!(gap(s) > 0.0, "contact at {s} before {t}");
+    }
+}
+
+/// Overlapping bodies: the distance is minus EPA's depth, and the time of impact is 0.
+#[test]
+fn overlapping_pair_has_negative_distance() {
+    let dir = tempdir("overlap");
+    let file = write(
+        &dir,
+        "overlap.toml",
+        r#"
+dim = 2
+[[bodies]]
+shape = "box"
+half_extents = [1.0, 1.0]
+position = [0.0, 0.0]
+[[bodies]]
+shape = "ball"
+radius = 0.5
+position = [1.25, 0.25]
+velocity = [1.0, 0.0]
+[query]
+until = 1
+"#,
+    );
+    let v = query_json(&file, &dir);
+    assert_eq!(v["status"], "intersecting");
+    let pen = &v["penetration"];
+    assert_eq!(pen["status"], "penetrating");
+    // The ball's centre is 0.25 outside the box face, its radius 0.5: depth 0.25 along +x.
+    assert!((num(&pen["depth"]) - 0.25).abs() < 1e-12, "{pen}");
+    assert_eq!(num(&v["distance"]), -num(&pen["depth"]));
+    assert_eq!(point(&v["normal"]), point(&pen["normal"]));
+    assert!((point(&v["normal"])[0] - 1.0).abs() < 1e-12);
+    assert_eq!(v["closest"], pen["points"]);
+    let toi = &v["toi"];
+    assert_eq!(toi["status"], "overlapping");
+    assert_eq!(num(&toi["time"]), 0.0);
+    assert_eq!(toi["normal"], Value::Null);
+    assert_eq!(toi["points"], Value::Null);
+    assert_eq!(toi["features"], Value::Null);
+}
+
+/// Bodies moving apart never meet: `none`, at the end of the interval, with no geometry.
+#[test]
+fn receding_pair_never_meets() {
+    let dir = tempdir("none");
+    let file = write(
+        &dir,
+        "apart.toml",
+        r#"
+dim = 3
+[[bodies]]
+shape = "cylinder"
+half_height = 1.0
+radius = 0.5
+position = [0, 0, 0]
+velocity = [-1, 0, 0]
+angular_velocity = [0, 0, 5]
+[[bodies]]
+shape = "cone"
+half_height = 1.0
+radius = 0.5
+position = [3, 0, 0]
+velocity = [1, 0, 0]
+[query]
+until = 10.0
+"#,
+    );
+    let v = query_json(&file, &dir);
+    assert_eq!(v["status"], "separated");
+    // The cylinder's side at x = 0.5, the rim of the cone's base at x = 2.5.
+    assert!((num(&v["distance"]) - 2.0).abs() < 1e-8, "{v}");
+    let toi = &v["toi"];
+    assert_eq!(toi["status"], "none");
+    assert_eq!(num(&toi["time"]), 10.0);
+    assert_eq!(toi["points"], Value::Null);
+    assert_eq!(toi["features"], Value::Null);
+}
+
+/// `--json` prints exactly one object with every key, of the right JSON types.
+#[test]
+fn json_has_every_key() {
+    let dir = tempdir("keys");
+    let file = crate_file("../../scenes/query", "plank.toml");
+    let v = query_json(&file, &dir);
+    let top: Vec<&str> = v.as_object().unwrap().keys().map(String::as_str).collect();
+    let mut want = vec![
+        "closest",
+        "dim",
+        "distance",
+        "features",
+        "iterations",
+        "normal",
+        "penetration",
+        "shapes",
+        "status",
+        "toi",
+    ];
+    want.sort_unstable();
+    assert_eq!(top, want);
+    assert_eq!(v["closest"].as_array().unwrap().len(), 2);
+    for p in v["closest"].as_array().unwrap() {
+        assert_eq!(point(p).len(), 2);
+    }
+    for f in v["features"].as_array().unwrap() {
+        assert!(f["kind"].is_string() && f["vertices"].is_array(), "{f}");
+    }
+    let toi: Vec<&str> = v["toi"]
+        .as_object()
+        .unwrap()
+        .keys()
+        .map(String::as_str)
+        .collect();
+    assert_eq!(
+        toi,
+        [
+            "distance",
+            "features",
+            "iterations",
+            "normal",
+            "points",
+            "status",
+            "time",
+            "tolerance",
+            "until"
+        ]
+    );
+    assert_eq!(num(&v["toi"]["until"]), 5.0);
+    // GJK's iterations at t = 0: none for the pairs with a closed form (two 2D boxes).
+    assert!(v["iterations"].as_u64().is_some());
+}
+
+/// Bad files: a clear message naming the file, the item and the problem; exit 2; nothing on
+/// standard output.
+#[test]
+fn bad_files_are_refused() {
+    let dir = tempdir("bad");
+    let ball = "shape = \"ball\"\nradius = 1.0\n";
+    let good_a = format!("[[bodies]]\n{ball}position = [0, 0]\n");
+    let good_b = format!("[[bodies]]\n{ball}position = [5, 0]\n");
+    let query = "[query]\nuntil = 1.0\n";
+    let cases: Vec<(&str, String, &str)> = vec![
+        (
+            "missing.toml",
+            format!("dim = 2\n{good_a}[[bodies]]\nshape = \"box\"\nposition = [5, 0]\n{query}"),
+            "missing.toml: body 1: half_extents: missing (2 numbers)",
+        ),
+        (
+            "length.toml",
+            format!(
+                "dim = 2\n{good_a}[[bodies]]\nshape = \"box\"\nhalf_extents = [1, 1, 1]\n\
+                 position = [5, 0]\n{query}"
+            ),
+            "length.toml: body 1: half_extents: expected 2 numbers, got 3",
+        ),
+        (
+            "unknown.toml",
+            format!("dim = 2\n[[bodies]]\nshape = \"sphere\"\nradius = 1\nposition = [0, 0]\n{good_b}{query}"),
+            "unknown.toml: body 0: shape: unknown shape `sphere` (expected one of: ball, box,",
+        ),
+        (
+            "nan.toml",
+            format!("dim = 2\n{good_a}[[bodies]]\n{ball}position = [5, 0]\nvelocity = [nan, 0]\n{query}"),
+            "nan.toml: body 1: velocity: must be finite, got NaN",
+        ),
+        (
+            "three.toml",
+            format!("dim = 2\n{good_a}{good_b}{good_b}{query}"),
+            "three.toml: a pair file has exactly 2 [[bodies]], got 3",
+        ),
+        (
+            "cylinder.toml",
+            format!(
+                "dim = 2\n{good_a}[[bodies]]\nshape = \"cylinder\"\nhalf_height = 1\nradius = 1\n\
+                 position = [5, 0]\n{query}"
+            ),
+            "cylinder.toml: body 1: shape: a cylinder exists only in 3D, not in 2D",
+        ),
+        (
+            "dim.toml",
+            format!("{good_a}{good_b}{query}"),
+            "dim.toml: missing field `dim` (2 or 3)",
+        ),
+        (
+            "dim4.toml",
+            format!("dim = 4\n{good_a}{good_b}{query}"),
+            "dim4.toml: `dim` must be 2 or 3, got 4",
+        ),
+        (
+            "top.toml",
+            format!("dim = 2\nsimulation = 1\n{good_a}{good_b}{query}"),
+            "top.toml: unknown field `simulation` (expected one of: dim, bodies, query)",
+        ),
+        (
+            "until.toml",
+            format!("dim = 2\n{good_a}{good_b}[query]\n"),
+            "until.toml: [query]: missing field `until`",
+        ),
+        (
+            "negative.toml",
+            format!("dim = 2\n{good_a}{good_b}[query]\nuntil = -1\n"),
+            "negative.toml: [query]: `until` must be in [0, 1e100], got -1",
+        ),
+        (
+            "noquery.toml",
+            format!("dim = 2\n{good_a}{good_b}"),
+            "noquery.toml: [query]: missing table (with `until`",
+        ),
+        (
+            "querykey.toml",
+            format!("dim = 2\n{good_a}{good_b}{query}tolerance = 1e-3\n"),
+            "querykey.toml: [query]: unknown field `tolerance` (expected one of: until)",
+        ),
+        (
+            "table.toml",
+            "dim = 2\nbodies = [1, 2]\n[query]\nuntil = 1\n".to_string(),
+            "table.toml: body 0: must be a table",
+        ),
+        (
+            "toml.toml",
+            "dim = 2\n[[bodies]\n".to_string(),
+            "toml.toml: invalid TOML",
+        ),
+    ];
+    for (name, body, want) in &cases {
+        let file = write(&dir, name, body);
+        let o = kairos(&["query", &file, "--json"], &dir);
+        let err = text(&o.stderr);
+        assert_eq!(o.status.code(), Some(2), "{name}: {err}");
+        assert!(err.contains(want), "{name}: {err}");
+        assert!(!err.contains("panicked"), "{name}: {err}");
+        assert!(o.stdout.is_empty(), "{name}");
+    }
+    let o = kairos(&["query", "no-such-file.toml"], &dir);
+    assert_eq!(o.status.code(), Some(2));
+    assert!(text(&o.stderr).contains("no-such-file.toml: cannot read"));
+}
