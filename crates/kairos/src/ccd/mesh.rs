@@ -1,8 +1,6 @@
 //! Triangle meshes for continuous collision detection: validated vertices and triangles, their
 //! unique edges, and procedural meshes for tests and benchmarks.
 
-use std::collections::BTreeSet;
-
 /// The largest magnitude of a mesh's coordinates: a body's volume and inertia are fifth powers
 /// of its size, and must stay finite with room for its density.
 pub const MAX_COORDINATE: f64 = 1e50;
@@ -165,7 +163,7 @@ impl TriMesh {
                 return Err(MeshError::OutOfRange { vertex, value });
             }
         }
-        let mut edges = BTreeSet::new();
+        let mut edges = Vec::with_capacity(3 * triangles.len());
         for (k, t) in triangles.iter().enumerate() {
             for &index in t {
                 if index as usize >= vertices.len() {
@@ -185,13 +183,16 @@ impl TriMesh {
                 return Err(MeshError::Degenerate(k));
             }
             for (i, j) in [(t[0], t[1]), (t[1], t[2]), (t[2], t[0])] {
-                edges.insert([i.min(j), i.max(j)]);
+                edges.push([i.min(j), i.max(j)]);
             }
         }
+        // Sorted and unique, as a set would give them, without a node per edge.
+        edges.sort_unstable();
+        edges.dedup();
         Ok(Self {
             vertices,
             triangles,
-            edges: edges.into_iter().collect(),
+            edges,
         })
     }
     /// Loads a mesh from an OBJ (`.obj`, by `tobj`: every object of the file, polygons
