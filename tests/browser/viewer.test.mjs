@@ -334,10 +334,10 @@ test("stepping moves between events and highlights their bodies and walls", asyn
   await drawn(page);
   let s = await state(page);
   assert.equal(s.time, 1.5);
-  assert.deepEqual([s.current.kind, s.current.a, s.current.b], ["ball-wall", 2, 3]);
+  assert.deepEqual([s.current.kind, s.current.a, s.current.b], ["body-wall", 2, 3]);
   assert.deepEqual(s.highlighted, [2]);
   assert.equal(s.highlightedWall, 3);
-  assert.match(await text(page, "#event"), /event 1 of 4 at t = 1\.5\s+ball-wall: body 2 and wall 3/);
+  assert.match(await text(page, "#event"), /event 1 of 4 at t = 1\.5\s+body-wall: body 2 and wall 3/);
   let p = await bodyPixel(page, 2);
   assert.ok(close(await pixel(page, p.x, p.y), rgb(colors.hit)), "hit body in highlight colour");
   const wall = await toPixel(page, 2, 10);
@@ -349,7 +349,7 @@ test("stepping moves between events and highlights their bodies and walls", asyn
   await drawn(page);
   s = await state(page);
   assert.equal(s.time, 2.5);
-  assert.deepEqual([s.current.kind, s.current.a, s.current.b], ["ball-ball", 0, 1]);
+  assert.deepEqual([s.current.kind, s.current.a, s.current.b], ["body-body", 0, 1]);
   assert.deepEqual(s.highlighted, [0, 1]);
   assert.ok(close(await position(page, 0), [4.5, 5], 1e-6));
   for (const id of [0, 1]) {

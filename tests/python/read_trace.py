@@ -45,7 +45,7 @@ def main(kairos):
         events = np.fromfile(trace, dtype=RECORD, count=count, offset=header_len)
         rows = list(csv.DictReader(open(os.path.join(d, "e.csv"))))
         assert len(rows) == len(events) == count > 100, (len(rows), len(events), count)
-        kinds = {"ball-ball": 0, "ball-wall": 1}
+        kinds = {"body-body": 0, "body-wall": 1}
         for r, e in zip(rows, events):
             assert float(r["time"]) == e["time"], (r, e)
             assert kinds[r["kind"]] == e["kind"] and int(r["a"]) == e["a"] and int(r["b"]) == e["b"]
@@ -54,7 +54,7 @@ def main(kairos):
         bb = events[events["kind"] == 0]
         assert np.all(bb["a"] < bb["b"])
         # The embedded scene (without its bodies) parses, the body states follow it, and every
-        # ball-ball record is at contact distance.
+        # body-body record is at contact distance.
         off = 32
         name_len = struct.unpack_from("<I", raw, off)[0]
         off += 4 + name_len

@@ -381,7 +381,7 @@
     return {
       index: k,
       time: TIME[k],
-      kind: ballBall ? "ball-ball" : "ball-wall",
+      kind: ballBall ? "body-body" : "body-wall",
       a: EV_A[k],
       b: EV_B[k],
       dt: DT ? DT[k] : 0,
@@ -743,7 +743,7 @@
     if (!e) {
       ui.event.textContent = M ? `no event yet (the first is at t = ${num(TIME[0])})` : "no events";
     } else {
-      const what = e.kind === "ball-ball" ? `bodies ${e.a} and ${e.b}` : `body ${e.a} and wall ${e.b}`;
+      const what = e.kind === "body-body" ? `bodies ${e.a} and ${e.b}` : `body ${e.a} and wall ${e.b}`;
       ui.event.textContent = `event ${e.index + 1} of ${M} at t = ${num(e.time)}\n${e.kind}: ${what}`;
     }
     const shown = hover >= 0 ? hover : selected;

@@ -243,8 +243,8 @@ pub fn write<V: Vector>(
     let st = sim.state();
     out.f64s([st.now, st.origin, st.end_time])?;
     for c in [
-        st.counts.ball_ball,
-        st.counts.ball_wall,
+        st.counts.body_body,
+        st.counts.body_wall,
         st.counts.box_crossings,
     ] {
         out.put(&c.to_le_bytes())?;
@@ -399,8 +399,8 @@ pub fn read(path: &Path) -> Result<Checkpoint, CheckpointError> {
     }
     let (now, origin, end_time) = (c.f64()?, c.f64()?, c.f64()?);
     let counts = EventCounts {
-        ball_ball: c.u64()?,
-        ball_wall: c.u64()?,
+        body_body: c.u64()?,
+        body_wall: c.u64()?,
         box_crossings: c.u64()?,
     };
     let (initial_energy, kinetic_energy, virial, last_overlap) =

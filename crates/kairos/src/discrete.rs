@@ -45,7 +45,7 @@
 //! them against the normal at `tc` (GJK's, from one body to the other or to the wall's nearest
 //! piece; against a plane, the side of the body's centre at `t0`), so that the overlap is
 //! resolved towards the wrong side: a body that ends a step on the far side of a wall it
-//! touched counts. [`Misses::ball_ball`] then counts the pairs of bodies, [`Misses::ball_wall`]
+//! touched counts. [`Misses::body_body`] then counts the pairs of bodies, [`Misses::body_wall`]
 //! the body-wall contacts.
 
 use crate::body::Body;
@@ -130,15 +130,15 @@ pub enum DiscreteError {
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct Misses {
     /// Ball-ball contacts missed (pairs of bodies, in a world of rigid bodies).
-    pub ball_ball: u64,
+    pub body_body: u64,
     /// Ball-wall contacts missed (body-wall contacts, in a world of rigid bodies).
-    pub ball_wall: u64,
+    pub body_wall: u64,
 }
 
 impl Misses {
     /// All missed contacts.
     pub fn total(&self) -> u64 {
-        self.ball_ball + self.ball_wall
+        self.body_body + self.body_wall
     }
 }
 
@@ -266,8 +266,8 @@ impl<V: Vector> DiscreteSim<V> {
         for c in &contacts {
             if let Some(e) = self.resolve(c, t0, t1, &mut last) {
                 match e.kind {
-                    EventKind::BallBall => self.counts.ball_ball += 1,
-                    _ => self.counts.ball_wall += 1,
+                    EventKind::BodyBody => self.counts.body_body += 1,
+                    _ => self.counts.body_wall += 1,
                 }
                 on_event(&e, &self.world);
             }
@@ -403,7 +403,7 @@ impl<V: Vector> DiscreteSim<V> {
             if d.length_squared() < sigma * sigma {
                 self.contacts.push(Contact {
                     time: t1,
-                    kind: EventKind::BallBall,
+                    kind: EventKind::BodyBody,
                     a: i,
                     b: j,
                 });
@@ -414,7 +414,7 @@ impl<V: Vector> DiscreteSim<V> {
                 if wall.distance(b.pos) < b.radius {
                     self.contacts.push(Contact {
                         time: t1,
-                        kind: EventKind::BallWall,
+                        kind: EventKind::BodyWall,
                         a: i as u32,
                         b: w as u32,
                     });
@@ -452,14 +452,14 @@ impl<V: Vector> DiscreteSim<V> {
         let ba = &self.world.bodies[c.a as usize];
         let pa = ba.position_at(t);
         let d = match c.kind {
-            EventKind::BallBall => {
+            EventKind::BodyBody => {
                 let bb = &self.world.bodies[c.b as usize];
                 self.world.separation(pa, bb.position_at(t))
             }
             _ => pa - self.world.walls[c.b as usize].closest_point(pa),
         };
         let sigma = match c.kind {
-            EventKind::BallBall => ba.radius + self.world.bodies[c.b as usize].radius,
+            EventKind::BodyBody => ba.radius + self.world.bodies[c.b as usize].radius,
             _ => ba.radius,
         };
         let dist = d.length();
@@ -509,7 +509,7 @@ impl<V: Vector> DiscreteSim<V> {
             return None;
         }
         let ids: &[u32] = match c.kind {
-            EventKind::BallBall => &[c.a, c.b],
+            EventKind::BodyBody => &[c.a, c.b],
             _ => &[c.a],
         };
         // The contact time: the end of the step, or the rewound first contact (recomputed, as
@@ -527,7 +527,7 @@ impl<V: Vector> DiscreteSim<V> {
         let (pen, n) = self.penetration_at(c, time);
         if pen > 0.0 {
             match c.kind {
-                EventKind::BallBall => {
+                EventKind::BodyBody => {
                     let (ia, ib) = (c.a as usize, c.b as usize);
                     let (wa, wb) = (
                         self.world.bodies[ia].inv_mass,
@@ -579,7 +579,7 @@ impl<V: Vector> DiscreteSim<V> {
             let sigma = bi.radius + bj.radius;
             let seen = d.length_squared() < sigma * sigma && d.dot(n) > 0.0;
             if !seen {
-                self.misses.ball_ball += 1;
+                self.misses.body_body += 1;
             }
         }
         for wall in &self.world.walls {
@@ -594,7 +594,7 @@ impl<V: Vector> DiscreteSim<V> {
                 let d = p1 - wall.closest_point(p1);
                 let seen = d.length_squared() < b.radius * b.radius && d.dot(n) > 0.0;
                 if !seen {
-                    self.misses.ball_wall += 1;
+                    self.misses.body_wall += 1;
                 }
             }
         }

@@ -7,18 +7,19 @@ use crate::body::BodyId;
 /// What collides in an event.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub enum EventKind {
-    /// Two balls; `a < b` are body ids.
-    BallBall = 0,
-    /// A ball and a wall; `a` is the body id, `b` the wall id.
-    BallWall = 1,
-    /// A ball's centre reaches a face of the periodic box and is wrapped to the opposite face;
+    /// Two bodies (balls, convex, compound or mesh bodies) touch; `a < b` are body ids.
+    /// Named `ball-ball` before bodies other than balls existed; the trace code is unchanged.
+    BodyBody = 0,
+    /// A body touches a wall; `a` is the body id, `b` the wall id. Formerly `ball-wall`.
+    BodyWall = 1,
+    /// A body's centre reaches a face of the periodic box and is wrapped to the opposite face;
     /// `a` is the body id, `b` the face code `2 * axis + (1 for the upper face)`. Not a
     /// collision: it changes no velocity and is not written to traces.
     BoxCrossing = 2,
     /// A rigid body's prediction that gave up before finding a contact (its step limit, or a
     /// mesh search that ended early), processed when the bodies are still apart: they are
     /// moved to its time, nothing else changes, and their contacts are predicted again from
-    /// there. Broad phases find it as a [`EventKind::BallBall`] or [`EventKind::BallWall`]
+    /// there. Broad phases find it as a [`EventKind::BodyBody`] or [`EventKind::BodyWall`]
     /// event; the simulation returns it with this kind. Not a collision: it changes no
     /// velocity, is not counted and is not written to traces.
     Resume = 3,
@@ -28,8 +29,8 @@ impl EventKind {
     /// The name used in CSV exports and summaries.
     pub fn name(self) -> &'static str {
         match self {
-            EventKind::BallBall => "ball-ball",
-            EventKind::BallWall => "ball-wall",
+            EventKind::BodyBody => "body-body",
+            EventKind::BodyWall => "body-wall",
             EventKind::BoxCrossing => "box-crossing",
             EventKind::Resume => "resume",
         }
@@ -38,11 +39,22 @@ impl EventKind {
     pub fn code(self) -> u32 {
         self as u32
     }
+    /// The kind for a name of [`EventKind::name`], or one of the names used before bodies
+    /// other than balls existed (`ball-ball`, `ball-wall`).
+    pub fn from_name(name: &str) -> Option<Self> {
+        match name {
+            "body-body" | "ball-ball" => Some(EventKind::BodyBody),
+            "body-wall" | "ball-wall" => Some(EventKind::BodyWall),
+            "box-crossing" => Some(EventKind::BoxCrossing),
+            "resume" => Some(EventKind::Resume),
+            _ => None,
+        }
+    }
     /// The kind for a trace code.
     pub fn from_code(code: u32) -> Option<Self> {
         match code {
-            0 => Some(EventKind::BallBall),
-            1 => Some(EventKind::BallWall),
+            0 => Some(EventKind::BodyBody),
+            1 => Some(EventKind::BodyWall),
             2 => Some(EventKind::BoxCrossing),
             _ => None,
         }
@@ -54,7 +66,7 @@ impl EventKind {
 pub struct Event {
     /// Absolute time of contact.
     pub time: f64,
-    /// Ball-ball or ball-wall.
+    /// Body-body, body-wall, box crossing or resume.
     pub kind: EventKind,
     /// The (lower) body id.
     pub a: BodyId,
@@ -64,7 +76,7 @@ pub struct Event {
 
 impl Event {
     /// The total order in which events are processed: by time, then by the first body id, then
-    /// by kind (ball-ball, ball-wall, box crossing), then by the second id. Every broad phase uses it, so
+    /// by kind (body-body, body-wall, box crossing), then by the second id. Every broad phase uses it, so
     /// simultaneous events are processed in the same order whichever found them.
     #[inline]
     pub fn cmp_order(&self, other: &Self) -> Ordering {
@@ -116,10 +128,10 @@ impl EarliestEvent {
 /// Event counts of a run.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct EventCounts {
-    /// Ball-ball collisions.
-    pub ball_ball: u64,
-    /// Ball-wall collisions.
-    pub ball_wall: u64,
+    /// Collisions of two bodies.
+    pub body_body: u64,
+    /// Collisions of a body and a wall.
+    pub body_wall: u64,
     /// Box crossings in a periodic box (not collisions).
     pub box_crossings: u64,
 }
@@ -127,6 +139,34 @@ pub struct EventCounts {
 impl EventCounts {
     /// All collisions (box crossings are not counted).
     pub fn total(&self) -> u64 {
-        self.ball_ball + self.ball_wall
+        self.body_body + self.body_wall
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::EventKind;
+
+    #[test]
+    fn names_and_codes_round_trip_and_the_old_names_still_read() {
+        for kind in [
+            EventKind::BodyBody,
+            EventKind::BodyWall,
+            EventKind::BoxCrossing,
+            EventKind::Resume,
+        ] {
+            assert_eq!(EventKind::from_name(kind.name()), Some(kind));
+        }
+        for kind in [
+            EventKind::BodyBody,
+            EventKind::BodyWall,
+            EventKind::BoxCrossing,
+        ] {
+            assert_eq!(EventKind::from_code(kind.code()), Some(kind));
+        }
+        assert_eq!(EventKind::from_name("ball-ball"), Some(EventKind::BodyBody));
+        assert_eq!(EventKind::from_name("ball-wall"), Some(EventKind::BodyWall));
+        assert_eq!(EventKind::from_code(3), None, "a resume is never stored");
+        assert_eq!(EventKind::from_name("ball"), None);
     }
 }

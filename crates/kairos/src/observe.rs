@@ -101,12 +101,12 @@ impl Observer {
             self.close(out);
         }
         if let Some(e) = event {
-            if e.kind == EventKind::BallBall {
+            if e.kind == EventKind::BodyBody {
                 self.max_overlap = self.max_overlap.max(sim.last_overlap());
             }
         }
         self.prev_virial = sim.virial();
-        self.prev_collisions = sim.counts().ball_ball;
+        self.prev_collisions = sim.counts().body_body;
         self.prev_kinetic = sim.kinetic_energy();
     }
 }

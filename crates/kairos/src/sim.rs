@@ -133,7 +133,7 @@ impl<V: Vector> Simulation<V> {
             }
             self.now = event.time;
             let ids = [event.a, event.b];
-            let involved = if event.kind == EventKind::BallBall {
+            let involved = if event.kind == EventKind::BodyBody {
                 &ids[..]
             } else {
                 &ids[..1]
@@ -153,7 +153,7 @@ impl<V: Vector> Simulation<V> {
             if event.kind != EventKind::BoxCrossing {
                 self.kinetic_energy += ke(&self.world) - before;
             }
-            if event.kind == EventKind::BallBall && !response.resumed {
+            if event.kind == EventKind::BodyBody && !response.resumed {
                 if let Some(j) = response.impulse {
                     self.virial += response.separation.dot(j);
                 }
@@ -175,8 +175,8 @@ impl<V: Vector> Simulation<V> {
                 self.rebase();
             }
             match absolute.kind {
-                EventKind::BallBall => self.counts.ball_ball += 1,
-                EventKind::BallWall => self.counts.ball_wall += 1,
+                EventKind::BodyBody => self.counts.body_body += 1,
+                EventKind::BodyWall => self.counts.body_wall += 1,
                 EventKind::BoxCrossing => self.counts.box_crossings += 1,
                 EventKind::Resume => {}
             }

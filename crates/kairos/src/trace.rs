@@ -126,7 +126,7 @@ impl Record {
         };
         let (rot_a, omega_a) = spin(event.a);
         let (pos_b, vel_b, rot_b, omega_b) = match event.kind {
-            EventKind::BallBall => {
+            EventKind::BodyBody => {
                 let bb = &world.bodies[event.b as usize];
                 let (rot_b, omega_b) = spin(event.b);
                 (
@@ -136,12 +136,12 @@ impl Record {
                     omega_b,
                 )
             }
-            EventKind::BallWall | EventKind::BoxCrossing | EventKind::Resume => {
+            EventKind::BodyWall | EventKind::BoxCrossing | EventKind::Resume => {
                 ([0.0; 3], [0.0; 3], [0.0; 4], [0.0; 3])
             }
         };
         let sleep = (world.is_asleep(event.a as usize) as u32) * Self::A_ASLEEP
-            + (event.kind == EventKind::BallBall && world.is_asleep(event.b as usize)) as u32
+            + (event.kind == EventKind::BodyBody && world.is_asleep(event.b as usize)) as u32
                 * Self::B_ASLEEP;
         Record {
             sleep,
@@ -880,11 +880,11 @@ impl TraceReader {
             return bad(format!("body {} of {n}", r.a));
         }
         match r.kind {
-            EventKind::BallBall if r.b as usize >= n || r.b == r.a => bad(format!(
+            EventKind::BodyBody if r.b as usize >= n || r.b == r.a => bad(format!(
                 "ball-ball event of bodies {} and {} of {n}",
                 r.a, r.b
             )),
-            EventKind::BallWall if r.b as usize >= self.walls => {
+            EventKind::BodyWall if r.b as usize >= self.walls => {
                 bad(format!("wall {} of {}", r.b, self.walls))
             }
             EventKind::BoxCrossing => bad("a box crossing (never recorded)".into()),
@@ -895,7 +895,7 @@ impl TraceReader {
                 }
                 let dim = self.header.dim;
                 let spin_ok = BodyState::spin_ok(&r.rot_a, &r.omega_a, dim)
-                    && (r.kind != EventKind::BallBall
+                    && (r.kind != EventKind::BodyBody
                         || BodyState::spin_ok(&r.rot_b, &r.omega_b, dim));
                 if self.header.rigid && !spin_ok {
                     return bad("non-finite or non-unit rotation or angular velocity".into());
@@ -1192,7 +1192,7 @@ impl Replay {
     #[inline]
     pub fn apply(&mut self, r: &Record) {
         self.bodies[r.a as usize] = (r.pos_a, r.vel_a, r.time);
-        let pair = r.kind == EventKind::BallBall;
+        let pair = r.kind == EventKind::BodyBody;
         if pair {
             self.bodies[r.b as usize] = (r.pos_b, r.vel_b, r.time);
         }

@@ -533,7 +533,7 @@ impl<V: Vector> World<V> {
     pub fn contact(&self, event: &Event) -> Contact<V> {
         let a = &self.bodies[event.a as usize];
         match event.kind {
-            EventKind::BallBall => {
+            EventKind::BodyBody => {
                 let b = &self.bodies[event.b as usize];
                 body_body_contact(a, b, self.separation(a.pos, b.pos))
             }
@@ -560,7 +560,7 @@ impl<V: Vector> World<V> {
         let t = self.predict_pair_by(i, j, t_max);
         t.is_hit().then(|| Event {
             time: t.time,
-            kind: EventKind::BallBall,
+            kind: EventKind::BodyBody,
             a: i.min(j),
             b: i.max(j),
         })
@@ -572,7 +572,7 @@ impl<V: Vector> World<V> {
         let t = self.predict_wall_by(i, w, t_max);
         t.is_hit().then_some(Event {
             time: t.time,
-            kind: EventKind::BallWall,
+            kind: EventKind::BodyWall,
             a: i,
             b: w,
         })
@@ -584,7 +584,7 @@ impl<V: Vector> World<V> {
         let t = self.predict_pair(i, j);
         t.is_hit().then(|| Event {
             time: t.time,
-            kind: EventKind::BallBall,
+            kind: EventKind::BodyBody,
             a: i.min(j),
             b: i.max(j),
         })
@@ -596,7 +596,7 @@ impl<V: Vector> World<V> {
         let t = self.predict_wall(i, w);
         t.is_hit().then_some(Event {
             time: t.time,
-            kind: EventKind::BallWall,
+            kind: EventKind::BodyWall,
             a: i,
             b: w,
         })
@@ -631,19 +631,19 @@ impl<V: Vector> World<V> {
             // In a periodic box the bounded prediction usually answers without solving (after a
             // collision the pair separates).
             let again = match event.kind {
-                EventKind::BallBall => self.predict_pair_by(event.a, event.b, event.time),
+                EventKind::BodyBody => self.predict_pair_by(event.a, event.b, event.time),
                 _ => self.predict_wall_by(event.a, event.b, event.time),
             };
             if !(again.is_hit() && again.time <= event.time) {
                 return;
             }
             let scale = match event.kind {
-                EventKind::BallBall => self.bodies[ia].vel.length() + self.bodies[ib].vel.length(),
+                EventKind::BodyBody => self.bodies[ia].vel.length() + self.bodies[ib].vel.length(),
                 _ => self.bodies[ia].vel.length(),
             };
             let dv = nudge * scale.max(f64::MIN_POSITIVE);
             match event.kind {
-                EventKind::BallBall => {
+                EventKind::BodyBody => {
                     // A sleeping body stays at rest: the other one takes the whole nudge.
                     let awake = |w: &Self, i: usize| if w.is_asleep(i) { 0.0 } else { 1.0 };
                     let (ima, imb) = (
@@ -802,7 +802,7 @@ impl<V: Vector> World<V> {
     /// [`World::with_gravity`]).
     fn settle(&mut self, event: &Event, n: V, points: &[V]) {
         let (ia, ib) = (event.a as usize, event.b as usize);
-        let pair = event.kind == EventKind::BallBall;
+        let pair = event.kind == EventKind::BodyBody;
         let (on, body, normal, support) = if !pair {
             (true, ia, n, None)
         } else if self.is_asleep(ib) {
@@ -826,7 +826,7 @@ impl<V: Vector> World<V> {
     /// [`rigid`]): impulses with their angular terms at the contact's points.
     fn respond_rigid(&mut self, event: &Event) -> Response<V> {
         let ia = event.a as usize;
-        let pair = event.kind == EventKind::BallBall;
+        let pair = event.kind == EventKind::BodyBody;
         let ib = event.b as usize;
         self.advance_body(ia, event.time);
         if pair {
@@ -963,7 +963,7 @@ impl<V: Vector> World<V> {
     fn respond(&mut self, event: &Event) -> Response<V> {
         if event.kind != EventKind::BoxCrossing
             && (self.is_rigid_shape(event.a as usize)
-                || (event.kind == EventKind::BallBall && self.is_rigid_shape(event.b as usize))
+                || (event.kind == EventKind::BodyBody && self.is_rigid_shape(event.b as usize))
                 || (self.friction > 0.0 && !self.rigid.is_empty()))
         {
             return self.respond_rigid(event);
@@ -975,7 +975,7 @@ impl<V: Vector> World<V> {
             resumed: false,
         };
         match event.kind {
-            EventKind::BallBall => {
+            EventKind::BodyBody => {
                 let (ia, ib) = (event.a as usize, event.b as usize);
                 self.advance_body(ia, event.time);
                 self.advance_body(ib, event.time);
@@ -1017,7 +1017,7 @@ impl<V: Vector> World<V> {
                     resumed: false,
                 }
             }
-            EventKind::BallWall => {
+            EventKind::BodyWall => {
                 let ia = event.a as usize;
                 self.advance_body(ia, event.time);
                 let contact = self.contact(event);

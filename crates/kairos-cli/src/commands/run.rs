@@ -326,8 +326,8 @@ pub struct Summary {
     /// The time step of a discrete run.
     pub dt: Option<f64>,
     pub events: u64,
-    pub ball_ball: u64,
-    pub ball_wall: u64,
+    pub body_body: u64,
+    pub body_wall: u64,
     pub wall_seconds: f64,
     /// Seconds spent reading and validating the scene (or checkpoint) before the run.
     pub load_seconds: f64,
@@ -341,8 +341,8 @@ pub struct Summary {
     pub angular_momentum_drift: f64,
     /// Contacts the exact motion makes that the run did not see (0 for the event stepper).
     pub missed_collisions: u64,
-    pub missed_ball_ball: u64,
-    pub missed_ball_wall: u64,
+    pub missed_body_body: u64,
+    pub missed_body_wall: u64,
     pub trace: Option<String>,
     pub trace_hash: Option<String>,
 }
@@ -371,8 +371,8 @@ impl Summary {
             ),
         }
         println!(
-            "events         {} (ball-ball {}, ball-wall {})",
-            self.events, self.ball_ball, self.ball_wall
+            "events         {} (body-body {}, body-wall {})",
+            self.events, self.body_body, self.body_wall
         );
         println!(
             "wall time      {:.3} s ({:.0} events/s)",
@@ -384,8 +384,8 @@ impl Summary {
             self.momentum_drift, self.angular_momentum_drift
         );
         println!(
-            "missed         {} collisions (ball-ball {}, ball-wall {})",
-            self.missed_collisions, self.missed_ball_ball, self.missed_ball_wall
+            "missed         {} collisions (body-body {}, body-wall {})",
+            self.missed_collisions, self.missed_body_body, self.missed_body_wall
         );
         match (&self.trace, &self.trace_hash) {
             (Some(t), Some(h)) => {
@@ -636,8 +636,8 @@ fn simulate_dim<V: Vector>(spec: &mut RunSpec) -> Result<Summary> {
     let trace_hash = finish_trace(spec, writer)?;
     let total = sim.counts();
     let c = kairos::sim::EventCounts {
-        ball_ball: total.ball_ball - counts_at_start.ball_ball,
-        ball_wall: total.ball_wall - counts_at_start.ball_wall,
+        body_body: total.body_body - counts_at_start.body_body,
+        body_wall: total.body_wall - counts_at_start.body_wall,
         box_crossings: total.box_crossings - counts_at_start.box_crossings,
     };
     Ok(summary(
@@ -869,8 +869,8 @@ fn summary(
         broad_phase_auto: spec.auto.clone(),
         dt,
         events: c.total(),
-        ball_ball: c.ball_ball,
-        ball_wall: c.ball_wall,
+        body_body: c.body_body,
+        body_wall: c.body_wall,
         wall_seconds,
         load_seconds: spec.load_seconds,
         events_per_second: if wall_seconds > 0.0 {
@@ -882,8 +882,8 @@ fn summary(
         momentum_drift: momentum_drifts.0,
         angular_momentum_drift: momentum_drifts.1,
         missed_collisions: m.total(),
-        missed_ball_ball: m.ball_ball,
-        missed_ball_wall: m.ball_wall,
+        missed_body_body: m.body_body,
+        missed_body_wall: m.body_wall,
         trace: spec.trace.map(show),
         trace_hash,
     }

@@ -113,7 +113,7 @@ pub fn view(a: ViewArgs) -> Result<ExitCode> {
         if cut_at.is_some() {
             continue;
         }
-        let shows_b = r.kind == EventKind::BallBall && kept(r.b);
+        let shows_b = r.kind == EventKind::BodyBody && kept(r.b);
         if !kept(r.a) && !shows_b {
             continue;
         }
@@ -389,7 +389,7 @@ fn page_data(p: &PageInput) -> Value {
                 r.rot_a.iter().chain(&r.omega_a).for_each(|&x| spin.f32(x));
             }
         }
-        if r.kind == EventKind::BallBall && kept(r.b) {
+        if r.kind == EventKind::BodyBody && kept(r.b) {
             c |= SHOWS_B;
             update(&r.pos_b, &r.vel_b, r.b);
             if turning {
@@ -541,7 +541,7 @@ fn sample_grid_size(p: &PageInput, tumblers: &[usize], t0: f64) -> usize {
         .fold(0.0, f64::max);
     for r in p.events {
         rate = rate.max(norm(&r.omega_a));
-        if r.kind == EventKind::BallBall {
+        if r.kind == EventKind::BodyBody {
             rate = rate.max(norm(&r.omega_b));
         }
     }

@@ -22,8 +22,8 @@ fn demo_writes_trace_and_summary() {
     let s = json(&dir.join("s.json"));
     for key in [
         "events",
-        "ball_ball",
-        "ball_wall",
+        "body_body",
+        "body_wall",
         "wall_seconds",
         "events_per_second",
         "energy_drift",
@@ -33,7 +33,7 @@ fn demo_writes_trace_and_summary() {
     assert!(s["events"].as_u64().unwrap() > 100);
     assert_eq!(
         s["events"].as_u64().unwrap(),
-        s["ball_ball"].as_u64().unwrap() + s["ball_wall"].as_u64().unwrap()
+        s["body_body"].as_u64().unwrap() + s["body_wall"].as_u64().unwrap()
     );
     assert!(s["energy_drift"].as_f64().unwrap().abs() < 1e-12);
     // --quiet prints nothing.
@@ -127,8 +127,8 @@ fn generate_run_diff_export() {
         last = t;
         let (a, b): (u32, u32) = (r[2].parse().unwrap(), r[3].parse().unwrap());
         match r[1] {
-            "ball-ball" => assert!(a < b && b < 40),
-            "ball-wall" => assert!(a < 40 && b < 4),
+            "body-body" => assert!(a < b && b < 40),
+            "body-wall" => assert!(a < 40 && b < 4),
             k => panic!("kind {k}"),
         }
     }
@@ -600,7 +600,7 @@ fn checkpoint_and_resume_are_bit_identical() {
         .read_all()
         .unwrap();
     let ck = kairos::checkpoint::read(&dir.join("ck.bin")).unwrap();
-    let done = ck.state.counts.ball_ball as usize;
+    let done = ck.state.counts.body_body as usize;
     assert!(done > 1000 && !rest.is_empty(), "{done} / {}", rest.len());
     assert!(full[done - 1].time >= 100.0 && full[done - 2].time < 100.0 + 1.0);
     assert_eq!(full.len(), done + rest.len());
@@ -668,7 +668,7 @@ fn killed_run_leaves_a_valid_checkpoint() {
     let _ = child.wait();
     let ck =
         kairos::checkpoint::read(&dir.join("ck.bin")).expect("the checkpoint survives the kill");
-    assert!(ck.state.counts.ball_ball > 0);
+    assert!(ck.state.counts.body_body > 0);
     assert_eq!(ck.bodies.len(), 4000);
     // Its world is valid: every body inside the box, at or before the saved time.
     let world = ck.world::<DVec3>();

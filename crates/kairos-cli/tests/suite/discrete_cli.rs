@@ -32,7 +32,7 @@ fn the_bullet_tunnels_in_discrete_time_and_not_in_event_time() {
     let d = json(&dir.join("d.json"));
     assert_eq!(d["stepper"], "discrete");
     assert!(d["missed_collisions"].as_u64().unwrap() >= 1, "{d}");
-    assert!(d["missed_ball_wall"].as_u64().unwrap() >= 1, "{d}");
+    assert!(d["missed_body_wall"].as_u64().unwrap() >= 1, "{d}");
     let o = kairos(
         &["run", &bullet, "--summary-json", "e.json", "--no-trace"],
         &dir,
@@ -40,7 +40,7 @@ fn the_bullet_tunnels_in_discrete_time_and_not_in_event_time() {
     ok(&o);
     let e = json(&dir.join("e.json"));
     assert_eq!(e["missed_collisions"], 0);
-    assert!(e["ball_wall"].as_u64().unwrap() > 10, "{e}");
+    assert!(e["body_wall"].as_u64().unwrap() > 10, "{e}");
 }
 
 #[test]

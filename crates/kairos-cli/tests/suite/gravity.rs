@@ -124,7 +124,7 @@ fn read(path: &std::path::Path) -> (kairos::trace::TraceHeader, Vec<Record>) {
 
 /// The summary fields a resumed run shares with the uninterrupted one.
 fn counts(s: &serde_json::Value) -> [u64; 3] {
-    ["events", "ball_ball", "ball_wall"].map(|k| s[k].as_u64().unwrap())
+    ["events", "body_body", "body_wall"].map(|k| s[k].as_u64().unwrap())
 }
 
 /// Resumes the run from `checkpoint` (on `broad`, else the broad phase `auto` picks), writing
@@ -159,7 +159,7 @@ fn resumes_bit_identically(
     let (_, full) = read(&dir.join("full.ktrace"));
     let (header, rest) = read(&dir.join(&trace));
     // The header says which bodies sleep at the checkpoint, as the uninterrupted run's replay.
-    let done = (ck.state.counts.ball_ball + ck.state.counts.ball_wall) as usize;
+    let done = (ck.state.counts.body_body + ck.state.counts.body_wall) as usize;
     let (full_header, _) = read(&dir.join("full.ktrace"));
     let mut replay = Replay::new(&full_header);
     full[..done].iter().for_each(|r| replay.apply(r));
@@ -187,8 +187,8 @@ fn resumes_bit_identically(
         counts(&a),
         [
             done as u64 + c[0],
-            ck.state.counts.ball_ball + c[1],
-            ck.state.counts.ball_wall + c[2]
+            ck.state.counts.body_body + c[1],
+            ck.state.counts.body_wall + c[2]
         ],
         "{name}"
     );

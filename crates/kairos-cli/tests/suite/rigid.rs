@@ -555,7 +555,7 @@ fn resumes_bit_identically(dir: &std::path::Path, scene: &str, every: &str) {
     assert_eq!(rest.version(), 3);
     let (_, rest) = rest.read_all().unwrap();
     let ck = kairos::checkpoint::read(&dir.join("ck.bin")).unwrap();
-    let done = (ck.state.counts.ball_ball + ck.state.counts.ball_wall) as usize;
+    let done = (ck.state.counts.body_body + ck.state.counts.body_wall) as usize;
     assert!(done > 10 && rest.len() > 10, "{done} / {}", rest.len());
     assert_eq!(full.len(), done + rest.len());
     for (k, (x, y)) in full[done..].iter().zip(&rest).enumerate() {

@@ -29,7 +29,7 @@ fn scan<V: Vector>(
             if t.is_hit() && t.time <= horizon && t.time <= best.time() {
                 best.offer(Event {
                     time: t.time,
-                    kind: EventKind::BallBall,
+                    kind: EventKind::BodyBody,
                     a: i as u32,
                     b: j as u32,
                 });

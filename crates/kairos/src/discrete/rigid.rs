@@ -140,7 +140,7 @@ impl<V: Vector> DiscreteSim<V> {
     /// Whether the contact's bodies, their stored motions taken to `t`, overlap.
     pub(super) fn rigid_overlaps_at(&self, c: &Contact, t: f64) -> bool {
         match c.kind {
-            EventKind::BallBall => self.pair_overlap(c.a as usize, c.b as usize, t).is_some(),
+            EventKind::BodyBody => self.pair_overlap(c.a as usize, c.b as usize, t).is_some(),
             _ => self.wall_overlap(c.a as usize, c.b as usize, t).is_some(),
         }
     }
@@ -164,8 +164,8 @@ impl<V: Vector> DiscreteSim<V> {
         for c in &contacts {
             if let Some(e) = self.resolve_rigid(c, t0, t1, &mut last) {
                 match e.kind {
-                    EventKind::BallBall => self.counts.ball_ball += 1,
-                    _ => self.counts.ball_wall += 1,
+                    EventKind::BodyBody => self.counts.body_body += 1,
+                    _ => self.counts.body_wall += 1,
                 }
                 on_event(&e, &self.world);
             }
@@ -194,7 +194,7 @@ impl<V: Vector> DiscreteSim<V> {
             if self.pair_overlap(i as usize, j as usize, t1).is_some() {
                 contacts.push(Contact {
                     time: t1,
-                    kind: EventKind::BallBall,
+                    kind: EventKind::BodyBody,
                     a: i,
                     b: j,
                 });
@@ -205,7 +205,7 @@ impl<V: Vector> DiscreteSim<V> {
                 if wall.distance(b.pos) < b.radius && self.wall_overlap(i, w, t1).is_some() {
                     contacts.push(Contact {
                         time: t1,
-                        kind: EventKind::BallWall,
+                        kind: EventKind::BodyWall,
                         a: i as u32,
                         b: w as u32,
                     });
@@ -230,7 +230,7 @@ impl<V: Vector> DiscreteSim<V> {
         *last = time;
         let (ia, ib) = (c.a as usize, c.b as usize);
         match c.kind {
-            EventKind::BallBall => {
+            EventKind::BodyBody => {
                 self.world.advance_body(ia, time);
                 self.world.advance_body(ib, time);
                 if let Some((depth, n)) = self.pair_overlap(ia, ib, time) {
@@ -289,7 +289,7 @@ impl<V: Vector> DiscreteSim<V> {
                 missed += 1;
             }
         }
-        self.misses.ball_ball += missed;
+        self.misses.body_body += missed;
         let mut missed = 0;
         for (w, wall) in self.world.walls.iter().enumerate() {
             for (i, b) in self.world.bodies.iter().enumerate() {
@@ -303,7 +303,7 @@ impl<V: Vector> DiscreteSim<V> {
                 }
             }
         }
-        self.misses.ball_wall += missed;
+        self.misses.body_wall += missed;
     }
 
     /// The unit normal from `a` to `b` at `t`: GJK's when apart, EPA's when they overlap.

@@ -313,7 +313,7 @@ fn compound_gases_conserve_and_never_overlap() {
                 let t = last + (e.time - last) * k as f64 / 7.0;
                 worst_gap = worst_gap.min(min_gap(&before, t - sim.origin()));
             }
-            if e.kind == EventKind::BallBall {
+            if e.kind == EventKind::BodyBody {
                 let after = sim.world();
                 let (a, b) = (e.a as usize, e.b as usize);
                 let l = |w: &World<DVec2>, i: usize| {

@@ -40,8 +40,8 @@ fn a_bullet_tunnels_through_a_wall_in_discrete_time_only() {
         0,
         "the overlap test never sees the wall"
     );
-    assert_eq!(sim.misses().ball_wall, 1);
-    assert_eq!(sim.misses().ball_ball, 0);
+    assert_eq!(sim.misses().body_wall, 1);
+    assert_eq!(sim.misses().body_body, 0);
     assert!(sim.world().bodies[0].pos.x > 9.9);
     // Event-driven: the contact at t = 0.9 / 100 is found and the ball bounces back.
     let mut ev = Simulation::new(
@@ -65,7 +65,7 @@ fn an_overlap_at_the_end_of_the_step_is_seen_and_pushed_apart() {
     );
     let sim = discrete(world.clone(), 0.6, false, 0.6);
     assert_eq!(sim.misses().total(), 0);
-    assert_eq!(sim.counts().ball_ball, 1);
+    assert_eq!(sim.counts().body_body, 1);
     let b = &sim.world().bodies;
     // Pushed apart by 0.05 each, then equal masses exchange velocities.
     assert!((b[0].pos.x - 0.55).abs() < 1e-12, "{:?}", b[0]);
@@ -98,7 +98,7 @@ fn hand_computed_misses() {
         vec![],
     );
     let s = discrete(w, 1.0, false, 1.0);
-    assert_eq!((s.misses().ball_ball, s.counts().total()), (1, 0));
+    assert_eq!((s.misses().body_body, s.counts().total()), (1, 0));
 
     // Overlapping at the end, but the centres have passed: seen, yet resolved the wrong way.
     let w = World::new(
@@ -106,7 +106,7 @@ fn hand_computed_misses() {
         vec![],
     );
     let s = discrete(w, 1.0, false, 1.0);
-    assert_eq!((s.misses().ball_ball, s.counts().ball_ball), (1, 1));
+    assert_eq!((s.misses().body_body, s.counts().body_body), (1, 1));
 
     // A graze within the step: contact at t = 0.782, apart again at the end.
     let w = World::new(
@@ -114,7 +114,7 @@ fn hand_computed_misses() {
         vec![],
     );
     let s = discrete(w, 2.0, false, 2.0);
-    assert_eq!((s.misses().ball_ball, s.counts().total()), (1, 0));
+    assert_eq!((s.misses().body_body, s.counts().total()), (1, 0));
     // The same motion in small steps sees the contact: no miss.
     let w = World::new(
         vec![ball(0.0, 0.0, 2.0, 0.0, 0.5), ball(2.0, 0.9, 0.0, 0.0, 0.5)],
@@ -122,7 +122,7 @@ fn hand_computed_misses() {
     );
     let s = discrete(w, 0.01, false, 2.0);
     assert_eq!(s.misses().total(), 0);
-    assert_eq!(s.counts().ball_ball, 1);
+    assert_eq!(s.counts().body_body, 1);
 
     // A ball whose centre crosses a wall within the step: overlap seen from the far side.
     let w = World::new(
@@ -130,7 +130,7 @@ fn hand_computed_misses() {
         vec![vertical_wall(1.0)],
     );
     let s = discrete(w, 1.0, false, 1.0);
-    assert_eq!((s.misses().ball_wall, s.counts().ball_wall), (1, 1));
+    assert_eq!((s.misses().body_wall, s.counts().body_wall), (1, 1));
     assert!(
         s.world().bodies[0].pos.x > 1.0,
         "pushed out on the far side"
@@ -261,7 +261,7 @@ fn periodic_and_3d_discrete_runs() {
     let mut sim =
         DiscreteSim::new(scene.world::<DVec3>(), OverlapKind::BruteForce, opts, 0.5).unwrap();
     sim.run(|_, _| {});
-    assert!(sim.counts().ball_ball > 100);
+    assert!(sim.counts().body_body > 100);
     assert!(sim.energy_drift().abs() < 1e-12);
     let l = scene.periodic.clone().unwrap();
     for b in &sim.world().bodies {
@@ -314,7 +314,7 @@ fn discrete_runs_in_a_3d_room_agree_across_broad_phases() {
         let mut sim = DiscreteSim::new(scene.world::<DVec3>(), kind, opts, scene.duration).unwrap();
         let mut log = Vec::new();
         sim.run(|e, _| log.push(*e));
-        assert!(sim.counts().ball_wall > 0 && sim.counts().ball_ball > 0);
+        assert!(sim.counts().body_wall > 0 && sim.counts().body_body > 0);
         assert!(sim.energy_drift().abs() < 1e-12, "{kind}");
         let got = (log, sim.misses().total());
         match &reference {

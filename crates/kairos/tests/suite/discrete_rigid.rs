@@ -66,8 +66,8 @@ fn a_bullet_tunnels_through_a_plank_with_a_large_step_only() {
     // One step of 0.1 carries the bullet from x = 5 to x = 25, through the plank.
     let (sim, log) = run::<DVec2>(&scene, OverlapKind::BruteForce, opts(0.1, false), 0.1);
     assert!(log.is_empty(), "{log:?}");
-    assert_eq!(sim.misses().ball_ball, 1);
-    assert_eq!(sim.misses().ball_wall, 0);
+    assert_eq!(sim.misses().body_body, 1);
+    assert_eq!(sim.misses().body_wall, 0);
     assert!(sim.world().bodies[1].pos.x > 24.9);
     // The event-driven run finds the contact (at x = 20 - 0.05 - the bullet's reach) and the
     // bullet bounces back.
@@ -78,7 +78,7 @@ fn a_bullet_tunnels_through_a_plank_with_a_large_step_only() {
     );
     let mut events = Vec::new();
     ev.run(|e, _, _| events.push(*e));
-    assert_eq!(events[0].kind, EventKind::BallBall);
+    assert_eq!(events[0].kind, EventKind::BodyBody);
     assert!(
         events[0].time > 0.07 && events[0].time < 0.075,
         "{events:?}"
@@ -87,7 +87,7 @@ fn a_bullet_tunnels_through_a_plank_with_a_large_step_only() {
     // Steps short against the plank's thickness see the contact and miss nothing.
     let (sim, log) = run::<DVec2>(&scene, OverlapKind::BruteForce, opts(2e-4, false), 0.1);
     assert_eq!(sim.misses().total(), 0, "{:?}", sim.misses());
-    assert_eq!(sim.counts().ball_ball, 1, "{log:?}");
+    assert_eq!(sim.counts().body_body, 1, "{log:?}");
     assert!(sim.world().bodies[1].vel.x < 0.0, "the bullet bounced");
     assert!(sim.world().bodies[0].vel.x > 0.0, "the plank was pushed");
     assert!(sim.energy_drift().abs() < 1e-12, "{}", sim.energy_drift());
@@ -108,9 +108,9 @@ fn the_rewind_finds_the_contact_time() {
         }
     });
     let exact = exact.unwrap();
-    assert_eq!(exact.kind, EventKind::BallBall);
+    assert_eq!(exact.kind, EventKind::BodyBody);
     let (sim, log) = run::<DVec2>(&scene, OverlapKind::BruteForce, opts(0.01, true), 2.0);
-    assert_eq!(log[0].kind, EventKind::BallBall);
+    assert_eq!(log[0].kind, EventKind::BodyBody);
     assert!(
         (log[0].time - exact.time).abs() < 1e-6,
         "rewound to {} against {}",
@@ -155,7 +155,7 @@ fn small_steps_on_a_slow_scene_miss_nothing_and_keep_the_energy() {
             (s.counts(), s.misses(), s.energy_drift())
         };
         assert!(
-            counts.ball_ball > 0 && counts.ball_wall > 0,
+            counts.body_body > 0 && counts.body_wall > 0,
             "{dim}D: {counts:?}"
         );
         assert_eq!(misses.total(), 0, "{dim}D: {misses:?}");

@@ -66,8 +66,8 @@ fn run_checked<V: Vector>(scene: &Scene, max_events: u64) -> (u64, f64) {
         energy = now;
         let t = e.time - sim.origin();
         let involved: &[u32] = match e.kind {
-            EventKind::BallBall => &[e.a, e.b],
-            EventKind::BallWall | EventKind::BoxCrossing | EventKind::Resume => &[e.a],
+            EventKind::BodyBody => &[e.a, e.b],
+            EventKind::BodyWall | EventKind::BoxCrossing | EventKind::Resume => &[e.a],
         };
         for &i in involved {
             let bi = &w.bodies[i as usize];
@@ -222,7 +222,7 @@ fn collisions_within_contact_duration_are_elastic() {
     assert!(world.last_collision.is_empty());
     world.resolve(&Event {
         time: 1.0,
-        kind: EventKind::BallBall,
+        kind: EventKind::BodyBody,
         a: 0,
         b: 1,
     });
@@ -234,7 +234,7 @@ fn collisions_within_contact_duration_are_elastic() {
     .world::<DVec2>();
     elastic.resolve(&Event {
         time: 1.0,
-        kind: EventKind::BallBall,
+        kind: EventKind::BodyBody,
         a: 0,
         b: 1,
     });

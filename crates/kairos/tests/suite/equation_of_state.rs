@@ -89,7 +89,7 @@ fn observer_samples() {
     assert_eq!(samples.len(), 8);
     assert_eq!(samples[7].time, 4.0);
     let rate: f64 = samples.iter().map(|s| s.collision_rate).sum::<f64>() * 0.5 * 256.0;
-    assert!((rate - sim.counts().ball_ball as f64).abs() < 1e-6);
+    assert!((rate - sim.counts().body_body as f64).abs() < 1e-6);
     for s in &samples {
         assert!(s.pressure > 0.0 && s.compressibility > 1.0);
         assert!(s.max_overlap < 1e-12, "{}", s.max_overlap);

@@ -475,7 +475,7 @@ fn walls_in_3d_are_identical() {
     );
     let walls_hit: std::collections::BTreeSet<u32> = log
         .iter()
-        .filter(|r| r.kind == kairos::event::EventKind::BallWall)
+        .filter(|r| r.kind == kairos::event::EventKind::BodyWall)
         .map(|r| r.b)
         .collect();
     assert!(

@@ -365,7 +365,7 @@ fn a_gentle_touch_leaves_a_sleeper_asleep_and_a_hard_hit_wakes_it() {
         );
         let mut woke = false;
         sim.run(|e, w, _| {
-            if e.kind == EventKind::BallBall && w.bodies[0].vel != DVec2::ZERO {
+            if e.kind == EventKind::BodyBody && w.bodies[0].vel != DVec2::ZERO {
                 woke = true;
             }
         });

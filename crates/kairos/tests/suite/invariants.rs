@@ -33,8 +33,8 @@ fn conservation_and_no_overlap_over_1e5_events() {
         // Bodies' states are in local time, counted from the simulation's time origin.
         let t = e.time - sim.origin();
         let involved: &[u32] = match e.kind {
-            EventKind::BallBall => &[e.a, e.b],
-            EventKind::BallWall | EventKind::BoxCrossing | EventKind::Resume => &[e.a],
+            EventKind::BodyBody => &[e.a, e.b],
+            EventKind::BodyWall | EventKind::BoxCrossing | EventKind::Resume => &[e.a],
         };
         // Involved bodies against every other body and every wall, at the event time.
         for &i in involved {
@@ -50,7 +50,7 @@ fn conservation_and_no_overlap_over_1e5_events() {
                 max_overlap = max_overlap.max((bi.radius - wall.distance(bi.pos)) / bi.radius);
             }
         }
-        if e.kind == EventKind::BallBall {
+        if e.kind == EventKind::BodyBody {
             let (a, b) = (e.a as usize, e.b as usize);
             let before = vel[a] * masses[a] + vel[b] * masses[b];
             let after = w.bodies[a].vel * masses[a] + w.bodies[b].vel * masses[b];

@@ -112,7 +112,7 @@ fn two_plates_meet_face_to_face_at_the_analytic_time() {
     let shell = SHELL * (w.rigid[0].radius + w.rigid[1].radius);
     let mut sim = Simulation::new(w, BroadPhaseKind::AllPairs.build(&Default::default()), 2.0);
     let e = sim.step().expect("a contact");
-    assert_eq!((e.kind, e.a, e.b), (EventKind::BallBall, 0, 1));
+    assert_eq!((e.kind, e.a, e.b), (EventKind::BodyBody, 0, 1));
     // Faces 1.5 apart closing at 3.
     let exact = 1.5 / 3.0;
     assert!(
@@ -155,7 +155,7 @@ fn tumbling_meshes_conserve_and_never_overlap() {
                 let t = last + (e.time - last) * k as f64 / 6.0;
                 worst_gap = worst_gap.min(min_gap(&before, t));
             }
-            if e.kind == EventKind::BallBall {
+            if e.kind == EventKind::BodyBody {
                 let (a, b) = (e.a as usize, e.b as usize);
                 let after = sim.world();
                 if let Some(gap) = after.mesh_distance(a, b, e.time) {
@@ -319,7 +319,7 @@ fn dropped_meshes_come_to_rest_apart() {
             least = least.min(min_gap(&before, last + (e.time - last) * k as f64 / 9.0));
         }
         let hit = before.bodies[1].vel != sim.world().bodies[1].vel;
-        meshes += usize::from(e.kind == EventKind::BallBall && hit);
+        meshes += usize::from(e.kind == EventKind::BodyBody && hit);
         last = e.time;
     }
     assert!(meshes >= 2, "{meshes} contacts of the two meshes");
@@ -363,8 +363,8 @@ fn a_mesh_collides_with_convex_bodies_and_static_shapes() {
         for k in 1..=6 {
             least = least.min(min_gap(&before, last + (e.time - last) * k as f64 / 7.0));
         }
-        if e.a == 0 || (e.kind == EventKind::BallBall && e.b == 0) {
-            kinds.insert((e.kind == EventKind::BallBall, e.b));
+        if e.a == 0 || (e.kind == EventKind::BodyBody && e.b == 0) {
+            kinds.insert((e.kind == EventKind::BodyBody, e.b));
         }
         last = e.time;
     }

@@ -160,7 +160,7 @@ fn snapshot<V: Vector>(e: &Event, w: &World<V>) -> Vec<u64> {
         e.b as u64,
     ];
     for i in [e.a as usize, e.b as usize] {
-        if e.kind != EventKind::BallBall && i == e.b as usize {
+        if e.kind != EventKind::BodyBody && i == e.b as usize {
             continue;
         }
         let b = &w.bodies[i];
@@ -238,7 +238,7 @@ fn every_broad_phase_gives_the_same_rigid_log_with_static_shapes() {
     let count = |log: &[Vec<u64>], first: u64| {
         // Events on walls from `first` on (a ball-wall event's second id is the wall's).
         log.iter()
-            .filter(|row| row[1] == EventKind::BallWall.code() as u64 && row[3] >= first)
+            .filter(|row| row[1] == EventKind::BodyWall.code() as u64 && row[3] >= first)
             .count()
     };
     for seed in 0..2 {
@@ -412,7 +412,7 @@ fn run_checked_until<V: Vector>(
             let t = last + (e.time - last) * k as f64 / (samples + 1) as f64;
             worst_gap = worst_gap.min(min_gap(&before, t - sim.origin()));
         }
-        if e.kind == EventKind::BallBall {
+        if e.kind == EventKind::BodyBody {
             let dl = |w: &World<V>| {
                 let (a, b) = (e.a as usize, e.b as usize);
                 let l = |i: usize| {

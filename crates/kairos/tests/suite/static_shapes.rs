@@ -84,7 +84,7 @@ fn a_ball_moving_at_a_static_box_face_touches_when_the_gap_closes() {
         let ball = (Shape::ball(r).unwrap(), Pose::from_position(start), -n * v);
         let mut sim = all_pairs(world(&[ball], vec![wall.clone()]), 10.0);
         let e = sim.step().expect("the ball reaches the box");
-        assert_eq!((e.kind, e.b), (EventKind::BallWall, 0));
+        assert_eq!((e.kind, e.b), (EventKind::BodyWall, 0));
         assert!(
             (e.time - expect).abs() <= 2.0 * SHELL * r / v + 1e-12 * expect,
             "2D at {angle}: contact at {} for {expect}",
@@ -419,7 +419,7 @@ fn same_logs<V: Vector>(w: &World<V>, duration: f64) -> (usize, usize) {
             row.extend(b.vel.to_array3().map(f64::to_bits));
             out.push((
                 row,
-                e.kind == EventKind::BallWall && shape_walls.contains(&e.b),
+                e.kind == EventKind::BodyWall && shape_walls.contains(&e.b),
             ));
         });
         out

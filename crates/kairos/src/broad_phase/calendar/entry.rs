@@ -8,10 +8,10 @@ use crate::event::EventKind;
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord)]
 #[repr(u8)]
 pub(super) enum EntryKind {
-    /// A contact of two bodies ([`EventKind::BallBall`]).
-    BallBall,
-    /// A contact with a wall ([`EventKind::BallWall`]).
-    BallWall,
+    /// A contact of two bodies ([`EventKind::BodyBody`]).
+    BodyBody,
+    /// A contact with a wall ([`EventKind::BodyWall`]).
+    BodyWall,
     /// A crossing of the periodic box's face ([`EventKind::BoxCrossing`]).
     BoxCrossing,
     /// The body enters the next cell; `b` is the face's axis code `2 * axis + (1 if upwards)`.
@@ -27,8 +27,8 @@ impl EntryKind {
     #[inline]
     pub(super) fn event_kind(self) -> Option<EventKind> {
         match self {
-            EntryKind::BallBall => Some(EventKind::BallBall),
-            EntryKind::BallWall => Some(EventKind::BallWall),
+            EntryKind::BodyBody => Some(EventKind::BodyBody),
+            EntryKind::BodyWall => Some(EventKind::BodyWall),
             EntryKind::BoxCrossing => Some(EventKind::BoxCrossing),
             EntryKind::CellCrossing | EntryKind::Relisting | EntryKind::Nothing => None,
         }

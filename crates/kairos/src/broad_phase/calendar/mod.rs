@@ -246,7 +246,7 @@ impl<V: Vector> BroadPhase<V> for Calendar<V> {
                     self.link(owner, idx);
                     self.repredict(world, owner);
                 }
-                EntryKind::BallBall => {
+                EntryKind::BodyBody => {
                     let partner = if e.a == owner { e.b } else { e.a };
                     if self.counters[partner as usize] != e.partner_counter {
                         self.repredict(world, owner);
@@ -257,12 +257,12 @@ impl<V: Vector> BroadPhase<V> for Calendar<V> {
                     }
                     return Some(Event {
                         time: e.time,
-                        kind: EventKind::BallBall,
+                        kind: EventKind::BodyBody,
                         a: e.a,
                         b: e.b,
                     });
                 }
-                EntryKind::BallWall | EntryKind::BoxCrossing => {
+                EntryKind::BodyWall | EntryKind::BoxCrossing => {
                     return Some(Event {
                         time: e.time,
                         kind: e.kind.event_kind()?,
@@ -299,7 +299,7 @@ impl<V: Vector> BroadPhase<V> for Calendar<V> {
                 self.link(event.a, c);
             }
         }
-        if event.kind == EventKind::BallBall {
+        if event.kind == EventKind::BodyBody {
             self.counters[event.b as usize] = self.counters[event.b as usize].wrapping_add(1);
             let (ea, eb) = self.predict_two(world, event.a, event.b);
             self.queue.set(event.a, ea);

@@ -134,7 +134,7 @@ impl<V: Vector> Calendar<V> {
         };
         for &w in near_walls {
             if let Some(ev) = world.wall_event_by(i, w, best.time) {
-                best.lower_to(ev.time, i, w, EntryKind::BallWall);
+                best.lower_to(ev.time, i, w, EntryKind::BodyWall);
             }
         }
         best
@@ -243,7 +243,7 @@ impl<V: Vector> Calendar<V> {
                 time: toi.time,
                 a: i.min(j),
                 b: i.max(j),
-                kind: EntryKind::BallBall,
+                kind: EntryKind::BodyBody,
                 partner_counter: self.counters[j as usize],
             };
             if e.precedes(best) {

@@ -44,7 +44,7 @@ impl<V: Vector> Calendar<V> {
             return;
         };
         // The second body of an entry that is not a contact is a code, not a body.
-        let two = e.kind == EntryKind::BallBall;
+        let two = e.kind == EntryKind::BodyBody;
         for i in [e.a, e.b].into_iter().take(1 + two as usize) {
             let Some(body) = world.bodies.get(i as usize) else {
                 continue;

@@ -384,7 +384,7 @@ mod tests {
             time,
             a,
             b: a + 1,
-            kind: EntryKind::BallBall,
+            kind: EntryKind::BodyBody,
             partner_counter: 0,
         }
     }
