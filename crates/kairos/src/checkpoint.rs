@@ -525,7 +525,7 @@ pub fn read(path: &Path) -> Result<Checkpoint, CheckpointError> {
                 .all(in_range)
         {
             Some("a position or velocity is not finite or beyond 1e100")
-        } else if !(radius > 0.0 && radius <= MAX_MAGNITUDE) || !(inv_mass > 0.0 && mass > 0.0) {
+        } else if !(radius > 0.0 && radius <= MAX_MAGNITUDE && inv_mass > 0.0 && mass > 0.0) {
             Some("radius or mass out of range")
         } else if !(time <= now)
             || !(replay_time <= origin + now)

@@ -96,7 +96,6 @@
 //! angular momentum about any fixed point.
 
 // `!(x > 0.0)` on purpose throughout: a NaN takes the safe branch.
-#![allow(clippy::neg_cmp_op_on_partial_ord)]
 
 use crate::body::Body;
 use crate::math::{Rotation, Vector};

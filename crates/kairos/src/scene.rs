@@ -157,7 +157,7 @@ impl WallSpec {
                                 p[w] = cw;
                                 p
                             };
-                            let mut quad = vec![
+                            let mut quad = [
                                 corner(min[u], min[w]),
                                 corner(max[u], min[w]),
                                 corner(max[u], max[w]),

@@ -32,8 +32,12 @@ fn invalid(item: Item, message: String) -> SceneError {
     SceneError::Invalid { item, message }
 }
 
-/// The columns named by a `Properties=` value: (what, first token, count) each.
-fn columns(spec: &str) -> Result<(Vec<(Column, usize, usize)>, usize), String> {
+/// The columns of a `Properties=` value, (what, first token, count) each, and the number of
+/// tokens of a line.
+type Columns = (Vec<(Column, usize, usize)>, usize);
+
+/// The columns named by a `Properties=` value.
+fn columns(spec: &str) -> Result<Columns, String> {
     let parts: Vec<&str> = spec.split(':').collect();
     if parts.len() % 3 != 0 || parts.is_empty() {
         return Err(format!(
@@ -192,8 +196,7 @@ pub fn read_bodies(
         bodies.push(b);
     }
     // Only blank lines may follow: a second frame is not silently ignored.
-    let mut line_no = n + 3;
-    for rest in lines {
+    for (line_no, rest) in (n + 3..).zip(lines) {
         let rest = rest.map_err(|e| file_error(line_no, format!("cannot read: {e}")))?;
         if !rest.trim().is_empty() {
             return Err(file_error(
@@ -203,7 +206,6 @@ pub fn read_bodies(
                 ),
             ));
         }
-        line_no += 1;
     }
     Ok(bodies)
 }

@@ -226,7 +226,7 @@ pub fn d2m(a: D2mArgs) -> Result<ExitCode> {
         .into_iter()
         .enumerate()
         .take(count)
-        .filter(|(_, p)| a.only.as_deref().map_or(true, |o| p.0.contains(o)))
+        .filter(|(_, p)| a.only.as_deref().is_none_or(|o| p.0.contains(o)))
         .collect();
     anyhow::ensure!(
         !chosen.is_empty(),

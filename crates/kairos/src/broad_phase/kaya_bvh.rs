@@ -128,6 +128,7 @@ impl<V: Vector> Tree<V> {
 
 /// Builds the subtree of `items` (a sub-slice) rooted at node `idx`: split at the median of
 /// axis `level % DIM`, left half first (`items[..mid]`), right half holding the median.
+#[allow(clippy::too_many_arguments)]
 fn build_recursive<V: Vector>(
     nodes: &mut [Node<V>],
     items: &mut [Item],

@@ -269,7 +269,7 @@ mod tests {
         let still = |c: P| ScrewMotion::new(c, [0.0; 3], [0.0; 3]);
         let d = mesh_distance(&a, &still([0.0; 3]), &b, &still([3.0, 0.0, 0.0]), 0.0);
         // Vertices at (±1, 0, 0)? The icosphere's nearest points lie within its chords' sag.
-        assert!(d >= 1.0 && d < 1.02, "{d}");
+        assert!((1.0..1.02).contains(&d), "{d}");
         let c = MeshBody::new(TriMesh::icosphere(1.0, 3).translated([1.5, 0.0, 0.0]));
         assert_eq!(
             mesh_distance(&a, &still([0.0; 3]), &c, &still([1.5, 0.0, 0.0]), 0.0),

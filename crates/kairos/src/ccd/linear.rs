@@ -645,7 +645,7 @@ pub(crate) fn taylor_cut(g: Interval, gp: Interval, a: Interval, t: Interval) ->
     // U < 0 between its roots r1 < r2 (or after r1 for a concave or straight U).
     let (c1, b1, a1) = (g.hi(), gp.hi(), a.hi());
     let negative = if a1 > 0.0 {
-        both_roots(c1, b1, a1).map(|(r1, r2)| (r1, r2))
+        both_roots(c1, b1, a1)
     } else {
         first_positive_root(c1, b1, a1).map(|r1| (r1, f64::INFINITY))
     };

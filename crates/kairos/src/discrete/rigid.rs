@@ -13,7 +13,6 @@
 //! segment or a polygon by EPA against each of its pieces, the deepest one first.
 
 // `!(x > 0.0)` on purpose: a NaN takes the safe branch.
-#![allow(clippy::neg_cmp_op_on_partial_ord)]
 
 use super::{Contact, DiscreteSim, PAD_REL};
 use crate::event::{Event, EventKind};
@@ -348,7 +347,13 @@ impl<V: Vector> DiscreteSim<V> {
             WallPieces::Plane(p) => plane_side(p, self.world.bodies[a].pos),
             WallPieces::Shapes(pieces) => {
                 // The pair of pieces nearest at contact, as the response takes it.
-                let mut best: Option<(f64, Mover<V>, &crate::shape::Shape<V>, Pose<V>)> = None;
+                #[allow(clippy::type_complexity)]
+                let mut best: Option<(
+                    f64,
+                    Mover<V>,
+                    &crate::shape::Shape<V>,
+                    Pose<V>,
+                )> = None;
                 for m in self.pieces(a) {
                     let pose = m.pose_at(tc);
                     for (shape, place, _, _) in pieces {

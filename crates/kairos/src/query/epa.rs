@@ -283,8 +283,8 @@ where
         r.iterations += core.iterations;
         r.depth += margin;
         r.lower_bound += margin;
-        r.point_a = r.point_a + r.normal * ra;
-        r.point_b = r.point_b - r.normal * rb;
+        r.point_a += r.normal * ra;
+        r.point_b -= r.normal * rb;
         if r.status == EpaStatus::Touching {
             let scale = margin + r.depth;
             if r.depth > tolerance * scale + ROUNDING * scale {

@@ -1129,7 +1129,7 @@ pub(super) enum RayCast {
 /// skipped), or, when the ray does not approach the plane (`v·u' ≥ 0`), it never meets `C`.
 /// The loop stops when `|v| ≤ tol`. Every `λ` it reaches is before the first contact (to
 /// rounding), as conservative advancement's steps are.
-#[allow(clippy::too_many_arguments, clippy::neg_cmp_op_on_partial_ord)]
+#[allow(clippy::too_many_arguments)]
 pub(super) fn ray_cast<V, A, B>(
     a: &A,
     pose_a: &Pose<V>,

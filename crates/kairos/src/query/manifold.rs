@@ -76,7 +76,6 @@
 //! ```
 
 // Comparisons are negated on purpose where a NaN must take the safe branch.
-#![allow(clippy::neg_cmp_op_on_partial_ord)]
 
 use super::gjk::{distance, GjkOptions, GjkStatus};
 use super::sat::{as_polytope, cross, sat_all, separation_of, Polytope, SatCache, SatFeature};

@@ -87,7 +87,6 @@
 //! ```
 
 // Comparisons are negated on purpose where a NaN must take the safe branch.
-#![allow(clippy::neg_cmp_op_on_partial_ord)]
 
 use crate::math::{Rotation, Vector};
 use crate::shape::{
@@ -227,7 +226,7 @@ impl<V: Vector> Polytope<V> for Cuboid<V> {
     }
     #[inline]
     fn face_normal(&self, i: usize) -> V {
-        V::unit(i / 2) * if i.is_multiple_of(2) { 1.0 } else { -1.0 }
+        V::unit(i / 2) * if i % 2 == 0 { 1.0 } else { -1.0 }
     }
     fn face_vertex(&self, i: usize) -> usize {
         if V::DIM == 2 {

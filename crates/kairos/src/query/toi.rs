@@ -202,8 +202,6 @@ pub struct ToiResult<V> {
 /// The first contact in `[t0, t1]` of shape `a` moving by `motion_a` and `b` by `motion_b`,
 /// each shape given in its motion's body frame (see the [module docs](self)).
 #[must_use]
-// `!(x > 0.0)` on purpose: a NaN takes the safe branch.
-#[allow(clippy::neg_cmp_op_on_partial_ord)]
 pub fn time_of_impact<V: Vector>(
     a: &Shape<V>,
     motion_a: &Motion<V>,

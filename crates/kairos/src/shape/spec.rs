@@ -501,9 +501,19 @@ fn read_shape<V: Vector>(
     convex.map(|shape| (shape, Vec::new(), None))
 }
 
-/// The procedural meshes of the `mesh` key: name, what `size` holds and its default, what
-/// `detail` holds, its default and its largest value.
-const PROCEDURAL: [(&str, &str, &[f64], &str, &[u32], u32); 4] = [
+/// A procedural mesh: name, what `size` holds and its default, what `detail` holds, its
+/// default and its largest value.
+type Procedural = (
+    &'static str,
+    &'static str,
+    &'static [f64],
+    &'static str,
+    &'static [u32],
+    u32,
+);
+
+/// The procedural meshes of the `mesh` key.
+const PROCEDURAL: [Procedural; 4] = [
     ("icosphere", "[radius]", &[1.0], "[subdivisions]", &[2], 6),
     (
         "torus",

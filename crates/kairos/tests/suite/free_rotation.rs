@@ -499,7 +499,7 @@ fn time_per_call() {
     let start = Instant::now();
     let mut acc = DQuat::IDENTITY;
     for i in 0..n {
-        acc = acc + free.rotation_at(f64::from(i) * 1e-3 + 0.5);
+        acc += free.rotation_at(f64::from(i) * 1e-3 + 0.5);
     }
     let per = start.elapsed().as_nanos() as f64 / f64::from(n);
     println!("rotation_at: {per:.0} ns per call ({acc:?})");

@@ -74,10 +74,10 @@ fn bad_meshes_are_refused_naming_the_key_and_the_problem() {
     .unwrap();
     let e = error(&body(&format!("mesh = {:?}", open.to_str().unwrap())));
     assert!(e.contains("not closed") && e.contains("edge"), "{e}");
-    let e = error(&format!(
+    let e = error(
         "dim = 2\n[simulation]\nduration = 1.0\n[[bodies]]\nshape = \"mesh\"\n\
-         mesh = \"torus\"\nposition = [0.0, 0.0]\n"
-    ));
+         mesh = \"torus\"\nposition = [0.0, 0.0]\n",
+    );
     assert!(e.contains("3D"), "{e}");
     let e = error(&format!(
         "{ROOM}[[walls]]\nshape = \"mesh\"\nmesh = \"torus\"\nposition = [0.0, 0.0, 0.0]\n"

@@ -251,7 +251,7 @@ fn compare<V: Parry>(kinds: &[&str], seed: u64, per_pair: usize, max_spin: f64) 
                     Ok(Some(p)) if p > w + ON_TIME => {
                         t.parry_late += 1;
                         t.parry_worst_late = t.parry_worst_late.max(p - w);
-                        if t.examples.len() < 1 {
+                        if t.examples.is_empty() {
                             t.examples.push(format!("late by {:.2e}: {ctx}", p - w));
                         }
                     }

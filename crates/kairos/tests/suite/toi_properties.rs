@@ -12,6 +12,7 @@ fn v3() -> impl Strategy<Value = DVec3> {
     (-10.0..10.0f64, -10.0..10.0f64, -10.0..10.0f64).prop_map(|(x, y, z)| DVec3::new(x, y, z))
 }
 
+#[allow(clippy::too_many_arguments)]
 fn check_ball_ball<V: Vector>(
     pi: V,
     vi: V,

@@ -121,7 +121,7 @@ impl Queue {
     pub(super) fn next_other(&self, a: u32, b: u32) -> Option<Entry> {
         let mut best: Option<Entry> = None;
         for item in self.heap.iter().take(7) {
-            if item.id != a && item.id != b && best.map_or(true, |x| item.entry.precedes(&x)) {
+            if item.id != a && item.id != b && best.is_none_or(|x| item.entry.precedes(&x)) {
                 best = Some(item.entry);
             }
         }
