@@ -54,7 +54,8 @@ use crate::math::{Aabb, Vector};
 use crate::names::BadOption;
 use crate::overlap::{OverlapFinder, OverlapKind};
 use crate::sim::EventCounts;
-use crate::toi::{body_body, body_wall};
+use crate::toi::{body_body, body_wall, Toi, ToiStatus};
+use crate::wall::Wall;
 use crate::world::World;
 
 mod rigid;
@@ -584,7 +585,11 @@ impl<V: Vector> DiscreteSim<V> {
         }
         for wall in &self.world.walls {
             for b in &self.start {
-                let toi = body_wall(b, wall);
+                let toi = match wall {
+                    Wall::Shape(s) => crate::rigid::ball_static_shape(b, V::ZERO, s),
+                    // Every other wall has a closed form.
+                    _ => body_wall(b, wall).unwrap_or(Toi::miss(ToiStatus::Separating)),
+                };
                 if !(toi.is_hit() && toi.time <= t1) {
                     continue;
                 }

@@ -5,6 +5,7 @@
 //! looking for overlaps, Kairos computes the exact time of every contact and processes the
 //! events in time order: no collision is missed and nothing overlaps.
 //!
+//! * [`roots`]: the closed-form contact times of balls (a stable quadratic), a leaf on [`math`];
 //! * [`toi`]: exact contact times (the narrow phase), numerically stable;
 //! * [`broad_phase`]: next-event searches that only prune: [`broad_phase::AllPairs`], the
 //!   thesis's adaptive swept-AABB hierarchy [`broad_phase::KayaBvh`], and the event calendar
@@ -12,7 +13,7 @@
 //!   [`broad_phase::BroadPhaseKind::auto`] picks between its two forms for a scene (the command
 //!   line's default);
 //! * [`sim::Simulation`]: the event loop over a [`world::World`];
-//! * [`scene`], [`xyz`], [`generate`], [`trace`], [`checkpoint`]: scene files (with large
+//! * [`scene`] (with [`scene::xyz`]), [`generate`], [`trace`], [`checkpoint`]: scene files (with large
 //!   scenes' bodies in extended XYZ), generators, binary event traces with their replay, and
 //!   restartable checkpoints, all written through [`atomic`].
 //! * [`shape`]: convex shapes (support functions, bounds, mass properties), poses and rigid
@@ -55,6 +56,7 @@ pub mod overlap;
 pub mod query;
 pub mod rigid;
 pub mod rigid_mesh;
+pub mod roots;
 pub mod scene;
 pub mod shape;
 pub mod sim;
@@ -62,7 +64,6 @@ pub mod toi;
 pub mod trace;
 pub mod wall;
 pub mod world;
-pub mod xyz;
 
 /// The most used items.
 pub mod prelude {

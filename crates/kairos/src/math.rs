@@ -17,6 +17,9 @@ use std::ops::{Add, AddAssign, Mul, Neg, Sub, SubAssign};
 
 pub use glam::{DMat3, DQuat, DVec2, DVec3};
 
+pub mod free_rotation;
+pub use free_rotation::FreeRotation;
+
 /// A point or direction in 2D or 3D space with `f64` components.
 pub trait Vector:
     Copy
@@ -141,7 +144,7 @@ pub trait Vector:
     /// The torque-free rotation of a body with inertia `inertia` (body axes, about the centre
     /// of mass) at rotation `rotation` spinning at `omega` (world frame). 2D, and 3D bodies
     /// whose inertia is isotropic: constant angular velocity. 3D bodies otherwise: see
-    /// [`crate::shape::FreeRotation`].
+    /// [`FreeRotation`].
     fn spin(inertia: Self::Inertia, rotation: Self::Rotation, omega: Self::Angular) -> Self::Spin;
     /// The rotation and angular velocity (world frame) `dt` after the stored state: a pure
     /// function of the stored state and `dt`, never NaN.
@@ -630,7 +633,7 @@ impl Vector for DVec3 {
 /// The principal moments of a symmetric 3D inertia tensor, ascending: its eigenvalues.
 #[must_use]
 pub fn principal_moments(inertia: DMat3) -> [f64; 3] {
-    crate::shape::free_rotation::symmetric_eigen(inertia).0
+    free_rotation::symmetric_eigen(inertia).0
 }
 
 /// Whether ascending principal moments `[a, b, c]` can be a body's: `c ≤ a + b` (to a relative
@@ -645,7 +648,7 @@ pub fn moments_are_a_bodys([a, b, c]: [f64; 3]) -> bool {
 /// The torque-free rotation of a 3D body ([`Vector::Spin`] in 3D): constant angular velocity
 /// when the body's inertia is isotropic (every axis a principal axis with the same moment, to
 /// a relative `1e-12`) or it does not turn, the closed-form free rotation of
-/// [`crate::shape::FreeRotation`] otherwise (boxed: it is large, and most bodies of a
+/// [`FreeRotation`] otherwise (boxed: it is large, and most bodies of a
 /// simulation do not need it).
 #[derive(Clone, Debug, PartialEq)]
 pub enum Spin3 {
@@ -658,7 +661,7 @@ pub enum Spin3 {
     },
     /// The torque-free rotation of an anisotropic body, with a bound on its angular
     /// acceleration.
-    Free(Box<crate::shape::FreeRotation>, f64),
+    Free(Box<FreeRotation>, f64),
 }
 
 impl Spin3 {
@@ -668,7 +671,7 @@ impl Spin3 {
         if omega == DVec3::ZERO || Self::is_isotropic(inertia) {
             Spin3::Constant { rotation, omega }
         } else {
-            let free = crate::shape::FreeRotation::new(inertia, rotation, omega);
+            let free = FreeRotation::new(inertia, rotation, omega);
             // In the world frame L = I ω is constant, so ω̇ = −I⁻¹ (ω × L): at most
             // |I⁻¹| |ω| |L|, with the Frobenius norm bounding the operator norm.
             let inv = inertia.inverse();

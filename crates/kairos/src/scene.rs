@@ -10,6 +10,14 @@
 //! shapes: two bodies overlap, or a body crosses a wall, only when the exact convex queries
 //! say so ([`signed_distance`], GJK and EPA), the bounding spheres being a prefilter.
 
+pub mod spec;
+pub mod xyz;
+
+pub use spec::{
+    is_procedural_mesh, load_mesh_file, shape_keys, BodyDim, MeshFiles, RigidBodySpec, SpecError,
+    MOTION_KEYS, SHAPE_NAMES,
+};
+
 use std::fmt;
 use std::path::{Path, PathBuf};
 
@@ -22,7 +30,7 @@ use crate::num::Num;
 use crate::query::{signed_distance, EpaOptions};
 use crate::rigid::{RigidState, WallPieces};
 use crate::rigid_mesh::MeshShape;
-use crate::shape::{BodyDim, MassProperties, MeshFiles, Pose, RigidBodySpec, Shape, SupportMap};
+use crate::shape::{MassProperties, Pose, Shape, SupportMap};
 use crate::wall::{Plane, Polygon, Segment, StaticShape, Wall};
 use crate::world::World;
 
@@ -429,7 +437,7 @@ impl Scene {
     }
 
     /// Reads, parses and validates a scene file, with its bodies from the extended-XYZ file
-    /// its `bodies_file` names (relative to the scene file's folder; see [`crate::xyz`]).
+    /// its `bodies_file` names (relative to the scene file's folder; see [`xyz`]).
     pub fn load(path: &Path) -> Result<Scene, SceneError> {
         let text = std::fs::read_to_string(path)
             .map_err(|e| SceneError::File(format!("cannot read: {e}")))?;
@@ -446,7 +454,7 @@ impl Scene {
                     format!("bodies_file {}: cannot read: {e}", file.display()),
                 )
             })?;
-            scene.bodies = crate::xyz::read_bodies(
+            scene.bodies = xyz::read_bodies(
                 std::io::BufReader::with_capacity(1 << 20, f),
                 scene.dim,
                 &name,
@@ -690,8 +698,8 @@ impl Scene {
                 // A mesh file is read once, here; every later use of the table takes it from
                 // the scene's meshes.
                 if let Some(Value::String(name)) = t.get("mesh") {
-                    if !crate::shape::is_procedural_mesh(name) && !meshes.contains_key(name) {
-                        if let Ok(mesh) = crate::shape::load_mesh_file(name) {
+                    if !spec::is_procedural_mesh(name) && !meshes.contains_key(name) {
+                        if let Ok(mesh) = spec::load_mesh_file(name) {
                             meshes.insert(name.clone(), std::sync::Arc::new(mesh));
                         }
                     }
@@ -706,10 +714,10 @@ impl Scene {
             }
             if let Some(k) = t.keys().find(|k| {
                 !BALL_KEYS.contains(&k.as_str())
-                    && (crate::shape::MOTION_KEYS.contains(&k.as_str())
+                    && (spec::MOTION_KEYS.contains(&k.as_str())
                         || RIGID_KEYS.contains(&k.as_str())
-                        || crate::shape::SHAPE_NAMES.iter().any(|n| {
-                            crate::shape::shape_keys(n).is_some_and(|ks| ks.contains(&k.as_str()))
+                        || spec::SHAPE_NAMES.iter().any(|n| {
+                            spec::shape_keys(n).is_some_and(|ks| ks.contains(&k.as_str()))
                         }))
             }) {
                 return Err(invalid(
@@ -1495,7 +1503,7 @@ impl Scene {
     }
 
     /// The scene as TOML that takes its bodies from the extended-XYZ file `bodies_file`
-    /// (written by [`crate::xyz::write_bodies`], beside the scene file).
+    /// (written by [`xyz::write_bodies`], beside the scene file).
     pub fn to_toml_with_bodies_file(&self, bodies_file: &str) -> String {
         let toml = self.to_toml_without_bodies();
         let (first, rest) = toml.split_once('\n').unwrap_or((&toml, ""));
@@ -1724,7 +1732,7 @@ fn read_meshes(root: &Table) -> Result<MeshFiles, SceneError> {
     };
     for (name, v) in all {
         let bad = |problem: String| invalid(Item::Scene, format!("[meshes] \"{name}\": {problem}"));
-        if crate::shape::is_procedural_mesh(name) {
+        if spec::is_procedural_mesh(name) {
             return Err(bad(
                 "is the name of a procedural mesh: give the mesh another name".into(),
             ));

@@ -520,11 +520,18 @@ impl<V: Vector> World<V> {
         if self.is_rigid_shape(i as usize) {
             return self.predict_rigid_wall(i as usize, w as usize, f64::INFINITY);
         }
-        if self.gravity != V::ZERO {
-            let i = i as usize;
-            return body_wall_accel(&self.bodies[i], self.accel(i), &self.walls[w as usize]);
+        let (b, wall) = (&self.bodies[i as usize], &self.walls[w as usize]);
+        if let Wall::Shape(s) = wall {
+            // A ball and a static shape: conservative advancement, as for rigid bodies.
+            return rigid::ball_static_shape(b, self.accel(i as usize), s);
         }
-        body_wall(&self.bodies[i as usize], &self.walls[w as usize])
+        let closed_form = if self.gravity != V::ZERO {
+            body_wall_accel(b, self.accel(i as usize), wall)
+        } else {
+            body_wall(b, wall)
+        };
+        // Every wall but a static shape has a closed form.
+        closed_form.unwrap_or(Toi::miss(ToiStatus::Separating))
     }
 
     /// The contact of `event` (a collision), from its bodies' stored states: call it once they

@@ -12,7 +12,7 @@ use kairos::query::{
     distance, penetration, time_of_impact, EpaOptions, EpaResult, Feature, GjkOptions, GjkResult,
     GjkStatus, ImpactStatus, ToiOptions, ToiResult,
 };
-use kairos::shape::{BodyDim, RigidBodySpec};
+use kairos::scene::{BodyDim, RigidBodySpec};
 use serde_json::{json, Value};
 use toml::Table;
 

@@ -1249,7 +1249,7 @@ fn write_scene(
                 .and_then(|_| scene.validate())
                 .map_err(|e| refused(e.to_string()))?;
             let mut f = output::create(&p)?;
-            kairos::xyz::write_bodies(&scene, &mut f)
+            kairos::scene::xyz::write_bodies(&scene, &mut f)
                 .with_context(|| format!("{}: write failed", show(&p)))?;
             output::commit(f, &p)?;
             let name = p

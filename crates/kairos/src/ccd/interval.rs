@@ -320,6 +320,21 @@ impl Mul<f64> for Interval {
     }
 }
 
+/// Whether the boxes around the points of `a` and of `b` overlap on every axis: a contact
+/// point lies on both features, so in both boxes (this also excludes parallel edges and
+/// degenerate triangles far apart, which the coplanarity test cannot).
+pub(crate) fn boxes_meet(a: &[[Interval; 3]], b: &[[Interval; 3]]) -> bool {
+    (0..3).all(|i| {
+        let hull = |pts: &[[Interval; 3]]| {
+            pts.iter()
+                .map(|p| p[i])
+                .reduce(Interval::hull)
+                .unwrap_or(Interval::ZERO)
+        };
+        hull(a).intersect(hull(b)).is_some()
+    })
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

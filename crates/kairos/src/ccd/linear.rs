@@ -37,8 +37,8 @@
 //! After [`CcdOptions::max_checks`] intervals the earliest one left is reported, which keeps
 //! that guarantee.
 
+use super::interval::boxes_meet;
 use super::poly::PolyVec;
-use super::rotating::boxes_meet;
 use super::{Interval, Poly};
 
 /// Options of the root finder.

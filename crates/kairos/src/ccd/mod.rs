@@ -26,6 +26,7 @@
 //!   contact of two moving polylines;
 //! * [`queries`]: the standard benchmark's query files and their exact ground truth.
 
+pub mod closest;
 pub mod distance;
 pub mod interval;
 pub mod linear;

@@ -39,6 +39,7 @@
 //! thousandth of the search over which a body turns less than a quarter radian; motions with
 //! `α > 0` keep the first-order tests alone.
 
+use super::interval::boxes_meet;
 use super::linear::{taylor_cut, CcdOptions, Cut, Found, Search};
 use super::Interval;
 
@@ -63,21 +64,6 @@ fn cross(a: &IVec, b: &IVec) -> IVec {
         a[2] * b[0] - a[0] * b[2],
         a[0] * b[1] - a[1] * b[0],
     ]
-}
-
-/// Whether the boxes around the points of `a` and of `b` overlap on every axis: a contact
-/// point lies on both features, so in both boxes (this also excludes parallel edges and
-/// degenerate triangles far apart, which the coplanarity test cannot).
-pub(crate) fn boxes_meet(a: &[IVec], b: &[IVec]) -> bool {
-    (0..3).all(|i| {
-        let hull = |pts: &[IVec]| {
-            pts.iter()
-                .map(|p| p[i])
-                .reduce(Interval::hull)
-                .unwrap_or(Interval::ZERO)
-        };
-        hull(a).intersect(hull(b)).is_some()
-    })
 }
 
 /// Enclosures of `sin θ` and `cos θ` for every `θ` of `theta` (finite). `f64::sin` and

@@ -798,7 +798,7 @@ impl Placed {
     /// The distance of the features (a vertex and a triangle, or two edges); `None` for
     /// Capoeira's spheres.
     fn gap(&self) -> Option<f64> {
-        use super::distance::{closest_on_triangle, segment_distance};
+        use super::closest::{closest_on_triangle, segment_distance};
         match *self {
             Placed::VertexFace {
                 vertex: p,

@@ -50,7 +50,7 @@
 //!
 //! Two balls take the closed form instead: a ball's spin does not move its surface, so their
 //! first contact is the earlier root of `|d + w t| = r_a + r_b`, computed by the simulator's
-//! stable quadratic ([`crate::toi::first_contact`]): exact to round-off (separation 0, one
+//! stable quadratic ([`crate::roots::first_contact`]): exact to round-off (separation 0, one
 //! iteration), as the event-driven engine predicts it.
 //!
 //! # The bound and why it is conservative
@@ -126,8 +126,8 @@ use crate::math::Vector;
 use crate::query::gjk::{
     distance, ray_cast, CoreSupport, Feature, GjkCache, GjkOptions, GjkStatus, RayCast,
 };
+use crate::roots::first_contact;
 use crate::shape::{Motion, Pose, Shape, SupportMap};
-use crate::toi::first_contact;
 
 /// How a [`time_of_impact`] query ended.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]

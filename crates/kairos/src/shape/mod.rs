@@ -100,26 +100,21 @@
 //! boxing, shapes stored by value in a `Vec<Shape<V>>`).
 
 pub mod decompose;
-pub mod free_rotation;
+pub use crate::math::free_rotation;
 mod motion;
 mod polygon;
 pub mod polyhedron;
 mod polytope;
 mod round;
-mod spec;
 
+pub use crate::math::FreeRotation;
 pub use decompose::{decompose_polygon, union_outline};
-pub use free_rotation::FreeRotation;
 pub use motion::{Motion, MotionError, Pose};
 pub use polygon::ConvexPolygon;
 pub(crate) use polyhedron::solid_moments;
 pub use polyhedron::{ConvexPolyhedron, PolyhedronEdge};
 pub use polytope::{Cuboid, Segment, Simplex, Triangle};
 pub use round::{Ball, Capsule, Cone, Cylinder};
-pub use spec::{
-    is_procedural_mesh, load_mesh_file, shape_keys, BodyDim, MeshFiles, RigidBodySpec, SpecError,
-    MOTION_KEYS, SHAPE_NAMES,
-};
 
 use crate::math::{Aabb, Rotation, Vector};
 

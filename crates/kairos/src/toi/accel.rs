@@ -303,14 +303,14 @@ pub fn ball_polygon_accel<V: Vector>(ball: &Body<V>, a: V, poly: &Polygon<V>) ->
     best
 }
 
-/// [`super::body_wall`] under the constant acceleration `a`.
+/// [`super::body_wall`] under the constant acceleration `a` (`None` for a static shape wall).
 #[inline]
-pub fn body_wall_accel<V: Vector>(b: &Body<V>, a: V, wall: &Wall<V>) -> Toi {
+pub fn body_wall_accel<V: Vector>(b: &Body<V>, a: V, wall: &Wall<V>) -> Option<Toi> {
     match wall {
-        Wall::Segment(s) => ball_segment_accel(b, a, s),
-        Wall::Plane(p) => ball_plane_accel(b, a, p),
-        Wall::Polygon(p) => ball_polygon_accel(b, a, p),
-        Wall::Shape(s) => crate::rigid::ball_static_shape(b, a, s),
+        Wall::Segment(s) => Some(ball_segment_accel(b, a, s)),
+        Wall::Plane(p) => Some(ball_plane_accel(b, a, p)),
+        Wall::Polygon(p) => Some(ball_polygon_accel(b, a, p)),
+        Wall::Shape(_) => None,
     }
 }
 

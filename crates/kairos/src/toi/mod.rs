@@ -51,51 +51,11 @@ pub use periodic::{
     MinImage, PairScreen, PeriodicScreen, ScreenBatch,
 };
 
+pub use crate::roots::{discriminant, first_contact, Toi, ToiStatus};
+
 use crate::body::Body;
 use crate::math::Vector;
 use crate::wall::Wall;
-
-/// Outcome of a time-of-contact query.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum ToiStatus {
-    /// The pair approaches and touches at [`Toi::time`].
-    Approaching,
-    /// The pair touches or overlaps (by round-off) and approaches: contact now.
-    Penetrating,
-    /// The pair is not approaching (or has no relative motion): no contact.
-    Separating,
-    /// The pair approaches but passes without touching, or only grazes: no contact.
-    Grazing,
-    /// A bounded query ([`body_body_periodic_by`]) proved that no contact comes at or before
-    /// its bound, without solving; a later contact may exist.
-    NotBy,
-}
-
-/// Result of a time-of-contact query.
-#[derive(Clone, Copy, Debug, PartialEq)]
-pub struct Toi {
-    /// Absolute time of contact for the `ball_*` queries (relative for [`first_contact`]);
-    /// `+inf` when there is no contact.
-    pub time: f64,
-    /// What the query found.
-    pub status: ToiStatus,
-}
-
-impl Toi {
-    /// A miss with the given status.
-    #[inline]
-    pub const fn miss(status: ToiStatus) -> Self {
-        Self {
-            time: f64::INFINITY,
-            status,
-        }
-    }
-    /// True when the query found a contact.
-    #[inline]
-    pub fn is_hit(&self) -> bool {
-        matches!(self.status, ToiStatus::Approaching | ToiStatus::Penetrating)
-    }
-}
 
 /// Contact time of two bodies in open space (see [`ball_ball()`]).
 #[inline]
@@ -130,14 +90,16 @@ pub fn body_body_periodic_by<V: Vector>(
     }
 }
 
-/// Contact time of a body with a wall.
+/// Contact time of a ball with a wall of closed form (a segment, a plane or a polygon); `None`
+/// for a static shape wall, whose contact with a ball has no closed form: the caller advances
+/// the pair (`World` and the discrete stepper call `rigid::ball_static_shape`).
 #[inline]
-pub fn body_wall<V: Vector>(b: &Body<V>, wall: &Wall<V>) -> Toi {
+pub fn body_wall<V: Vector>(b: &Body<V>, wall: &Wall<V>) -> Option<Toi> {
     match wall {
-        Wall::Segment(s) => ball_segment(b, s),
-        Wall::Plane(p) => ball_plane(b, p),
-        Wall::Polygon(p) => ball_polygon(b, p),
-        Wall::Shape(s) => crate::rigid::ball_static_shape(b, V::ZERO, s),
+        Wall::Segment(s) => Some(ball_segment(b, s)),
+        Wall::Plane(p) => Some(ball_plane(b, p)),
+        Wall::Polygon(p) => Some(ball_polygon(b, p)),
+        Wall::Shape(_) => None,
     }
 }
 
@@ -185,90 +147,6 @@ pub fn body_wall_contact<V: Vector>(b: &Body<V>, wall: &Wall<V>) -> Contact<V> {
 fn unit<V: Vector>(d: V) -> Option<V> {
     let dist2 = d.length_squared();
     (dist2 > 0.0 && dist2.is_finite()).then(|| d * (1.0 / dist2.sqrt()))
-}
-
-/// Below this fraction of `b²`, the discriminant `b² − a c` of [`first_contact`]'s quadratic
-/// is taken in its cross-product form (see [`discriminant`]).
-const CANCELLATION: f64 = 1.0 / (1u64 << 20) as f64;
-
-/// The discriminant `b² − a c` of the contact quadratic `a t² + 2 b t + c` for `a = |w|²`,
-/// `b = d · w`, `c = |d|² − σ²` (each as the caller computed it), without losing it to
-/// cancellation.
-///
-/// `b² − a c` rounds with an error of a few ulps of `b²`: where `σ` is small against `|d|`, `c`
-/// rounds to `|d|²` and the discriminant of a head-on pair (`σ² |w|²`, exactly) cancels to
-/// nothing, so a pair whose radii are below about `1e-8` of their distance passed through each
-/// other. By Lagrange's identity the discriminant is also `σ² |w|² − |d × w|²`, whose error is
-/// a few ulps of `|d| |w| |d × w| + σ² |w|²`: never larger, and exact for a head-on pair. It is
-/// used where the first form keeps fewer than about 32 significant bits (`b² − a c` below
-/// `2⁻²⁰ b²`); elsewhere the first form's own bits are kept (the contact time's relative error
-/// from the discriminant, `≈ 3 ε |b| / √disc`, is then below `2¹⁰ ε`). The result never
-/// exceeds `b²` (true whenever `c >= 0`, and relied on by [`PeriodicScreen`]'s proof) and is
-/// never NaN for finite input.
-#[inline(always)]
-pub fn discriminant<V: Vector>(d: V, w: V, sigma: f64, a: f64, b: f64, c: f64) -> f64 {
-    let bb = b * b;
-    let disc = bb - a * c;
-    if !(disc <= CANCELLATION * bb) {
-        return disc;
-    }
-    cross_discriminant(d, w, sigma, a).min(bb)
-}
-
-/// `σ² |w|² − |d × w|²` (the cold branch of [`discriminant`]).
-#[cold]
-#[inline(never)]
-fn cross_discriminant<V: Vector>(d: V, w: V, sigma: f64, a: f64) -> f64 {
-    let (d, w) = (d.to_array3(), w.to_array3());
-    let cross = [
-        d[1] * w[2] - d[2] * w[1],
-        d[2] * w[0] - d[0] * w[2],
-        d[0] * w[1] - d[1] * w[0],
-    ];
-    let alt = sigma * sigma * a - (cross[0] * cross[0] + cross[1] * cross[1] + cross[2] * cross[2]);
-    if alt.is_nan() {
-        f64::NEG_INFINITY
-    } else {
-        alt
-    }
-}
-
-/// First time `t >= 0` at which `|d + w t| = sigma` while the distance decreases.
-///
-/// Exact up to round-off: with `b = d.w`, `a = w.w` and `c = d.d - sigma^2`, the earlier root
-/// of `a t^2 + 2 b t + c = 0` is computed as `c / (-b + sqrt(b^2 - a c))`, where both terms of
-/// the denominator are positive for an approaching pair, so nothing cancels; the discriminant
-/// itself comes from [`discriminant`], so a head-on pair collides however small its radii
-/// against its distance. The returned time
-/// is relative (`t = 0` is the instant at which `d` is measured).
-#[inline]
-pub fn first_contact<V: Vector>(d: V, w: V, sigma: f64) -> Toi {
-    let b = d.dot(w);
-    // `!(b < 0)` also rejects NaN.
-    if !(b < 0.0) {
-        return Toi::miss(ToiStatus::Separating);
-    }
-    let c = d.dot(d) - sigma * sigma;
-    if c <= 0.0 {
-        return Toi {
-            time: 0.0,
-            status: ToiStatus::Penetrating,
-        };
-    }
-    let a = w.dot(w);
-    let disc = discriminant(d, w, sigma, a, b, c);
-    if !(disc > 0.0) {
-        return Toi::miss(ToiStatus::Grazing);
-    }
-    let t = c / (disc.sqrt() - b);
-    if t.is_finite() {
-        Toi {
-            time: t,
-            status: ToiStatus::Approaching,
-        }
-    } else {
-        Toi::miss(ToiStatus::Grazing)
-    }
 }
 
 #[cfg(test)]

@@ -22,6 +22,7 @@ mod gjk;
 mod gravity;
 mod gravity_checkpoint;
 mod invariants;
+mod layers;
 mod lone_spinners;
 mod manifold;
 mod mesh_bodies;

@@ -430,7 +430,7 @@ fn a_bodies_file_scene_refuses_rigid_bodies() {
     assert!(message.contains("gas.xyz"), "{message}");
     // Writing one is refused too.
     let scene = Scene::from_toml_str(&room2(PLANK_AND_BOX)).unwrap();
-    let e = kairos::xyz::write_bodies(&scene, &mut Vec::new()).unwrap_err();
+    let e = kairos::scene::xyz::write_bodies(&scene, &mut Vec::new()).unwrap_err();
     assert!(
         e.to_string().contains("cannot be written to a bodies file"),
         "{e}"

@@ -1,24 +1,23 @@
 //! The keys of a rigid body in a TOML table: its shape and its motion at time 0 (see
-//! [`RigidBodySpec`]). The one part of the shape module that reads files (and, for a mesh
-//! body, builds its mesh with [`crate::ccd::mesh`]).
+//! [`RigidBodySpec`]), read by scenes and by `kairos query`'s files. It lives with the scene
+//! (not in `shape`, which stays a leaf on `math`): it reads mesh files and builds a mesh body's
+//! mesh with [`crate::ccd::mesh`].
 
 use toml::{Table, Value};
 
 use std::sync::Arc;
 
-use super::{Motion, MotionError, Pose, Shape, ShapeError};
 use crate::ccd::mesh::{TriMesh, MAX_COORDINATE};
 use crate::math::{DVec2, DVec3, Rotation, RotationError, Vector};
 use crate::num::Num;
+use crate::shape::{Motion, MotionError, Pose, Shape, ShapeError};
 
 /// The least largest coordinate of a mesh body: the inverse of
 /// [`crate::ccd::mesh::MAX_COORDINATE`].
 const MIN_MESH_SIZE: f64 = 1e-50;
 
-/// Largest magnitude of a number: the bound of every number of a scene
-/// ([`crate::scene::MAX_MAGNITUDE`], equal by a test), kept here so that the shape module
-/// stays a leaf on [`crate::math`].
-const MAX_MAGNITUDE: f64 = 1e100;
+// The bound of every number of a scene.
+use super::MAX_MAGNITUDE;
 
 /// The shape names of the `shape` key, in the order error messages list them.
 pub const SHAPE_NAMES: [&str; 10] = [
@@ -245,7 +244,7 @@ impl BodyDim for DVec3 {
 /// A quaternion is normalised (any non-zero length is accepted, as
 /// [`Rotation::try_from_scene`] does); a zero or non-finite one is refused. A `polygon` may be
 /// given in either orientation. A convex one is the shape; a concave (simple) one is a
-/// *compound* body: its convex pieces ([`decompose_polygon`](super::decompose_polygon)) are
+/// *compound* body: its convex pieces ([`decompose_polygon`](crate::shape::decompose_polygon)) are
 /// [`RigidBodySpec::pieces`] and `shape` is its convex hull; one whose edges cross is refused.
 /// A `polyhedron` is the convex hull of its points ([`Shape::convex_hull`]).
 ///
@@ -256,7 +255,8 @@ impl BodyDim for DVec3 {
 ///
 /// ```
 /// use kairos::math::DVec2;
-/// use kairos::shape::{RigidBodySpec, Shape};
+/// use kairos::scene::RigidBodySpec;
+/// use kairos::shape::Shape;
 /// let table: toml::Table = r#"
 ///     shape = "box"
 ///     half_extents = [2.0, 0.1]
@@ -745,7 +745,7 @@ fn polygon<V: Vector>(vertices: Vec<V>) -> Result<(Shape<V>, Vec<Shape<V>>), Sha
     }
     // Not strictly convex: its decomposition says why it is no polygon at all (crossing
     // edges, no area), or gives the pieces (one for a convex outline with straight corners).
-    let mut pieces: Vec<Shape<V>> = super::decompose_polygon(&vertices)?
+    let mut pieces: Vec<Shape<V>> = crate::shape::decompose_polygon(&vertices)?
         .into_iter()
         .map(Shape::ConvexPolygon)
         .collect();
@@ -1182,11 +1182,6 @@ mod tests {
         for (text, want) in cases3 {
             assert_eq!(message3(text), want, "{text}");
         }
-    }
-
-    #[test]
-    fn numbers_are_bounded_as_in_scenes() {
-        assert_eq!(MAX_MAGNITUDE, crate::scene::MAX_MAGNITUDE);
     }
 
     #[test]

@@ -16,7 +16,7 @@
 
 use std::io::{self, BufRead, Write};
 
-use crate::scene::{BodySpec, Item, Scene, SceneError};
+use super::{BodySpec, Item, Scene, SceneError};
 
 /// What a column of the file is.
 #[derive(Clone, Copy, Debug, PartialEq)]

@@ -62,7 +62,7 @@
 //! [`Vector::integrate_rotation`](crate::math::Vector) does. A call costs one evaluation of the
 //! elliptic functions and one of `R_J`: about 0.5 µs, independent of `dt`.
 
-use crate::math::{DMat3, DQuat, DVec3, Vector};
+use super::{DMat3, DQuat, DVec3, Vector};
 
 /// A state closer than this (in `k'²`) to the separatrix is treated as on it.
 const SEPARATRIX_KC2: f64 = 1e-100;
@@ -78,7 +78,7 @@ const SPEED_MARGIN: f64 = 1e-12;
 ///
 /// ```
 /// use kairos::math::{DMat3, DQuat, DVec3};
-/// use kairos::shape::FreeRotation;
+/// use kairos::math::FreeRotation;
 /// let inertia = DMat3::from_diagonal(DVec3::new(1.0, 2.0, 3.0));
 /// let free = FreeRotation::new(inertia, DQuat::IDENTITY, DVec3::new(0.1, 2.0, 0.3));
 /// let q = free.rotation_at(10.0);
@@ -162,7 +162,7 @@ impl FreeRotation {
     /// The torque-free motion through the state `rotation` (body-local to world) and
     /// `angular_velocity` (world) at the reference time, for a body whose inertia tensor about its
     /// centre of mass in its local axes is `inertia` (symmetric positive definite, as
-    /// [`Shape::mass_properties`](super::Shape::mass_properties) returns it; it need not be
+    /// [`Shape::mass_properties`](crate::shape::Shape::mass_properties) returns it; it need not be
     /// diagonal).
     ///
     /// A non-finite or non-positive-definite inertia, or a non-finite state, is not a rigid body:

@@ -1,0 +1,133 @@
+//! The closed-form contact times of two balls, as pure root finders: the stable quadratic
+//! [`first_contact`] with its cancellation-free [`discriminant`], and the [`Toi`] answer with
+//! its [`ToiStatus`]. A leaf on [`crate::math`]: `toi` builds the balls' and walls' contact
+//! times on it, `query` its ball-ball closed form.
+
+use crate::math::Vector;
+
+/// Outcome of a time-of-contact query.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum ToiStatus {
+    /// The pair approaches and touches at [`Toi::time`].
+    Approaching,
+    /// The pair touches or overlaps (by round-off) and approaches: contact now.
+    Penetrating,
+    /// The pair is not approaching (or has no relative motion): no contact.
+    Separating,
+    /// The pair approaches but passes without touching, or only grazes: no contact.
+    Grazing,
+    /// A bounded query (the calendar's periodic prediction, `toi::body_body_periodic_by`)
+    /// proved that no contact comes at or before its bound, without solving; a later contact
+    /// may exist.
+    NotBy,
+}
+
+/// Result of a time-of-contact query.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Toi {
+    /// Absolute time of contact for the `toi::ball_*` queries (relative for [`first_contact`]);
+    /// `+inf` when there is no contact.
+    pub time: f64,
+    /// What the query found.
+    pub status: ToiStatus,
+}
+
+impl Toi {
+    /// A miss with the given status.
+    #[inline]
+    pub const fn miss(status: ToiStatus) -> Self {
+        Self {
+            time: f64::INFINITY,
+            status,
+        }
+    }
+    /// True when the query found a contact.
+    #[inline]
+    pub fn is_hit(&self) -> bool {
+        matches!(self.status, ToiStatus::Approaching | ToiStatus::Penetrating)
+    }
+}
+
+/// Below this fraction of `b²`, the discriminant `b² − a c` of [`first_contact`]'s quadratic
+/// is taken in its cross-product form (see [`discriminant`]).
+const CANCELLATION: f64 = 1.0 / (1u64 << 20) as f64;
+
+/// The discriminant `b² − a c` of the contact quadratic `a t² + 2 b t + c` for `a = |w|²`,
+/// `b = d · w`, `c = |d|² − σ²` (each as the caller computed it), without losing it to
+/// cancellation.
+///
+/// `b² − a c` rounds with an error of a few ulps of `b²`: where `σ` is small against `|d|`, `c`
+/// rounds to `|d|²` and the discriminant of a head-on pair (`σ² |w|²`, exactly) cancels to
+/// nothing, so a pair whose radii are below about `1e-8` of their distance passed through each
+/// other. By Lagrange's identity the discriminant is also `σ² |w|² − |d × w|²`, whose error is
+/// a few ulps of `|d| |w| |d × w| + σ² |w|²`: never larger, and exact for a head-on pair. It is
+/// used where the first form keeps fewer than about 32 significant bits (`b² − a c` below
+/// `2⁻²⁰ b²`); elsewhere the first form's own bits are kept (the contact time's relative error
+/// from the discriminant, `≈ 3 ε |b| / √disc`, is then below `2¹⁰ ε`). The result never
+/// exceeds `b²` (true whenever `c >= 0`, and relied on by the proof of `toi`'s periodic screen) and is
+/// never NaN for finite input.
+#[inline(always)]
+pub fn discriminant<V: Vector>(d: V, w: V, sigma: f64, a: f64, b: f64, c: f64) -> f64 {
+    let bb = b * b;
+    let disc = bb - a * c;
+    if !(disc <= CANCELLATION * bb) {
+        return disc;
+    }
+    cross_discriminant(d, w, sigma, a).min(bb)
+}
+
+/// `σ² |w|² − |d × w|²` (the cold branch of [`discriminant`]).
+#[cold]
+#[inline(never)]
+fn cross_discriminant<V: Vector>(d: V, w: V, sigma: f64, a: f64) -> f64 {
+    let (d, w) = (d.to_array3(), w.to_array3());
+    let cross = [
+        d[1] * w[2] - d[2] * w[1],
+        d[2] * w[0] - d[0] * w[2],
+        d[0] * w[1] - d[1] * w[0],
+    ];
+    let alt = sigma * sigma * a - (cross[0] * cross[0] + cross[1] * cross[1] + cross[2] * cross[2]);
+    if alt.is_nan() {
+        f64::NEG_INFINITY
+    } else {
+        alt
+    }
+}
+
+/// First time `t >= 0` at which `|d + w t| = sigma` while the distance decreases.
+///
+/// Exact up to round-off: with `b = d.w`, `a = w.w` and `c = d.d - sigma^2`, the earlier root
+/// of `a t^2 + 2 b t + c = 0` is computed as `c / (-b + sqrt(b^2 - a c))`, where both terms of
+/// the denominator are positive for an approaching pair, so nothing cancels; the discriminant
+/// itself comes from [`discriminant`], so a head-on pair collides however small its radii
+/// against its distance. The returned time
+/// is relative (`t = 0` is the instant at which `d` is measured).
+#[inline]
+pub fn first_contact<V: Vector>(d: V, w: V, sigma: f64) -> Toi {
+    let b = d.dot(w);
+    // `!(b < 0)` also rejects NaN.
+    if !(b < 0.0) {
+        return Toi::miss(ToiStatus::Separating);
+    }
+    let c = d.dot(d) - sigma * sigma;
+    if c <= 0.0 {
+        return Toi {
+            time: 0.0,
+            status: ToiStatus::Penetrating,
+        };
+    }
+    let a = w.dot(w);
+    let disc = discriminant(d, w, sigma, a, b, c);
+    if !(disc > 0.0) {
+        return Toi::miss(ToiStatus::Grazing);
+    }
+    let t = c / (disc.sqrt() - b);
+    if t.is_finite() {
+        Toi {
+            time: t,
+            status: ToiStatus::Approaching,
+        }
+    } else {
+        Toi::miss(ToiStatus::Grazing)
+    }
+}
