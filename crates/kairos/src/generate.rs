@@ -86,6 +86,19 @@ pub enum GenerateError {
         /// The value given.
         got: f64,
     },
+    /// The bodies' spin over the duration turns them further than a run resolves
+    /// ([`crate::rigid::MAX_TURN`] radians).
+    #[error(
+        "the bodies would turn up to {} radians (spin {} times duration {}); a run resolves at \
+         most 1e8: give a shorter duration (or a lower spin)",
+        Num(*.spin * *.duration), Num(*.spin), Num(*.duration)
+    )]
+    TooMuchTurn {
+        /// The largest spin, radians per unit time.
+        spin: f64,
+        /// The duration.
+        duration: f64,
+    },
     /// Parameters that must be positive and finite are not.
     #[error("{names} must be positive and finite")]
     NotPositive {
@@ -580,11 +593,7 @@ fn check_at_most(name: &'static str, x: f64) -> Result<(), GenerateError> {
 /// radians, as scenes require.
 fn check_turn(spin: f64, duration: f64) -> Result<(), GenerateError> {
     if spin * duration > crate::rigid::MAX_TURN {
-        return Err(GenerateError::OutOfRange {
-            name: "spin",
-            range: "spin times duration at most 1e8 radians (the turn a run resolves)",
-            got: spin,
-        });
+        return Err(GenerateError::TooMuchTurn { spin, duration });
     }
     Ok(())
 }

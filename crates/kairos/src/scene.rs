@@ -1102,10 +1102,14 @@ impl Scene {
             } else if self.is_rigid(i) || self.is_rigid(j) {
                 format!(
                     "overlaps body {j}: their shapes intersect at t = 0 (by a depth of {})",
-                    depth(i, j)
+                    Num(depth(i, j))
                 )
             } else {
-                format!("overlaps body {j} (centre distance {dist}, radii sum {sigma})")
+                format!(
+                    "overlaps body {j} (centre distance {}, radii sum {})",
+                    Num(dist),
+                    Num(sigma)
+                )
             };
             return Err(invalid(Item::Body(i), message));
         }
@@ -1164,8 +1168,9 @@ impl Scene {
                     return Err(invalid(
                         Item::Body(i),
                         format!(
-                            "crosses {id} (centre at distance {dist} from it, radius {})",
-                            b.radius
+                            "crosses {id} (centre at distance {} from it, radius {})",
+                            Num(dist),
+                            Num(b.radius)
                         ),
                     ));
                 }
@@ -1965,7 +1970,8 @@ fn ball_parts<V: Vector>(b: &BodySpec) -> Result<RigidParts<V>, String> {
         format!(
             "a ball of radius {} and mass {} has no finite density or inertia, which a scene \
              with rigid bodies needs",
-            b.radius, b.mass
+            Num(b.radius),
+            Num(b.mass)
         )
     };
     let shape = Shape::ball(b.radius).map_err(|e| format!("radius: {e}"))?;
@@ -2128,7 +2134,15 @@ impl SceneDim for DVec3 {
 /// positive definite is refused as such when the body is made).
 fn physical_moments(moments: [f64; 3]) -> Result<(), String> {
     if moments[0] > 0.0 && !crate::math::moments_are_a_bodys(moments) {
-        let [a, b, c] = moments.map(moment_text);
+        // Six significant digits (an eigen-solver's round-off hidden), unless so few would
+        // not show the violation (`[1, 1, 2.0000001]`): then every digit.
+        let short = moments.map(moment_text);
+        let shown = short.clone().map(|s| s.parse::<f64>().unwrap_or(f64::NAN));
+        let [a, b, c] = if crate::math::moments_are_a_bodys(shown) {
+            moments.map(|x| Num(x).to_string())
+        } else {
+            short
+        };
         return Err(format!(
             "the principal moments {a}, {b} and {c} are not a body's: the largest exceeds the \
              sum of the other two (every mass distribution has I₁ + I₂ ≥ I₃)"

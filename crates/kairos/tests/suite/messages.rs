@@ -157,6 +157,42 @@ fn the_value_out_of_range_is_the_one_reported() {
     };
     let e = polygons(&p).unwrap_err().to_string();
     assert!(e.contains("spin") && e.contains("got -2"), "{e}");
+    // A turn beyond what a run resolves names the spin, the duration and their product; the
+    // bullet scene, which has no spin option, says so in the same words.
+    let p = RigidGasParams {
+        n: 4,
+        duration: 1e9,
+        ..Default::default()
+    };
+    let e = polygons(&p).unwrap_err().to_string();
+    assert!(
+        e.contains("times duration 1000000000") && e.contains("at most 1e8"),
+        "{e}"
+    );
+    let p = kairos::generate::BulletParams {
+        duration: 3e6,
+        ..Default::default()
+    };
+    let e = kairos::generate::bullet(&p).unwrap_err().to_string();
+    assert!(e.contains("spin 40 times duration 3000000"), "{e}");
+}
+
+#[test]
+fn overlaps_and_crossings_print_extreme_sizes_in_exponent_form() {
+    let e = error(
+        "dim = 2\n[simulation]\nduration = 1.0\n\
+         [[bodies]]\nposition = [0.0, 0.0]\nvelocity = [0.0, 0.0]\nradius = 1e-300\n\
+         [[bodies]]\nposition = [1e-300, 0.0]\nvelocity = [0.0, 0.0]\nradius = 1e-300\n",
+    );
+    assert!(
+        e.contains("overlaps body 1") && e.contains("radii sum 2e-300"),
+        "{e}"
+    );
+    let e = error(
+        "dim = 2\n[simulation]\nduration = 1.0\n[[walls]]\nbox = { min = [0.0, 0.0], max = [1e99, 1e99] }\n\
+         [[bodies]]\nposition = [5e97, 5e98]\nvelocity = [0.0, 0.0]\nradius = 1e98\n",
+    );
+    assert!(e.contains("crosses") && e.contains("radius 1e98"), "{e}");
 }
 
 #[test]

@@ -362,6 +362,12 @@ fn shape_errors_name_the_body_and_the_key() {
         1,
         "inertia: the principal moments 1, 1.5 and 3 are not a body's",
     );
+    // Moments that six digits would round to a body's are shown in full.
+    body_err(
+        &one3("inertia = [1.0, 1.0, 2.0000001]\n"),
+        0,
+        "inertia: the principal moments 1, 1 and 2.0000001 are not a body's",
+    );
     body_err(
         &one3("orientation = [0.0, 0.0, 0.0, 0.0]\n"),
         0,
