@@ -307,8 +307,16 @@ fn to_json<V: Vector>(pair: &Pair<V>, ans: &Answer<V>) -> Value {
     })
 }
 
-/// A number for the report: 9 decimals, trailing zeros dropped.
+/// A number for the report: 9 decimals, trailing zeros dropped; below `1e-4` (a gap of tiny
+/// bodies is not zero) and from `1e16` on, 10 significant digits in exponent form.
 fn num(x: f64) -> String {
+    let a = x.abs();
+    if a > 0.0 && a.is_finite() && !(1e-4..1e16).contains(&a) {
+        let s = format!("{x:.9e}");
+        let (mantissa, exponent) = s.split_once('e').unwrap_or((&s, "0"));
+        let mantissa = mantissa.trim_end_matches('0').trim_end_matches('.');
+        return format!("{mantissa}e{exponent}");
+    }
     let s = format!("{:.9}", x + 0.0);
     let s = if s.contains('.') {
         s.trim_end_matches('0').trim_end_matches('.').to_string()
@@ -322,9 +330,15 @@ fn num(x: f64) -> String {
     }
 }
 
-/// A point or vector for the report: `(1.5, -2)`.
+/// A point or vector for the report: `(1.5, -2)`. A component below `1e-12` of the largest is
+/// round-off and shown as 0.
 fn vec_text<V: Vector>(v: V) -> String {
-    let parts: Vec<String> = v.to_vec().into_iter().map(num).collect();
+    let c = v.to_vec();
+    let largest = c.iter().fold(0.0f64, |m, x| m.max(x.abs()));
+    let parts: Vec<String> = c
+        .into_iter()
+        .map(|x| num(if x.abs() < 1e-12 * largest { 0.0 } else { x }))
+        .collect();
     format!("({})", parts.join(", "))
 }
 

@@ -106,6 +106,24 @@ fn report_is_readable() {
     assert!(out.contains("features   vertex 0  edge 0-2"), "{out}");
 }
 
+/// Tiny bodies' gaps and points are printed in exponent form, not rounded to 0.
+#[test]
+fn report_prints_tiny_gaps() {
+    let dir = tempdir("tiny");
+    let file = write(
+        &dir,
+        "tiny.toml",
+        "dim = 2\n[[bodies]]\nshape = \"ball\"\nradius = 1e-15\nposition = [0.0, 0.0]\n\
+         [[bodies]]\nshape = \"ball\"\nradius = 1e-15\nposition = [3.5e-15, 0.0]\n\
+         [query]\nuntil = 1.0\n",
+    );
+    let o = kairos(&["query", &file], &dir);
+    ok(&o);
+    let out = text(&o.stdout);
+    assert!(out.contains("distance   1.5e-15\n"), "{out}");
+    assert!(out.contains("(1e-15, 0)"), "{out}");
+}
+
 /// A 3D pair: a tumbling cube meets a capsule lying along x.
 #[test]
 fn tumbling_cube_hits_a_capsule() {
