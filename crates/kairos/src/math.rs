@@ -137,6 +137,8 @@ pub trait Vector:
     /// body's: its principal moments break the triangle inequality ([`moments_are_a_bodys`]).
     /// A 2D body's one moment may be any positive number.
     fn inertia_inverse(inertia: Self::Inertia) -> Option<Self::Inertia>;
+    /// True when every entry of the tensor is finite.
+    fn inertia_is_finite(inertia: Self::Inertia) -> bool;
 
     /// A body's torque-free rotation from a stored state: everything
     /// [`Vector::spin_at`] needs, computed once when the state is stored.
@@ -457,6 +459,9 @@ impl Vector for DVec2 {
     fn inertia_apply(_rotation: Rot2, inertia: f64, w: f64) -> f64 {
         inertia * w
     }
+    fn inertia_is_finite(inertia: f64) -> bool {
+        inertia.is_finite()
+    }
     fn inertia_inverse(inertia: f64) -> Option<f64> {
         let inv = 1.0 / inertia;
         (inertia > 0.0 && inv.is_finite() && inv > 0.0).then_some(inv)
@@ -597,9 +602,17 @@ impl Vector for DVec3 {
     fn inertia_apply(rotation: DQuat, inertia: DMat3, w: DVec3) -> DVec3 {
         rotation * (inertia * (rotation.inverse() * w))
     }
+    fn inertia_is_finite(inertia: DMat3) -> bool {
+        inertia.is_finite()
+    }
     fn inertia_inverse(inertia: DMat3) -> Option<DMat3> {
+        if !inertia.is_finite() {
+            return None;
+        }
+        // Tested and inverted at unit scale: a ball of radius 1e-21 has moments near 1e-105,
+        // whose determinant (1e-315) would underflow, and a large body's would overflow.
+        let (m, scale) = unit_scaled(inertia)?;
         // Positive definite: the leading principal minors are positive (Sylvester).
-        let m = inertia;
         let minor2 = m.x_axis.x * m.y_axis.y - m.x_axis.y * m.y_axis.x;
         let det = m.determinant();
         if !(m.x_axis.x > 0.0 && minor2 > 0.0 && det > 0.0) {
@@ -608,8 +621,8 @@ impl Vector for DVec3 {
         if !moments_are_a_bodys(principal_moments(m)) {
             return None;
         }
-        let inv = m.inverse();
-        inv.is_finite().then_some(inv)
+        let inv = m.inverse() * (1.0 / scale);
+        (inv.is_finite() && inv.x_axis.x > 0.0).then_some(inv)
     }
     type Spin = Spin3;
     #[inline]
@@ -627,6 +640,31 @@ impl Vector for DVec3 {
     #[inline]
     fn spin_acceleration_bound(spin: &Spin3) -> f64 {
         spin.acceleration_bound()
+    }
+}
+
+/// `m / s` and `s`, with `s` the power of two nearest above `m`'s largest diagonal entry: exact
+/// (no rounding) unless entries fall below `1e-308 s`. `None` when the diagonal is not
+/// positive and finite.
+fn unit_scaled(m: DMat3) -> Option<(DMat3, f64)> {
+    let big = m.x_axis.x.max(m.y_axis.y).max(m.z_axis.z);
+    if !(big > 0.0 && big.is_finite()) {
+        return None;
+    }
+    // 2^k ≥ big; dividing by a power of two only shifts exponents.
+    let k = big.log2().ceil().clamp(-1022.0, 1023.0) as i32;
+    let s = 2f64.powi(k);
+    Some((m * (1.0 / s), s))
+}
+
+/// The inverse of a symmetric positive definite 3×3 tensor, computed at unit scale so that
+/// neither tiny nor huge tensors lose it to an under- or overflowing determinant; non-finite
+/// when the tensor is singular or its inverse is out of range.
+#[must_use]
+pub fn scaled_inverse(m: DMat3) -> DMat3 {
+    match unit_scaled(m) {
+        Some((u, s)) => u.inverse() * (1.0 / s),
+        None => DMat3::from_diagonal(DVec3::splat(f64::NAN)),
     }
 }
 
@@ -674,7 +712,7 @@ impl Spin3 {
             let free = FreeRotation::new(inertia, rotation, omega);
             // In the world frame L = I ω is constant, so ω̇ = −I⁻¹ (ω × L): at most
             // |I⁻¹| |ω| |L|, with the Frobenius norm bounding the operator norm.
-            let inv = inertia.inverse();
+            let inv = scaled_inverse(inertia);
             let inv_norm = (inv.x_axis.length_squared()
                 + inv.y_axis.length_squared()
                 + inv.z_axis.length_squared())

@@ -155,6 +155,14 @@ pub enum RigidError {
     /// The mass is not positive and finite.
     #[error("the mass must be positive and finite, got {0}")]
     Mass(f64),
+    /// The inertia tensor overflows: mass times size squared is beyond `f64` (about 1.8e308).
+    #[error(
+        "the inertia overflows (mass {mass:e} times size squared is beyond 1.8e308): give a smaller mass or density"
+    )]
+    InertiaOverflow {
+        /// The body's mass.
+        mass: f64,
+    },
 }
 
 /// The rotational state of a rigid body (see the [module docs](self)).
@@ -219,6 +227,9 @@ impl<V: Vector> RigidState<V> {
         assert!(!pieces.is_empty(), "a body has at least one shape");
         if !(props.mass > 0.0 && props.mass.is_finite()) {
             return Err(RigidError::Mass(props.mass));
+        }
+        if !V::inertia_is_finite(props.inertia) {
+            return Err(RigidError::InertiaOverflow { mass: props.mass });
         }
         let inv_inertia = V::inertia_inverse(props.inertia).ok_or(RigidError::Inertia)?;
         let radius = pieces

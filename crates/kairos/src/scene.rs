@@ -1835,7 +1835,10 @@ pub fn rigid_body_spec_in(
             p.angular_velocity,
         )
         .map_err(|e| match e {
-            crate::rigid::RigidError::Inertia => format!("inertia: {e}"),
+            crate::rigid::RigidError::Inertia
+            | crate::rigid::RigidError::InertiaOverflow { .. } => {
+                format!("inertia: {e}")
+            }
             crate::rigid::RigidError::Mass(_) => format!("mass: {e}"),
         })?;
         Ok(BodySpec {

@@ -172,6 +172,25 @@ impl FreeRotation {
     /// are normalised).
     #[must_use]
     pub fn new(inertia: DMat3, rotation: DQuat, angular_velocity: DVec3) -> Self {
+        // The motion depends on the tensor only up to a factor (Euler's equations are
+        // homogeneous in it), so it is computed for the tensor scaled by a power of four near
+        // its largest entry: exact for ordinary tensors, and the products of moments and
+        // momenta neither underflow for a body of size 1e-22 nor overflow for a huge one.
+        // The momentum and energy are scaled back.
+        let big = inertia.x_axis.x.max(inertia.y_axis.y).max(inertia.z_axis.z);
+        if !(big > 0.0 && big.is_finite()) {
+            return Self::new_unit(inertia, rotation, angular_velocity);
+        }
+        let k = (big.log2() * 0.5).round().clamp(-511.0, 511.0) as i32;
+        let s = 4f64.powi(k);
+        let mut r = Self::new_unit(inertia * (1.0 / s), rotation, angular_velocity);
+        r.momentum *= s;
+        r.energy *= s;
+        r
+    }
+
+    /// [`FreeRotation::new`] without the scaling.
+    fn new_unit(inertia: DMat3, rotation: DQuat, angular_velocity: DVec3) -> Self {
         let constant = |momentum: DVec3, energy: f64| Self {
             rotation,
             angular_velocity,
