@@ -104,6 +104,21 @@ fn cross_discriminant<V: Vector>(d: V, w: V, sigma: f64, a: f64) -> f64 {
 /// is relative (`t = 0` is the instant at which `d` is measured).
 #[inline]
 pub fn first_contact<V: Vector>(d: V, w: V, sigma: f64) -> Toi {
+    // The products below are fourth powers of lengths: for a contact distance outside
+    // [1e-60, 1e60] they would under- or overflow (two balls of radius 1e-100 would graze, of
+    // 1e-170 overlap). The time is unchanged when every length is divided by the same power
+    // of two, which is exact.
+    if !(sigma > 1e-60 && sigma < 1e60) && sigma > 0.0 && sigma.is_finite() {
+        let s = 2f64.powi((sigma.log2().round() as i32).clamp(-1022, 1023));
+        let inv = 1.0 / s;
+        return first_contact_unscaled(d * inv, w * inv, sigma * inv);
+    }
+    first_contact_unscaled(d, w, sigma)
+}
+
+/// [`first_contact`] for a contact distance of ordinary size.
+#[inline]
+fn first_contact_unscaled<V: Vector>(d: V, w: V, sigma: f64) -> Toi {
     let b = d.dot(w);
     // `!(b < 0)` also rejects NaN.
     if !(b < 0.0) {

@@ -124,6 +124,32 @@ fn report_prints_tiny_gaps() {
     assert!(out.contains("(1e-15, 0)"), "{out}");
 }
 
+/// The time of impact is scale-invariant: tiny balls apart by their radius, at rest, never
+/// meet (the tolerance is relative to their size, with no absolute floor), and closing in on
+/// each other they meet when balls of size 1 would, scaled.
+#[test]
+fn time_of_impact_is_scale_invariant() {
+    let dir = tempdir("scale");
+    for s in [1.0, 1e-15, 1e-100, 1e20] {
+        let pair = |v: f64| {
+            format!(
+                "dim = 3\n[[bodies]]\nshape = \"ball\"\nradius = {s:e}\nposition = [0.0, 0.0, 0.0]\n\
+                 [[bodies]]\nshape = \"ball\"\nradius = {s:e}\nposition = [{x:e}, 0.0, 0.0]\n\
+                 velocity = [{v:e}, 0.0, 0.0]\n[query]\nuntil = 1.0\n",
+                x = 3.0 * s,
+                v = v * s,
+            )
+        };
+        let still = query_json(&write(&dir, "still.toml", &pair(0.0)), &dir);
+        assert_eq!(still["status"], "separated", "{s:e}: {still}");
+        assert_eq!(still["toi"]["status"], "none", "{s:e}: {still}");
+        let closing = query_json(&write(&dir, "closing.toml", &pair(-2.0)), &dir);
+        assert_eq!(closing["toi"]["status"], "hit", "{s:e}: {closing}");
+        let t = num(&closing["toi"]["time"]);
+        assert!((t - 0.5).abs() <= 1e-12, "{s:e}: {t}");
+    }
+}
+
 /// A 3D pair: a tumbling cube meets a capsule lying along x.
 #[test]
 fn tumbling_cube_hits_a_capsule() {

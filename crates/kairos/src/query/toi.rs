@@ -84,7 +84,8 @@
 //! # Guarantees and tolerances
 //!
 //! * The contact tolerance is `tol = `[`ToiOptions::relative_tolerance`]` · (R_a + R_b) +
-//!   `[`ToiOptions::absolute_tolerance`] (defaults `1e-7` and `1e-12`). Not smaller by
+//!   `[`ToiOptions::absolute_tolerance`] (defaults `1e-7` and `0`: a query is scale-invariant,
+//!   two balls of radius `1e-15` apart by `1e-15` are apart, not touching). Not smaller by
 //!   default: the direction of GJK's normal is the difference of nearly equal points, so at a
 //!   gap `g` it is uncertain by about `ε_mach · size / g` radians, and a flat face of extent
 //!   `size` seen along it loses `ε_mach · size² / g` of certified margin. That loss passes half
@@ -148,7 +149,8 @@ pub struct ToiOptions {
     /// Contact tolerance relative to the size `R_a + R_b` of the pair. Default `1e-7` (see the
     /// [module docs](self#guarantees-and-tolerances) for why not smaller).
     pub relative_tolerance: f64,
-    /// Absolute floor of the contact tolerance. Default `1e-12`.
+    /// Absolute floor added to the contact tolerance, in length units. Default `0`: the
+    /// tolerance scales with the shapes, so a query at size `1e-15` answers as one at size 1.
     pub absolute_tolerance: f64,
     /// The most advancement steps (GJK queries). Default 256.
     pub max_iterations: u32,
@@ -164,7 +166,7 @@ impl Default for ToiOptions {
     fn default() -> Self {
         Self {
             relative_tolerance: 1e-7,
-            absolute_tolerance: 1e-12,
+            absolute_tolerance: 0.0,
             max_iterations: 256,
             gjk: GjkOptions::default(),
             linear_ray_cast: true,
