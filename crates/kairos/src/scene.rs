@@ -1694,15 +1694,27 @@ fn find_overlap(
                         }
                         let bj = &bodies[j];
                         let mut d2 = 0.0;
+                        let mut ds = [0.0; 3];
                         for a in 0..dim {
                             let mut d = bi.position[a] - bj.position[a];
                             if let Some(l) = period {
                                 d = nearest_image(d, l[a]);
                             }
+                            ds[a] = d;
                             d2 += d * d;
                         }
                         let sigma = bi.radius + bj.radius;
-                        let dist = d2.sqrt();
+                        // Squares of distances below 1e-154 underflow: those are scaled first.
+                        let dist = if d2 > 1e-290 {
+                            d2.sqrt()
+                        } else {
+                            let big = ds.iter().fold(0.0f64, |m, d| m.max(d.abs()));
+                            if big > 0.0 {
+                                big * ds.iter().map(|d| (d / big) * (d / big)).sum::<f64>().sqrt()
+                            } else {
+                                0.0
+                            }
+                        };
                         if sigma - dist > OVERLAP_TOLERANCE * sigma
                             && found.is_none_or(|(fi, fj, _, _)| (i, j) < (fi, fj))
                             && overlaps(i, j, sigma)

@@ -32,7 +32,8 @@ pub struct RunArgs {
     #[arg(required_unless_present = "resume", conflicts_with = "resume")]
     pub scene: Option<PathBuf>,
     /// Write a restartable checkpoint to this file (atomically, replacing the previous one)
-    /// every --every of simulated time.
+    /// every --every of simulated time: at the first event at or after each multiple (a run
+    /// with no event after any multiple saves its end state instead).
     #[arg(long, requires = "every")]
     pub checkpoint: Option<PathBuf>,
     /// Checkpoint interval of simulated time.
@@ -331,6 +332,8 @@ pub struct Summary {
     pub wall_seconds: f64,
     /// Seconds spent reading and validating the scene (or checkpoint) before the run.
     pub load_seconds: f64,
+    /// Seconds spent building the world from it (bodies, shapes, meshes' sphere trees).
+    pub build_seconds: f64,
     pub events_per_second: f64,
     pub energy_drift: f64,
     /// `|P_end - P_0| / max(|P_0|, Σ |m v| at the start)`: walls change the momentum, so this
@@ -472,10 +475,12 @@ fn simulate_dim<V: Vector>(spec: &mut RunSpec) -> Result<Summary> {
         None => kind.name().to_string(),
     };
     let broad = kind.build::<V>(&spec.opts);
+    let building = Instant::now();
     let world = output::while_slow("building the world", spec.progress, || match spec.resume {
         Some(ck) => ck.world::<V>(),
         None => spec.scene.world::<V>(),
     });
+    let build_seconds = building.elapsed().as_secs_f64();
     let mut sim = match spec.resume {
         Some(ck) => Simulation::restore(world, broad, ck.state),
         None => Simulation::new(world, broad, spec.scene.duration),
@@ -505,6 +510,7 @@ fn simulate_dim<V: Vector>(spec: &mut RunSpec) -> Result<Summary> {
     let momenta_at_start = Momenta::of(sim.world());
     let every = spec.checkpoint.as_ref().map_or(f64::INFINITY, |c| c.1);
     let mut next_checkpoint = ((sim.now() / every).floor() + 1.0) * every;
+    let mut wrote_checkpoint = false;
     let bar = progress_bar(spec.progress);
     let mut observer = match &spec.observe {
         Some((dt, path)) => {
@@ -563,6 +569,7 @@ fn simulate_dim<V: Vector>(spec: &mut RunSpec) -> Result<Summary> {
             if let (Some((path, _)), Some(r)) = (&spec.checkpoint, &replay) {
                 kairos::checkpoint::write(path, scene, &sim, r)
                     .with_context(|| format!("{}: writing the checkpoint failed", show(path)))?;
+                wrote_checkpoint = true;
             }
             next_checkpoint = ((event.time / every).floor() + 1.0) * every;
         }
@@ -629,6 +636,14 @@ fn simulate_dim<V: Vector>(spec: &mut RunSpec) -> Result<Summary> {
         output::commit(out, path)?;
     }
     sim.finish();
+    // A run that passed a multiple of --every with no event after it, and so wrote no
+    // checkpoint (a run without events), saves its end state: the file exists after every run.
+    if !wrote_checkpoint && sim.now() >= next_checkpoint {
+        if let (Some((path, _)), Some(r)) = (&spec.checkpoint, &replay) {
+            kairos::checkpoint::write(path, scene, &sim, r)
+                .with_context(|| format!("{}: writing the checkpoint failed", show(path)))?;
+        }
+    }
     let wall_seconds = start.elapsed().as_secs_f64();
     if let Some(bar) = bar {
         bar.finish_and_clear();
@@ -640,17 +655,20 @@ fn simulate_dim<V: Vector>(spec: &mut RunSpec) -> Result<Summary> {
         body_wall: total.body_wall - counts_at_start.body_wall,
         box_crossings: total.box_crossings - counts_at_start.box_crossings,
     };
-    Ok(summary(
-        spec,
-        kind.name(),
-        None,
-        c,
-        Misses::default(),
-        wall_seconds,
-        sim.energy_drift(),
-        momenta_at_start.drifts(&Momenta::of(sim.world())),
-        trace_hash,
-    ))
+    Ok(Summary {
+        build_seconds,
+        ..summary(
+            spec,
+            kind.name(),
+            None,
+            c,
+            Misses::default(),
+            wall_seconds,
+            sim.energy_drift(),
+            momenta_at_start.drifts(&Momenta::of(sim.world())),
+            trace_hash,
+        )
+    })
 }
 
 /// Writes the observables sampled so far as CSV rows, and forgets them.
@@ -718,8 +736,10 @@ fn simulate_discrete<V: Vector>(
         opts.substeps,
         spec.max_steps
     );
+    let building = Instant::now();
     let mut sim = DiscreteSim::new(scene.world::<V>(), kind, opts, scene.duration)
         .map_err(|e| anyhow::anyhow!("{}: {e}", spec.scene_name))?;
+    let build_seconds = building.elapsed().as_secs_f64();
     let mut writer = spec
         .trace
         .map(|p| {
@@ -783,17 +803,20 @@ fn simulate_discrete<V: Vector>(
         bar.finish_and_clear();
     }
     let trace_hash = finish_trace(spec, writer)?;
-    Ok(summary(
-        spec,
-        kind.name(),
-        Some(opts.dt),
-        sim.counts(),
-        sim.misses(),
-        wall_seconds,
-        sim.energy_drift(),
-        momenta_at_start.drifts(&Momenta::of(sim.world())),
-        trace_hash,
-    ))
+    Ok(Summary {
+        build_seconds,
+        ..summary(
+            spec,
+            kind.name(),
+            Some(opts.dt),
+            sim.counts(),
+            sim.misses(),
+            wall_seconds,
+            sim.energy_drift(),
+            momenta_at_start.drifts(&Momenta::of(sim.world())),
+            trace_hash,
+        )
+    })
 }
 
 /// The linear and angular momentum of a world (about the origin, with unwrapped positions in
@@ -873,6 +896,7 @@ fn summary(
         body_wall: c.body_wall,
         wall_seconds,
         load_seconds: spec.load_seconds,
+        build_seconds: 0.0,
         events_per_second: if wall_seconds > 0.0 {
             c.total() as f64 / wall_seconds
         } else {

@@ -51,7 +51,7 @@ pub struct BroadPhaseArgs {
     /// Look-ahead dt of the first search (kaya-bvh, sap and grid).
     #[arg(long, default_value_t = LookAheadOptions::default().initial_dt)]
     pub bvh_dt: f64,
-    /// Factor applied to the look-ahead when a search finds nothing (> 1; kaya-bvh, sap, grid).
+    /// Factor applied to the look-ahead when a search finds nothing (at least 1.01; kaya-bvh, sap, grid).
     #[arg(long, default_value_t = LookAheadOptions::default().grow)]
     pub bvh_grow: f64,
     /// Factor applied to the look-ahead after an event is found (in (0, 1]; kaya-bvh, sap,

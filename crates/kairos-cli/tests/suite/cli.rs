@@ -979,3 +979,47 @@ fn auto_picks_the_calendar_measured_faster_and_changes_no_event() {
     assert!(text(&o.stdout)
         .contains("broad phase    calendar (event-driven; auto: a scene with walls)"));
 }
+
+/// A run with no event after a multiple of `--every` (here none at all) still leaves a
+/// checkpoint, of its end state; the summary times loading and building the world apart; a
+/// look-ahead growth factor too close to 1 to ever finish a search is refused.
+#[test]
+fn quiet_runs_checkpoint_and_slow_look_aheads_are_refused() {
+    let dir = tempdir("quiet");
+    std::fs::write(
+        dir.join("spin.toml"),
+        "dim = 2\n[simulation]\nduration = 7000.0\n[[walls]]\n\
+         box = { min = [0.0, 0.0], max = [10.0, 10.0] }\n[[bodies]]\nshape = \"box\"\n\
+         half_extents = [0.5, 0.5]\nposition = [7.0, 5.0]\nangular_velocity = 1.0\n",
+    )
+    .unwrap();
+    let run = |extra: &[&str]| {
+        let mut args = vec!["run", "spin.toml", "-q", "--no-trace"];
+        args.extend_from_slice(extra);
+        kairos(&args, &dir)
+    };
+    ok(&run(&[
+        "--checkpoint",
+        "c.ck",
+        "--every",
+        "1000",
+        "--summary-json",
+        "s.json",
+    ]));
+    let ck = kairos::checkpoint::read(&dir.join("c.ck")).unwrap();
+    assert_eq!(ck.state.now + ck.state.origin, 7000.0);
+    assert_eq!(ck.state.counts.total(), 0);
+    let s = json(&dir.join("s.json"));
+    assert!(s["load_seconds"].as_f64().unwrap() >= 0.0, "{s}");
+    assert!(s["build_seconds"].as_f64().unwrap() >= 0.0, "{s}");
+    for grow in ["1.0000000000000002", "1.005"] {
+        let o = run(&["--broad-phase", "sap", "--bvh-grow", grow]);
+        assert_eq!(o.status.code(), Some(2), "{grow}");
+        assert!(
+            text(&o.stderr).contains("grow must be at least 1.01"),
+            "{}",
+            text(&o.stderr)
+        );
+    }
+    ok(&run(&["--broad-phase", "sap", "--bvh-grow", "1.01"]));
+}

@@ -35,6 +35,11 @@ use crate::wall::Wall;
 /// Relative padding of every box, far above round-off, so that a pair whose computed contact
 /// time lies within the look-ahead can never be pruned by a box test rounded the other way.
 pub(crate) const PAD_REL: f64 = 1e-9;
+/// Smallest growth factor of the look-ahead. Each search an event needs multiplies `dt` by
+/// `grow`, so a factor just above 1 (`1 + 2^-52`) would need some `10^16` searches to widen a
+/// window by a factor `e`: a run that never ends. At `1.01` the widest possible range, `1e-300`
+/// to `1e300`, takes at most 139,000 searches.
+pub const MIN_GROW: f64 = 1.01;
 /// Smallest look-ahead; keeps `dt` from underflowing to zero after many simultaneous events.
 pub(crate) const MIN_DT: f64 = 1e-300;
 
@@ -43,7 +48,7 @@ pub(crate) const MIN_DT: f64 = 1e-300;
 pub struct LookAheadOptions {
     /// Look-ahead of the first search, `> 0`.
     pub initial_dt: f64,
-    /// Factor applied to `dt` when a search finds nothing, `> 1` (thesis: 2).
+    /// Factor applied to `dt` when a search finds nothing, at least [`MIN_GROW`] (thesis: 2).
     pub grow: f64,
     /// Factor applied to `dt` after an event is found, in `(0, 1]` (thesis: 1/2).
     pub shrink: f64,
@@ -71,9 +76,9 @@ impl LookAheadOptions {
         )?;
         let grow = self.grow;
         BadOption::check(
-            grow > 1.0 && grow.is_finite(),
+            grow >= MIN_GROW && grow.is_finite(),
             "grow",
-            "greater than 1",
+            "at least 1.01 and finite",
             grow,
         )?;
         let shrink = self.shrink;

@@ -14,7 +14,7 @@ mod swept;
 pub use all_pairs::AllPairs;
 pub use calendar::{Calendar, CalendarOptions};
 pub use kaya_bvh::KayaBvh;
-pub use look_ahead::LookAheadOptions;
+pub use look_ahead::{LookAheadOptions, MIN_GROW};
 pub use swept::SweptBoxes;
 
 use crate::event::Event;

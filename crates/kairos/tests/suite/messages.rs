@@ -185,7 +185,9 @@ fn overlaps_and_crossings_print_extreme_sizes_in_exponent_form() {
          [[bodies]]\nposition = [1e-300, 0.0]\nvelocity = [0.0, 0.0]\nradius = 1e-300\n",
     );
     assert!(
-        e.contains("overlaps body 1") && e.contains("radii sum 2e-300"),
+        e.contains("overlaps body 1")
+            && e.contains("radii sum 2e-300")
+            && e.contains("centre distance 1e-300"),
         "{e}"
     );
     let e = error(
