@@ -54,8 +54,7 @@ use crate::math::{Aabb, Vector};
 use crate::names::BadOption;
 use crate::overlap::{OverlapFinder, OverlapKind};
 use crate::sim::EventCounts;
-use crate::toi::{body_body, body_wall, Toi, ToiStatus};
-use crate::wall::Wall;
+use crate::toi::body_body;
 use crate::world::World;
 
 mod rigid;
@@ -130,9 +129,9 @@ pub enum DiscreteError {
 /// Missed collisions of a discrete run (see the [module documentation](self)).
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct Misses {
-    /// Ball-ball contacts missed (pairs of bodies, in a world of rigid bodies).
+    /// Body-body contacts missed (pairs of balls, or of rigid bodies).
     pub body_body: u64,
-    /// Ball-wall contacts missed (body-wall contacts, in a world of rigid bodies).
+    /// Body-wall contacts missed (of balls, or of rigid bodies).
     pub body_wall: u64,
 }
 
@@ -585,11 +584,7 @@ impl<V: Vector> DiscreteSim<V> {
         }
         for wall in &self.world.walls {
             for b in &self.start {
-                let toi = match wall {
-                    Wall::Shape(s) => crate::rigid::ball_static_shape(b, V::ZERO, s),
-                    // Every other wall has a closed form.
-                    _ => body_wall(b, wall).unwrap_or(Toi::miss(ToiStatus::Separating)),
-                };
+                let toi = crate::rigid::ball_wall(b, None, wall);
                 if !(toi.is_hit() && toi.time <= t1) {
                     continue;
                 }

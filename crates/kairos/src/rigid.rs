@@ -983,6 +983,23 @@ fn body_pieces<'s, V: Vector + 's>(
 }
 
 /// The first contact of a ball without a rigid state (a plain [`Body`], its centre
+/// accelerated by `accel` in a world with gravity, `None` without) with any wall: the closed
+/// forms of [`crate::toi::body_wall`] and [`crate::toi::body_wall_accel`] for segments, planes
+/// and polygons, [`ball_static_shape`] for a static shape. The one dispatch of a ball against
+/// a wall, for the event-driven world and the discrete stepper's miss count alike.
+pub fn ball_wall<V: Vector>(b: &Body<V>, accel: Option<V>, wall: &Wall<V>) -> Toi {
+    let closed_form = match accel {
+        None => crate::toi::body_wall(b, wall),
+        Some(a) => crate::toi::body_wall_accel(b, a, wall),
+    };
+    match (wall, closed_form) {
+        (_, Some(toi)) => toi,
+        (Wall::Shape(s), None) => ball_static_shape(b, accel.unwrap_or(V::ZERO), s),
+        (_, None) => unreachable!("every wall but a static shape has a closed form"),
+    }
+}
+
+/// The first contact of a ball without a rigid state (a plain [`Body`], its centre
 /// accelerated by `accel`) with a static shape: [`body_wall`] for a ball of the body's radius
 /// that does not spin. A miss when the body's radius and mass make no rigid ball (not finite).
 pub fn ball_static_shape<V: Vector>(b: &Body<V>, accel: V, wall: &StaticShape<V>) -> Toi {

@@ -8,7 +8,7 @@ use crate::rigid_mesh::{self, MeshShape};
 use crate::shape::Shape;
 use crate::toi::{
     ball_ball_accel, body_body, body_body_contact, body_body_periodic, body_body_periodic_by,
-    body_wall, body_wall_accel, body_wall_contact, box_exit, Contact, Toi, ToiStatus,
+    body_wall_contact, box_exit, Contact, Toi, ToiStatus,
 };
 use crate::wall::{Wall, WallId};
 use std::sync::Arc;
@@ -520,18 +520,8 @@ impl<V: Vector> World<V> {
         if self.is_rigid_shape(i as usize) {
             return self.predict_rigid_wall(i as usize, w as usize, f64::INFINITY);
         }
-        let (b, wall) = (&self.bodies[i as usize], &self.walls[w as usize]);
-        if let Wall::Shape(s) = wall {
-            // A ball and a static shape: conservative advancement, as for rigid bodies.
-            return rigid::ball_static_shape(b, self.accel(i as usize), s);
-        }
-        let closed_form = if self.gravity != V::ZERO {
-            body_wall_accel(b, self.accel(i as usize), wall)
-        } else {
-            body_wall(b, wall)
-        };
-        // Every wall but a static shape has a closed form.
-        closed_form.unwrap_or(Toi::miss(ToiStatus::Separating))
+        let accel = (self.gravity != V::ZERO).then(|| self.accel(i as usize));
+        rigid::ball_wall(&self.bodies[i as usize], accel, &self.walls[w as usize])
     }
 
     /// The contact of `event` (a collision), from its bodies' stored states: call it once they
