@@ -1040,7 +1040,7 @@ fn rigid_scene(
             walls,
             bodies,
             periodic: None,
-            shapes: tables.into_iter().map(Some).collect(),
+            shapes: tables.into_iter().map(|t| Some(t.into())).collect(),
             meshes: Default::default(),
         },
         restitution,

@@ -10,8 +10,12 @@
 //! shapes: two bodies overlap, or a body crosses a wall, only when the exact convex queries
 //! say so ([`signed_distance`], GJK and EPA), the bounding spheres being a prefilter.
 
+mod parts;
 pub mod spec;
 pub mod xyz;
+
+pub use parts::BodyTable;
+use parts::{ball_parts, body_spec, rigid_parts, RigidParts};
 
 pub use spec::{
     is_procedural_mesh, load_mesh_file, shape_keys, BodyDim, MeshFiles, RigidBodySpec, SpecError,
@@ -30,7 +34,7 @@ use crate::num::Num;
 use crate::query::{signed_distance, EpaOptions};
 use crate::rigid::{RigidState, WallPieces};
 use crate::rigid_mesh::MeshShape;
-use crate::shape::{MassProperties, Pose, Shape, SupportMap};
+use crate::shape::{Pose, Shape, SupportMap};
 use crate::wall::{Plane, Polygon, Segment, StaticShape, Wall};
 use crate::world::World;
 
@@ -233,11 +237,13 @@ pub struct Scene {
     /// `docs/scene-format.md`): empty when every body is a ball without `shape` (the scene's
     /// world is then a world of balls); otherwise one entry per body, the table of its keys as
     /// written for a rigid body (read by [`RigidBodySpec::from_table`]) and `None` for a ball
-    /// without `shape`. A rigid body's [`BodySpec`] holds its centre of mass, the velocity of
-    /// its centre of mass, its bounding radius about the centre of mass grown by
+    /// without `shape`. Each [`BodyTable`] keeps the shape, mass properties and pose its table
+    /// builds, so that parsing, validation, the geometry checks and the world read them once.
+    /// A rigid body's [`BodySpec`] holds its centre of mass, the velocity of its centre of
+    /// mass, its bounding radius about the centre of mass grown by
     /// [`crate::rigid::RADIUS_MARGIN`] and its mass: [`rigid_body_spec`] computes it from the
     /// table, and [`Scene::validate`] checks that the two agree.
-    pub shapes: Vec<Option<Table>>,
+    pub shapes: Vec<Option<BodyTable>>,
     /// The meshes of the `mesh` bodies that are no procedural mesh, by the name their `mesh`
     /// key gives: each mesh file read once when the scene is parsed, and the scene's
     /// `[meshes]` tables. [`Scene::to_toml`] writes them as `[meshes]` tables, so that the
@@ -704,11 +710,12 @@ impl Scene {
                         }
                     }
                 }
-                let spec = rigid_body_spec_in(dim, t, &meshes).map_err(|e| invalid(item, e))?;
+                let table = BodyTable::new(t.clone());
+                let spec = table_spec(dim, &table, &meshes).map_err(|e| invalid(item, e))?;
                 if shapes.is_empty() {
                     shapes.resize(i, None);
                 }
-                shapes.push(Some(t.clone()));
+                shapes.push(Some(table));
                 bodies.push(spec);
                 continue;
             }
@@ -926,8 +933,8 @@ impl Scene {
                          use walls, or balls without `shape`",
                     ));
                 }
-                let spec = rigid_body_spec_in(self.dim, table, &self.meshes)
-                    .map_err(|e| invalid(item, e))?;
+                let spec =
+                    table_spec(self.dim, table, &self.meshes).map_err(|e| invalid(item, e))?;
                 let spin = angular_speed(table);
                 if spin * self.duration > crate::rigid::MAX_TURN {
                     return Err(invalid(
@@ -1018,7 +1025,7 @@ impl Scene {
             _ => None,
         });
         let bodies = (self.shapes.iter().enumerate())
-            .filter_map(|(i, t)| t.as_ref().map(|t| (Item::Body(i), t)));
+            .filter_map(|(i, t)| t.as_ref().map(|t| (Item::Body(i), t.table())));
         walls
             .chain(bodies)
             .filter_map(|(item, t)| mesh_file(t).map(|p| (item, p)))
@@ -1032,30 +1039,16 @@ impl Scene {
             .any(|w| matches!(w, WallSpec::Shape { .. }))
     }
 
-    /// Every body's shape and the pose of its local frame at time 0 (balls without `shape`
-    /// as balls), and a mesh body's mesh, for the exact overlap checks of a scene with rigid
-    /// bodies.
-    #[allow(clippy::type_complexity)]
-    fn shapes_at_start<V: SceneDim>(
-        &self,
-    ) -> Vec<(
-        Vec<Shape<V>>,
-        Pose<V>,
-        Option<std::sync::Arc<crate::ccd::mesh::TriMesh>>,
-    )> {
+    /// Every body's parts at time 0 (balls without `shape` as balls: their shape and the pose
+    /// of their centre), for the exact overlap checks of a scene with rigid bodies: each
+    /// rigid body's as its table keeps them.
+    fn shapes_at_start<V: SceneDim>(&self) -> Vec<std::sync::Arc<RigidParts<V>>> {
         self.bodies
             .iter()
             .enumerate()
             .map(|(i, b)| match self.shapes.get(i) {
-                Some(Some(t)) => {
-                    let p = rigid_parts::<V>(t, &self.meshes).expect("validated rigid body");
-                    (p.pieces, p.pose, p.mesh.map(|m| m.0))
-                }
-                _ => (
-                    vec![Shape::ball(b.radius).expect("validated radius")],
-                    Pose::from_position(V::from_array3(b.position)),
-                    None,
-                ),
+                Some(Some(t)) => t.parts::<V>(&self.meshes).expect("validated rigid body"),
+                _ => std::sync::Arc::new(ball_parts::<V>(b).expect("validated ball")),
             })
             .collect()
     }
@@ -1070,7 +1063,10 @@ impl Scene {
         // How far the shapes of bodies i and j overlap (the negative of their signed distance;
         // the deepest pair of pieces of a compound body).
         let depth = |i: usize, j: usize| {
-            let ((a, pa, _), (b, pb, _)) = (&shapes[i], &shapes[j]);
+            let ((a, pa), (b, pb)) = (
+                (&shapes[i].pieces, &shapes[i].pose),
+                (&shapes[j].pieces, &shapes[j].pose),
+            );
             a.iter()
                 .flat_map(|a| b.iter().map(move |b| (a, b)))
                 .map(|(a, b)| -signed_distance(a, pa, b, pb, &EpaOptions::default()))
@@ -1079,11 +1075,14 @@ impl Scene {
         // A mesh's solid holding the other body's centre of mass (a body wholly inside it
         // crosses none of its triangles).
         let inside = |i: usize, j: usize| {
-            shapes.get(i).and_then(|s| s.2.as_ref()).is_some_and(|m| {
-                let centre = V::from_array3(self.bodies[j].position);
-                let local = shapes[i].1.inverse_transform_point(centre);
-                crate::ccd::solid::contains(m, local.to_array3())
-            })
+            shapes
+                .get(i)
+                .and_then(|s| s.mesh.as_ref())
+                .is_some_and(|(m, _)| {
+                    let centre = V::from_array3(self.bodies[j].position);
+                    let local = shapes[i].pose.inverse_transform_point(centre);
+                    crate::ccd::solid::contains(m, local.to_array3())
+                })
         };
         // Bounding spheres that overlap are only a prefilter for rigid bodies: the shapes
         // decide.
@@ -1147,7 +1146,7 @@ impl Scene {
                     if dist >= b.radius {
                         continue;
                     }
-                    let (own, pose, _) = &shapes[i];
+                    let (own, pose) = (&shapes[i].pieces, &shapes[i].pose);
                     let depth = own
                         .iter()
                         .map(|shape| wall_depth(shape, pose, &pieces[w], pos))
@@ -1432,8 +1431,8 @@ impl Scene {
         let mut mesh_count = 0;
         for (i, b) in self.bodies.iter().enumerate() {
             let p = match self.shapes.get(i) {
-                Some(Some(t)) => rigid_parts::<V>(t, &self.meshes).expect("validated rigid body"),
-                _ => ball_parts::<V>(b).expect("validated ball"),
+                Some(Some(t)) => t.parts::<V>(&self.meshes).expect("validated rigid body"),
+                _ => std::sync::Arc::new(ball_parts::<V>(b).expect("validated ball")),
             };
             let (body, state) = RigidState::body_of_pieces(
                 shapes.len() as u32,
@@ -1445,18 +1444,18 @@ impl Scene {
             )
             .expect("validated mass properties");
             let mut state = state;
-            if let Some((mesh, hull)) = p.mesh {
+            if let Some((mesh, hull)) = &p.mesh {
                 state.mesh = Some(mesh_count);
                 mesh_count += 1;
                 if trees {
                     meshes.push(MeshShape {
-                        body: MeshBody::new((*mesh).clone()),
-                        hull,
+                        body: MeshBody::new((**mesh).clone()),
+                        hull: hull.clone(),
                     });
                 }
             }
             bodies.push(body);
-            shapes.extend(p.pieces);
+            shapes.extend(p.pieces.iter().cloned());
             states.push(state);
         }
         (bodies, shapes, states, meshes)
@@ -1473,7 +1472,7 @@ impl Scene {
         for (i, b) in self.bodies.iter().enumerate() {
             if let Some(Some(table)) = self.shapes.get(i) {
                 s.push_str("\n[[bodies]]\n");
-                for (key, value) in table {
+                for (key, value) in table.table() {
                     let _ = writeln!(s, "{key} = {value}");
                 }
                 continue;
@@ -1837,28 +1836,7 @@ pub fn rigid_body_spec_in(
     meshes: &MeshFiles,
 ) -> Result<BodySpec, String> {
     fn spec<V: SceneDim>(table: &Table, meshes: &MeshFiles) -> Result<BodySpec, String> {
-        let p = rigid_parts::<V>(table, meshes)?;
-        let (body, _) = RigidState::body_of_pieces(
-            0,
-            &p.pieces,
-            &p.props,
-            &p.pose,
-            p.velocity,
-            p.angular_velocity,
-        )
-        .map_err(|e| match e {
-            crate::rigid::RigidError::Inertia
-            | crate::rigid::RigidError::InertiaOverflow { .. } => {
-                format!("inertia: {e}")
-            }
-            crate::rigid::RigidError::Mass(_) => format!("mass: {e}"),
-        })?;
-        Ok(BodySpec {
-            position: body.pos.to_array3(),
-            velocity: body.vel.to_array3(),
-            radius: body.radius,
-            mass: p.props.mass,
-        })
+        body_spec(&rigid_parts::<V>(table, meshes)?)
     }
     match dim {
         2 => spec::<DVec2>(table, meshes),
@@ -1867,8 +1845,15 @@ pub fn rigid_body_spec_in(
     }
 }
 
-/// What a rigid body is made of: its shape, mass properties, the pose of the shape's local
-/// frame and the velocities of its centre of mass, at time 0.
+/// [`rigid_body_spec_in`] of a scene's body table, from the parts it keeps.
+fn table_spec(dim: usize, table: &BodyTable, meshes: &MeshFiles) -> Result<BodySpec, String> {
+    match dim {
+        2 => body_spec(&*table.parts::<DVec2>(meshes)?),
+        3 => body_spec(&*table.parts::<DVec3>(meshes)?),
+        d => Err(format!("`dim` must be 2 or 3, got {d}")),
+    }
+}
+
 /// A rigid world's bodies, shapes, rigid states and meshes.
 type RigidWorldParts<V> = (
     Vec<Body<V>>,
@@ -1876,17 +1861,6 @@ type RigidWorldParts<V> = (
     Vec<RigidState<V>>,
     Vec<MeshShape<V>>,
 );
-
-struct RigidParts<V: Vector> {
-    /// The convex shape, or a compound body's pieces (a mesh's triangles).
-    pieces: Vec<Shape<V>>,
-    /// A mesh body's mesh and hull.
-    mesh: Option<(std::sync::Arc<crate::ccd::mesh::TriMesh>, Shape<V>)>,
-    props: MassProperties<V>,
-    pose: Pose<V>,
-    velocity: V,
-    angular_velocity: V::Angular,
-}
 
 /// The message of a scene error, without its item (the caller names the body).
 fn message(e: SceneError) -> String {
@@ -1914,107 +1888,6 @@ fn angular_speed(table: &Table) -> f64 {
             .sqrt(),
         _ => 0.0,
     }
-}
-
-/// A rigid body's parts from its table: the shape and motion by [`RigidBodySpec::from_table`],
-/// the mass properties from `density` (default 1) or `mass`, and `inertia` when given.
-fn rigid_parts<V: SceneDim>(t: &Table, meshes: &MeshFiles) -> Result<RigidParts<V>, String> {
-    let spec =
-        RigidBodySpec::<V>::from_table_in(t, &RIGID_KEYS, meshes).map_err(|e| e.to_string())?;
-    let density = number(t, "density", Item::Scene).map_err(message)?;
-    let mass = number(t, "mass", Item::Scene).map_err(message)?;
-    if density.is_some() && mass.is_some() {
-        return Err("give `density` or `mass`, not both".into());
-    }
-    for (key, x) in [("density", density), ("mass", mass)] {
-        if let Some(x) = x {
-            if !(x > 0.0) {
-                return Err(format!("`{key}` must be positive, got {}", Num(x)));
-            }
-        }
-    }
-    let pieces = spec.body_pieces().to_vec();
-    let shape_error = |e: crate::shape::ShapeError| format!("shape: {e}");
-    // One shape's own properties; a mesh's solid's; a compound's combined from its pieces'.
-    let of_density = |density: f64| -> Result<MassProperties<V>, String> {
-        if let Some(mesh) = &spec.mesh {
-            return crate::ccd::solid::mass_properties(mesh, density)
-                .map_err(|e| format!("mesh: {e}"));
-        }
-        if let [shape] = pieces.as_slice() {
-            return shape.mass_properties(density).map_err(shape_error);
-        }
-        let parts = pieces
-            .iter()
-            .map(|p| p.mass_properties(density))
-            .collect::<Result<Vec<_>, _>>()
-            .map_err(shape_error)?;
-        MassProperties::combined(&parts)
-            .ok_or_else(|| "shape: the pieces' mass is not finite".to_string())
-    };
-    let mut props = match mass {
-        None => of_density(density.unwrap_or(1.0))?,
-        Some(m) => {
-            let unit = of_density(1.0)?;
-            let mut props = of_density(m / unit.mass)?;
-            props.mass = m;
-            props
-        }
-    };
-    if let Some(v) = t.get("inertia") {
-        props.inertia = V::read_inertia(v).map_err(|e| format!("inertia: {e}"))?;
-    }
-    Ok(RigidParts {
-        pieces,
-        mesh: spec.mesh.map(|m| (m, spec.shape)),
-        props,
-        pose: spec.motion.pose,
-        velocity: spec.motion.linear_velocity,
-        angular_velocity: spec.motion.angular_velocity,
-    })
-}
-
-/// A ball without `shape` in a rigid world: a ball of its radius and mass.
-///
-/// # Errors
-///
-/// A radius and mass whose density or inertia do not fit in an `f64` (a mass of `1e100` on a
-/// radius of `1e-100`), which a rigid world cannot hold.
-fn ball_parts<V: Vector>(b: &BodySpec) -> Result<RigidParts<V>, String> {
-    let too_far = |_: String| {
-        format!(
-            "a ball of radius {} and mass {} has no finite density or inertia, which a scene \
-             with rigid bodies needs",
-            Num(b.radius),
-            Num(b.mass)
-        )
-    };
-    let shape = Shape::ball(b.radius).map_err(|e| format!("radius: {e}"))?;
-    let unit = shape
-        .mass_properties(1.0)
-        .map_err(|e| too_far(e.to_string()))?;
-    let mut props = shape
-        .mass_properties(b.mass / unit.mass)
-        .map_err(|e| too_far(e.to_string()))?;
-    props.mass = b.mass;
-    let parts = RigidParts {
-        pieces: vec![shape],
-        mesh: None,
-        props,
-        pose: Pose::from_position(V::from_array3(b.position)),
-        velocity: V::from_array3(b.velocity),
-        angular_velocity: V::Angular::default(),
-    };
-    RigidState::body_of_pieces(
-        0,
-        &parts.pieces,
-        &parts.props,
-        &parts.pose,
-        parts.velocity,
-        parts.angular_velocity,
-    )
-    .map_err(|e| too_far(e.to_string()))?;
-    Ok(parts)
 }
 
 /// A static shape wall from its table: the shape and pose as a rigid body's

@@ -1,0 +1,255 @@
+//! A rigid body's table and what it builds: the shape (a compound body's pieces, a mesh's
+//! triangles and hull), the mass properties and the pose and velocities at time 0.
+//!
+//! A [`BodyTable`] keeps what its table builds, computed on first use: parsing a scene,
+//! validating it, checking its geometry and building its world all read the same parts, so a
+//! mesh of a million triangles is triangulated, hulled and weighed once, not once a pass.
+
+use std::fmt;
+use std::ops::Deref;
+use std::sync::{Arc, Mutex};
+
+use toml::{Table, Value};
+
+use super::{message, number, BodySpec, Item, MeshFiles, RigidBodySpec, SceneDim, RIGID_KEYS};
+use crate::math::Vector;
+use crate::num::Num;
+use crate::rigid::RigidState;
+use crate::shape::{MassProperties, Pose, Shape};
+
+/// What a rigid body is made of: its shape, mass properties, the pose of the shape's local
+/// frame and the velocities of its centre of mass, at time 0.
+pub(super) struct RigidParts<V: Vector> {
+    /// The convex shape, or a compound body's pieces (a mesh's triangles).
+    pub(super) pieces: Vec<Shape<V>>,
+    /// A mesh body's mesh and hull.
+    pub(super) mesh: Option<(std::sync::Arc<crate::ccd::mesh::TriMesh>, Shape<V>)>,
+    pub(super) props: MassProperties<V>,
+    pub(super) pose: Pose<V>,
+    pub(super) velocity: V,
+    pub(super) angular_velocity: V::Angular,
+}
+
+/// A rigid body's table (a `[[bodies]]` item with a `shape`), as written, with the parts it
+/// builds kept once computed.
+///
+/// It reads as its [`Table`] (it dereferences to it) and compares and prints as it. The
+/// parts are computed on first use, for the dimension and the meshes asked with, and kept
+/// while those stay the same (a clone shares them); the table itself cannot be changed, so
+/// the parts never go stale.
+#[derive(Clone)]
+pub struct BodyTable {
+    table: Table,
+    memo: Arc<Mutex<Option<Memo>>>,
+}
+
+/// The parts of a table in one dimension and with one mesh.
+struct Memo {
+    dim: usize,
+    /// The address of the scene's mesh the table names (`None` for a procedural mesh or none).
+    mesh: Option<usize>,
+    /// An `Arc<RigidParts<V>>` of that dimension.
+    parts: Arc<dyn std::any::Any + Send + Sync>,
+}
+
+impl BodyTable {
+    /// The table of a rigid body.
+    pub fn new(table: Table) -> Self {
+        Self {
+            table,
+            memo: Arc::default(),
+        }
+    }
+
+    /// The table as written.
+    pub fn table(&self) -> &Table {
+        &self.table
+    }
+
+    /// The table as written, taken back.
+    pub fn into_table(self) -> Table {
+        self.table
+    }
+
+    /// The parts of this table in the dimension of `V`, with the scene's `meshes`: computed
+    /// once and shared.
+    pub(super) fn parts<V: SceneDim>(
+        &self,
+        meshes: &MeshFiles,
+    ) -> Result<Arc<RigidParts<V>>, String> {
+        let mesh = match self.table.get("mesh") {
+            Some(Value::String(name)) => meshes.get(name).map(|m| Arc::as_ptr(m) as usize),
+            _ => None,
+        };
+        let mut memo = self.memo.lock().unwrap_or_else(|e| e.into_inner());
+        if let Some(m) = memo.as_ref() {
+            if m.dim == V::DIM && m.mesh == mesh {
+                if let Ok(parts) = Arc::clone(&m.parts).downcast::<RigidParts<V>>() {
+                    return Ok(parts);
+                }
+            }
+        }
+        let parts = Arc::new(rigid_parts::<V>(&self.table, meshes)?);
+        *memo = Some(Memo {
+            dim: V::DIM,
+            mesh,
+            parts: Arc::clone(&parts) as Arc<dyn std::any::Any + Send + Sync>,
+        });
+        Ok(parts)
+    }
+}
+
+impl From<Table> for BodyTable {
+    fn from(table: Table) -> Self {
+        Self::new(table)
+    }
+}
+
+impl Deref for BodyTable {
+    type Target = Table;
+    fn deref(&self) -> &Table {
+        &self.table
+    }
+}
+
+impl PartialEq for BodyTable {
+    fn eq(&self, other: &Self) -> bool {
+        self.table == other.table
+    }
+}
+
+impl fmt::Debug for BodyTable {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        self.table.fmt(f)
+    }
+}
+
+/// The [`BodySpec`] of a rigid body made of `p`: its centre of mass, the velocity of its
+/// centre of mass, its bounding radius about the centre of mass grown by
+/// [`crate::rigid::RADIUS_MARGIN`] and its mass.
+pub(super) fn body_spec<V: Vector>(p: &RigidParts<V>) -> Result<BodySpec, String> {
+    let (body, _) = RigidState::body_of_pieces(
+        0,
+        &p.pieces,
+        &p.props,
+        &p.pose,
+        p.velocity,
+        p.angular_velocity,
+    )
+    .map_err(|e| match e {
+        crate::rigid::RigidError::Inertia | crate::rigid::RigidError::InertiaOverflow { .. } => {
+            format!("inertia: {e}")
+        }
+        crate::rigid::RigidError::Mass(_) => format!("mass: {e}"),
+    })?;
+    Ok(BodySpec {
+        position: body.pos.to_array3(),
+        velocity: body.vel.to_array3(),
+        radius: body.radius,
+        mass: p.props.mass,
+    })
+}
+
+/// A rigid body's parts from its table: the shape and motion by [`RigidBodySpec::from_table`],
+/// the mass properties from `density` (default 1) or `mass`, and `inertia` when given.
+pub(super) fn rigid_parts<V: SceneDim>(
+    t: &Table,
+    meshes: &MeshFiles,
+) -> Result<RigidParts<V>, String> {
+    let spec =
+        RigidBodySpec::<V>::from_table_in(t, &RIGID_KEYS, meshes).map_err(|e| e.to_string())?;
+    let density = number(t, "density", Item::Scene).map_err(message)?;
+    let mass = number(t, "mass", Item::Scene).map_err(message)?;
+    if density.is_some() && mass.is_some() {
+        return Err("give `density` or `mass`, not both".into());
+    }
+    for (key, x) in [("density", density), ("mass", mass)] {
+        if let Some(x) = x {
+            if !(x > 0.0) {
+                return Err(format!("`{key}` must be positive, got {}", Num(x)));
+            }
+        }
+    }
+    let pieces = spec.body_pieces().to_vec();
+    let shape_error = |e: crate::shape::ShapeError| format!("shape: {e}");
+    // One shape's own properties; a mesh's solid's; a compound's combined from its pieces'.
+    let of_density = |density: f64| -> Result<MassProperties<V>, String> {
+        if let Some(mesh) = &spec.mesh {
+            return crate::ccd::solid::mass_properties(mesh, density)
+                .map_err(|e| format!("mesh: {e}"));
+        }
+        if let [shape] = pieces.as_slice() {
+            return shape.mass_properties(density).map_err(shape_error);
+        }
+        let parts = pieces
+            .iter()
+            .map(|p| p.mass_properties(density))
+            .collect::<Result<Vec<_>, _>>()
+            .map_err(shape_error)?;
+        MassProperties::combined(&parts)
+            .ok_or_else(|| "shape: the pieces' mass is not finite".to_string())
+    };
+    let mut props = match mass {
+        None => of_density(density.unwrap_or(1.0))?,
+        Some(m) => {
+            let unit = of_density(1.0)?;
+            let mut props = of_density(m / unit.mass)?;
+            props.mass = m;
+            props
+        }
+    };
+    if let Some(v) = t.get("inertia") {
+        props.inertia = V::read_inertia(v).map_err(|e| format!("inertia: {e}"))?;
+    }
+    Ok(RigidParts {
+        pieces,
+        mesh: spec.mesh.map(|m| (m, spec.shape)),
+        props,
+        pose: spec.motion.pose,
+        velocity: spec.motion.linear_velocity,
+        angular_velocity: spec.motion.angular_velocity,
+    })
+}
+
+/// A ball without `shape` in a rigid world: a ball of its radius and mass.
+///
+/// # Errors
+///
+/// A radius and mass whose density or inertia do not fit in an `f64` (a mass of `1e100` on a
+/// radius of `1e-100`), which a rigid world cannot hold.
+pub(super) fn ball_parts<V: Vector>(b: &BodySpec) -> Result<RigidParts<V>, String> {
+    let too_far = |_: String| {
+        format!(
+            "a ball of radius {} and mass {} has no finite density or inertia, which a scene \
+             with rigid bodies needs",
+            Num(b.radius),
+            Num(b.mass)
+        )
+    };
+    let shape = Shape::ball(b.radius).map_err(|e| format!("radius: {e}"))?;
+    let unit = shape
+        .mass_properties(1.0)
+        .map_err(|e| too_far(e.to_string()))?;
+    let mut props = shape
+        .mass_properties(b.mass / unit.mass)
+        .map_err(|e| too_far(e.to_string()))?;
+    props.mass = b.mass;
+    let parts = RigidParts {
+        pieces: vec![shape],
+        mesh: None,
+        props,
+        pose: Pose::from_position(V::from_array3(b.position)),
+        velocity: V::from_array3(b.velocity),
+        angular_velocity: V::Angular::default(),
+    };
+    RigidState::body_of_pieces(
+        0,
+        &parts.pieces,
+        &parts.props,
+        &parts.pose,
+        parts.velocity,
+        parts.angular_velocity,
+    )
+    .map_err(|e| too_far(e.to_string()))?;
+    Ok(parts)
+}
