@@ -11,11 +11,15 @@ use std::sync::{Arc, Mutex};
 
 use toml::{Table, Value};
 
-use super::{message, number, BodySpec, Item, MeshFiles, RigidBodySpec, SceneDim, RIGID_KEYS};
-use crate::math::Vector;
+use super::{
+    as_number, finite, message, number, BodyDim, BodySpec, Item, MeshFiles, RigidBodySpec,
+    MOVING_KEYS, RIGID_KEYS,
+};
+use crate::math::{DVec2, DVec3, Vector};
 use crate::num::Num;
 use crate::rigid::RigidState;
 use crate::shape::{MassProperties, Pose, Shape};
+use crate::wall::StaticShape;
 
 /// What a rigid body is made of: its shape, mass properties, the pose of the shape's local
 /// frame and the velocities of its centre of mass, at time 0.
@@ -252,4 +256,190 @@ pub(super) fn ball_parts<V: Vector>(b: &BodySpec) -> Result<RigidParts<V>, Strin
     )
     .map_err(|e| too_far(e.to_string()))?;
     Ok(parts)
+}
+
+/// The [`BodySpec`] of the rigid body whose table is `table` in a scene of dimension `dim`:
+/// its centre of mass, the velocity of its centre of mass, its bounding radius about the centre
+/// of mass grown by [`crate::rigid::RADIUS_MARGIN`] and its mass (see `docs/scene-format.md`).
+///
+/// # Errors
+///
+/// The problem, starting with the key concerned (`half_extents: expected 2 numbers, got 3`,
+/// `` `density` must be positive, got 0 ``); the caller adds the body.
+pub fn rigid_body_spec(dim: usize, table: &Table) -> Result<BodySpec, String> {
+    rigid_body_spec_in(dim, table, &MeshFiles::new())
+}
+
+/// [`rigid_body_spec`] with the meshes already read (a scene's [`super::Scene::meshes`]: a `mesh`
+/// key naming one of them takes it instead of reading the file).
+///
+/// # Errors
+///
+/// As [`rigid_body_spec`].
+pub fn rigid_body_spec_in(
+    dim: usize,
+    table: &Table,
+    meshes: &MeshFiles,
+) -> Result<BodySpec, String> {
+    fn spec<V: SceneDim>(table: &Table, meshes: &MeshFiles) -> Result<BodySpec, String> {
+        body_spec(&rigid_parts::<V>(table, meshes)?)
+    }
+    match dim {
+        2 => spec::<DVec2>(table, meshes),
+        3 => spec::<DVec3>(table, meshes),
+        d => Err(format!("`dim` must be 2 or 3, got {d}")),
+    }
+}
+
+/// [`rigid_body_spec_in`] of a scene's body table, from the parts it keeps.
+pub(super) fn table_spec(
+    dim: usize,
+    table: &BodyTable,
+    meshes: &MeshFiles,
+) -> Result<BodySpec, String> {
+    match dim {
+        2 => body_spec(&*table.parts::<DVec2>(meshes)?),
+        3 => body_spec(&*table.parts::<DVec3>(meshes)?),
+        d => Err(format!("`dim` must be 2 or 3, got {d}")),
+    }
+}
+
+/// A static shape wall from its table: the shape and pose as a rigid body's
+/// ([`RigidBodySpec::from_table`]), refusing what would make it move or weigh.
+pub(super) fn static_shape<V: Vector>(table: &Table) -> Result<StaticShape<V>, String> {
+    fn read<V: SceneDim>(table: &Table) -> Result<StaticShape<V>, String> {
+        if let Some(k) = MOVING_KEYS.iter().find(|k| table.contains_key(**k)) {
+            return Err(format!(
+                "{k}: a static shape does not move and has no mass; remove `{k}`"
+            ));
+        }
+        let spec = RigidBodySpec::<V>::from_table(table, &[]).map_err(|e| e.to_string())?;
+        if spec.mesh.is_some() {
+            return Err(
+                "shape: a static shape must be convex, and a mesh is not one: give \
+                        the wall as planes, convex static shapes, or triangles"
+                    .to_string(),
+            );
+        }
+        if spec.is_compound() {
+            return Err(format!(
+                "vertices: a static shape must be convex, and this polygon is concave (it \
+                 makes {} convex pieces): give each convex piece as a static shape of its own, \
+                 or its outline as segments",
+                spec.pieces.len()
+            ));
+        }
+        StaticShape::new(spec.shape, spec.motion.pose)
+            .ok_or_else(|| "position: the placed shape is not finite".to_string())
+    }
+    let built: Box<dyn std::any::Any> = if V::DIM == 2 {
+        Box::new(read::<DVec2>(table))
+    } else {
+        Box::new(read::<DVec3>(table))
+    };
+    match built.downcast::<Result<StaticShape<V>, String>>() {
+        Ok(r) => *r,
+        Err(_) => Err(format!("`dim` must be 2 or 3, got {}", V::DIM)),
+    }
+}
+
+/// The dimensions a scene's rigid bodies are read in.
+pub(super) trait SceneDim: BodyDim {
+    /// The inertia tensor about the centre of mass, in the shape's axes, written as `value`.
+    fn read_inertia(value: &Value) -> Result<Self::Inertia, String>;
+}
+
+/// A finite number of an `inertia` value, at most [`MAX_MAGNITUDE`].
+fn inertia_number(v: &Value) -> Result<f64, String> {
+    let x = as_number(v).ok_or_else(|| format!("expected numbers, got {}", v.type_str()))?;
+    finite(x, "inertia", Item::Scene).map_err(message)
+}
+
+impl SceneDim for DVec2 {
+    fn read_inertia(value: &Value) -> Result<f64, String> {
+        if value.is_array() {
+            return Err("a 2D inertia is one number (about the centre of mass)".into());
+        }
+        let x = inertia_number(value)?;
+        if !(x > 0.0) {
+            return Err(format!("must be positive, got {}", Num(x)));
+        }
+        Ok(x)
+    }
+}
+
+impl SceneDim for DVec3 {
+    fn read_inertia(value: &Value) -> Result<glam::DMat3, String> {
+        const FORM: &str = "3 numbers (the diagonal, in the shape's axes) or a 3x3 array \
+                            (symmetric)";
+        let rows = value
+            .as_array()
+            .filter(|a| a.len() == 3)
+            .ok_or_else(|| format!("expected {FORM}"))?;
+        if rows.iter().all(|r| !r.is_array()) {
+            let d: Vec<f64> = rows.iter().map(inertia_number).collect::<Result<_, _>>()?;
+            let mut sorted = [d[0], d[1], d[2]];
+            sorted.sort_by(f64::total_cmp);
+            physical_moments(sorted)?;
+            return Ok(glam::DMat3::from_diagonal(DVec3::new(d[0], d[1], d[2])));
+        }
+        let mut m = [[0.0; 3]; 3];
+        for (i, row) in rows.iter().enumerate() {
+            let row = row
+                .as_array()
+                .filter(|r| r.len() == 3)
+                .ok_or_else(|| format!("expected {FORM}"))?;
+            for (j, x) in row.iter().enumerate() {
+                m[i][j] = inertia_number(x)?;
+            }
+        }
+        for (i, j) in [(0, 1), (0, 2), (1, 2)] {
+            if m[i][j] != m[j][i] {
+                return Err(format!(
+                    "must be symmetric (row {i}, column {j} is {} but row {j}, column {i} is {})",
+                    m[i][j], m[j][i]
+                ));
+            }
+        }
+        let m = glam::DMat3::from_cols_array_2d(&m);
+        physical_moments(crate::math::principal_moments(m))?;
+        Ok(m)
+    }
+}
+
+/// Refuses positive principal moments (ascending) that no body has (see
+/// [`crate::math::moments_are_a_bodys`]), naming them; others pass (a tensor that is not
+/// positive definite is refused as such when the body is made).
+fn physical_moments(moments: [f64; 3]) -> Result<(), String> {
+    if moments[0] > 0.0 && !crate::math::moments_are_a_bodys(moments) {
+        // Six significant digits (an eigen-solver's round-off hidden), unless so few would
+        // not show the violation (`[1, 1, 2.0000001]`): then every digit.
+        let short = moments.map(moment_text);
+        let shown = short.clone().map(|s| s.parse::<f64>().unwrap_or(f64::NAN));
+        let [a, b, c] = if crate::math::moments_are_a_bodys(shown) {
+            moments.map(|x| Num(x).to_string())
+        } else {
+            short
+        };
+        return Err(format!(
+            "the principal moments {a}, {b} and {c} are not a body's: the largest exceeds the \
+             sum of the other two (every mass distribution has I₁ + I₂ ≥ I₃)"
+        ));
+    }
+    Ok(())
+}
+
+/// A principal moment to six significant digits, in exponent form outside `[1e-3, 1e6)`.
+fn moment_text(x: f64) -> String {
+    if (1e-3..1e6).contains(&x) {
+        let decimals = (5 - x.log10().floor() as i32).max(0) as usize;
+        let s = format!("{x:.decimals$}");
+        if s.contains('.') {
+            s.trim_end_matches('0').trim_end_matches('.').to_string()
+        } else {
+            s
+        }
+    } else {
+        format!("{x:.5e}")
+    }
 }
