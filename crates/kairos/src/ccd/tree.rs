@@ -242,30 +242,83 @@ pub struct SphereTree {
 /// Most triangles in a leaf.
 pub const LEAF_SIZE: usize = 1;
 
+/// Levels of a sphere tree whose two halves are built on two threads (up to `2^depth`).
+const PARALLEL_DEPTH: u32 = 2;
+/// Fewest triangles of a node whose halves are built on two threads.
+const PARALLEL_TRIANGLES: usize = 1 << 15;
+
 impl SphereTree {
     /// The tree of `mesh`.
     pub fn new(mesh: &TriMesh) -> Self {
         let mut order: Vec<u32> = (0..mesh.triangles().len() as u32).collect();
-        let mut nodes = Vec::new();
-        Self::build(mesh, &mut order, 0, &mut nodes);
+        let nodes = Self::build_split(mesh, &mut order, 0, 0);
         Self { nodes, order }
     }
 
+    /// The subtree of `order` (its first triangle at `first` of the tree's order), nodes in
+    /// preorder numbered from 0. The two halves of a large node near the root are built on two
+    /// threads and joined in the same order, so the tree is the one the sequential build makes.
+    fn build_split(mesh: &TriMesh, order: &mut [u32], first: usize, depth: u32) -> Vec<Node> {
+        if depth >= PARALLEL_DEPTH || order.len() < PARALLEL_TRIANGLES {
+            let mut nodes = Vec::new();
+            Self::build(mesh, order, first, &mut nodes);
+            return nodes;
+        }
+        let (node, split) = Self::node(mesh, order, first);
+        let Some(split) = split else {
+            return vec![node];
+        };
+        let (left, right) = order.split_at_mut(split);
+        let (l, r) = std::thread::scope(|s| {
+            let l = s.spawn(|| Self::build_split(mesh, left, first, depth + 1));
+            let r = Self::build_split(mesh, right, first + split, depth + 1);
+            (l.join().expect("the sphere tree's thread"), r)
+        });
+        let shift = |mut n: Node, by: u32| {
+            n.children = n.children.map(|[a, b]| [a + by, b + by]);
+            n
+        };
+        let mut nodes = Vec::with_capacity(1 + l.len() + r.len());
+        let right_root = 1 + l.len() as u32;
+        nodes.push(Node {
+            children: Some([1, right_root]),
+            ..node
+        });
+        nodes.extend(l.into_iter().map(|n| shift(n, 1)));
+        nodes.extend(r.into_iter().map(|n| shift(n, right_root)));
+        nodes
+    }
+
     fn build(mesh: &TriMesh, order: &mut [u32], first: usize, nodes: &mut Vec<Node>) -> u32 {
+        let (node, split) = Self::node(mesh, order, first);
+        let id = nodes.len() as u32;
+        nodes.push(node);
+        let Some(split) = split else {
+            return id;
+        };
+        let (left, right) = order.split_at_mut(split);
+        let l = Self::build(mesh, left, first, nodes);
+        let r = Self::build(mesh, right, first + split, nodes);
+        nodes[id as usize].children = Some([l, r]);
+        id
+    }
+
+    /// The node of `order` (without children), and where its triangles split (after sorting
+    /// them along the split axis) unless it is a leaf.
+    fn node(mesh: &TriMesh, order: &mut [u32], first: usize) -> (Node, Option<usize>) {
         let points: Vec<P> = order
             .iter()
             .flat_map(|&t| mesh.corners(t as usize))
             .collect();
         let sphere = enclosing_sphere(&points);
-        let id = nodes.len() as u32;
-        nodes.push(Node {
+        let node = Node {
             sphere,
             children: None,
             first: first as u32,
             count: order.len() as u32,
-        });
+        };
         if order.len() <= LEAF_SIZE {
-            return id;
+            return (node, None);
         }
         // Split at the midpoint of the broadest dimension of the triangles' corners, by
         // centroid; an empty side splits at the median instead.
@@ -295,11 +348,7 @@ impl SphereTree {
         if split == 0 || split == order.len() {
             split = order.len() / 2;
         }
-        let (left, right) = order.split_at_mut(split);
-        let l = Self::build(mesh, left, first, nodes);
-        let r = Self::build(mesh, right, first + split, nodes);
-        nodes[id as usize].children = Some([l, r]);
-        id
+        (node, Some(split))
     }
 
     /// The nodes, the root first.
@@ -1060,6 +1109,18 @@ mod tests {
     use super::*;
     use rand::{Rng, SeedableRng};
     use rand_pcg::Pcg64;
+
+    #[test]
+    fn the_threaded_build_is_the_sequential_one() {
+        // 2 * 256 * 160 = 81,920 triangles: the root's and its children's halves are threaded.
+        let mesh = TriMesh::torus(1.0, 0.35, 256, 160);
+        assert!(mesh.triangles().len() >= 2 * PARALLEL_TRIANGLES);
+        let tree = SphereTree::new(&mesh);
+        let mut order: Vec<u32> = (0..mesh.triangles().len() as u32).collect();
+        let mut nodes = Vec::new();
+        SphereTree::build(&mesh, &mut order, 0, &mut nodes);
+        assert_eq!(tree, SphereTree { nodes, order });
+    }
 
     #[test]
     fn enclosing_spheres_hold_every_point_and_are_minimal_for_simple_sets() {
