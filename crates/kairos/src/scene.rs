@@ -38,6 +38,10 @@ use crate::wall::{Plane, Polygon, Segment, Wall};
 /// Largest coordinate, velocity or size magnitude accepted, so that squared distances and
 /// contact-time discriminants cannot overflow.
 pub const MAX_MAGNITUDE: f64 = 1e100;
+/// Smallest body size accepted (a ball's radius, a rigid body's bounding radius): the squares
+/// of the distances the contacts and responses of smaller bodies measure fall below the range
+/// of `f64` (a pair of balls of radius 1e-170 collided for ever at one instant).
+pub const MIN_SIZE: f64 = 1e-100;
 /// Relative tolerance of the overlap checks: bodies (or a body and a wall) may touch, or
 /// overlap by at most this fraction of the contact distance (round-off in generated files).
 pub const OVERLAP_TOLERANCE: f64 = 1e-12;

@@ -131,6 +131,15 @@ fn read_pair<V: BodyDim>(root: &Table) -> Result<Pair<V>, String> {
                 spec.pieces.len()
             ));
         }
+        let size = spec.shape.bounding_radius();
+        if !(size >= kairos::scene::MIN_SIZE) {
+            return Err(format!(
+                "body {i}: shape: too small (bounding radius {}; at least {:e}: the squared \
+                 distances of smaller shapes underflow)",
+                kairos::num::Num(size),
+                kairos::scene::MIN_SIZE
+            ));
+        }
         // `from_table` has checked that `shape` is a known name.
         let name = t["shape"].as_str().unwrap_or_default().to_string();
         Ok::<_, String>((spec, name))

@@ -150,6 +150,23 @@ fn time_of_impact_is_scale_invariant() {
     }
 }
 
+/// Shapes below 1e-100 are refused with the reason: their squared distances underflow.
+#[test]
+fn shapes_below_the_smallest_size_are_refused() {
+    let dir = tempdir("tiny-refused");
+    let file = write(
+        &dir,
+        "tiny.toml",
+        "dim = 3\n[[bodies]]\nshape = \"ball\"\nradius = 1e-170\nposition = [0.0, 0.0, 0.0]\n\
+         [[bodies]]\nshape = \"ball\"\nradius = 1.0\nposition = [3.0, 0.0, 0.0]\n\
+         [query]\nuntil = 1.0\n",
+    );
+    let o = kairos(&["query", &file], &dir);
+    assert_eq!(o.status.code(), Some(2));
+    let e = text(&o.stderr);
+    assert!(e.contains("body 0") && e.contains("too small"), "{e}");
+}
+
 /// A 3D pair: a tumbling cube meets a capsule lying along x.
 #[test]
 fn tumbling_cube_hits_a_capsule() {

@@ -4,7 +4,7 @@
 
 use super::{
     angular_speed, ball_parts, finite, invalid, pad3, table_spec, BodySpec, Item, RigidParts,
-    Scene, SceneDim, SceneError, WallSpec, OVERLAP_TOLERANCE,
+    Scene, SceneDim, SceneError, WallSpec, MIN_SIZE, OVERLAP_TOLERANCE,
 };
 use crate::math::{nearest_image, DVec2, DVec3, Vector};
 use crate::num::Num;
@@ -143,6 +143,21 @@ impl Scene {
                 return Err(invalid(
                     item,
                     format!("`radius` must be positive, got {}", Num(b.radius)),
+                ));
+            }
+            if b.radius < MIN_SIZE {
+                let what = if self.is_rigid(i) {
+                    "its shape's size (bounding radius)"
+                } else {
+                    "`radius`"
+                };
+                return Err(invalid(
+                    item,
+                    format!(
+                        "{what} is too small ({}; at least {MIN_SIZE:e}: the squared distances \
+                         of smaller bodies underflow)",
+                        Num(b.radius)
+                    ),
                 ));
             }
             if !(b.mass > 0.0) {

@@ -181,15 +181,26 @@ fn the_value_out_of_range_is_the_one_reported() {
 fn overlaps_and_crossings_print_extreme_sizes_in_exponent_form() {
     let e = error(
         "dim = 2\n[simulation]\nduration = 1.0\n\
-         [[bodies]]\nposition = [0.0, 0.0]\nvelocity = [0.0, 0.0]\nradius = 1e-300\n\
-         [[bodies]]\nposition = [1e-300, 0.0]\nvelocity = [0.0, 0.0]\nradius = 1e-300\n",
+         [[bodies]]\nposition = [0.0, 0.0]\nvelocity = [0.0, 0.0]\nradius = 1e-100\n\
+         [[bodies]]\nposition = [1e-160, 0.0]\nvelocity = [0.0, 0.0]\nradius = 1e-100\n",
     );
     assert!(
         e.contains("overlaps body 1")
-            && e.contains("radii sum 2e-300")
-            && e.contains("centre distance 1e-300"),
+            && e.contains("radii sum 2e-100")
+            && e.contains("centre distance 1e-160"),
         "{e}"
     );
+    // Below 1e-100 a body is refused for its size, before any overlap is measured.
+    let e = error(
+        "dim = 2\n[simulation]\nduration = 1.0\n\
+         [[bodies]]\nposition = [0.0, 0.0]\nvelocity = [0.0, 0.0]\nradius = 1e-170\n\
+         [[bodies]]\nposition = [3e-170, 0.0]\nvelocity = [-2e-170, 0.0]\nradius = 1e-170\n",
+    );
+    assert!(
+        e.contains("body 0") && e.contains("`radius` is too small (1e-170; at least 1e-100"),
+        "{e}"
+    );
+
     let e = error(
         "dim = 2\n[simulation]\nduration = 1.0\n[[walls]]\nbox = { min = [0.0, 0.0], max = [1e99, 1e99] }\n\
          [[bodies]]\nposition = [5e97, 5e98]\nvelocity = [0.0, 0.0]\nradius = 1e98\n",

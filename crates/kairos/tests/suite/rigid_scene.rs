@@ -572,13 +572,22 @@ fn rigid_generators_refuse_bad_parameters() {
 fn extreme_numbers_give_errors_never_panics() {
     // A ball without `shape` whose density would overflow, in a scene with rigid bodies.
     body_err(
+        "dim = 3\n[simulation]\nduration = 1.0\n\
+         [[bodies]]\nshape = \"box\"\nhalf_extents = [1.0, 1.0, 1.0]\nposition = [3.0, 3.0, 3.0]\n\
+         [[bodies]]\nposition = [7.0, 7.0, 7.0]\nvelocity = [0.0, 0.0, 0.0]\nradius = 1e-100\n\
+         mass = 1e100\n",
+        1,
+        "no finite density or inertia",
+    );
+    // Smaller still, a ball is refused for its size.
+    body_err(
         &room2(
             "[[bodies]]\nshape = \"box\"\nhalf_extents = [1.0, 1.0]\nposition = [3.0, 3.0]\n\
              [[bodies]]\nposition = [7.0, 7.0]\nvelocity = [0.0, 0.0]\nradius = 1e-200\n\
              mass = 1e100\n",
         ),
         1,
-        "no finite density or inertia",
+        "`radius` is too small",
     );
     // Every number of the scene replaced, one at a time, by extreme values: each text either
     // parses into a scene whose world builds, or is refused with an error.
