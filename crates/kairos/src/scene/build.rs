@@ -8,6 +8,7 @@ use crate::math::{DVec2, DVec3, Vector};
 use crate::rigid::RigidState;
 use crate::rigid_mesh::MeshShape;
 use crate::shape::Shape;
+use crate::wall::Wall;
 use crate::world::World;
 
 impl Scene {
@@ -37,11 +38,7 @@ impl Scene {
                 )
             })
             .collect();
-        let walls = self
-            .walls
-            .iter()
-            .flat_map(|w| w.build::<V>().expect("validated wall"))
-            .collect();
+        let walls = self.built_walls::<V>();
         let world = World {
             restitution: self.restitution,
             contact_duration: self.contact_duration(),
@@ -54,17 +51,21 @@ impl Scene {
         self.with_gravity_of(world)
     }
 
+    /// The walls of a validated scene (a box is `2 dim` walls), in item order.
+    pub(super) fn built_walls<V: Vector>(&self) -> Vec<Wall<V>> {
+        self.walls
+            .iter()
+            .flat_map(|w| w.build::<V>().expect("validated wall"))
+            .collect()
+    }
+
     /// The rigid world of a scene with rigid bodies (every body gets a rigid state; balls
     /// without `shape` are balls of their mass). [`Scene::world`] is generic over [`Vector`],
     /// the bodies' tables are read in a [`BodyDim`]: the two dimensions are built by their
     /// types and the one asked for is taken back.
     fn rigid_world<V: Vector>(&self) -> World<V> {
         let (bodies, shapes, states, meshes) = self.rigid_parts_of::<V>(true);
-        let walls = self
-            .walls
-            .iter()
-            .flat_map(|w| w.build::<V>().expect("validated wall"))
-            .collect();
+        let walls = self.built_walls::<V>();
         let world = World {
             restitution: self.restitution,
             contact_duration: self.contact_duration(),

@@ -350,11 +350,7 @@ impl Scene {
             .flat_map(|(i, w)| std::iter::repeat_n(i, w.wall_count(self.dim)))
             .collect();
         // The walls alone are built: no world (a second copy of every body) is made.
-        let walls: Vec<Wall<V>> = self
-            .walls
-            .iter()
-            .flat_map(|w| w.build::<V>().expect("validated wall"))
-            .collect();
+        let walls: Vec<Wall<V>> = self.built_walls();
         let pieces: Vec<WallPieces<V>> = if shapes.is_empty() {
             Vec::new()
         } else {
