@@ -327,6 +327,17 @@ impl<V: Vector> World<V> {
             return rigid_mesh::mesh_mesh(&a, &x.body, &b, &y.body, t_max);
         }
         if self.is_compound(lo) || self.is_compound(hi) {
+            // A mesh against a convex body: no piece of the mesh can touch the body before
+            // the mesh's hull, which holds them all, does (see `predict_rigid_wall`).
+            let hull_clear = |m: usize, other: usize| {
+                self.mesh_of(m).is_some_and(|mesh| {
+                    let hull = std::iter::once(self.hull_mover(m, mesh));
+                    clean_miss(rigid::pieces_body_body(hull, self.pieces(other), t_max))
+                })
+            };
+            if hull_clear(lo, hi) || hull_clear(hi, lo) {
+                return Toi::miss(ToiStatus::Separating);
+            }
             rigid::pieces_body_body(self.pieces(lo), self.pieces(hi), t_max)
         } else {
             rigid::body_body(&self.mover(lo), &self.mover(hi), t_max)
@@ -341,6 +352,18 @@ impl<V: Vector> World<V> {
             return rigid::body_wall(&self.hull_mover(i, mesh), &self.wall_pieces[w], t_max);
         }
         if self.is_compound(i) {
+            // A mesh against a segment, a polygon or a static shape: the hull is tried first.
+            // The solid lies inside its hull, so a hull that meets no piece of the wall by
+            // `t_max` (a clean miss, not an advancement that gave up) proves that no triangle
+            // piece does, and the many pieces are not visited; otherwise the pieces give the
+            // answer, as without the hull. The result is the pieces' either way, a pure
+            // function of the stored state.
+            if let Some(mesh) = self.mesh_of(i) {
+                let hull = rigid::body_wall(&self.hull_mover(i, mesh), &self.wall_pieces[w], t_max);
+                if clean_miss(hull) {
+                    return Toi::miss(ToiStatus::Separating);
+                }
+            }
             rigid::pieces_body_wall(self.pieces(i), &self.wall_pieces[w], t_max)
         } else {
             rigid::body_wall(&self.mover(i), &self.wall_pieces[w], t_max)
@@ -1120,4 +1143,11 @@ impl<V: Vector> World<V> {
             self.advance_body(i, t);
         }
     }
+}
+
+/// Whether a prediction proves that no contact comes by its bound: a miss, not a contact nor
+/// an advancement that gave up (which is reported at its last safe time, as a hit).
+#[inline]
+fn clean_miss(toi: Toi) -> bool {
+    !toi.is_hit()
 }
