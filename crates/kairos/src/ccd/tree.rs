@@ -60,6 +60,37 @@ impl Sphere {
 /// circumsphere) that holds all of `pts`: the base cases of Welzl's algorithm, robust to
 /// degenerate (collinear, coplanar) boundaries.
 fn small_sphere(pts: &[P]) -> Sphere {
+    let diametral = |a: P, b: P| Sphere {
+        centre: mid(a, b),
+        radius: 0.5 * dist(a, b),
+    };
+    match *pts {
+        // Two points: their diametral sphere.
+        [a, b] => return diametral(a, b),
+        // Three: the longest side's diametral sphere when it holds the third point (a right
+        // or obtuse triangle), else the circumscribed circle's sphere.
+        [a, b, c] => {
+            let d2 = |x: P, y: P| dot(sub(x, y), sub(x, y));
+            let (ab, bc, ca) = (d2(a, b), d2(b, c), d2(c, a));
+            let (p, q, r) = if ab >= bc && ab >= ca {
+                (a, b, c)
+            } else if bc >= ca {
+                (b, c, a)
+            } else {
+                (c, a, b)
+            };
+            let s = diametral(p, q);
+            if s.holds(r) {
+                return s;
+            }
+            if let Some(s) = circle(a, b, c) {
+                if s.radius.is_finite() && pts.iter().all(|&p| s.holds(p)) {
+                    return s;
+                }
+            }
+        }
+        _ => {}
+    }
     let mut best: Option<Sphere> = None;
     let mut offer = |s: Sphere| {
         if s.radius.is_finite()
@@ -167,13 +198,52 @@ fn circumsphere(a: P, b: P, c: P, d: P) -> Option<Sphere> {
     })
 }
 
-/// The minimal enclosing sphere of `points` (Welzl's algorithm, iterative, in a fixed
-/// pseudo-random order so the result is deterministic), its radius then grown to the farthest
-/// point's distance from the centre as computed, so that it holds every point whatever the
-/// rounding.
+/// The minimal enclosing sphere of `points`, its radius then grown to the farthest point's
+/// distance from the centre as computed, so that it holds every point whatever the rounding.
+///
+/// Gärtner's pivoting: the minimal sphere of a small support set (at most a few points, by
+/// [`welzl`]) is taken, the point farthest outside it is added to the set, the set is cut
+/// back to the points on the new sphere, until no point lies outside. Each round is one
+/// pass over the points and the radius grows at every round, so a few rounds do; should
+/// round-off keep it going, Welzl's algorithm over every point decides.
 pub fn enclosing_sphere(points: &[P]) -> Sphere {
-    let mut pts: Vec<P> = points.to_vec();
-    // A fixed shuffle (Fisher–Yates with a small LCG): expected linear time.
+    if points.len() <= 4 {
+        // A leaf's triangle (or two triangles' four corners): the base case itself.
+        return grown(small_sphere(points), points);
+    }
+    const ROUNDS: usize = 64;
+    let mut support: Vec<P> = vec![points[0]];
+    let mut s = small_sphere(&support);
+    for _ in 0..ROUNDS {
+        let mut far: Option<(f64, P)> = None;
+        for &p in points {
+            if !s.holds(p) {
+                let d = sub(p, s.centre);
+                let d2 = dot(d, d);
+                if far.is_none_or(|(f, _)| d2 > f) {
+                    far = Some((d2, p));
+                }
+            }
+        }
+        let Some((_, p)) = far else {
+            return grown(s, points);
+        };
+        support.push(p);
+        s = welzl(support.clone());
+        // The points on the new sphere carry it; the others are dropped.
+        let on = |q: &P| dist(s.centre, *q) >= s.radius * (1.0 - 1e-9);
+        let kept: Vec<P> = support.iter().copied().filter(on).collect();
+        if !kept.is_empty() && kept.len() < support.len() {
+            support = kept;
+        }
+    }
+    grown(welzl(points.to_vec()), points)
+}
+
+/// The minimal enclosing sphere of `pts` by Welzl's algorithm (iterative, in a fixed
+/// pseudo-random order so the result is deterministic; expected linear time).
+fn welzl(mut pts: Vec<P>) -> Sphere {
+    // A fixed shuffle (Fisher–Yates with a small LCG).
     let mut state: u64 = 0x9E37_79B9_7F4A_7C15;
     for i in (1..pts.len()).rev() {
         state = state
@@ -212,10 +282,62 @@ pub fn enclosing_sphere(points: &[P]) -> Sphere {
             }
         }
     }
+    s
+}
+
+/// `s` with its radius grown to the farthest of `pts` from its centre as computed, so that
+/// it holds every point whatever the rounding.
+fn grown(s: Sphere, pts: &[P]) -> Sphere {
     let r = pts.iter().map(|&p| dist(s.centre, p)).fold(0.0, f64::max);
     Sphere {
         centre: s.centre,
         radius: r * (1.0 + 4.0 * f64::EPSILON),
+    }
+}
+
+/// Moves the items of `items` for which `left` holds before the others (an unstable, in-place
+/// partition, deterministic); returns how many hold.
+fn partition<T>(items: &mut [T], left: impl Fn(&T) -> bool) -> usize {
+    let mut split = 0;
+    for k in 0..items.len() {
+        if left(&items[k]) {
+            items.swap(split, k);
+            split += 1;
+        }
+    }
+    split
+}
+
+/// Which vertices a node has already listed: a stamp per vertex, the node's number when
+/// listed, so that no node clears it.
+struct Seen {
+    stamps: Vec<u32>,
+    now: u32,
+}
+
+impl Seen {
+    fn new(vertices: usize) -> Self {
+        Self {
+            stamps: vec![0; vertices],
+            now: 0,
+        }
+    }
+
+    /// Starts a new node.
+    fn next(&mut self) {
+        self.now = self.now.wrapping_add(1);
+        if self.now == 0 {
+            self.stamps.fill(0);
+            self.now = 1;
+        }
+    }
+
+    /// Whether vertex `v` is listed for the first time by this node.
+    fn first_visit(&mut self, v: u32) -> bool {
+        let stamp = &mut self.stamps[v as usize];
+        let first = *stamp != self.now;
+        *stamp = self.now;
+        first
     }
 }
 
@@ -259,12 +381,14 @@ impl SphereTree {
     /// preorder numbered from 0. The two halves of a large node near the root are built on two
     /// threads and joined in the same order, so the tree is the one the sequential build makes.
     fn build_split(mesh: &TriMesh, order: &mut [u32], first: usize, depth: u32) -> Vec<Node> {
+        let mut seen = Seen::new(mesh.vertices().len());
         if depth >= PARALLEL_DEPTH || order.len() < PARALLEL_TRIANGLES {
             let mut nodes = Vec::new();
-            Self::build(mesh, order, first, &mut nodes);
+            Self::build(mesh, order, first, &mut nodes, &mut seen);
             return nodes;
         }
-        let (node, split) = Self::node(mesh, order, first);
+        let (node, split) = Self::node(mesh, order, first, &mut seen);
+        drop(seen);
         let Some(split) = split else {
             return vec![node];
         };
@@ -289,26 +413,43 @@ impl SphereTree {
         nodes
     }
 
-    fn build(mesh: &TriMesh, order: &mut [u32], first: usize, nodes: &mut Vec<Node>) -> u32 {
-        let (node, split) = Self::node(mesh, order, first);
+    fn build(
+        mesh: &TriMesh,
+        order: &mut [u32],
+        first: usize,
+        nodes: &mut Vec<Node>,
+        seen: &mut Seen,
+    ) -> u32 {
+        let (node, split) = Self::node(mesh, order, first, seen);
         let id = nodes.len() as u32;
         nodes.push(node);
         let Some(split) = split else {
             return id;
         };
         let (left, right) = order.split_at_mut(split);
-        let l = Self::build(mesh, left, first, nodes);
-        let r = Self::build(mesh, right, first + split, nodes);
+        let l = Self::build(mesh, left, first, nodes, seen);
+        let r = Self::build(mesh, right, first + split, nodes, seen);
         nodes[id as usize].children = Some([l, r]);
         id
     }
 
     /// The node of `order` (without children), and where its triangles split (after sorting
     /// them along the split axis) unless it is a leaf.
-    fn node(mesh: &TriMesh, order: &mut [u32], first: usize) -> (Node, Option<usize>) {
+    fn node(
+        mesh: &TriMesh,
+        order: &mut [u32],
+        first: usize,
+        seen: &mut Seen,
+    ) -> (Node, Option<usize>) {
+        // The triangles' vertices, each once (a vertex is shared by some six triangles), in
+        // the order the triangles name them.
+        seen.next();
+        let (vertices, triangles) = (mesh.vertices(), mesh.triangles());
         let points: Vec<P> = order
             .iter()
-            .flat_map(|&t| mesh.corners(t as usize))
+            .flat_map(|&t| triangles[t as usize])
+            .filter(|&v| seen.first_visit(v))
+            .map(|v| vertices[v as usize])
             .collect();
         let sphere = enclosing_sphere(&points);
         let node = Node {
@@ -337,16 +478,17 @@ impl SphereTree {
             let c = mesh.corners(t as usize);
             (c[0][axis] + c[1][axis] + c[2][axis]) / 3.0
         };
-        // Each centroid computed once (not at every comparison); the order is strict (ties
-        // by index), so the unstable sort gives the one sorted order.
+        // Each centroid computed once; the triangles are partitioned (in a fixed way, so
+        // the tree is a function of the mesh), not sorted: each child orders its own.
         let mut keyed: Vec<(f64, u32)> = order.iter().map(|&t| (centroid(t), t)).collect();
-        keyed.sort_unstable_by(|a, b| a.0.total_cmp(&b.0).then(a.1.cmp(&b.1)));
+        let mut split = partition(&mut keyed, |&(c, _)| c < cut);
+        if split == 0 || split == keyed.len() {
+            // Every centroid on one side: the median, in the strict order (ties by index).
+            split = keyed.len() / 2;
+            keyed.select_nth_unstable_by(split, |a, b| a.0.total_cmp(&b.0).then(a.1.cmp(&b.1)));
+        }
         for (o, &(_, t)) in order.iter_mut().zip(&keyed) {
             *o = t;
-        }
-        let mut split = keyed.partition_point(|&(c, _)| c < cut);
-        if split == 0 || split == order.len() {
-            split = order.len() / 2;
         }
         (node, Some(split))
     }
@@ -1118,8 +1260,50 @@ mod tests {
         let tree = SphereTree::new(&mesh);
         let mut order: Vec<u32> = (0..mesh.triangles().len() as u32).collect();
         let mut nodes = Vec::new();
-        SphereTree::build(&mesh, &mut order, 0, &mut nodes);
+        let mut seen = Seen::new(mesh.vertices().len());
+        SphereTree::build(&mesh, &mut order, 0, &mut nodes, &mut seen);
         assert_eq!(tree, SphereTree { nodes, order });
+    }
+
+    #[test]
+    fn pivoting_finds_welzls_sphere() {
+        // Random clouds, flat and thin ones (coplanar, collinear), a grid (many ties) and
+        // points on a sphere (every point on the boundary): the pivoting's radius is Welzl's
+        // over all points, within round-off.
+        let mut rng = Pcg64::seed_from_u64(11);
+        let mut clouds: Vec<Vec<P>> = Vec::new();
+        for n in [5, 6, 9, 40, 1000] {
+            for squash in [
+                [1.0, 1.0, 1.0],
+                [1.0, 1.0, 0.0],
+                [1.0, 0.0, 0.0],
+                [1e3, 1e-3, 1.0],
+            ] {
+                clouds.push(
+                    (0..n)
+                        .map(|_| [0, 1, 2].map(|i| squash[i] * rng.gen_range(-1.0..1.0)))
+                        .collect(),
+                );
+            }
+        }
+        clouds.push(
+            (0..125)
+                .map(|k| [k % 5, k / 5 % 5, k / 25].map(|x| x as f64))
+                .collect(),
+        );
+        clouds.push(TriMesh::icosphere(3.0, 3).vertices().to_vec());
+        for pts in &clouds {
+            let s = enclosing_sphere(pts);
+            let w = grown(welzl(pts.clone()), pts);
+            assert!(pts.iter().all(|&p| dist(s.centre, p) <= s.radius));
+            assert!(
+                (s.radius - w.radius).abs() <= 1e-9 * w.radius,
+                "{} points: {} against {}",
+                pts.len(),
+                s.radius,
+                w.radius
+            );
+        }
     }
 
     #[test]

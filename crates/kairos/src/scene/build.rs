@@ -79,11 +79,11 @@ impl Scene {
 
     /// [`Scene::rigid_parts_in`] in the dimension of `V`: the two dimensions are built by
     /// their types and the one asked for is taken back.
-    fn rigid_parts_of<V: Vector>(&self, trees: bool) -> RigidWorldParts<V> {
+    fn rigid_parts_of<V: Vector>(&self, full: bool) -> RigidWorldParts<V> {
         let parts: Box<dyn std::any::Any> = if V::DIM == 2 {
-            Box::new(self.rigid_parts_in::<DVec2>(trees))
+            Box::new(self.rigid_parts_in::<DVec2>(full))
         } else {
-            Box::new(self.rigid_parts_in::<DVec3>(trees))
+            Box::new(self.rigid_parts_in::<DVec3>(full))
         };
         *parts
             .downcast::<RigidWorldParts<V>>()
@@ -106,23 +106,22 @@ impl Scene {
     }
 
     /// The bodies, shapes (one per body, or a compound body's pieces) and rigid states of a
-    /// rigid world.
-    #[allow(clippy::type_complexity)]
-    /// With `trees` false, the meshes (and their sphere trees) are left out: the states
-    /// still number the mesh bodies.
-    fn rigid_parts_in<V: SceneDim>(&self, trees: bool) -> RigidWorldParts<V> {
+    /// rigid world. With `full` false, the shapes and the meshes (and their sphere trees) are
+    /// left out: the states still number the shapes and the mesh bodies.
+    fn rigid_parts_in<V: SceneDim>(&self, full: bool) -> RigidWorldParts<V> {
         let mut bodies = Vec::with_capacity(self.bodies.len());
         let mut shapes = Vec::with_capacity(self.bodies.len());
         let mut states = Vec::with_capacity(self.bodies.len());
         let mut meshes = Vec::new();
         let mut mesh_count = 0;
+        let mut shape_count = 0;
         for (i, b) in self.bodies.iter().enumerate() {
             let p = match self.shapes.get(i) {
                 Some(Some(t)) => t.parts::<V>(&self.meshes).expect("validated rigid body"),
                 _ => std::sync::Arc::new(ball_parts::<V>(b).expect("validated ball")),
             };
             let (body, state) = RigidState::body_of_pieces(
-                shapes.len() as u32,
+                shape_count,
                 &p.pieces,
                 &p.props,
                 &p.pose,
@@ -134,7 +133,7 @@ impl Scene {
             if let Some((mesh, hull)) = &p.mesh {
                 state.mesh = Some(mesh_count);
                 mesh_count += 1;
-                if trees {
+                if full {
                     meshes.push(MeshShape {
                         body: MeshBody::new((**mesh).clone()),
                         hull: hull.clone(),
@@ -142,7 +141,10 @@ impl Scene {
                 }
             }
             bodies.push(body);
-            shapes.extend(p.pieces.iter().cloned());
+            shape_count += p.pieces.len() as u32;
+            if full {
+                shapes.extend(p.pieces.iter().cloned());
+            }
             states.push(state);
         }
         (bodies, shapes, states, meshes)
