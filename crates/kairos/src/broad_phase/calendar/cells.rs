@@ -210,13 +210,16 @@ impl CellGrid {
     /// coordinates far from the origin, `span` cells on each side of a cell in its
     /// neighbourhood, and about `max_cells` cells at most. With a periodic box, whole cells
     /// tile it; otherwise the grid covers the bodies and the finite extents of the walls.
-    /// Returns the grid and the padded contact distance (the width a neighbourhood covers).
+    /// Returns the grid, the padded contact distance (the width a neighbourhood covers) and the
+    /// largest contact distance whose padded distance the neighbourhood still covers: more
+    /// than `contact` where `max_cells` made the cells wider, infinite where a neighbourhood
+    /// holds every cell.
     pub(super) fn fit<V: Vector>(
         world: &World<V>,
         contact: f64,
         span: u32,
         max_cells: f64,
-    ) -> (Self, f64) {
+    ) -> (Self, f64, f64) {
         let bodies = &world.bodies;
         // Bounds of the bodies (at their local times) and of the finite extents of the walls
         // (a plane's box is infinite along its length; the clamped edge cells cover that).
@@ -300,22 +303,43 @@ impl CellGrid {
             periodic: world.period.is_some(),
             span,
         };
-        (grid, min_width)
+        // The neighbourhood of a cell covers `span` cell widths on each side; on an axis of at
+        // most `span + 1` cells, it covers them all (positions outside clamp to the edge
+        // cells), so that axis sets no bound.
+        let round_off = 64.0 * f64::EPSILON * coord_scale;
+        let narrowest = (0..V::DIM)
+            .filter(|&a| dims[a] > span + 1)
+            .fold(f64::INFINITY, |m, a| m.min(widths[a]));
+        let widest = if narrowest.is_finite() {
+            ((span as f64 * narrowest - round_off) / (1.0 + CELL_MARGIN)) * (1.0 - 1e-12)
+        } else {
+            f64::INFINITY
+        };
+        (grid, min_width, widest.max(contact))
     }
 
-    /// Every cell whose box lies within one cell width of each wall's box, in compressed rows:
-    /// the walls near cell `c` are `walls[start[c]..start[c + 1]]`. Built by counting (no
-    /// allocation per cell); no walls, no rows.
-    pub(super) fn wall_rows<V: Vector>(&self, world: &World<V>) -> (Vec<u32>, Vec<u32>) {
+    /// Every cell whose box lies within one cell width of each wall's box (every cell, with
+    /// `everywhere`: neighbour lists whose bodies are never re-listed, so may fly any distance
+    /// from the cell of their centre), in compressed rows: the walls near cell `c` are
+    /// `walls[start[c]..start[c + 1]]`. Built by counting (no allocation per cell); no walls,
+    /// no rows.
+    pub(super) fn wall_rows<V: Vector>(
+        &self,
+        world: &World<V>,
+        everywhere: bool,
+    ) -> (Vec<u32>, Vec<u32>) {
         if world.walls.is_empty() {
             return (Vec::new(), Vec::new());
         }
         let cells = self.len();
-        let reach = self
-            .width
-            .iter()
-            .take(V::DIM)
-            .fold(0.0f64, |m, &w| m.max(w));
+        let reach = if everywhere {
+            f64::INFINITY
+        } else {
+            self.width
+                .iter()
+                .take(V::DIM)
+                .fold(0.0f64, |m, &w| m.max(w))
+        };
         let cells_of = |wall: &Wall<V>| {
             let bx = wall.aabb().expanded(reach * (1.0 + CELL_MARGIN));
             let (lo, hi) = (self.coords(bx.min), self.coords(bx.max));

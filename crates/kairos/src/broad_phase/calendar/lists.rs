@@ -5,7 +5,9 @@
 //!
 //! The skin trades re-listings against candidates: a re-listing scans the centres in the cells
 //! around the body and updates its neighbours' rows, so it costs several predictions. The default
-//! skin ([`super::CalendarOptions::DEFAULT_LIST_SKIN`]) is 0.6 of the largest contact distance.
+//! skin ([`super::CalendarOptions::DEFAULT_LIST_SKIN`]) is 0.6 of the largest contact distance;
+//! where the cells are much wider than the cut-off (sparse or tiny bodies), the reach grows to
+//! what the cells around a centre cover, and where those are all the cells no body is re-listed.
 //! Lists pay where the cells give many candidates (dense 3D gases); in 2D (9 cells) and where
 //! bodies fly far between collisions they cost more than they save, which is what
 //! `BroadPhaseKind::auto` follows.
@@ -40,7 +42,8 @@ use crate::world::World;
 pub(super) struct Lists<V: Vector> {
     /// The skin as a fraction of the largest contact distance.
     pub(super) skin: f64,
-    /// How far a body may move from its centre before it is re-listed.
+    /// How far a body may move from its centre before it is re-listed (infinite where every
+    /// body lists every other).
     pub(super) reach: f64,
     /// The squared cut-off of the centres' distance.
     pub(super) cut2: f64,
@@ -83,6 +86,10 @@ impl<V: Vector> Lists<V> {
     /// edge and leaving (round-off) is re-listed at once.
     #[inline]
     pub(super) fn relisting(&self, b: &Body<V>, acc: V, now: f64, i: u32) -> Entry {
+        if self.reach == f64::INFINITY {
+            // Every body is listed with every other: none is re-listed.
+            return Entry::NOTHING;
+        }
         if acc != V::ZERO {
             return self.relisting_accel(b, acc, now, i);
         }
