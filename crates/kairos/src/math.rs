@@ -652,9 +652,17 @@ fn unit_scaled(m: DMat3) -> Option<(DMat3, f64)> {
         return None;
     }
     // 2^k ≥ big; dividing by a power of two only shifts exponents.
-    let k = big.log2().ceil().clamp(-1022.0, 1023.0) as i32;
-    let s = 2f64.powi(k);
+    let s = power_of_two(big.log2().ceil());
     Some((m * (1.0 / s), s))
+}
+
+/// `2^k` for the integer `k = exponent` clamped to the normal exponents `[-1022, 1023]`
+/// (`2^0` for NaN): the factor by which quantities are rescaled to unit size, exactly, since
+/// a power of two only shifts their exponents. Callers choose how `exponent` is rounded.
+#[inline]
+#[must_use]
+pub(crate) fn power_of_two(exponent: f64) -> f64 {
+    2f64.powi(exponent.clamp(-1022.0, 1023.0) as i32)
 }
 
 /// The inverse of a symmetric positive definite 3×3 tensor, computed at unit scale so that

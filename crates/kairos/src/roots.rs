@@ -109,7 +109,7 @@ pub fn first_contact<V: Vector>(d: V, w: V, sigma: f64) -> Toi {
     // 1e-170 overlap). The time is unchanged when every length is divided by the same power
     // of two, which is exact.
     if !(sigma > 1e-60 && sigma < 1e60) && sigma > 0.0 && sigma.is_finite() {
-        let s = 2f64.powi((sigma.log2().round() as i32).clamp(-1022, 1023));
+        let s = crate::math::power_of_two(sigma.log2().round());
         let inv = 1.0 / s;
         return first_contact_unscaled(d * inv, w * inv, sigma * inv);
     }

@@ -181,8 +181,7 @@ impl FreeRotation {
         if !(big > 0.0 && big.is_finite()) {
             return Self::new_unit(inertia, rotation, angular_velocity);
         }
-        let k = (big.log2() * 0.5).round().clamp(-511.0, 511.0) as i32;
-        let s = 4f64.powi(k);
+        let s = super::power_of_two(2.0 * (big.log2() * 0.5).round().clamp(-511.0, 511.0));
         let mut r = Self::new_unit(inertia * (1.0 / s), rotation, angular_velocity);
         r.momentum *= s;
         r.energy *= s;

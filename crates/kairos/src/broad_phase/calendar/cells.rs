@@ -204,22 +204,40 @@ impl CellGrid {
     }
 }
 
+/// A grid fitted to a world by [`CellGrid::fit`].
+pub(super) struct GridFit {
+    pub grid: CellGrid,
+    /// The round-off of cell boundaries and crossing positions far from the origin, added to
+    /// every contact distance with the relative [`CELL_MARGIN`].
+    round_off: f64,
+    /// The largest contact distance whose padded distance a neighbourhood still covers: more
+    /// than the fitted contact distance where `max_cells` made the cells wider, infinite where
+    /// a neighbourhood holds every cell.
+    pub widest: f64,
+}
+
+impl GridFit {
+    /// The width a neighbourhood must cover for contacts up to `contact` apart: `contact` with
+    /// its margin and the grid's round-off.
+    pub fn padded(&self, contact: f64) -> f64 {
+        contact * (1.0 + CELL_MARGIN) + self.round_off
+    }
+}
+
 impl CellGrid {
     /// The grid for `world`: cells at least `contact` wide (the largest contact distance, or the
     /// neighbour lists' cut-off) plus a relative [`CELL_MARGIN`] and the round-off of
     /// coordinates far from the origin, `span` cells on each side of a cell in its
     /// neighbourhood, and about `max_cells` cells at most. With a periodic box, whole cells
     /// tile it; otherwise the grid covers the bodies and the finite extents of the walls.
-    /// Returns the grid, the padded contact distance (the width a neighbourhood covers) and the
-    /// largest contact distance whose padded distance the neighbourhood still covers: more
-    /// than `contact` where `max_cells` made the cells wider, infinite where a neighbourhood
-    /// holds every cell.
+    /// Returns the grid with the padding of its contact distances and the largest contact
+    /// distance its neighbourhoods cover (see [`GridFit`]).
     pub(super) fn fit<V: Vector>(
         world: &World<V>,
         contact: f64,
         span: u32,
         max_cells: f64,
-    ) -> (Self, f64, f64) {
+    ) -> GridFit {
         let bodies = &world.bodies;
         // Bounds of the bodies (at their local times) and of the finite extents of the walls
         // (a plane's box is infinite along its length; the clamped edge cells cover that).
@@ -255,7 +273,8 @@ impl CellGrid {
             m.max(bounds.min.comp(a).abs())
                 .max(bounds.max.comp(a).abs())
         });
-        let min_width = contact * (1.0 + CELL_MARGIN) + 64.0 * f64::EPSILON * coord_scale;
+        let round_off = 64.0 * f64::EPSILON * coord_scale;
+        let min_width = contact * (1.0 + CELL_MARGIN) + round_off;
         // With lists, cells half as wide as the cut-off, and two on each side: the `5^d` cells
         // cover the cut-off as the `3^d` would, with about half their volume, and a re-listing
         // walks only those whose boxes come within the cut-off of the centre. (A wall is still
@@ -306,7 +325,6 @@ impl CellGrid {
         // The neighbourhood of a cell covers `span` cell widths on each side; on an axis of at
         // most `span + 1` cells, it covers them all (positions outside clamp to the edge
         // cells), so that axis sets no bound.
-        let round_off = 64.0 * f64::EPSILON * coord_scale;
         let narrowest = (0..V::DIM)
             .filter(|&a| dims[a] > span + 1)
             .fold(f64::INFINITY, |m, a| m.min(widths[a]));
@@ -315,7 +333,11 @@ impl CellGrid {
         } else {
             f64::INFINITY
         };
-        (grid, min_width, widest.max(contact))
+        GridFit {
+            grid,
+            round_off,
+            widest: widest.max(contact),
+        }
     }
 
     /// Every cell whose box lies within one cell width of each wall's box (every cell, with

@@ -80,7 +80,8 @@ pub struct CalendarOptions {
 /// neighbour lists' reach grows to fill them. Below, the skin is kept: in dense gases the
 /// cells are a little wider than the cut-off (1.04 times in 3D at packing 0.45, 1.1 in 2D at
 /// 0.5), and a longer list costs more there than the re-listings it saves; the thesis's table
-/// (1.65 times) runs in 0.86 s instead of 1.5 with the grown reach.
+/// at N = 2048 (1.65 times) runs in 0.75 s instead of 1.10 with the grown reach
+/// (`docs/benchmarks.md`).
 const LIST_GROWTH: f64 = 1.5;
 
 impl CalendarOptions {
@@ -166,8 +167,9 @@ impl<V: Vector> Calendar<V> {
         // registered in every cell within one cell width, at least the reach plus a radius.)
         let span = if self.lists.is_some() { 2 } else { 1 };
         let max_cells = (self.opts.max_cells_per_body * n as f64).max(1.0);
-        let (grid, mut cut, widest) =
-            CellGrid::fit(world, 2.0 * r_max + 2.0 * reach, span, max_cells);
+        let fit = CellGrid::fit(world, 2.0 * r_max + 2.0 * reach, span, max_cells);
+        let mut cut = fit.padded(2.0 * r_max + 2.0 * reach);
+        let widest = fit.widest;
         if self.lists.is_some() && widest > LIST_GROWTH * (2.0 * r_max + 2.0 * reach) {
             // Cells much wider than the cut-off asks (sparse or tiny bodies: the cells are as
             // many as `max_cells_per_body` allows): the reach grows to what the cells around a
@@ -177,12 +179,12 @@ impl<V: Vector> Calendar<V> {
             // is ever re-listed (an infinite reach).
             if widest.is_finite() {
                 reach = 0.5 * (widest - 2.0 * r_max);
-                cut = CellGrid::fit(world, 2.0 * r_max + 2.0 * reach, span, max_cells).1;
+                cut = fit.padded(2.0 * r_max + 2.0 * reach);
             } else {
                 (reach, cut) = (f64::INFINITY, f64::INFINITY);
             }
         }
-        self.grid = grid;
+        self.grid = fit.grid;
         let cells = self.grid.len();
 
         self.cells = Cells {
