@@ -30,7 +30,7 @@
 //!    counts 0 in this sum); the steps keep
 //!    half the shell, so the reported gap lies in `[shell/2, shell]`: the bodies never overlap,
 //!    and the time is before the true contact by at most the shell over the closing speed.
-//!    Each step is also offered a **second-order** bound (see `curved_step`): along the fixed
+//!    Each step is also offered a **second-order** bound (see `query::advancement`): along the fixed
 //!    normal the margin is at least that of the shapes moved by their velocity fields, minus
 //!    `A s² / 2` for the bound `A = R (|ω|² + |ω̇|)` on the points' acceleration; that bound
 //!    is concave in `s`, so a doubled step that still clears the target is certified. Two
@@ -99,10 +99,10 @@
 
 use crate::body::Body;
 use crate::math::{Rotation, Vector};
-use crate::query::toi::certified_step;
+use crate::query::advancement::certified_step_accel;
 use crate::query::{
-    contact_manifold, distance, penetration, sat::as_polytope, EpaOptions, GjkCache, GjkOptions,
-    GjkStatus,
+    self, contact_manifold, distance, penetration, sat::as_polytope, Advance, AdvanceOptions,
+    EpaOptions, GjkCache, GjkOptions, GjkStatus, MovingShape,
 };
 use crate::shape::{MassProperties, Pose, Shape, SupportMap};
 use crate::toi::{box_windows, first_zero_quadratic, window_accel, Toi, ToiStatus};
@@ -520,168 +520,45 @@ pub(crate) fn sphere_window<V: Vector>(d: V, w: V, sigma: f64) -> Option<(f64, f
     (s_in.is_finite() && s_out >= s_in).then_some((s_in, s_out))
 }
 
-/// [`certified_step`] when the closing speed may also grow at `acc` (a relative acceleration of
-/// the centres): the longest `s` with `mu s + acc s² / 2` at most the margin less what must be
-/// kept, by the stable root. Equal to [`certified_step`] when `acc = 0`.
-fn certified_step_accel(margin: f64, mu: f64, acc: f64, keep: f64) -> f64 {
-    if !(acc > 0.0) {
-        return certified_step(margin, mu, keep);
+impl<V: Vector> MovingShape<V> for Mover<'_, V> {
+    #[inline]
+    fn shape(&self) -> &Shape<V> {
+        self.shape
     }
-    if !(margin > 0.0) {
-        return 0.0;
+    #[inline]
+    fn pose_at(&self, t: f64) -> Pose<V> {
+        Mover::pose_at(self, t)
     }
-    let room = margin - keep.min(0.5 * margin);
-    let s = 2.0 * room / (mu + (mu * mu + 2.0 * acc * room).sqrt());
-    if s.is_finite() && s > 0.0 {
-        s
-    } else {
-        0.0
+    #[inline]
+    fn linear_velocity(&self, t: f64) -> V {
+        Mover::linear_velocity(self, t)
     }
-}
-
-/// How a conservative advancement ended.
-enum Advance {
-    /// Within the target gap at this time.
-    Contact(f64),
-    /// No contact in the window.
-    Clear,
-    /// No certified step (or the step limit) at this time: no contact before it.
-    Stalled(f64),
-}
-
-/// The gradient `g` of the linear map `r ↦ n · (ω × r)`: `g = n × ω` in 3D.
-fn spin_gradient<V: Vector>(omega: V::Angular, n: V) -> V {
-    let mut g = [0.0; 3];
-    for (k, x) in g.iter_mut().enumerate().take(V::DIM) {
-        *x = n.dot(V::angular_cross(omega, V::unit(k)));
+    #[inline]
+    fn spin_speed(&self) -> f64 {
+        Mover::spin_speed(self)
     }
-    V::from_array3(g)
-}
-
-/// The longest step the second-order bound certifies (module docs, "sliding contacts"), at
-/// least `first` (a step already certified); at least `room` when the bound certifies all of it.
-///
-/// Along a fixed normal `n` (from `a` to `b`), the margin `m(s) = min_b n·x − max_a n·x` of the
-/// shapes `s` after `t` is at least `m_lin(s) − A s² / 2`, where `m_lin` is the margin of the
-/// shapes moved by their velocity fields at `t` (each point `x` to `x + s (v + ω × r)`) and `A`
-/// bounds the acceleration of any of their points (`R (|ω|² + |ω̇|)` each): every point's
-/// distance along `n` is within `A s² / 2` of its linear extrapolation. The shape moved by its
-/// velocity field has the support of the shape at `t` in the direction `n + s (n × ω)`, so
-/// `m_lin` takes one support point of each shape, and it is concave in `s` (an affine function
-/// minus two support functions, convex in their direction); so is the bound. A concave function
-/// that exceeds `keep` at `0` and at `s` exceeds it on all of `[0, s]`: each doubling of the
-/// step that still exceeds `keep` is certified. This is what lets two bodies that slide against
-/// each other (a gap of the shell's size that does not close, and a spin that the first-order
-/// bound must assume could close it at `|ω| R`) advance by `√(2 gap / A)` instead of
-/// `gap / (|ω| R)`.
-#[allow(clippy::too_many_arguments)]
-fn curved_step<V: Vector>(
-    a: &Mover<V>,
-    b: &Mover<V>,
-    t: f64,
-    pa: &Pose<V>,
-    pb: &Pose<V>,
-    n: V,
-    plane: f64,
-    keep: f64,
-    first: f64,
-    room: f64,
-) -> f64 {
-    let acc = a.acceleration_bound() + b.acceleration_bound() + (a.accel - b.accel).length();
-    if !(plane > keep && acc.is_finite()) {
-        return first;
+    #[inline]
+    fn acceleration(&self) -> V {
+        self.accel
     }
-    let (ca, wa) = a.centre_and_spin(t);
-    let (cb, wb) = b.centre_and_spin(t);
-    let (ga, gb) = (spin_gradient::<V>(wa, n), spin_gradient::<V>(wb, n));
-    let closing = n.dot(b.linear_velocity(t) - a.linear_velocity(t));
-    let base = n.dot(cb - ca);
-    let bound = |s: f64| {
-        let da = n + ga * s;
-        let db = -(n + gb * s);
-        let ha = da.dot(a.shape.support(pa, da) - ca);
-        let hb = db.dot(b.shape.support(pb, db) - cb);
-        base + closing * s - ha - hb - 0.5 * acc * s * s
-    };
-    // The trials depend on the state at `t` only, never on `room` (which only stops the
-    // growth): a prediction bounded by a broad phase's `t_max` takes the same steps as an
-    // unbounded one up to `t_max`, so both report the same contacts by then.
-    let mut ok = first;
-    let start = if acc > 0.0 {
-        (2.0 * (plane - keep) / acc).sqrt()
-    } else {
-        2.0 * first
+    fn acceleration_bound(&self) -> f64 {
+        Mover::acceleration_bound(self)
     }
-    .max(2.0 * first);
-    if bound(start) > keep {
-        ok = start;
-        for _ in 0..64 {
-            if ok >= room {
-                break;
-            }
-            let s = 2.0 * ok;
-            if !(bound(s) > keep) {
-                break;
-            }
-            ok = s;
-        }
+    fn centre_and_spin(&self, t: f64) -> (V, V::Angular) {
+        Mover::centre_and_spin(self, t)
     }
-    ok
 }
 
 /// Conservative advancement of `a` and `b` over `[from, to]` until their gap is at most
-/// `target` (see the [module docs](self)).
+/// `target` ([`query::advance`] with its second-order steps and at most [`MAX_STEPS`] steps).
 fn advance<V: Vector>(a: &Mover<V>, b: &Mover<V>, from: f64, to: f64, target: f64) -> Advance {
-    let spin = a.spin_speed() + b.spin_speed();
-    // A relative acceleration of the centres (gravity against a sleeping body or a wall) makes
-    // the closing speed grow: the steps then bound the closing distance by `μ s + A s² / 2`.
-    let acc = (a.accel - b.accel).length();
-    let opts = GjkOptions::default();
-    let mut cache = GjkCache::default();
-    let mut t = from;
-    for _ in 0..MAX_STEPS {
-        let v_rel = a.linear_velocity(t) - b.linear_velocity(t);
-        let lipschitz = v_rel.length() + spin;
-        let (pa, pb) = (a.pose_at(t), b.pose_at(t));
-        let g = distance(a.shape, &pa, b.shape, &pb, &opts, Some(&mut cache));
-        let n = g.normal;
-        let plane =
-            if matches!(g.status, GjkStatus::Separated | GjkStatus::Touching) && n != V::ZERO {
-                n.dot(b.shape.support(&pb, -n)) - n.dot(a.shape.support(&pa, n))
-            } else {
-                f64::NEG_INFINITY
-            };
-        let touching = g.status == GjkStatus::Touching && !(plane > 0.5 * target);
-        if g.status == GjkStatus::Intersecting || touching || g.distance <= target {
-            return Advance::Contact(t);
-        }
-        let mu_plane = v_rel.dot(n) + spin;
-        if plane > 0.0 && !(mu_plane > 0.0) && acc == 0.0 {
-            return Advance::Clear;
-        }
-        let keep = 0.5 * target;
-        let first = certified_step_accel(plane, mu_plane, acc, keep).max(certified_step_accel(
-            g.lower_bound,
-            lipschitz,
-            acc,
-            keep,
-        ));
-        let room = to - t;
-        let dt = curved_step(a, b, t, &pa, &pb, n, plane, keep, first, room);
-        if !(dt > 0.0) {
-            return Advance::Stalled(t);
-        }
-        if !(t + dt <= to) || dt >= room {
-            return Advance::Clear;
-        }
-        if t + dt == t {
-            // The step is below the resolution of time here: the gap is within what time can
-            // tell apart (see `World`'s contact tolerance), a contact at that resolution.
-            return Advance::Contact(t);
-        }
-        t += dt;
-    }
-    Advance::Stalled(t)
+    let options = AdvanceOptions {
+        target,
+        max_steps: MAX_STEPS,
+        curved_steps: true,
+        gjk: GjkOptions::default(),
+    };
+    query::advance(a, b, from, to, &options, &mut GjkCache::default()).outcome
 }
 
 /// The gap of `a` and `b` at `t` with the normal (from `a` to `b`) and a witness point on each:
@@ -737,13 +614,18 @@ fn predict<V: Vector>(
     }
     let to = (t0 + s_out).min(t_max);
     let hit = |outcome: Advance| match outcome {
-        Advance::Contact(t) | Advance::Stalled(t) => Toi {
+        Advance::Contact(t) => Toi {
             time: t,
             status: if t == t0 {
                 ToiStatus::Penetrating
             } else {
                 ToiStatus::Approaching
             },
+        },
+        // A safe time before any contact: the event there re-predicts (see `Resume`).
+        Advance::Stalled(t) => Toi {
+            time: t,
+            status: ToiStatus::Stalled,
         },
         Advance::Clear => Toi::miss(ToiStatus::Grazing),
     };

@@ -16,6 +16,9 @@ pub enum ToiStatus {
     Separating,
     /// The pair approaches but passes without touching, or only grazes: no contact.
     Grazing,
+    /// Conservative advancement stalled at [`Toi::time`] (its step limit, or a margin below
+    /// rounding): no contact before it, a safe time to look again. Counted as a hit.
+    Stalled,
     /// A bounded query (the calendar's periodic prediction, `toi::body_body_periodic_by`)
     /// proved that no contact comes at or before its bound, without solving; a later contact
     /// may exist.
@@ -44,7 +47,10 @@ impl Toi {
     /// True when the query found a contact.
     #[inline]
     pub fn is_hit(&self) -> bool {
-        matches!(self.status, ToiStatus::Approaching | ToiStatus::Penetrating)
+        matches!(
+            self.status,
+            ToiStatus::Approaching | ToiStatus::Penetrating | ToiStatus::Stalled
+        )
     }
 }
 

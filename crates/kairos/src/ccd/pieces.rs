@@ -469,8 +469,8 @@ pub fn pieces_contact(
             match r.status {
                 ImpactStatus::Hit | ImpactStatus::Overlapping => break Some(r.time),
                 ImpactStatus::None => break None,
-                ImpactStatus::MaxIterations if r.time > t => t = r.time,
-                ImpactStatus::MaxIterations => break Some(r.time),
+                ImpactStatus::Stalled if r.time > t => t = r.time,
+                ImpactStatus::Stalled => break Some(r.time),
             }
         };
         if let Some(time) = hit {

@@ -34,12 +34,14 @@
 //! assert!((r.distance - 1.5).abs() < 1e-12);
 //! ```
 
+pub mod advancement;
 pub mod epa;
 pub mod gjk;
 pub mod manifold;
 pub mod sat;
 pub mod toi;
 
+pub use advancement::{advance, Advance, AdvanceOptions, Advancement, MovingShape};
 pub use epa::{penetration, signed_distance, EpaOptions, EpaResult, EpaStatus};
 pub use gjk::{
     distance, intersects, CoreSupport, Feature, GjkCache, GjkOptions, GjkResult, GjkStatus,

@@ -16,14 +16,15 @@
 //! models and temporal culling*, SIGGRAPH 2007, and *C2A* (Tang, Kim, Manocha, ICRA 2009).
 //! From `t = t0`: [`distance`] (GJK, warm-started from the previous step's simplex through a
 //! [`GjkCache`]) gives the distance and its direction `n` (from `a` to `b`); if the distance is
-//! at most `tol`, or GJK reports them intersecting, or [`GjkStatus::Touching`] (no certified
+//! at most `tol`, or GJK reports them intersecting, or [`GjkStatus::Touching`](super::gjk::GjkStatus::Touching) (no certified
 //! gap, also from a cold start when the warm one stalled (see [`distance`]), and no separating
 //! plane along its normal wider than `tol/2`), the shapes are in contact at `t`; otherwise, with `d` a certified
 //! lower bound on the separation (below), the time is advanced by `Δt = (d − tol/2) / μ`,
 //! where `μ` bounds how fast the gap can close, and the loop repeats. It stops at a contact
 //! ([`ImpactStatus::Hit`]), when the next step passes `t1` or the gap can never close
 //! ([`ImpactStatus::None`]), or after [`ToiOptions::max_iterations`] steps
-//! ([`ImpactStatus::MaxIterations`]).
+//! ([`ImpactStatus::Stalled`]). The loop is [`super::advancement::advance`], the one the
+//! simulation's rigid bodies use too.
 //!
 //! Two shapes that only translate (both angular velocities zero), neither with a round core
 //! (not a ball or capsule, see [`CoreSupport`]), and not two 2D
@@ -97,10 +98,11 @@
 //! * [`ImpactStatus::None`]: the shapes do not touch anywhere in `[t0, t1]` (not reported when a
 //!   contact exists).
 //! * [`ImpactStatus::Overlapping`]: the shapes overlap or are within `tol` at `t0`.
-//! * [`ImpactStatus::MaxIterations`]: no contact in `[t0, time]`; `time` (the last step's, where
-//!   the geometry is) is a safe lower bound on the first contact. Also reported when neither
-//!   margin can be certified although the distance exceeds `tol` (a tolerance set below the
-//!   rounding limit above).
+//! * [`ImpactStatus::Stalled`]: no contact in `[t0, time]`; `time` (the last step's, where
+//!   the geometry is) is a safe lower bound on the first contact. Reported after
+//!   [`ToiOptions::max_iterations`] steps, and when neither margin can be certified although
+//!   the distance exceeds `tol` (a tolerance set below the rounding limit above) or the step
+//!   is below the resolution of time.
 //! * These hold up to the rounding of the support points and dot products (about
 //!   `ε_mach · size`), which the tolerance covers. No NaN: an empty or non-finite interval is
 //!   [`ImpactStatus::None`], and every division is by a positive `μ`.
@@ -124,11 +126,10 @@
 //! ```
 
 use crate::math::Vector;
-use crate::query::gjk::{
-    distance, ray_cast, CoreSupport, Feature, GjkCache, GjkOptions, GjkStatus, RayCast,
-};
+use crate::query::advancement::{advance, Advance, AdvanceOptions, MovingShape};
+use crate::query::gjk::{ray_cast, CoreSupport, Feature, GjkCache, GjkOptions, RayCast};
 use crate::roots::first_contact;
-use crate::shape::{Motion, Pose, Shape, SupportMap};
+use crate::shape::{Motion, Pose, Shape};
 
 /// How a [`time_of_impact`] query ended.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -139,8 +140,9 @@ pub enum ImpactStatus {
     None,
     /// The shapes overlap or touch within the tolerance at the start of the interval.
     Overlapping,
-    /// The step limit was reached at [`ToiResult::time`]; no contact before it.
-    MaxIterations,
+    /// Advancement stalled at [`ToiResult::time`] (the step limit, or no margin that rounding
+    /// lets it certify); no contact before it, so a safe lower bound on the first contact.
+    Stalled,
 }
 
 /// The options of [`time_of_impact`].
@@ -180,7 +182,7 @@ pub struct ToiResult<V> {
     /// How the query ended.
     pub status: ImpactStatus,
     /// The contact time ([`ImpactStatus::Hit`]), `t0` ([`ImpactStatus::Overlapping`]), `t1`
-    /// ([`ImpactStatus::None`]) or the last time reached ([`ImpactStatus::MaxIterations`]).
+    /// ([`ImpactStatus::None`]) or the last time measured ([`ImpactStatus::Stalled`]).
     pub time: f64,
     /// GJK's distance at `time` (0 when overlapping or for [`ImpactStatus::None`]).
     pub distance: f64,
@@ -235,7 +237,6 @@ pub fn time_of_impact<V: Vector>(
     }
     let v_rel = motion_a.linear_velocity - motion_b.linear_velocity;
     let spin = motion_a.angular_speed() * ra + motion_b.angular_speed() * rb;
-    let lipschitz = v_rel.length() + spin;
     // Without spin the rotations are the same at every time (`Motion::pose_at` integrates a zero
     // rotation to the same value, bit for bit): computed once.
     let (rot_a, rot_b) = (motion_a.pose_at(t0).rotation, motion_b.pose_at(t0).rotation);
@@ -267,61 +268,101 @@ pub fn time_of_impact<V: Vector>(
             RayCast::Hit(lambda) | RayCast::Stalled(lambda) => t = (t0 + lambda).min(t1),
         }
     }
-    while out.iterations < options.max_iterations {
-        let (pa, pb) = (pose_at(motion_a, rot_a, t), pose_at(motion_b, rot_b, t));
-        let g = distance(a, &pa, b, &pb, &options.gjk, Some(&mut cache));
-        out.iterations += 1;
-        out.time = t;
+    // Without spin the rotations are the same at every time: computed once.
+    let fixed = |rot| (spin == 0.0).then_some(rot);
+    let (moved_a, moved_b) = (
+        Moved {
+            shape: a,
+            motion: motion_a,
+            radius: ra,
+            rotation: fixed(rot_a),
+        },
+        Moved {
+            shape: b,
+            motion: motion_b,
+            radius: rb,
+            rotation: fixed(rot_b),
+        },
+    );
+    let adv = advance(
+        &moved_a,
+        &moved_b,
+        t,
+        t1,
+        &AdvanceOptions {
+            target: tol,
+            max_steps: options.max_iterations.saturating_sub(out.iterations),
+            curved_steps: false,
+            gjk: options.gjk,
+        },
+        &mut cache,
+    );
+    out.iterations += adv.steps;
+    if let Some(g) = adv.gjk {
+        out.time = adv.measured_at;
         out.distance = g.distance;
         out.normal = g.normal;
         out.point_a = g.point_a;
         out.point_b = g.point_b;
         out.feature_a = g.feature_a;
         out.feature_b = g.feature_b;
-        // The separating plane along GJK's normal, measured by one support point of each
-        // shape: a certified margin whenever it is positive, whatever GJK's status.
-        let n = g.normal;
-        let plane =
-            if matches!(g.status, GjkStatus::Separated | GjkStatus::Touching) && n != V::ZERO {
-                n.dot(b.support(&pb, -n)) - n.dot(a.support(&pa, n))
-            } else {
-                f64::NEG_INFINITY
-            };
-        // Touching: GJK could not certify a gap; unless the plane does, this is a contact,
-        // never a separation.
-        let touching = g.status == GjkStatus::Touching && !(plane > 0.5 * tol);
-        if g.status == GjkStatus::Intersecting || touching || g.distance <= tol {
+    }
+    match adv.outcome {
+        Advance::Contact(t) => {
             out.status = if t == t0 {
                 ImpactStatus::Overlapping
             } else {
                 ImpactStatus::Hit
             };
-            return out;
+            out
         }
-        // Two certified margins, each with its closing-speed bound (module docs): the plane
-        // above, and GJK's lower bound with the direction-free bound.
-        let mu_plane = v_rel.dot(n) + spin;
-        if plane > 0.0 && !(mu_plane > 0.0) {
-            // The plane separates the shapes for all later time.
-            return none(out, t1);
+        Advance::Clear => none(out, t1),
+        Advance::Stalled(_) => {
+            out.status = ImpactStatus::Stalled;
+            out
         }
-        let keep = 0.5 * tol;
-        let dt = certified_step(plane, mu_plane, keep).max(certified_step(
-            g.lower_bound,
-            lipschitz,
-            keep,
-        ));
-        if !(dt > 0.0) {
-            // No certified margin (GJK's rounding): stop at this safe time.
-            break;
-        }
-        if !(t + dt <= t1) {
-            return none(out, t1);
-        }
-        t += dt;
     }
-    out.status = ImpactStatus::MaxIterations;
-    out
+}
+
+/// A shape moving by a [`Motion`], for [`advance`]; `rotation` is the rotation at every time
+/// when the pair does not spin (`Motion::pose_at` would integrate a zero rotation to the same
+/// value, bit for bit).
+struct Moved<'a, V: Vector> {
+    shape: &'a Shape<V>,
+    motion: &'a Motion<V>,
+    radius: f64,
+    rotation: Option<V::Rotation>,
+}
+
+impl<V: Vector> MovingShape<V> for Moved<'_, V> {
+    fn shape(&self) -> &Shape<V> {
+        self.shape
+    }
+    #[inline]
+    fn pose_at(&self, t: f64) -> Pose<V> {
+        let m = self.motion;
+        match self.rotation {
+            Some(rot) => Pose::new(m.pose.position + m.linear_velocity * (t - m.time), rot),
+            None => m.pose_at(t),
+        }
+    }
+    #[inline]
+    fn linear_velocity(&self, _t: f64) -> V {
+        self.motion.linear_velocity
+    }
+    fn spin_speed(&self) -> f64 {
+        self.motion.angular_speed() * self.radius
+    }
+    fn acceleration(&self) -> V {
+        V::ZERO
+    }
+    fn acceleration_bound(&self) -> f64 {
+        let w = self.motion.angular_speed();
+        self.radius * w * w
+    }
+    fn centre_and_spin(&self, t: f64) -> (V, V::Angular) {
+        (self.pose_at(t).position, self.motion.angular_velocity)
+    }
 }
 
 /// Two balls: the exact first contact of the simulator's solver ([`first_contact`], a stable
@@ -370,18 +411,6 @@ fn ball_ball<V: Vector>(
         out.point_b = cb;
     }
     out
-}
-
-/// The advancement step that keeps `min(keep, margin / 2)` of a certified `margin` closing at
-/// speed at most `mu` (module docs); 0 when there is no positive margin or closing speed. Shared
-/// with the simulator's rigid bodies ([`crate::rigid`]).
-#[inline]
-pub(crate) fn certified_step(margin: f64, mu: f64, keep: f64) -> f64 {
-    if margin > 0.0 && mu > 0.0 {
-        (margin - keep.min(0.5 * margin)) / mu
-    } else {
-        0.0
-    }
 }
 
 /// No contact up to `t1`.

@@ -221,7 +221,7 @@ fn compare<V: Parry>(kinds: &[&str], seed: u64, per_pair: usize, max_spin: f64) 
                         t.kairos_missed += 1;
                         println!("Kairos missed: {ctx}");
                     }
-                    (ImpactStatus::Hit | ImpactStatus::MaxIterations, Some(w))
+                    (ImpactStatus::Hit | ImpactStatus::Stalled, Some(w))
                         if ours.time > w + ON_TIME =>
                     {
                         t.kairos_late += 1;
