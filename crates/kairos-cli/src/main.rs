@@ -11,7 +11,7 @@ use std::process::ExitCode;
 
 use clap::{Parser, Subcommand};
 
-use commands::{ccd, inspect, query, run};
+use commands::{ccd, demo, generate, inspect, query, run};
 use render::{snapshot, view};
 
 #[global_allocator]
@@ -28,7 +28,7 @@ struct Cli {
 #[derive(Subcommand)]
 enum Command {
     /// Run the thesis's billiard scene (a few hundred balls), print a summary, write a trace.
-    Demo(run::DemoArgs),
+    Demo(demo::DemoArgs),
     /// Simulate a scene file, streaming every event to a binary trace.
     Run(run::RunArgs),
     /// Generate a scene file.
@@ -66,18 +66,18 @@ enum Command {
 #[derive(Subcommand)]
 enum GenerateCommand {
     /// The thesis's benchmark scene (section 5.2): balls on a rectangular table.
-    Billiard(run::BilliardArgs),
+    Billiard(generate::BilliardArgs),
     /// A hard-sphere (3D) or hard-disc (2D) gas in a periodic box.
-    Gas(run::GasArgs),
+    Gas(generate::GasArgs),
     /// Rigid bodies: a 2D gas of spinning convex polygons and boxes in a room of walls.
-    Polygons(run::RigidGasArgs),
+    Polygons(generate::RigidGasArgs),
     /// Rigid bodies: spinning cubes in a 3D box room.
-    Boxes(run::RigidGasArgs),
+    Boxes(generate::RigidGasArgs),
     /// Rigid bodies: small fast spinning boxes fired at a thin rotating plank and at each
     /// other (2D).
-    Bullet(run::BulletArgs),
+    Bullet(generate::BulletArgs),
     /// Under gravity: balls and boxes dropped into a room, bouncing until they come to rest.
-    Drop(run::DropArgs),
+    Drop(generate::DropArgs),
 }
 
 /// A path argument, for messages.
@@ -106,14 +106,14 @@ fn main() -> ExitCode {
     let cli = Cli::parse();
     interrupt::install();
     let result = match cli.command {
-        Command::Demo(a) => run::demo(a),
+        Command::Demo(a) => demo::demo(a),
         Command::Run(a) => run::run(a),
-        Command::Generate(GenerateCommand::Billiard(a)) => run::generate_billiard(a),
-        Command::Generate(GenerateCommand::Gas(a)) => run::generate_gas(a),
-        Command::Generate(GenerateCommand::Polygons(a)) => run::generate_rigid_gas(a, 2),
-        Command::Generate(GenerateCommand::Boxes(a)) => run::generate_rigid_gas(a, 3),
-        Command::Generate(GenerateCommand::Bullet(a)) => run::generate_bullet(a),
-        Command::Generate(GenerateCommand::Drop(a)) => run::generate_drop(a),
+        Command::Generate(GenerateCommand::Billiard(a)) => generate::generate_billiard(a),
+        Command::Generate(GenerateCommand::Gas(a)) => generate::generate_gas(a),
+        Command::Generate(GenerateCommand::Polygons(a)) => generate::generate_rigid_gas(a, 2),
+        Command::Generate(GenerateCommand::Boxes(a)) => generate::generate_rigid_gas(a, 3),
+        Command::Generate(GenerateCommand::Bullet(a)) => generate::generate_bullet(a),
+        Command::Generate(GenerateCommand::Drop(a)) => generate::generate_drop(a),
         Command::Export(a) => inspect::export(a),
         Command::Frames(a) => inspect::frames(a),
         Command::View(a) => view::view(a),

@@ -80,7 +80,7 @@ pub struct DiscreteArgs {
     #[arg(long, default_value_t = RigidGasParams::default().packing)]
     pub rigid_packing: f64,
     #[command(flatten)]
-    pub table: crate::commands::run::TableArgs,
+    pub table: crate::commands::generate::TableArgs,
 }
 
 /// One row of the table, and one line of the CSV written by `--csv` and read by `--from-csv`.

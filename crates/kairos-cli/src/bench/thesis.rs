@@ -54,7 +54,7 @@ pub struct ThesisArgs {
     ])]
     pub from_csv: Option<std::path::PathBuf>,
     #[command(flatten)]
-    pub table: crate::commands::run::TableArgs,
+    pub table: crate::commands::generate::TableArgs,
 }
 
 /// Growth exponent of a broad phase's total running time with N on this scene (events grow

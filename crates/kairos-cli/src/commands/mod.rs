@@ -3,7 +3,10 @@
 //! continuous collision detection of triangle features on benchmark query files.
 
 pub mod ccd;
+pub mod demo;
+pub mod generate;
 pub mod inspect;
 pub mod query;
 pub mod run;
+pub mod simulate;
 pub mod stepper;
