@@ -147,7 +147,8 @@ impl RunSpec<'_> {
     /// scene still holds its bodies), remembering why.
     pub(super) fn resolve_auto(mut self) -> Self {
         if let Stepper::Auto = self.stepper {
-            let choice = kairos::broad_phase::BroadPhaseKind::auto(&self.scene);
+            let choice =
+                kairos::broad_phase::BroadPhaseKind::auto(self.scene.dim, self.scene.packing());
             self.stepper = Stepper::Event(choice.kind);
             self.auto = Some(choice.reason);
         }

@@ -75,32 +75,28 @@ impl BroadPhaseKind {
     /// The same for a 2D periodic gas.
     pub const AUTO_LISTS_PACKING_2D: f64 = 0.65;
 
-    /// The event-driven broad phase measured fastest for `scene`: `calendar-lists` for a dense
-    /// periodic gas (packing fraction at least [`Self::AUTO_LISTS_PACKING_3D`] in 3D,
-    /// [`Self::AUTO_LISTS_PACKING_2D`] in 2D), where its neighbour lists cut the candidates of
-    /// every prediction; `calendar` otherwise (sparser gases, scenes with walls), where the
-    /// lists' upkeep costs more than it saves, for half the memory. Every broad phase gives the
-    /// same events: the choice changes only the speed.
-    pub fn auto(scene: &crate::scene::Scene) -> AutoChoice {
-        let threshold = if scene.dim == 3 {
+    /// The event-driven broad phase measured fastest for a scene of dimension `dim` whose
+    /// boundary is a periodic box holding bodies at packing fraction `periodic_packing` (`None`
+    /// for walls, see `Scene::packing`): `calendar-lists` for a dense periodic gas (packing
+    /// fraction at least [`Self::AUTO_LISTS_PACKING_3D`] in 3D, [`Self::AUTO_LISTS_PACKING_2D`]
+    /// in 2D), where its neighbour lists cut the candidates of every prediction; `calendar`
+    /// otherwise (sparser gases, scenes with walls), where the lists' upkeep costs more than it
+    /// saves, for half the memory. Every broad phase gives the same events: the choice changes
+    /// only the speed.
+    pub fn auto(dim: usize, periodic_packing: Option<f64>) -> AutoChoice {
+        let threshold = if dim == 3 {
             Self::AUTO_LISTS_PACKING_3D
         } else {
             Self::AUTO_LISTS_PACKING_2D
         };
-        match scene.packing() {
+        match periodic_packing {
             Some(phi) if phi >= threshold => AutoChoice {
                 kind: BroadPhaseKind::CalendarLists,
-                reason: format!(
-                    "a dense {}D periodic gas (packing {phi:.3} >= {threshold})",
-                    scene.dim
-                ),
+                reason: format!("a dense {dim}D periodic gas (packing {phi:.3} >= {threshold})"),
             },
             Some(phi) => AutoChoice {
                 kind: BroadPhaseKind::Calendar,
-                reason: format!(
-                    "a {}D periodic gas of packing {phi:.3} < {threshold}",
-                    scene.dim
-                ),
+                reason: format!("a {dim}D periodic gas of packing {phi:.3} < {threshold}"),
             },
             None => AutoChoice {
                 kind: BroadPhaseKind::Calendar,
