@@ -2,7 +2,9 @@
 //! meshes fired at each other, spinning, at a low and a high speed, with the time per query
 //! and the distance the reported contact leaves between them, for full D2M, its Capoeira
 //! mode, and the seed's C2A stand-in: the convex-shapes module's conservative advancement on
-//! the meshes' exact convex pieces ([`kairos::ccd::pieces`]).
+//! the meshes' exact convex pieces ([`pieces`]).
+
+mod pieces;
 
 use std::process::ExitCode;
 use std::time::Instant;
@@ -11,11 +13,11 @@ use anyhow::Result;
 use clap::Args;
 use kairos::ccd::distance::mesh_distance;
 use kairos::ccd::mesh::TriMesh;
-use kairos::ccd::pieces::{pieces_contact, PieceBody, Procedural};
 use kairos::ccd::rotating::ScrewMotion;
 use kairos::ccd::tree::{mesh_contact, MeshBody, MeshQuery};
 use kairos::num::Num;
 use kairos::query::ToiOptions;
+use pieces::{pieces_contact, PieceBody, Procedural};
 use plotters::style::RGBColor;
 use rand::{Rng, SeedableRng};
 use rand_pcg::Pcg64;

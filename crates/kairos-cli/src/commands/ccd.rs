@@ -2,6 +2,8 @@
 //! file of the standard benchmark's format under a folder, with the false negatives and
 //! false positives against the files' exact answers, per folder.
 
+mod queries;
+
 use std::collections::{BTreeMap, HashSet};
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
@@ -10,8 +12,8 @@ use std::time::Instant;
 use anyhow::{Context, Result};
 use clap::Args;
 use kairos::ccd::linear::RootFinder;
-use kairos::ccd::queries::{read_queries, QueryKind};
 use kairos::ccd::CcdOptions;
+use queries::{read_queries, QueryKind};
 
 use crate::show;
 

@@ -18,23 +18,21 @@
 //! * [`distance`]: distances of triangles and of posed meshes (branch and bound over their
 //!   trees), to measure how far apart a contact leaves them;
 //! * [`solid`]: closed meshes as solids (the check, and their mass properties);
-//! * [`pieces`]: convex pieces of meshes (exact for the procedural ones, hulls of sphere-tree
-//!   nodes for any other) and the contact of two moving meshes by the convex-shapes module's
-//!   conservative advancement on them (the seed's C2A stand-in);
 //! * [`polyline`]: the 2D analogue: the vertex–segment test of bodies turning in the plane
 //!   (the vertex–face test with the triangle's second edge the constant `ẑ`), and the time of
-//!   contact of two moving polylines;
-//! * [`queries`]: the standard benchmark's query files and their exact ground truth.
+//!   contact of two moving polylines.
+//!
+//! The standard benchmark's query files are read by the command line (`kairos ccd`), and the
+//! convex-pieces stand-in the D2M benchmark compares with lives in its bench (`kairos bench
+//! d2m`).
 
 pub mod closest;
 pub mod distance;
 pub mod interval;
 pub mod linear;
 pub mod mesh;
-pub mod pieces;
 pub mod poly;
 pub mod polyline;
-pub mod queries;
 pub mod rotating;
 pub mod solid;
 pub mod tree;

@@ -1,7 +1,7 @@
 //! Convex pieces of triangle meshes, and the time of contact of two moving meshes by
 //! conservative advancement on their pieces: the stand-in for C2A (Tang, Kim, Manocha, ICRA
 //! 2009) in the seed's experiment, built on the convex-shapes module's
-//! [`crate::query::time_of_impact`].
+//! [`kairos::query::time_of_impact`].
 //!
 //! # Pieces
 //!
@@ -36,12 +36,11 @@
 //! leaves is the pieces' tolerance (`1e-7` of their size by default) plus how far the pieces
 //! stand out of the mesh there.
 
-use crate::ccd::mesh::{MeshError, TriMesh};
-use crate::ccd::rotating::ScrewMotion;
-use crate::ccd::tree::MeshBody;
-use crate::math::{DQuat, DVec3};
-use crate::query::{time_of_impact, ImpactStatus, ToiOptions};
-use crate::shape::{Motion, Pose, Shape, ShapeError, SupportMap};
+use kairos::ccd::mesh::{MeshError, TriMesh};
+use kairos::ccd::rotating::ScrewMotion;
+use kairos::math::{DQuat, DVec3};
+use kairos::query::{time_of_impact, ImpactStatus, ToiOptions};
+use kairos::shape::{Motion, Pose, Shape, ShapeError, SupportMap};
 
 /// A procedural mesh by its recipe (the parameters of the [`TriMesh`] constructor of the same
 /// name), which knows its exact convex pieces.
@@ -151,8 +150,8 @@ impl Procedural {
                         name: "minor",
                         problem: format!(
                             "must be below the major radius {}, got {}",
-                            crate::num::Num(major),
-                            crate::num::Num(minor)
+                            kairos::num::Num(major),
+                            kairos::num::Num(minor)
                         ),
                     });
                 }
@@ -169,7 +168,7 @@ impl Procedural {
                         name: "spike",
                         problem: format!(
                             "a spike is at least 1 radius long, got {}",
-                            crate::num::Num(spike)
+                            kairos::num::Num(spike)
                         ),
                     });
                 }
@@ -269,7 +268,11 @@ pub enum PiecesError {
 ///
 /// [`PiecesError::Shape`] when a triangle of a flat node is refused as a shape (a sliver that
 /// the mesh's looser test let through).
-pub fn tree_pieces(body: &MeshBody, depth: u32) -> Result<Vec<Shape<DVec3>>, PiecesError> {
+#[cfg(test)] // The bench's meshes are procedural; any other mesh's pieces are tested here.
+pub fn tree_pieces(
+    body: &kairos::ccd::tree::MeshBody,
+    depth: u32,
+) -> Result<Vec<Shape<DVec3>>, PiecesError> {
     let nodes = body.tree.nodes();
     let mut out = Vec::new();
     let mut stack = vec![(0usize, 0u32)];
@@ -356,6 +359,7 @@ impl PieceBody {
         Ok(Self { pieces, spheres })
     }
     /// The pieces.
+    #[cfg(test)]
     pub fn pieces(&self) -> &[Shape<DVec3>] {
         &self.pieces
     }
@@ -494,9 +498,10 @@ pub fn pieces_contact(
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::ccd::distance::mesh_distance;
-    use crate::ccd::tree::{mesh_contact, MeshQuery};
-    use crate::query::{distance, GjkOptions, GjkStatus};
+    use kairos::ccd::distance::mesh_distance;
+    use kairos::ccd::tree::MeshBody;
+    use kairos::ccd::tree::{mesh_contact, MeshQuery};
+    use kairos::query::{distance, GjkOptions, GjkStatus};
 
     /// Whether `p` lies in one of `pieces`, within `tol`.
     fn covered(pieces: &[Shape<DVec3>], p: [f64; 3], tol: f64) -> bool {

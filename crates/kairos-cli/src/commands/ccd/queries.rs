@@ -1,6 +1,6 @@
 //! The standard CCD benchmark queries (the sample queries of Wang et al., *A Large-scale
 //! Benchmark and an Inclusion-based Algorithm for Continuous Collision Detection*, 2021, as in
-//! `shared/ccd-queries/`): reading their files and checking [`super::linear`] against their
+//! `shared/ccd-queries/`): reading their files and checking [`kairos::ccd::linear`] against their
 //! exact ground truth.
 //!
 //! # The file format
@@ -15,8 +15,8 @@
 
 use std::path::Path;
 
-use super::linear::{edge_edge, vertex_face, CcdOptions, LinearPoint};
-use super::Interval;
+use kairos::ccd::linear::{edge_edge, vertex_face, CcdOptions, LinearPoint};
+use kairos::ccd::Interval;
 
 /// Which features a query's points are.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
@@ -61,7 +61,7 @@ pub struct Query {
 }
 
 impl Query {
-    /// The earliest time the features may touch by [`super::linear`] (`None`: they never do).
+    /// The earliest time the features may touch by [`kairos::ccd::linear`] (`None`: they never do).
     pub fn solve(&self, opts: &CcdOptions) -> Option<f64> {
         let [a, b, c, d] = &self.points;
         match self.kind {
