@@ -15,6 +15,8 @@
 //!   plate, random convex hull);
 //! * [`tree`]: sphere trees (Welzl's minimal spheres, midpoint splits) and the time of contact
 //!   of two moving meshes by Traverse-Tree-Pair ([`tree::mesh_contact`]);
+//! * [`sphere`]: the trees' spheres: the enclosing sphere of a node's points (Gärtner's
+//!   pivoting, Welzl's algorithm) and whether and when two moving spheres may meet;
 //! * [`distance`]: distances of triangles and of posed meshes (branch and bound over their
 //!   trees), to measure how far apart a contact leaves them;
 //! * [`solid`]: closed meshes as solids (the check, and their mass properties);
@@ -35,6 +37,7 @@ pub mod poly;
 pub mod polyline;
 pub mod rotating;
 pub mod solid;
+pub mod sphere;
 pub mod tree;
 
 pub use interval::Interval;
