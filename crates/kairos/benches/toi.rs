@@ -44,7 +44,7 @@ fn bench(c: &mut Criterion) {
             hits
         })
     });
-    let seg = Segment::new(DVec2::new(-60.0, -60.0), DVec2::new(60.0, -60.0)).unwrap();
+    let seg = WallSegment::new(DVec2::new(-60.0, -60.0), DVec2::new(60.0, -60.0)).unwrap();
     c.bench_function("ball_segment 1024 balls", |b| {
         b.iter(|| {
             let mut hits = 0u32;

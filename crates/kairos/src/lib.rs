@@ -74,6 +74,6 @@ pub mod prelude {
     pub use crate::math::{DVec2, DVec3, Vector};
     pub use crate::scene::Scene;
     pub use crate::sim::Simulation;
-    pub use crate::wall::{Segment, Wall};
+    pub use crate::wall::{Wall, WallSegment};
     pub use crate::world::World;
 }

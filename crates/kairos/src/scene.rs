@@ -33,7 +33,7 @@ use toml::{Table, Value};
 
 use crate::math::Vector;
 use crate::num::Num;
-use crate::wall::{Plane, Polygon, Segment, Wall};
+use crate::wall::{Plane, Polygon, Wall, WallSegment};
 
 /// Largest coordinate, velocity or size magnitude accepted, so that squared distances and
 /// contact-time discriminants cannot overflow.
@@ -127,7 +127,7 @@ impl WallSpec {
         Ok(match self {
             WallSpec::Segment { a, b } => {
                 vec![Wall::Segment(
-                    Segment::new(v(a)?, v(b)?).ok_or("endpoints `a` and `b` coincide")?,
+                    WallSegment::new(v(a)?, v(b)?).ok_or("endpoints `a` and `b` coincide")?,
                 )]
             }
             WallSpec::Plane { point, normal } => {
@@ -159,7 +159,7 @@ impl WallSpec {
                             a[o] = min[o];
                             b[o] = max[o];
                             walls.push(Wall::Segment(
-                                Segment::new(v(&a)?, v(&b)?).ok_or("degenerate box")?,
+                                WallSegment::new(v(&a)?, v(&b)?).ok_or("degenerate box")?,
                             ));
                         } else {
                             let (u, w) = ((axis + 1) % 3, (axis + 2) % 3);

@@ -13,7 +13,7 @@ pub type WallId = u32;
 /// in 3D a thin rod. A ball touches it when its centre is at distance `radius` from the
 /// segment, so both the flat sides and the rounded endpoint caps are handled exactly.
 #[derive(Clone, Copy, Debug, PartialEq)]
-pub struct Segment<V: Vector> {
+pub struct WallSegment<V: Vector> {
     /// First endpoint.
     pub a: V,
     /// Second endpoint.
@@ -24,7 +24,7 @@ pub struct Segment<V: Vector> {
     pub len: f64,
 }
 
-impl<V: Vector> Segment<V> {
+impl<V: Vector> WallSegment<V> {
     /// The segment from `a` to `b`; `None` when the endpoints coincide or are not finite.
     pub fn new(a: V, b: V) -> Option<Self> {
         let d = b - a;
@@ -114,7 +114,7 @@ pub struct Polygon<V: Vector> {
     /// The supporting plane (normal by the right-hand rule of the vertex order).
     pub plane: Plane<V>,
     /// Edge `k` runs from vertex `k` to vertex `k + 1` (cyclically).
-    pub edges: Vec<Segment<V>>,
+    pub edges: Vec<WallSegment<V>>,
     /// Per edge, the in-plane direction pointing into the polygon (towards the centroid, which
     /// lies inward of every edge of a convex polygon); computed once.
     inward: Vec<V>,
@@ -191,7 +191,7 @@ impl<V: Vector> Polygon<V> {
         let mut edges = Vec::with_capacity(n);
         for k in 0..n {
             let (a, b) = (vertices[k], vertices[(k + 1) % n]);
-            edges.push(Segment::new(a, b).ok_or(PolygonError::Coincide(k, (k + 1) % n))?);
+            edges.push(WallSegment::new(a, b).ok_or(PolygonError::Coincide(k, (k + 1) % n))?);
             let c = vertices[(k + 2) % n];
             let turn = cross3((b - a).to_array3(), (c - b).to_array3());
             let along = V::from_array3(turn).dot(plane.normal);
@@ -301,7 +301,7 @@ impl<V: Vector> StaticShape<V> {
 #[derive(Clone, Debug, PartialEq)]
 pub enum Wall<V: Vector> {
     /// A line segment (2D) or rod (3D).
-    Segment(Segment<V>),
+    Segment(WallSegment<V>),
     /// An infinite plane (a line in 2D).
     Plane(Plane<V>),
     /// A convex planar polygon (3D).

@@ -16,7 +16,7 @@
 use super::{first_contact, Toi, ToiStatus};
 use crate::body::Body;
 use crate::math::Vector;
-use crate::wall::{Plane, Polygon, Segment, Wall};
+use crate::wall::{Plane, Polygon, WallSegment, Wall};
 
 /// Bisection steps that always reach adjacent floating-point numbers on `[0, T]` (the binary
 /// exponent range of `f64` plus its mantissa).
@@ -267,7 +267,7 @@ pub fn ball_plane_accel<V: Vector>(ball: &Body<V>, a: V, plane: &Plane<V>) -> To
 
 /// [`super::ball_segment`] under the constant acceleration `a`: the side (a quadratic in 2D,
 /// the cylinder's quartic in 3D) and the endpoint caps, each by [`first_contact_accel`].
-pub fn ball_segment_accel<V: Vector>(ball: &Body<V>, a: V, seg: &Segment<V>) -> Toi {
+pub fn ball_segment_accel<V: Vector>(ball: &Body<V>, a: V, seg: &WallSegment<V>) -> Toi {
     let d = ball.pos - seg.a;
     let perp = |x: V| x - seg.dir * x.dot(seg.dir);
     let mut best = first_contact_accel(perp(d), perp(ball.vel), perp(a), ball.radius);

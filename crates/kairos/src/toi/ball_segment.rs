@@ -1,7 +1,7 @@
 use super::{first_contact, Toi, ToiStatus};
 use crate::body::Body;
 use crate::math::Vector;
-use crate::wall::Segment;
+use crate::wall::WallSegment;
 
 /// Time at which a ball first touches a static segment, as an absolute time.
 ///
@@ -12,7 +12,7 @@ use crate::wall::Segment;
 /// the [module policy](super) holds. Works unchanged in 3D, where the side is a cylinder.
 /// A pure function of the ball's stored state and the segment.
 #[inline]
-pub fn ball_segment<V: Vector>(ball: &Body<V>, seg: &Segment<V>) -> Toi {
+pub fn ball_segment<V: Vector>(ball: &Body<V>, seg: &WallSegment<V>) -> Toi {
     let d = ball.pos - seg.a;
     let v = ball.vel;
     let r = ball.radius;
@@ -50,8 +50,8 @@ mod tests {
     use super::*;
     use glam::DVec2;
 
-    fn seg() -> Segment<DVec2> {
-        Segment::new(DVec2::new(0.0, 0.0), DVec2::new(10.0, 0.0)).unwrap()
+    fn seg() -> WallSegment<DVec2> {
+        WallSegment::new(DVec2::new(0.0, 0.0), DVec2::new(10.0, 0.0)).unwrap()
     }
 
     #[test]

@@ -5,14 +5,14 @@ use kairos::discrete::{DiscreteOptions, DiscreteSim};
 use kairos::generate::{billiard, gas, BilliardParams, GasParams};
 use kairos::overlap::OverlapKind;
 use kairos::prelude::*;
-use kairos::wall::Segment;
+use kairos::wall::WallSegment;
 
 fn ball(x: f64, y: f64, vx: f64, vy: f64, r: f64) -> Body<DVec2> {
     Body::new(DVec2::new(x, y), DVec2::new(vx, vy), r, 1.0)
 }
 
 fn vertical_wall(x: f64) -> Wall<DVec2> {
-    Wall::Segment(Segment::new(DVec2::new(x, -1.0), DVec2::new(x, 1.0)).unwrap())
+    Wall::Segment(WallSegment::new(DVec2::new(x, -1.0), DVec2::new(x, 1.0)).unwrap())
 }
 
 fn discrete(world: World<DVec2>, dt: f64, rewind: bool, end: f64) -> DiscreteSim<DVec2> {

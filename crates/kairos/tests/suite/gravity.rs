@@ -82,7 +82,7 @@ fn a_ball_thrown_past_a_segment_end_meets_its_cap_at_the_quartic_root() {
     // A ball thrown up and sideways, falling past the left end of a horizontal segment: the
     // cap contact is the first root of a quartic; compare with fine sampling of the path.
     let seg = Wall::Segment(
-        kairos::wall::Segment::new(DVec2::new(2.0, 5.0), DVec2::new(8.0, 5.0)).unwrap(),
+        kairos::wall::WallSegment::new(DVec2::new(2.0, 5.0), DVec2::new(8.0, 5.0)).unwrap(),
     );
     let body = Body::new(DVec2::new(0.0, 8.0), DVec2::new(1.6, 2.0), 0.5, 1.0);
     let g = DVec2::new(0.0, -10.0);

@@ -83,7 +83,7 @@ proptest! {
 
     #[test]
     fn ball_segment_2d(p in v2(), v in v2(), a in v2(), b in v2(), r in 0.05..2.0f64, t0 in 0.0..3.0f64) {
-        let seg = Segment::new(a, b);
+        let seg = WallSegment::new(a, b);
         prop_assume!(seg.is_some());
         let seg = seg.unwrap();
         let mut ball = Body::new(p, v, r, 1.0);
@@ -147,7 +147,7 @@ fn extreme_values_never_give_nan() {
             let bj = Body::new(DVec2::new(0.0, x), DVec2::new(-v, 0.0), 1e-3, 1.0);
             let t = ball_ball(&bi, &bj);
             assert!(!t.time.is_nan(), "{x} {v}");
-            let seg = Segment::new(DVec2::new(-1.0, -5.0), DVec2::new(1.0, -5.0)).unwrap();
+            let seg = WallSegment::new(DVec2::new(-1.0, -5.0), DVec2::new(1.0, -5.0)).unwrap();
             assert!(!ball_segment(&bi, &seg).time.is_nan());
         }
     }
