@@ -82,8 +82,9 @@
 //! assert!((signed_distance(&cube, &Pose::IDENTITY, &cube, &other, &opts) + 0.5).abs() < 1e-12);
 //! ```
 
-use super::gjk::{affine_closest, closest_on_simplex, distance, support, Point, ROUNDING};
+use super::gjk::{affine_closest, closest_on_simplex, distance, support, Point};
 use super::sat::{as_polytope, sat, Polytope as SatPolytope, SatFeature, SatStatus};
+use super::ROUNDING;
 use super::{CoreSupport, GjkCache, GjkOptions, GjkStatus};
 use crate::math::Vector;
 use crate::shape::{Cuboid, FeatureId, Pose, Shape, SupportMap};

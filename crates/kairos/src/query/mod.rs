@@ -49,3 +49,7 @@ pub use gjk::{
 pub use manifold::{contact_manifold, polytope_manifold, ContactId, ContactPoint, Manifold};
 pub use sat::{sat, Polytope, SatCache, SatFeature, SatResult, SatStatus};
 pub use toi::{time_of_impact, ImpactStatus, ToiOptions, ToiResult};
+
+/// The rounding floor of the stopping tests, in units of `f64::EPSILON` times the size of the
+/// simplex (see [GJK's module docs](gjk)).
+const ROUNDING: f64 = 16.0 * f64::EPSILON;
