@@ -1,0 +1,204 @@
+//! The first contact of two rigid bodies: the window of their bounding spheres, the gap and
+//! its witnesses, the start inside the shell, and the earliest contact of two compound bodies'
+//! pieces (see the [module docs](crate::rigid)).
+
+use super::advance::advance;
+use super::state::Mover;
+use super::SHELL;
+use crate::math::Vector;
+use crate::query::Advance;
+use crate::query::{distance, penetration, EpaOptions, GjkOptions, GjkStatus};
+use crate::toi::{window_accel, Toi, ToiStatus};
+
+/// The times `s >= 0` (relative) at which `|d + w s| <= sigma`: `None` when there are none.
+/// Stable roots, no NaN.
+pub(crate) fn sphere_window<V: Vector>(d: V, w: V, sigma: f64) -> Option<(f64, f64)> {
+    let a = w.dot(w);
+    let b = d.dot(w);
+    let c = d.dot(d) - sigma * sigma;
+    if !(c.is_finite() && a.is_finite() && b.is_finite()) {
+        return None;
+    }
+    if c <= 0.0 {
+        if !(a > 0.0) {
+            return Some((0.0, f64::INFINITY));
+        }
+        let root = (b * b - a * c).sqrt();
+        let out = if b <= 0.0 {
+            (root - b) / a
+        } else {
+            -c / (b + root)
+        };
+        return Some((0.0, if out.is_nan() { f64::INFINITY } else { out }));
+    }
+    if !(b < 0.0) {
+        return None;
+    }
+    let disc = crate::toi::discriminant(d, w, sigma, a, b, c);
+    if !(disc > 0.0) {
+        return None;
+    }
+    let q = disc.sqrt() - b;
+    let (s_in, s_out) = (c / q, q / a);
+    (s_in.is_finite() && s_out >= s_in).then_some((s_in, s_out))
+}
+
+/// The gap of `a` and `b` at `t` with the normal (from `a` to `b`) and a witness point on each:
+/// GJK's when apart, EPA's (gap 0) when they overlap.
+pub(crate) fn gap_at<V: Vector>(a: &Mover<V>, b: &Mover<V>, t: f64) -> (f64, V, V, V) {
+    let (pa, pb) = (a.pose_at(t), b.pose_at(t));
+    let g = distance(a.shape, &pa, b.shape, &pb, &GjkOptions::default(), None);
+    if g.status == GjkStatus::Separated && g.normal != V::ZERO {
+        return (g.distance, g.normal, g.point_a, g.point_b);
+    }
+    let e = penetration(a.shape, &pa, b.shape, &pb, &EpaOptions::default());
+    (0.0, e.normal, e.point_a, e.point_b)
+}
+
+/// The speed at which the witness points `p` (on `a`) and `q` (on `b`) approach along `n`
+/// (from `a` to `b`) at `t`; positive when approaching.
+fn approach_speed<V: Vector>(a: &Mover<V>, b: &Mover<V>, t: f64, n: V, p: V, q: V) -> f64 {
+    n.dot(a.velocity_at(t, p) - b.velocity_at(t, q))
+}
+
+/// The first contact of two movers (a pure function of their stored states) from `t0`, when
+/// their bounding spheres (centres `d` apart at `t0` (from `a` to `b`), moving apart at `w`,
+/// radii summing to `sigma`) allow one; `shell` is the contact shell. Contacts at or before
+/// `t_max` are reported with the same bits whatever `t_max`; a later one may be reported as a
+/// miss ([`ToiStatus::NotBy`]).
+#[allow(clippy::too_many_arguments)]
+pub(super) fn predict<V: Vector>(
+    a: &Mover<V>,
+    b: &Mover<V>,
+    t0: f64,
+    d: V,
+    w: V,
+    sigma: f64,
+    shell: f64,
+    span: (f64, f64),
+    t_max: f64,
+) -> Toi {
+    let rel = b.accel - a.accel;
+    let window = if rel == V::ZERO {
+        sphere_window(d, w, sigma + shell)
+    } else {
+        window_accel(d, w, rel, sigma + shell)
+    };
+    let Some((s_in, s_out)) = window else {
+        return Toi::miss(ToiStatus::Separating);
+    };
+    let (s_in, s_out) = (s_in.max(span.0), s_out.min(span.1));
+    if !(s_in <= s_out) {
+        return Toi::miss(ToiStatus::Separating);
+    }
+    if !(t0 + s_in <= t_max) {
+        return Toi::miss(ToiStatus::NotBy);
+    }
+    let to = (t0 + s_out).min(t_max);
+    let hit = |outcome: Advance| match outcome {
+        Advance::Contact(t) => Toi {
+            time: t,
+            status: if t == t0 {
+                ToiStatus::Penetrating
+            } else {
+                ToiStatus::Approaching
+            },
+        },
+        // A safe time before any contact: the event there re-predicts (see `Resume`).
+        Advance::Stalled(t) => Toi {
+            time: t,
+            status: ToiStatus::Stalled,
+        },
+        Advance::Clear => Toi::miss(ToiStatus::Grazing),
+    };
+    if s_in > 0.0 {
+        return hit(advance(a, b, t0 + s_in, to, shell));
+    }
+    let (g0, n, p, q) = gap_at(a, b, t0);
+    if g0 > shell {
+        return hit(advance(a, b, t0, to, shell));
+    }
+    if n != V::ZERO && approach_speed(a, b, t0, n, p, q) > 0.0 {
+        return Toi {
+            time: t0,
+            status: ToiStatus::Penetrating,
+        };
+    }
+    if g0 > 0.0 {
+        return hit(advance(a, b, t0, to, 0.5 * g0));
+    }
+    if rel != V::ZERO {
+        // Touching (round-off) and not approaching, but pulled together: met again when the
+        // separation along the normal stops growing.
+        let leaving = if n != V::ZERO {
+            -approach_speed(a, b, t0, n, p, q)
+        } else {
+            0.0
+        };
+        let apex = t0 + (leaving / rel.length()).max(0.0);
+        return if apex <= t_max {
+            Toi {
+                time: apex,
+                status: if apex == t0 {
+                    ToiStatus::Penetrating
+                } else {
+                    ToiStatus::Approaching
+                },
+            }
+        } else {
+            Toi::miss(ToiStatus::NotBy)
+        };
+    }
+    Toi::miss(ToiStatus::Separating)
+}
+
+/// The first contact of two rigid bodies (at least one not a ball; two balls take
+/// [`crate::toi::ball_ball`]). Contacts at or before `t_max` are reported with the same bits
+/// whatever `t_max` (`+inf` for every contact); a later one may be a miss
+/// ([`ToiStatus::NotBy`]), which spares the advancement past the time a broad phase cares
+/// about.
+pub fn body_body<V: Vector>(a: &Mover<V>, b: &Mover<V>, t_max: f64) -> Toi {
+    let (Some((ba, _)), Some((bb, _))) = (a.body, b.body) else {
+        return Toi::miss(ToiStatus::Separating);
+    };
+    let t0 = ba.time.max(bb.time);
+    let ((pa, va), (pb, vb)) = (a.centre_at(t0), b.centre_at(t0));
+    let sigma = a.radius + b.radius;
+    let shell = SHELL * (a.shell_size() + b.shell_size());
+    predict(
+        a,
+        b,
+        t0,
+        pb - pa,
+        vb - va,
+        sigma,
+        shell,
+        (0.0, f64::INFINITY),
+        t_max,
+    )
+}
+
+/// The first contact of two bodies given by their pieces ([`Mover::pieces`]; a compound body
+/// has several): the earliest contact of their pairs of pieces by [`body_body`], so a pure
+/// function of the two stored states like it, with the same `t_max` rule. Pairs after a hit
+/// are bounded by the earliest contact so far, which changes no reported bits.
+pub fn pieces_body_body<'a, V: Vector + 'a>(
+    a: impl Iterator<Item = Mover<'a, V>>,
+    b: impl Iterator<Item = Mover<'a, V>> + Clone,
+    t_max: f64,
+) -> Toi {
+    let mut best = Toi::miss(ToiStatus::Separating);
+    for pa in a {
+        for pb in b.clone() {
+            let bound = if best.is_hit() { best.time } else { t_max };
+            let toi = body_body(&pa, &pb, bound);
+            if toi.is_hit() && !(best.is_hit() && toi.time >= best.time) {
+                best = toi;
+            }
+        }
+    }
+    best
+}
+
+#[cfg(test)]
+mod tests;
