@@ -16,7 +16,7 @@
 use super::{first_contact, Toi, ToiStatus};
 use crate::body::Body;
 use crate::math::Vector;
-use crate::wall::{Plane, Polygon, WallSegment, Wall};
+use crate::wall::{Plane, Polygon, Wall, WallSegment};
 
 /// Bisection steps that always reach adjacent floating-point numbers on `[0, T]` (the binary
 /// exponent range of `f64` plus its mantissa).
