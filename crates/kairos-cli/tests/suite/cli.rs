@@ -301,6 +301,7 @@ fn bad_traces_exit_2() {
 }
 
 #[test]
+#[ignore = "long: `cargo test --release --workspace -- --ignored` (run by .ci/run)"]
 fn gas_generation_and_scale_bench() {
     let dir = tempdir("gas");
     ok(&kairos(

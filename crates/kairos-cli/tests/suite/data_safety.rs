@@ -516,6 +516,7 @@ fn signal(child: &std::process::Child, sig: &str) {
 /// resumes to the uninterrupted run's event log.
 #[cfg(unix)]
 #[test]
+#[ignore = "long: `cargo test --release --workspace -- --ignored` (run by .ci/run)"]
 fn an_interrupted_run_cleans_up_and_resumes_to_the_same_events() {
     use kairos::trace::TraceReader;
     let dir = tempdir("interrupt");

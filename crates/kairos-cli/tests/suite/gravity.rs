@@ -305,6 +305,7 @@ fn a_2d_drop_of_balls_and_boxes_resumes_bit_identically() {
 }
 
 #[test]
+#[ignore = "long: `cargo test --release --workspace -- --ignored` (run by .ci/run)"]
 fn a_3d_drop_resumes_bit_identically() {
     drop_resumes_bit_identically(
         "gravity-resume-3d",

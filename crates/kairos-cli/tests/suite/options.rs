@@ -271,6 +271,7 @@ fn run_limited(args: &[String], dir: &Path) -> (Option<i32>, f64, String) {
 }
 
 #[test]
+#[ignore = "long: `cargo test --release --workspace -- --ignored` (run by .ci/run)"]
 fn every_numeric_option_is_bounded_with_a_message() {
     let dir = tempdir("options");
     ok(&kairos(

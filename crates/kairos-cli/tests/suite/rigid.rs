@@ -839,6 +839,7 @@ fn concave_polygons_run_resume_and_draw_their_own_outline() {
 /// phase, and is drawn by `view` and `snapshot`; a mesh that is not closed is refused with
 /// exit code 2, naming the file, the body and the edge, before any output.
 #[test]
+#[ignore = "long: `cargo test --release --workspace -- --ignored` (run by .ci/run)"]
 fn the_mesh_demo_runs_resumes_and_draws_and_an_open_mesh_is_refused() {
     let dir = tempdir("rigid-meshes");
     let demo = std::fs::read_to_string(common::crate_file("../../scenes", "tumbling-tori.toml"));

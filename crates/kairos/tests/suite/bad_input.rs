@@ -502,6 +502,7 @@ fn interrupted_writer_leaves_no_trace() {
 /// Every single flipped bit, anywhere in a version 2 trace (header, records, footer), is found
 /// by the reader: at open (the header and footer checksum) or by the end of the records.
 #[test]
+#[ignore = "long: `cargo test --release --workspace -- --ignored` (run by .ci/run)"]
 fn every_flipped_bit_of_a_trace_is_found() {
     let dir = tempdir("flips");
     let path = small_trace(&dir);

@@ -40,6 +40,7 @@ fn hull_gap(a: &TriMesh, ma: &ScrewMotion, b: &TriMesh, mb: &ScrewMotion, t: f64
 }
 
 #[test]
+#[ignore = "long: `cargo test --release --workspace -- --ignored` (run by .ci/run)"]
 fn spinning_icospheres_meet_at_the_sampled_contact() {
     let mut rng = Pcg64::seed_from_u64(31);
     let a = TriMesh::icosphere(1.0, 1);

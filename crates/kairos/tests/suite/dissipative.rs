@@ -127,6 +127,7 @@ fn billiard_3d_finishes() {
 /// Every broad phase gives the same event log on dissipative scenes: walls in 2D and 3D, and a
 /// periodic gas long enough for several time origin moves (the last collision times move too).
 #[test]
+#[ignore = "long: `cargo test --release --workspace -- --ignored` (run by .ci/run)"]
 fn every_broad_phase_agrees() {
     fn compare<V: Vector>(scene: &Scene, what: &str) -> usize {
         let opts = BroadPhaseOptions::default();

@@ -17,6 +17,7 @@ fn compare(scene: &Scene, opts: &BroadPhaseOptions, what: &str) -> usize {
 }
 
 #[test]
+#[ignore = "long: `cargo test --release --workspace -- --ignored` (run by .ci/run)"]
 fn random_billiards_are_identical() {
     let mut total = 0;
     for (k, &(n, duration)) in [
@@ -246,6 +247,7 @@ fn touching_starts_and_3d() {
 
 /// Every example scene shipped in `scenes/` parses, runs, and gives identical logs.
 #[test]
+#[ignore = "long: `cargo test --release --workspace -- --ignored` (run by .ci/run)"]
 fn example_scenes() {
     let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../../scenes");
     let mut seen = 0;
@@ -580,6 +582,7 @@ fn restitution_zero_terminates_and_agrees() {
 /// neither do neighbour lists (long enough for most bodies to be re-listed, some several
 /// times, and to cross the box's faces).
 #[test]
+#[ignore = "long: `cargo test --release --workspace -- --ignored` (run by .ci/run)"]
 fn larger_periodic_gases_are_identical() {
     use kairos::generate::{gas, GasParams};
     for (dim, n, packing, poly, duration) in [(2, 3000, 0.5, 0.1, 1.5), (3, 2000, 0.45, 0.1, 0.4)] {

@@ -113,6 +113,7 @@ fn a_ball_thrown_past_a_segment_end_meets_its_cap_at_the_quartic_root() {
 }
 
 #[test]
+#[ignore = "long: `cargo test --release --workspace -- --ignored` (run by .ci/run)"]
 fn every_broad_phase_gives_the_same_log_under_gravity() {
     let p = DropParams {
         balls: 24,
@@ -303,6 +304,7 @@ fn drop_ends_at_rest<V: Vector>(p: &DropParams, max_events: usize) -> usize {
 }
 
 #[test]
+#[ignore = "long: `cargo test --release --workspace -- --ignored` (run by .ci/run)"]
 fn a_hundred_balls_and_a_hundred_boxes_dropped_come_to_rest_2d() {
     let p = DropParams {
         balls: 100,
@@ -316,6 +318,7 @@ fn a_hundred_balls_and_a_hundred_boxes_dropped_come_to_rest_2d() {
 }
 
 #[test]
+#[ignore = "long: `cargo test --release --workspace -- --ignored` (run by .ci/run)"]
 fn dropped_balls_and_boxes_come_to_rest_3d() {
     let p = DropParams {
         dim: 3,

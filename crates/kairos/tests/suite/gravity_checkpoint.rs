@@ -236,6 +236,7 @@ fn a_resumed_2d_drop_of_balls_and_boxes_is_the_uninterrupted_run() {
 }
 
 #[test]
+#[ignore = "long: `cargo test --release --workspace -- --ignored` (run by .ci/run)"]
 fn a_resumed_3d_drop_is_the_uninterrupted_run() {
     let scene = drop(&DropParams {
         dim: 3,
@@ -256,6 +257,7 @@ fn a_resumed_3d_drop_is_the_uninterrupted_run() {
 /// the restored world has them in flight since older states (the calendar puts each in the
 /// cell it has reached, not the one of its stored state).
 #[test]
+#[ignore = "long: `cargo test --release --workspace -- --ignored` (run by .ci/run)"]
 fn drops_resumed_in_mid_fall_are_the_uninterrupted_runs() {
     let scene = drop(&DropParams {
         balls: 20,

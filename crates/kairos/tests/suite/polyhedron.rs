@@ -469,6 +469,7 @@ fn degenerate_inputs_give_correct_hulls() {
 }
 
 #[test]
+#[ignore = "long: `cargo test --release --workspace -- --ignored` (run by .ci/run)"]
 fn a_million_points_on_a_sphere() {
     let mut rng = Pcg64::seed_from_u64(6);
     let n = 1_000_000;

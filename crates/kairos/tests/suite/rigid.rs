@@ -207,6 +207,7 @@ fn same_logs_everywhere<V: Vector>(world: &World<V>, duration: f64, what: &str) 
 }
 
 #[test]
+#[ignore = "long: `cargo test --release --workspace -- --ignored` (run by .ci/run)"]
 fn every_broad_phase_gives_the_same_rigid_log() {
     let mut total = 0;
     for seed in 0..3 {
@@ -221,6 +222,7 @@ fn every_broad_phase_gives_the_same_rigid_log() {
 /// The same with static shapes as walls: the gas of `[0, 10]` in a room of 14, with a tilted
 /// box, a capsule and a polygon (2D), a box, a cylinder and a cone (3D) in the free strip.
 #[test]
+#[ignore = "long: `cargo test --release --workspace -- --ignored` (run by .ci/run)"]
 fn every_broad_phase_gives_the_same_rigid_log_with_static_shapes() {
     use kairos::math::DQuat;
     use kairos::wall::StaticShape;
@@ -563,6 +565,7 @@ fn bullets_never_tunnel_2d() {
 /// to round-off, and every collision of two bodies conserves their momentum and angular
 /// momentum.
 #[test]
+#[ignore = "long: `cargo test --release --workspace -- --ignored` (run by .ci/run)"]
 fn long_elastic_runs_conserve_energy_and_momenta() {
     let (events, _, drift) =
         run_checked_until(world(&gas2(100, 25.0, 7), room2(25.0)), 1e9, 0, 100_000);
