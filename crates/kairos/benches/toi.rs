@@ -3,8 +3,8 @@
 use std::hint::black_box;
 
 use criterion::{criterion_group, criterion_main, Criterion};
+use kairos::ball_toi::{ball_ball, ball_segment, first_contact};
 use kairos::prelude::*;
-use kairos::toi::{ball_ball, ball_segment, first_contact};
 use rand::{Rng, SeedableRng};
 use rand_pcg::Pcg64;
 

@@ -21,7 +21,7 @@
 //! have passed each other (a ball-ball pair) or the ball's centre has crossed the wall (a
 //! ball-wall pair) along the normal at contact, so that the overlap is resolved towards the
 //! wrong side: a ball that ends a step on the far side of a wall it touched counts. The contact
-//! times come from the same exact functions as the event-driven simulator ([`crate::toi`]), on
+//! times come from the same exact functions as the event-driven simulator ([`crate::ball_toi`]), on
 //! the state at the start of the step; the counter runs alongside the simulation and never
 //! changes it.
 //!
@@ -48,13 +48,13 @@
 //! touched counts. [`Misses::body_body`] then counts the pairs of bodies, [`Misses::body_wall`]
 //! the body-wall contacts.
 
+use crate::ball_toi::body_body;
 use crate::body::Body;
 use crate::event::{Event, EventKind};
 use crate::math::{Aabb, Vector};
 use crate::names::BadOption;
 use crate::overlap::{OverlapFinder, OverlapKind};
 use crate::sim::EventCounts;
-use crate::toi::body_body;
 use crate::world::World;
 
 mod rigid;

@@ -6,7 +6,7 @@
 //! events in time order: no collision is missed and nothing overlaps.
 //!
 //! * [`roots`]: the closed-form contact times of balls (a stable quadratic), a leaf on [`math`];
-//! * [`toi`]: exact contact times (the narrow phase), numerically stable;
+//! * [`ball_toi`]: exact contact times of balls (with balls, walls, periodic images, under gravity), numerically stable;
 //! * [`broad_phase`]: next-event searches that only prune: [`broad_phase::AllPairs`], the
 //!   thesis's adaptive swept-AABB hierarchy [`broad_phase::KayaBvh`], and the event calendar
 //!   [`broad_phase::Calendar`] (with cells or neighbour lists), the fastest;
@@ -40,6 +40,7 @@
 #![warn(missing_docs)]
 
 pub mod atomic;
+pub mod ball_toi;
 pub mod body;
 pub mod broad_phase;
 pub mod ccd;
@@ -60,7 +61,6 @@ pub mod roots;
 pub mod scene;
 pub mod shape;
 pub mod sim;
-pub mod toi;
 pub mod trace;
 pub mod wall;
 pub mod world;

@@ -52,6 +52,7 @@
 //! more than twice the shell apart are not in contact (a search ended early, see above): no
 //! set, no impulse, and the pair is predicted again from there.
 
+use crate::ball_toi::{window_accel, Toi, ToiStatus};
 use crate::ccd::distance::{mesh_distance, near_triangles};
 use crate::ccd::rotating::ScrewMotion;
 use crate::ccd::tree::{mesh_contact, MeshBody, MeshQuery};
@@ -59,7 +60,6 @@ use crate::ccd::CcdOptions;
 use crate::math::{Rotation, Vector};
 use crate::rigid::{contact_set, gap_at, nearest_sets, sphere_window, ContactSet, Mover, SHELL};
 use crate::shape::Shape;
-use crate::toi::{window_accel, Toi, ToiStatus};
 
 /// A mesh body's geometry in its shape's frame: the mesh with its sphere tree, and its convex
 /// hull.

@@ -19,7 +19,7 @@ pub enum ToiStatus {
     /// Conservative advancement stalled at [`Toi::time`] (its step limit, or a margin below
     /// rounding): no contact before it, a safe time to look again. Counted as a hit.
     Stalled,
-    /// A bounded query (the calendar's periodic prediction, `toi::body_body_periodic_by`)
+    /// A bounded query (the calendar's periodic prediction, `ball_toi::body_body_periodic_by`)
     /// proved that no contact comes at or before its bound, without solving; a later contact
     /// may exist.
     NotBy,
@@ -28,7 +28,7 @@ pub enum ToiStatus {
 /// Result of a time-of-contact query.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct Toi {
-    /// Absolute time of contact for the `toi::ball_*` queries (relative for [`first_contact`]);
+    /// Absolute time of contact for the `ball_toi::ball_*` queries (relative for [`first_contact`]);
     /// `+inf` when there is no contact.
     pub time: f64,
     /// What the query found.

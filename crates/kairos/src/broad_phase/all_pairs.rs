@@ -1,8 +1,8 @@
 use super::BroadPhase;
+use crate::ball_toi::{body_body, body_body_periodic, Toi};
 use crate::body::Body;
 use crate::event::{EarliestEvent, Event, EventKind};
 use crate::math::Vector;
-use crate::toi::{body_body, body_body_periodic, Toi};
 use crate::world::World;
 
 /// The thesis's baseline: after every event, test every ball-ball and ball-wall pair (and every

@@ -1,7 +1,7 @@
 //! Next-event search ("broad phase" in the thesis's sense).
 //!
 //! A broad phase answers one question: which event comes first? Every implementation only
-//! *prunes* the set of pairs it hands to the narrow phase ([`crate::toi`]); the contact times
+//! *prunes* the set of pairs it hands to the narrow phase ([`crate::ball_toi`]); the contact times
 //! themselves come from the same pure functions and the winner is chosen by the same total
 //! order ([`Event::cmp_order`]), so all broad phases produce bit-identical event logs.
 

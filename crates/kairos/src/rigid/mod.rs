@@ -49,11 +49,11 @@
 //!    changes nothing else, and the pair is predicted again from there
 //!    ([`crate::event::EventKind::Resume`], not logged). Such an event can only come while the
 //!    bodies' bounding spheres overlap (two bodies), or while the body's box overlaps the wall
-//!    piece's (a wall, see [`crate::toi::box_windows`]): every broad phase asks for the pair then,
+//!    piece's (a wall, see [`crate::ball_toi::box_windows`]): every broad phase asks for the pair then,
 //!    so every broad phase processes the same events. A step below the resolution of time
 //!    (`t + dt == t`) ends the advancement as a contact at that resolution.
 //!
-//! Two balls keep the exact quadratic of [`crate::toi::ball_ball`] (the caller dispatches);
+//! Two balls keep the exact quadratic of [`crate::ball_toi::ball_ball`] (the caller dispatches);
 //! a ball against any other shape goes through the steps above.
 //!
 //! **Sustained contacts.** A body pressed against another by the motion itself (a spinning

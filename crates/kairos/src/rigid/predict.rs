@@ -5,10 +5,10 @@
 use super::advance::advance;
 use super::state::Mover;
 use super::SHELL;
+use crate::ball_toi::{window_accel, Toi, ToiStatus};
 use crate::math::Vector;
 use crate::query::Advance;
 use crate::query::{distance, penetration, EpaOptions, GjkOptions, GjkStatus};
-use crate::toi::{window_accel, Toi, ToiStatus};
 
 /// The times `s >= 0` (relative) at which `|d + w s| <= sigma`: `None` when there are none.
 /// Stable roots, no NaN.
@@ -34,7 +34,7 @@ pub(crate) fn sphere_window<V: Vector>(d: V, w: V, sigma: f64) -> Option<(f64, f
     if !(b < 0.0) {
         return None;
     }
-    let disc = crate::toi::discriminant(d, w, sigma, a, b, c);
+    let disc = crate::ball_toi::discriminant(d, w, sigma, a, b, c);
     if !(disc > 0.0) {
         return None;
     }
@@ -153,7 +153,7 @@ pub(super) fn predict<V: Vector>(
 }
 
 /// The first contact of two rigid bodies (at least one not a ball; two balls take
-/// [`crate::toi::ball_ball`]). Contacts at or before `t_max` are reported with the same bits
+/// [`crate::ball_toi::ball_ball`]). Contacts at or before `t_max` are reported with the same bits
 /// whatever `t_max` (`+inf` for every contact); a later one may be a miss
 /// ([`ToiStatus::NotBy`]), which spares the advancement past the time a broad phase cares
 /// about.

@@ -6,10 +6,10 @@ use super::advance::certified_step_accel;
 use super::predict::predict;
 use super::state::{Mover, RigidState};
 use super::{MAX_STEPS, SHELL};
+use crate::ball_toi::{box_windows, first_zero_quadratic, Toi, ToiStatus};
 use crate::body::Body;
 use crate::math::{Rotation, Vector};
 use crate::shape::{Pose, Shape, SupportMap};
-use crate::toi::{box_windows, first_zero_quadratic, Toi, ToiStatus};
 use crate::wall::{Plane, StaticShape, Wall};
 
 /// [`body_wall`] for a body given by its pieces ([`Mover::pieces`]): the earliest contact of
@@ -160,13 +160,13 @@ fn body_pieces<'s, V: Vector + 's>(
 
 /// The first contact of a ball without a rigid state (a plain [`Body`], its centre
 /// accelerated by `accel` in a world with gravity, `None` without) with any wall: the closed
-/// forms of [`crate::toi::body_wall`] and [`crate::toi::body_wall_accel`] for segments, planes
+/// forms of [`crate::ball_toi::body_wall`] and [`crate::ball_toi::body_wall_accel`] for segments, planes
 /// and polygons, [`ball_static_shape`] for a static shape. The one dispatch of a ball against
 /// a wall, for the event-driven world and the discrete stepper's miss count alike.
 pub fn ball_wall<V: Vector>(b: &Body<V>, accel: Option<V>, wall: &Wall<V>) -> Toi {
     let closed_form = match accel {
-        None => crate::toi::body_wall(b, wall),
-        Some(a) => crate::toi::body_wall_accel(b, a, wall),
+        None => crate::ball_toi::body_wall(b, wall),
+        Some(a) => crate::ball_toi::body_wall_accel(b, a, wall),
     };
     match (wall, closed_form) {
         (_, Some(toi)) => toi,

@@ -140,7 +140,7 @@ impl<V: Vector> World<V> {
     /// centre of mass). Two moving bodies then have a linear relative motion, so their contacts
     /// keep the exact quadratic; a body and a wall (or a sleeping body) have a constant
     /// relative acceleration: the exact quadratic against a plane, the first root of a quartic
-    /// against a segment's end or another ball ([`crate::toi::first_contact_accel`]), and the
+    /// against a segment's end or another ball ([`crate::ball_toi::first_contact_accel`]), and the
     /// advancement with an acceleration term for rigid bodies.
     ///
     /// **Resting contact.** Impulses cannot hold a body at rest on a floor (its bounces come

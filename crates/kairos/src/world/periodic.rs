@@ -2,10 +2,10 @@
 //! separation, and the box crossing events.
 
 use super::World;
+use crate::ball_toi::box_exit;
 use crate::body::BodyId;
 use crate::event::{Event, EventKind};
 use crate::math::{nearest_image, Vector};
-use crate::toi::box_exit;
 
 impl<V: Vector> World<V> {
     /// Makes the boundary periodic with box lengths `period`: positions are wrapped into

@@ -3,14 +3,14 @@
 //! [`crate::rigid`], meshes to [`crate::rigid_mesh`]), and the events they make.
 
 use super::World;
+use crate::ball_toi::{
+    ball_ball_accel, body_body, body_body_periodic, body_body_periodic_by, box_exit, Toi, ToiStatus,
+};
 use crate::body::BodyId;
 use crate::event::{Event, EventKind};
 use crate::math::Vector;
 use crate::rigid::{self, WallPieces};
 use crate::rigid_mesh;
-use crate::toi::{
-    ball_ball_accel, body_body, body_body_periodic, body_body_periodic_by, box_exit, Toi, ToiStatus,
-};
 use crate::wall::WallId;
 
 impl<V: Vector> World<V> {

@@ -3,11 +3,11 @@
 //! model's restitution, the separating nudge after a collision, and a box crossing's wrap.
 
 use super::World;
+use crate::ball_toi::{body_body_contact, body_wall_contact, Contact};
 use crate::event::{Event, EventKind};
 use crate::math::{Rotation, Vector};
 use crate::rigid::{self, Side, WallPieces};
 use crate::rigid_mesh;
-use crate::toi::{body_body_contact, body_wall_contact, Contact};
 
 /// What [`World::resolve`] did to the first body of an event.
 #[derive(Clone, Copy, Debug, PartialEq)]

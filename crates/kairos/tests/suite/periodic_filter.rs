@@ -6,11 +6,11 @@
 //! form of the screen (`PairScreen`) gives the screen's verdicts, and rejects more as its limit
 //! falls; the bound over a batch of them (`ScreenBatch`) never drops a pair the screen keeps.
 
-use kairos::prelude::*;
-use kairos::toi::{
+use kairos::ball_toi::{
     ball_ball_periodic, ball_ball_periodic_cannot_hit_by, ball_ball_periodic_until, PairScreen,
     PeriodicScreen, ScreenBatch,
 };
+use kairos::prelude::*;
 use proptest::prelude::*;
 
 fn up(x: f64) -> f64 {
@@ -74,7 +74,8 @@ fn check<V: Vector>(bi: &Body<V>, bj: &Body<V>, l: V, extra: &[f64]) -> Result<u
             ] {
                 let r = ball_ball_periodic_until(bi, bj, l, end);
                 let fast = m.contact_until(end);
-                let used = |t: &kairos::toi::Toi| (t.is_hit() && t.time <= t_max).then_some(t.time);
+                let used =
+                    |t: &kairos::ball_toi::Toi| (t.is_hit() && t.time <= t_max).then_some(t.time);
                 prop_assert_eq!(
                     used(&r).map(f64::to_bits),
                     used(&fast).map(f64::to_bits),
@@ -352,9 +353,9 @@ fn minimum_image_decides_most_near_pairs() {
         }
         hits += 1;
         if let PeriodicScreen::MinImage(m) = PeriodicScreen::of(&bi, &bj, l, full.time) {
-            let end = kairos::toi::box_exit(&bi, l)
+            let end = kairos::ball_toi::box_exit(&bi, l)
                 .0
-                .min(kairos::toi::box_exit(&bj, l).0);
+                .min(kairos::ball_toi::box_exit(&bj, l).0);
             assert_eq!(m.contact_until(end).time.to_bits(), full.time.to_bits());
             decided += 1;
         }

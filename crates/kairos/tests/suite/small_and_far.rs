@@ -6,8 +6,8 @@
 use crate::common;
 
 use common::records;
+use kairos::ball_toi::{first_contact, first_contact_accel, ToiStatus};
 use kairos::prelude::*;
-use kairos::toi::{first_contact, first_contact_accel, ToiStatus};
 use kairos::trace::Record;
 
 /// Two bodies of `shape` (a TOML body table's shape keys, sized by `r`), `dist` apart along

@@ -1,6 +1,6 @@
 //! Time of impact by conservative advancement (`query::toi`) against independent references:
 //! a dense sampler of the separation along the motion with bisection to 1e-9 on random pairs
-//! in linear and angular motion (2D and 3D), the exact ball–ball solver of `kairos::toi`, an
+//! in linear and angular motion (2D and 3D), the exact ball–ball solver of `kairos::ball_toi`, an
 //! overlapping start, and a thin box spinning too fast for a coarse fixed-step sampler.
 
 use crate::pairs;
@@ -220,7 +220,7 @@ fn ball_ball_translation_matches_the_exact_solver() {
         let va: DVec3 = point(&mut rng, 3.0);
         let vb = va + (pa - pb) * rng.gen_range(0.05..1.0) + point::<DVec3>(&mut rng, 1.0);
         let exact =
-            kairos::toi::ball_ball(&Body::new(pa, va, ra, 1.0), &Body::new(pb, vb, rb, 1.0));
+            kairos::ball_toi::ball_ball(&Body::new(pa, va, ra, 1.0), &Body::new(pb, vb, rb, 1.0));
         let ma = Motion::new(0.0, Pose::from_position(pa), va, DVec3::ZERO).unwrap();
         let mb = Motion::new(0.0, Pose::from_position(pb), vb, DVec3::ZERO).unwrap();
         let (a, b) = (Shape::ball(ra).unwrap(), Shape::ball(rb).unwrap());

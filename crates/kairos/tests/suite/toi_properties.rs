@@ -1,8 +1,8 @@
 //! Properties of the contact-time queries: contact at the predicted time, no contact before
 //! it, symmetry, and no NaN.
 
+use kairos::ball_toi::{ball_ball, ball_segment, ToiStatus};
 use kairos::prelude::*;
-use kairos::toi::{ball_ball, ball_segment, ToiStatus};
 use proptest::prelude::*;
 
 fn v2() -> impl Strategy<Value = DVec2> {

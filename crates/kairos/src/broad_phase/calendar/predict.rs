@@ -1,13 +1,13 @@
 //! Prediction: a body's earliest entry among its candidates (through the narrow phase's entry,
-//! [`crate::toi`]), the walls of its cell, its box crossing and its own bookkeeping event.
+//! [`crate::ball_toi`]), the walls of its cell, its box crossing and its own bookkeeping event.
 //!
 //! # Screening periodic pairs
 //! In a periodic box about 90% of a prediction's candidates cannot report a contact before the
 //! body's earliest event found so far. The narrow phase's bounded query
-//! ([`crate::toi::body_body_periodic_by`]) rejects such a pair without solving, by a proof on the
-//! very numbers the solver would compute ([`crate::toi::ball_ball_periodic_cannot_hit_by`]), and
+//! ([`crate::ball_toi::body_body_periodic_by`]) rejects such a pair without solving, by a proof on the
+//! very numbers the solver would compute ([`crate::ball_toi::ball_ball_periodic_cannot_hit_by`]), and
 //! decides a pair whose other images are proved out of reach by its minimum image alone
-//! ([`crate::toi::PeriodicScreen`]), with the same bits as the full prediction.
+//! ([`crate::ball_toi::PeriodicScreen`]), with the same bits as the full prediction.
 //!
 //! Before that, the candidates are screened in a batch without a branch on each outcome
 //! ([`Calendar::test_periodic`]): every pair's [`PairScreen`] (the screen's numbers that do not
@@ -30,8 +30,8 @@
 use super::entry::{Entry, EntryKind};
 use super::prefetch::touch;
 use super::Calendar;
+use crate::ball_toi::{body_body, body_body_periodic_by, box_exit, PairScreen, ScreenBatch, Toi};
 use crate::math::Vector;
-use crate::toi::{body_body, body_body_periodic_by, box_exit, PairScreen, ScreenBatch, Toi};
 use crate::world::World;
 
 /// Buffers of the batch screen of a periodic prediction: the candidates' keys, and the
@@ -165,7 +165,7 @@ impl<V: Vector> Calendar<V> {
     /// predicted, each screened exactly first. Only contacts no later than `best` are used,
     /// and a pair the screen rejects cannot report one by that time, nor by any later, lower
     /// `best`; so the result is that of predicting every pair, in any order. `exit_i` is body
-    /// `i`'s box exit time ([`crate::toi::box_exit`]).
+    /// `i`'s box exit time ([`crate::ball_toi::box_exit`]).
     #[allow(clippy::too_many_arguments)]
     pub(super) fn test_periodic(
         &self,

@@ -21,7 +21,7 @@ pub fn ball_ball<V: Vector>(bi: &Body<V>, bj: &Body<V>) -> Toi {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::toi::ToiStatus;
+    use crate::ball_toi::ToiStatus;
     use glam::{DVec2, DVec3};
 
     #[test]

@@ -1,5 +1,5 @@
-//! The narrow phase: exact times of contact, and the contact's geometry, for bodies moving with
-//! constant velocity.
+//! The narrow phase of balls: exact times of contact, and the contact's geometry, for balls
+//! moving with constant velocity (or under a constant acceleration, `accel.rs`).
 //!
 //! # The entry
 //! Broad phases and the discrete stepper ask for contact times only through the shape-level
