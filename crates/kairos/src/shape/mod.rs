@@ -431,16 +431,17 @@ impl<V: Vector> Shape<V> {
         Cone::new(half_height, radius).map(Shape::Cone)
     }
 
-    /// The shape's name, as in error messages (`"ball"`, `"cuboid"`, ...).
+    /// The shape's name: the `shape` key that makes it in a scene or pair file (`"ball"`,
+    /// `"box"`, `"polygon"`, ...), as in error messages.
     #[must_use]
     pub fn name(&self) -> &'static str {
         match self {
             Shape::Ball(_) => "ball",
-            Shape::Cuboid(_) => "cuboid",
+            Shape::Cuboid(_) => "box",
             Shape::Capsule(_) => "capsule",
             Shape::Segment(_) => "segment",
             Shape::Triangle(_) => "triangle",
-            Shape::ConvexPolygon(_) => "convex polygon",
+            Shape::ConvexPolygon(_) => "polygon",
             Shape::Cylinder(_) => "cylinder",
             Shape::Cone(_) => "cone",
             Shape::Polyhedron(_) => "polyhedron",

@@ -397,7 +397,7 @@ fn degenerate_inputs_give_typed_errors() {
         })
     );
     // The 2D hull stays the polygon, the 3D one is the polyhedron.
-    assert_eq!(Shape::convex_hull(&flat).unwrap().name(), "convex polygon");
+    assert_eq!(Shape::convex_hull(&flat).unwrap().name(), "polygon");
     let cube = box_corners(DVec3::ONE, DVec3::ZERO);
     assert_eq!(Shape::convex_hull(&cube).unwrap().name(), "polyhedron");
     assert_eq!(Shape::polyhedron(&cube).unwrap().name(), "polyhedron");
