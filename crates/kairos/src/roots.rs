@@ -5,12 +5,14 @@
 
 use crate::math::Vector;
 
-/// Outcome of a time-of-contact query.
+/// Outcome of a time-of-contact query: the one vocabulary of the balls' closed forms, the
+/// simulation's predictions and [`crate::query::time_of_impact`].
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum ToiStatus {
-    /// The pair approaches and touches at [`Toi::time`].
+    /// The pair approaches and touches at [`Toi::time`] (a query's hit).
     Approaching,
-    /// The pair touches or overlaps (by round-off) and approaches: contact now.
+    /// The pair touches or overlaps (by round-off) and approaches: contact now (a query's
+    /// overlap at its start).
     Penetrating,
     /// The pair is not approaching (or has no relative motion): no contact.
     Separating,
@@ -19,9 +21,9 @@ pub enum ToiStatus {
     /// Conservative advancement stalled at [`Toi::time`] (its step limit, or a margin below
     /// rounding): no contact before it, a safe time to look again. Counted as a hit.
     Stalled,
-    /// A bounded query (the calendar's periodic prediction, `ball_toi::body_body_periodic_by`)
-    /// proved that no contact comes at or before its bound, without solving; a later contact
-    /// may exist.
+    /// A bounded query (the calendar's periodic prediction, `ball_toi::body_body_periodic_by`;
+    /// a time of impact over `[t0, t1]`) proved that no contact comes at or before its bound;
+    /// a later contact may exist.
     NotBy,
 }
 

@@ -10,7 +10,7 @@ use clap::Args;
 use kairos::math::{DVec2, DVec3, Vector};
 use kairos::query::{
     distance, penetration, time_of_impact, EpaOptions, EpaResult, Feature, GjkOptions, GjkResult,
-    GjkStatus, ImpactStatus, ToiOptions, ToiResult,
+    GjkStatus, ToiOptions, ToiResult, ToiStatus,
 };
 use kairos::scene::{BodyDim, RigidBodySpec};
 use serde_json::{json, Value};
@@ -226,6 +226,17 @@ impl<V: Vector> Answer<V> {
     }
 }
 
+/// A time of impact's status in output: `hit` (contact at `time`), `overlapping` (at the
+/// start), `none` (no contact up to `until`), `stalled` (a safe time, no contact before it).
+fn toi_status_name(status: ToiStatus) -> &'static str {
+    match status {
+        ToiStatus::Approaching => "hit",
+        ToiStatus::Penetrating => "overlapping",
+        ToiStatus::NotBy | ToiStatus::Separating | ToiStatus::Grazing => "none",
+        ToiStatus::Stalled => "stalled",
+    }
+}
+
 /// A status's name in output: its variant in kebab case (`MaxIterations` → `max-iterations`),
 /// so that statuses added to the library print without a change here.
 fn status_name(debug: &str) -> String {
@@ -275,7 +286,10 @@ fn feature_text(f: Feature) -> String {
 /// (or the safe time reached at the step limit). Not for `none`, and not for `overlapping`,
 /// whose geometry is the penetration at t = 0.
 fn toi_has_geometry<V: Vector>(toi: &ToiResult<V>) -> bool {
-    !matches!(toi.status, ImpactStatus::None | ImpactStatus::Overlapping)
+    !matches!(
+        toi.status,
+        ToiStatus::NotBy | ToiStatus::Separating | ToiStatus::Grazing | ToiStatus::Penetrating
+    )
 }
 
 /// The single JSON object of `--json`.
@@ -303,7 +317,7 @@ fn to_json<V: Vector>(pair: &Pair<V>, ans: &Answer<V>) -> Value {
         "iterations": ans.gjk.iterations,
         "penetration": penetration,
         "toi": {
-            "status": status_name(&format!("{:?}", t.status)),
+            "status": toi_status_name(t.status),
             "time": t.time,
             "until": pair.until,
             "distance": t.distance,
@@ -383,11 +397,14 @@ fn print_report<V: Vector>(path: &Path, pair: &Pair<V>, ans: &Answer<V>) {
     println!("time of impact in [0, {}]", num(pair.until));
     println!(
         "  status     {} (advancement steps {}, tolerance {:e})",
-        status_name(&format!("{:?}", t.status)),
+        toi_status_name(t.status),
         t.iterations,
         t.tolerance
     );
-    if t.status == ImpactStatus::None {
+    if matches!(
+        t.status,
+        ToiStatus::NotBy | ToiStatus::Separating | ToiStatus::Grazing
+    ) {
         return;
     }
     println!("  time       {}", num(t.time));

@@ -48,7 +48,7 @@ pub use gjk::{
 };
 pub use manifold::{contact_manifold, polytope_manifold, ContactId, ContactPoint, Manifold};
 pub use sat::{sat, Polytope, SatCache, SatFeature, SatResult, SatStatus};
-pub use toi::{time_of_impact, ImpactStatus, ToiOptions, ToiResult};
+pub use toi::{time_of_impact, ToiOptions, ToiResult, ToiStatus};
 
 /// The rounding floor of the stopping tests, in units of `f64::EPSILON` times the size of the
 /// simplex (see [GJK's module docs](gjk)).

@@ -21,9 +21,9 @@
 //! plane along its normal wider than `tol/2`), the shapes are in contact at `t`; otherwise, with `d` a certified
 //! lower bound on the separation (below), the time is advanced by `Δt = (d − tol/2) / μ`,
 //! where `μ` bounds how fast the gap can close, and the loop repeats. It stops at a contact
-//! ([`ImpactStatus::Hit`]), when the next step passes `t1` or the gap can never close
-//! ([`ImpactStatus::None`]), or after [`ToiOptions::max_iterations`] steps
-//! ([`ImpactStatus::Stalled`]). The loop is [`super::advancement::advance`], the one the
+//! ([`ToiStatus::Approaching`]), when the next step passes `t1` or the gap can never close
+//! ([`ToiStatus::NotBy`]), or after [`ToiOptions::max_iterations`] steps
+//! ([`ToiStatus::Stalled`]). The loop is [`super::advancement::advance`], the one the
 //! simulation's rigid bodies use too.
 //!
 //! Two shapes that only translate (both angular velocities zero), neither with a round core
@@ -39,7 +39,7 @@
 //! so no contact is passed: this is the advancement step above with `μ = n·(v_a − v_b)`, on a
 //! plane through a support point of the whole difference instead of GJK's last normal), and
 //! when the ray does not approach the plane, or reaches it only after `t1`, there is no contact
-//! ([`ImpactStatus::None`]). It stops when the simplex comes within `tol` of the ray point.
+//! ([`ToiStatus::NotBy`]). It stops when the simplex comes within `tol` of the ray point.
 //! Advancement then goes on from `t0 + λ`, warm-started from the ray cast's simplex: its first
 //! distance query normally finds the contact at once and gives the result (distance, normal,
 //! points, features); when the ray cast did not converge (iteration limit of
@@ -93,26 +93,26 @@
 //!   the gap below `g ≈ 2e-8 · size`, where no margin can be certified any more; `1e-7` keeps
 //!   a factor of about 25. The time reported then lies before the true contact by at most about
 //!   `tol` over the closing speed.
-//! * [`ImpactStatus::Hit`] at `time`: the separation at `time` is at most `tol`, and there is no
+//! * [`ToiStatus::Approaching`] at `time`: the separation at `time` is at most `tol`, and there is no
 //!   contact in `[t0, time)`: the reported time is never after the true first contact.
-//! * [`ImpactStatus::None`]: the shapes do not touch anywhere in `[t0, t1]` (not reported when a
+//! * [`ToiStatus::NotBy`]: the shapes do not touch anywhere in `[t0, t1]` (not reported when a
 //!   contact exists).
-//! * [`ImpactStatus::Overlapping`]: the shapes overlap or are within `tol` at `t0`.
-//! * [`ImpactStatus::Stalled`]: no contact in `[t0, time]`; `time` (the last step's, where
+//! * [`ToiStatus::Penetrating`]: the shapes overlap or are within `tol` at `t0`.
+//! * [`ToiStatus::Stalled`]: no contact in `[t0, time]`; `time` (the last step's, where
 //!   the geometry is) is a safe lower bound on the first contact. Reported after
 //!   [`ToiOptions::max_iterations`] steps, and when neither margin can be certified although
 //!   the distance exceeds `tol` (a tolerance set below the rounding limit above) or the step
 //!   is below the resolution of time.
 //! * These hold up to the rounding of the support points and dot products (about
 //!   `ε_mach · size`), which the tolerance covers. No NaN: an empty or non-finite interval is
-//!   [`ImpactStatus::None`], and every division is by a positive `μ`.
+//!   [`ToiStatus::NotBy`], and every division is by a positive `μ`.
 //!
 //! Near a grazing contact (the gap stays small without closing) the steps become short; the
 //! iteration limit bounds the work.
 //!
 //! ```
 //! use kairos::math::DVec2;
-//! use kairos::query::{time_of_impact, ImpactStatus, ToiOptions};
+//! use kairos::query::{time_of_impact, ToiStatus, ToiOptions};
 //! use kairos::shape::{Motion, Pose, Shape};
 //! let bar = Shape::cuboid(DVec2::new(2.0, 0.05)).unwrap();
 //! let ball = Shape::ball(0.25).unwrap();
@@ -120,7 +120,7 @@
 //! let spin = Motion::new(0.0, Pose::IDENTITY, DVec2::ZERO, 40.0).unwrap();
 //! let rest = Motion::at_rest(0.0, Pose::from_position(DVec2::new(0.0, 1.0)));
 //! let r = time_of_impact(&bar, &spin, &ball, &rest, 0.0, 1.0, &ToiOptions::default());
-//! assert_eq!(r.status, ImpactStatus::Hit);
+//! assert_eq!(r.status, ToiStatus::Approaching);
 //! assert!(r.time > 0.0 && r.time < 0.05);
 //! assert!(r.distance <= r.tolerance);
 //! ```
@@ -129,21 +129,8 @@ use crate::math::Vector;
 use crate::query::advancement::{advance, Advance, AdvanceOptions, MovingShape};
 use crate::query::gjk::{ray_cast, CoreSupport, Feature, GjkCache, GjkOptions, RayCast};
 use crate::roots::first_contact;
+pub use crate::roots::ToiStatus;
 use crate::shape::{Motion, Pose, Shape};
-
-/// How a [`time_of_impact`] query ended.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum ImpactStatus {
-    /// First contact at [`ToiResult::time`] (within the tolerance, never after the true one).
-    Hit,
-    /// No contact in the interval.
-    None,
-    /// The shapes overlap or touch within the tolerance at the start of the interval.
-    Overlapping,
-    /// Advancement stalled at [`ToiResult::time`] (the step limit, or no margin that rounding
-    /// lets it certify); no contact before it, so a safe lower bound on the first contact.
-    Stalled,
-}
 
 /// The options of [`time_of_impact`].
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -180,14 +167,14 @@ impl Default for ToiOptions {
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct ToiResult<V> {
     /// How the query ended.
-    pub status: ImpactStatus,
-    /// The contact time ([`ImpactStatus::Hit`]), `t0` ([`ImpactStatus::Overlapping`]), `t1`
-    /// ([`ImpactStatus::None`]) or the last time measured ([`ImpactStatus::Stalled`]).
+    pub status: ToiStatus,
+    /// The contact time ([`ToiStatus::Approaching`]), `t0` ([`ToiStatus::Penetrating`]), `t1`
+    /// ([`ToiStatus::NotBy`]) or the last time measured ([`ToiStatus::Stalled`]).
     pub time: f64,
-    /// GJK's distance at `time` (0 when overlapping or for [`ImpactStatus::None`]).
+    /// GJK's distance at `time` (0 when overlapping or for [`ToiStatus::NotBy`]).
     pub distance: f64,
     /// The unit normal from `a` to `b` at `time` (zero when overlapping; all the geometry is
-    /// zero for [`ImpactStatus::None`]).
+    /// zero for [`ToiStatus::NotBy`]).
     pub normal: V,
     /// The closest point of `a` at `time`.
     pub point_a: V,
@@ -218,7 +205,7 @@ pub fn time_of_impact<V: Vector>(
     let (ra, rb) = (a.bounding_radius(), b.bounding_radius());
     let tol = options.relative_tolerance.max(0.0) * (ra + rb) + options.absolute_tolerance.max(0.0);
     let mut out = ToiResult {
-        status: ImpactStatus::None,
+        status: ToiStatus::NotBy,
         time: if t0.is_finite() { t0 } else { 0.0 },
         distance: 0.0,
         normal: V::ZERO,
@@ -310,15 +297,15 @@ pub fn time_of_impact<V: Vector>(
     match adv.outcome {
         Advance::Contact(t) => {
             out.status = if t == t0 {
-                ImpactStatus::Overlapping
+                ToiStatus::Penetrating
             } else {
-                ImpactStatus::Hit
+                ToiStatus::Approaching
             };
             out
         }
         Advance::Clear => none(out, t1),
         Advance::Stalled(_) => {
-            out.status = ImpactStatus::Stalled;
+            out.status = ToiStatus::Stalled;
             out
         }
     }
@@ -396,9 +383,9 @@ fn ball_ball<V: Vector>(
     let d = cb - ca;
     let len = d.length();
     out.status = if dt == 0.0 {
-        ImpactStatus::Overlapping
+        ToiStatus::Penetrating
     } else {
-        ImpactStatus::Hit
+        ToiStatus::Approaching
     };
     out.time = t;
     out.distance = (len - ra - rb).max(0.0);
@@ -416,7 +403,7 @@ fn ball_ball<V: Vector>(
 /// No contact up to `t1`.
 fn none<V: Vector>(out: ToiResult<V>, t1: f64) -> ToiResult<V> {
     ToiResult {
-        status: ImpactStatus::None,
+        status: ToiStatus::NotBy,
         time: t1,
         distance: 0.0,
         normal: V::ZERO,

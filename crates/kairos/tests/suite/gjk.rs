@@ -664,7 +664,7 @@ fn touching_pair(
 
 #[test]
 fn curved_shapes_at_the_edge_of_contact_are_never_separated_when_they_overlap() {
-    use kairos::query::{time_of_impact, ImpactStatus, ToiOptions};
+    use kairos::query::{time_of_impact, ToiOptions, ToiStatus};
     use rand::Rng;
     let mut rng = Pcg64::seed_from_u64(31);
     let opts = GjkOptions::default();
@@ -727,7 +727,7 @@ fn curved_shapes_at_the_edge_of_contact_are_never_separated_when_they_overlap() 
                             r.status != GjkStatus::Separated
                                 && r.lower_bound == 0.0
                                 && hit
-                                && toi.status == ImpactStatus::Overlapping
+                                && toi.status == ToiStatus::Penetrating
                         } else {
                             // Below 1e-10 the enclosure test on GJK's sliver tetrahedra near a
                             // curved surface carries rounding: a contact may be reported (the

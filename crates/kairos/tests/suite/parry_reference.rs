@@ -26,7 +26,7 @@ use crate::pairs;
 
 use kairos::math::{DVec2, DVec3};
 use kairos::query::gjk::{distance, intersects, GjkOptions, GjkStatus};
-use kairos::query::toi::{time_of_impact, ImpactStatus, ToiOptions};
+use kairos::query::toi::{time_of_impact, ToiOptions, ToiStatus};
 use kairos::shape::{Motion, Pose, Shape, SupportMap};
 use rand::{Rng, SeedableRng};
 use rand_pcg::Pcg64;
@@ -242,7 +242,7 @@ fn compare<V: Parry>(ka: &str, kb: &str, seed: u64) -> Row {
         let ma = Motion::new(0.0, pa, va, Default::default()).unwrap();
         let mb = Motion::new(0.0, pb, vb, Default::default()).unwrap();
         let ours = time_of_impact(&a, &ma, &b, &mb, 0.0, 1.0, &toi);
-        if ours.status == ImpactStatus::Overlapping {
+        if ours.status == ToiStatus::Penetrating {
             continue;
         }
         let theirs = V::cast(&a, &pa, va, &b, &pb, vb);
@@ -255,7 +255,7 @@ fn compare<V: Parry>(ka: &str, kb: &str, seed: u64) -> Row {
                 .fold(f64::INFINITY, f64::min)
         };
         match (ours.status, theirs) {
-            (ImpactStatus::Hit, Some(t)) => {
+            (ToiStatus::Approaching, Some(t)) => {
                 row.casts_hit += 1;
                 // Never after parry's time by more than parry's own stopping distance, and
                 // before it by at most Kairos's contact tolerance at the closing speed.
@@ -269,8 +269,8 @@ fn compare<V: Parry>(ka: &str, kb: &str, seed: u64) -> Row {
                 );
                 row.worst_cast_gap = row.worst_cast_gap.max(late.max(early));
             }
-            (ImpactStatus::None, None) => {}
-            (ImpactStatus::Hit, None) | (ImpactStatus::None, Some(_)) => {
+            (ToiStatus::NotBy, None) => {}
+            (ToiStatus::Approaching, None) | (ToiStatus::NotBy, Some(_)) => {
                 let approach = closest_approach();
                 assert!(
                     approach <= 1e-6 * size,

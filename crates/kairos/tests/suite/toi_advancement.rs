@@ -8,7 +8,7 @@ use crate::pairs;
 use kairos::body::Body;
 use kairos::math::{DVec2, DVec3, Vector};
 use kairos::query::gjk::{distance, intersects, GjkOptions};
-use kairos::query::toi::{time_of_impact, ImpactStatus, ToiOptions};
+use kairos::query::toi::{time_of_impact, ToiOptions, ToiStatus};
 use kairos::shape::{Motion, Pose, Shape};
 use rand::{Rng, SeedableRng};
 use rand_pcg::Pcg64;
@@ -108,7 +108,7 @@ fn dense_reference<V: Spin>(kinds: &[&str], seed: u64, per_pair: usize) -> Count
                 let ctx = format!("{ka}-{kb}: {r:?} reference {want:?}");
                 c.iterations.push(r.iterations);
                 match r.status {
-                    ImpactStatus::Overlapping => {
+                    ToiStatus::Penetrating => {
                         assert!(
                             hit_at(&a, &ma, &b, &mb, t0)
                                 || gap_at(&a, &ma, &b, &mb, t0) <= r.tolerance * 1.01,
@@ -116,7 +116,7 @@ fn dense_reference<V: Spin>(kinds: &[&str], seed: u64, per_pair: usize) -> Count
                         );
                         c.overlapping += 1;
                     }
-                    ImpactStatus::Hit => {
+                    ToiStatus::Approaching => {
                         assert_ne!(want, Some(t0), "{ctx}");
                         let gap = gap_at(&a, &ma, &b, &mb, r.time);
                         assert!(gap <= r.tolerance * 1.01, "{ctx}: gap {gap}");
@@ -134,11 +134,11 @@ fn dense_reference<V: Spin>(kinds: &[&str], seed: u64, per_pair: usize) -> Count
                         }
                         c.hits += 1;
                     }
-                    ImpactStatus::None => {
+                    ToiStatus::NotBy | ToiStatus::Separating | ToiStatus::Grazing => {
                         assert_eq!(want, None, "{ctx}: a contact was missed");
                         c.none += 1;
                     }
-                    ImpactStatus::Stalled => {
+                    ToiStatus::Stalled => {
                         if let Some(t) = want {
                             assert!(r.time <= t + 1e-9, "{ctx}");
                         }
@@ -226,7 +226,7 @@ fn ball_ball_translation_matches_the_exact_solver() {
         let (a, b) = (Shape::ball(ra).unwrap(), Shape::ball(rb).unwrap());
         let r = time_of_impact(&a, &ma, &b, &mb, 0.0, 10.0, &opts);
         if (pa - pb).length() <= ra + rb {
-            assert_eq!(r.status, ImpactStatus::Overlapping);
+            assert_eq!(r.status, ToiStatus::Penetrating);
             continue;
         }
         let t = exact.time;
@@ -235,11 +235,11 @@ fn ball_ball_translation_matches_the_exact_solver() {
             let closing = (va - vb).dot(n);
             if closing < 1e-3 {
                 grazing += 1;
-                assert!(r.status == ImpactStatus::Hit || r.status == ImpactStatus::Stalled);
+                assert!(r.status == ToiStatus::Approaching || r.status == ToiStatus::Stalled);
                 assert!(r.time <= t + 1e-12);
                 continue;
             }
-            assert_eq!(r.status, ImpactStatus::Hit, "{r:?} exact {t}");
+            assert_eq!(r.status, ToiStatus::Approaching, "{r:?} exact {t}");
             // Two balls take the simulator's closed form: the same time, bit for bit, and
             // touching at it.
             assert_eq!(r.time, t, "{r:?} exact {t}");
@@ -248,7 +248,7 @@ fn ball_ball_translation_matches_the_exact_solver() {
             assert!(((r.point_b - r.point_a).length()) <= 1e-14 * (pa - pb).length());
             hits += 1;
         } else {
-            assert_eq!(r.status, ImpactStatus::None, "{r:?} exact {exact:?}");
+            assert_eq!(r.status, ToiStatus::NotBy, "{r:?} exact {exact:?}");
         }
     }
     println!("ball-ball: {hits} hits against the exact solver, {grazing} near-grazing");
@@ -262,12 +262,12 @@ fn overlapping_at_the_start() {
     let ma = Motion::new(0.0, Pose::IDENTITY, DVec3::X, DVec3::Y).unwrap();
     let mb = Motion::at_rest(0.0, Pose::from_position(DVec3::new(1.2, 0.0, 0.0)));
     let r = time_of_impact(&a, &ma, &b, &mb, 0.0, 1.0, &ToiOptions::default());
-    assert_eq!(r.status, ImpactStatus::Overlapping);
+    assert_eq!(r.status, ToiStatus::Penetrating);
     assert_eq!(r.time, 0.0);
     // Touching exactly at the start is contact too.
     let mb = Motion::at_rest(0.0, Pose::from_position(DVec3::new(1.5, 0.0, 0.0)));
     let r = time_of_impact(&a, &ma, &b, &mb, 0.0, 1.0, &ToiOptions::default());
-    assert_eq!(r.status, ImpactStatus::Overlapping);
+    assert_eq!(r.status, ToiStatus::Penetrating);
 }
 
 /// The contact of a fast spinning thin bar: a fixed-step sampler with coarse steps misses it,
@@ -279,7 +279,7 @@ fn spinning<V: Dim>(bar: Shape<V>, spin: V::Angular, other: Shape<V>, at: V) {
     let coarse = (0..=10).any(|i| hit_at(&bar, &ma, &other, &mb, t1 * i as f64 / 10.0));
     assert!(!coarse, "the coarse sampler should miss this contact");
     let r = time_of_impact(&bar, &ma, &other, &mb, t0, t1, &ToiOptions::default());
-    assert_eq!(r.status, ImpactStatus::Hit, "{r:?}");
+    assert_eq!(r.status, ToiStatus::Approaching, "{r:?}");
     assert!(gap_at(&bar, &ma, &other, &mb, r.time) <= r.tolerance);
     let fine = reference(&bar, &ma, &other, &mb, t0, t1, 100_000).unwrap();
     assert!(
@@ -313,11 +313,11 @@ fn empty_or_non_finite_interval_is_none_without_nan() {
     let opts = ToiOptions::default();
     for (t0, t1) in [(1.0, 0.0), (f64::NAN, 1.0), (0.0, f64::INFINITY)] {
         let r = time_of_impact(&a, &ma, &a, &mb, t0, t1, &opts);
-        assert_eq!(r.status, ImpactStatus::None);
+        assert_eq!(r.status, ToiStatus::NotBy);
         assert!(r.time.is_finite() && r.distance.is_finite());
     }
     // Head-on: touches at t = 1 exactly, reported at most tol/speed before.
     let r = time_of_impact(&a, &ma, &a, &mb, 0.0, 2.0, &opts);
-    assert_eq!(r.status, ImpactStatus::Hit);
+    assert_eq!(r.status, ToiStatus::Approaching);
     assert!(r.time <= 1.0 && 1.0 - r.time <= r.tolerance, "{r:?}");
 }

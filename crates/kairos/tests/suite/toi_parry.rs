@@ -11,7 +11,7 @@
 use crate::pairs;
 
 use kairos::math::{DVec2, DVec3};
-use kairos::query::toi::{time_of_impact, ImpactStatus, ToiOptions};
+use kairos::query::toi::{time_of_impact, ToiOptions, ToiStatus};
 use kairos::shape::{Motion, Pose, Shape};
 use rand::{Rng, SeedableRng};
 use rand_pcg::Pcg64;
@@ -217,11 +217,11 @@ fn compare<V: Parry>(kinds: &[&str], seed: u64, per_pair: usize, max_spin: f64) 
                 let ctx =
                     format!("{ka}-{kb} {a:?} {ma:?} {b:?} {mb:?}: {ours:?}, reference {want:?}");
                 match (ours.status, want) {
-                    (ImpactStatus::None, Some(_)) => {
+                    (ToiStatus::NotBy, Some(_)) => {
                         t.kairos_missed += 1;
                         println!("Kairos missed: {ctx}");
                     }
-                    (ImpactStatus::Hit | ImpactStatus::Stalled, Some(w))
+                    (ToiStatus::Approaching | ToiStatus::Stalled, Some(w))
                         if ours.time > w + ON_TIME =>
                     {
                         t.kairos_late += 1;
@@ -330,7 +330,7 @@ fn fixed<V: Parry>(a: Shape<V>, ma: Motion<V>, b: Shape<V>, mb: Motion<V>) {
         ours.time,
         V::cast(&a, &ma, &b, &mb, 1.0)
     );
-    assert_eq!(ours.status, ImpactStatus::Hit);
+    assert_eq!(ours.status, ToiStatus::Approaching);
     assert!(
         ours.time <= want + ON_TIME && ours.time > want - 1e-5,
         "{ours:?}"
@@ -535,7 +535,7 @@ fn parry_issue_317_is_hit() {
     println!("reference {want:?}, Kairos {ours:?}, parry {parry:?}");
     let want = want.expect("the boxes meet");
     assert!(want > 0.0, "apart at the start");
-    assert_eq!(ours.status, ImpactStatus::Hit);
+    assert_eq!(ours.status, ToiStatus::Approaching);
     assert!(
         ours.time <= want + ON_TIME && ours.time > want - 1e-4,
         "{ours:?}"

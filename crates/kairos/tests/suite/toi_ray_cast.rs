@@ -10,7 +10,7 @@ use crate::pairs;
 
 use kairos::math::{DVec2, DVec3};
 use kairos::query::gjk::{distance, GjkOptions};
-use kairos::query::toi::{time_of_impact, ImpactStatus, ToiOptions};
+use kairos::query::toi::{time_of_impact, ToiOptions, ToiStatus};
 use kairos::shape::Motion;
 use rand::{Rng, SeedableRng};
 use rand_pcg::Pcg64;
@@ -66,9 +66,9 @@ fn compare<V: Dim>(kinds: &[&str], seed: u64, per_pair: usize) -> Counts {
                 let gap =
                     |t: f64| distance(&a, &ma.pose_at(t), &b, &mb.pose_at(t), &gjk, None).distance;
                 match (r.status, q.status) {
-                    (ImpactStatus::Overlapping, ImpactStatus::Overlapping) => c.overlapping += 1,
-                    (ImpactStatus::None, ImpactStatus::None) => c.none += 1,
-                    (ImpactStatus::Hit, ImpactStatus::Hit) => {
+                    (ToiStatus::Penetrating, ToiStatus::Penetrating) => c.overlapping += 1,
+                    (ToiStatus::NotBy, ToiStatus::NotBy) => c.none += 1,
+                    (ToiStatus::Approaching, ToiStatus::Approaching) => {
                         c.hits += 1;
                         assert!(r.distance <= tol, "{ctx}");
                         // The distance is an upper bound: that of the reported points.
@@ -87,8 +87,8 @@ fn compare<V: Dim>(kinds: &[&str], seed: u64, per_pair: usize) -> Counts {
                         assert!(off <= tol * 1.01 + 1e-12, "{ctx}: apart by {off}");
                         c.worst = c.worst.max(off / tol);
                     }
-                    (ImpactStatus::Hit, ImpactStatus::None)
-                    | (ImpactStatus::None, ImpactStatus::Hit) => {
+                    (ToiStatus::Approaching, ToiStatus::NotBy)
+                    | (ToiStatus::NotBy, ToiStatus::Approaching) => {
                         // Only a path that grazes within the tolerance may differ.
                         let approach = (0..=2000)
                             .map(|i| gap(f64::from(i) / 2000.0))

@@ -39,7 +39,7 @@
 use kairos::ccd::mesh::{MeshError, TriMesh};
 use kairos::ccd::rotating::ScrewMotion;
 use kairos::math::{DQuat, DVec3};
-use kairos::query::{time_of_impact, ImpactStatus, ToiOptions};
+use kairos::query::{time_of_impact, ToiOptions, ToiStatus};
 use kairos::shape::{Motion, Pose, Shape, ShapeError, SupportMap};
 
 /// A procedural mesh by its recipe (the parameters of the [`TriMesh`] constructor of the same
@@ -471,10 +471,10 @@ pub fn pieces_contact(
             let r = time_of_impact(&a.pieces[i], &ma, &b.pieces[j], &mb, t, end, options);
             iterations += u64::from(r.iterations);
             match r.status {
-                ImpactStatus::Hit | ImpactStatus::Overlapping => break Some(r.time),
-                ImpactStatus::None => break None,
-                ImpactStatus::Stalled if r.time > t => t = r.time,
-                ImpactStatus::Stalled => break Some(r.time),
+                ToiStatus::Approaching | ToiStatus::Penetrating => break Some(r.time),
+                ToiStatus::NotBy | ToiStatus::Separating | ToiStatus::Grazing => break None,
+                ToiStatus::Stalled if r.time > t => t = r.time,
+                ToiStatus::Stalled => break Some(r.time),
             }
         };
         if let Some(time) = hit {
