@@ -379,10 +379,15 @@ fn ball_cuboid<V: Vector>(p: V, r: f64, c: &Cuboid<V>, pose: &Pose<V>, tol: f64)
 
 /// A rectangle, convex polygon or triangle: a 2D polytope with an inside.
 fn solid_polygon<V: Vector>(s: &Shape<V>) -> bool {
-    matches!(
-        s,
-        Shape::Cuboid(_) | Shape::ConvexPolygon(_) | Shape::Triangle(_)
-    )
+    match s {
+        Shape::Cuboid(_) | Shape::ConvexPolygon(_) | Shape::Triangle(_) => true,
+        Shape::Ball(_)
+        | Shape::Capsule(_)
+        | Shape::Segment(_)
+        | Shape::Cylinder(_)
+        | Shape::Cone(_)
+        | Shape::Polyhedron(_) => false,
+    }
 }
 
 /// Two overlapping solid polygons by the separating axis test: in 2D its axes, the sides'

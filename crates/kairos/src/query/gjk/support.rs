@@ -78,7 +78,14 @@ impl<V: Vector> CoreSupport<V> for Shape<V> {
         match self {
             Shape::Ball(s) => CoreSupport::<V>::local_core_support(s, d),
             Shape::Capsule(s) => CoreSupport::<V>::local_core_support(s, d),
-            _ => self.local_support_feature(d),
+            // No round core: the core is the shape.
+            Shape::Cuboid(_)
+            | Shape::Segment(_)
+            | Shape::Triangle(_)
+            | Shape::ConvexPolygon(_)
+            | Shape::Cylinder(_)
+            | Shape::Cone(_)
+            | Shape::Polyhedron(_) => self.local_support_feature(d),
         }
     }
     #[inline]
@@ -86,7 +93,13 @@ impl<V: Vector> CoreSupport<V> for Shape<V> {
         match self {
             Shape::Ball(s) => s.radius(),
             Shape::Capsule(s) => s.radius(),
-            _ => 0.0,
+            Shape::Cuboid(_)
+            | Shape::Segment(_)
+            | Shape::Triangle(_)
+            | Shape::ConvexPolygon(_)
+            | Shape::Cylinder(_)
+            | Shape::Cone(_)
+            | Shape::Polyhedron(_) => 0.0,
         }
     }
     #[inline]

@@ -261,14 +261,17 @@ enum Core<'a, V: Vector> {
 }
 
 fn core_of<V: Vector>(s: &Shape<V>) -> Core<'_, V> {
-    if let Some(p) = as_polytope(s) {
-        return Core::Poly(p);
-    }
     match s {
+        Shape::Cuboid(_)
+        | Shape::Segment(_)
+        | Shape::Triangle(_)
+        | Shape::ConvexPolygon(_)
+        | Shape::Polyhedron(_) => as_polytope(s).map_or(Core::Other, Core::Poly),
         Shape::Capsule(c) => {
             capsule_core(c).map_or(Core::Other, |seg| Core::Segment(seg, c.radius()))
         }
-        _ => Core::Other,
+        // One point from GJK or EPA.
+        Shape::Ball(_) | Shape::Cylinder(_) | Shape::Cone(_) => Core::Other,
     }
 }
 

@@ -100,7 +100,13 @@ fn polygon_vertices<V: Vector>(s: &Shape<V>, v: &mut [V; POLYGON_MAX]) -> Option
             }
             Some(4)
         }
-        _ => None,
+        Shape::Ball(_)
+        | Shape::Capsule(_)
+        | Shape::Segment(_)
+        | Shape::Triangle(_)
+        | Shape::Cylinder(_)
+        | Shape::Cone(_)
+        | Shape::Polyhedron(_) => None,
     }
 }
 

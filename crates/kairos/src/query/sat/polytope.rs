@@ -358,6 +358,7 @@ pub fn as_polytope<V: Vector>(shape: &Shape<V>) -> Option<&dyn Polytope<V>> {
         Shape::Triangle(s) => Some(s),
         Shape::ConvexPolygon(s) => Some(s),
         Shape::Polyhedron(s) => Some(s),
-        _ => None,
+        // Curved: no faces to clip, no finite set of axes.
+        Shape::Ball(_) | Shape::Capsule(_) | Shape::Cylinder(_) | Shape::Cone(_) => None,
     }
 }
