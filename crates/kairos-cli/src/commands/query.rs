@@ -12,11 +12,14 @@ use kairos::query::{
     distance, penetration, time_of_impact, EpaOptions, EpaResult, Feature, GjkOptions, GjkResult,
     GjkStatus, ToiOptions, ToiResult, ToiStatus,
 };
+use kairos::scene::spec::SpecError;
 use kairos::scene::{BodyDim, RigidBodySpec};
 use serde_json::{json, Value};
 use toml::Table;
 
 use crate::show;
+
+mod polyline;
 
 /// Arguments of `kairos query`.
 #[derive(Args)]
@@ -66,6 +69,9 @@ pub fn query(a: QueryArgs) -> Result<ExitCode> {
         ))
     })?;
     let dim = read_dim(&root).map_err(fail)?;
+    if polyline::in_pair(&root) {
+        return polyline::answer(path, &root, dim, a.json);
+    }
     match dim {
         2 => answer::<DVec2>(path, &root, a.json),
         _ => answer::<DVec3>(path, &root, a.json),
@@ -99,8 +105,8 @@ fn read_dim(root: &Table) -> Result<usize, String> {
     }
 }
 
-/// The two bodies and the `[query]` table; errors name the item (`body 1`, `[query]`).
-fn read_pair<V: BodyDim>(root: &Table) -> Result<Pair<V>, String> {
+/// The `[[bodies]]` items: exactly two.
+fn body_items(root: &Table) -> Result<&[toml::Value], String> {
     let items = match root.get("bodies") {
         None => return Err("missing [[bodies]]: a pair file has exactly 2".into()),
         Some(toml::Value::Array(items)) => items,
@@ -112,11 +118,26 @@ fn read_pair<V: BodyDim>(root: &Table) -> Result<Pair<V>, String> {
             items.len()
         ));
     }
+    Ok(items)
+}
+
+/// A body's error; for an unknown shape, also the one `kairos query` adds to the library's.
+fn spec_message(e: &SpecError) -> String {
+    match e {
+        SpecError::UnknownShape { .. } => format!("{e}; `kairos query` also takes `polyline` (2D)"),
+        _ => e.to_string(),
+    }
+}
+
+/// The two bodies and the `[query]` table; errors name the item (`body 1`, `[query]`).
+fn read_pair<V: BodyDim>(root: &Table) -> Result<Pair<V>, String> {
+    let items = body_items(root)?;
     let body = |i: usize| {
         let t = items[i]
             .as_table()
             .ok_or_else(|| format!("body {i}: must be a table"))?;
-        let spec = RigidBodySpec::<V>::from_table(t, &[]).map_err(|e| format!("body {i}: {e}"))?;
+        let spec = RigidBodySpec::<V>::from_table(t, &[])
+            .map_err(|e| format!("body {i}: {}", spec_message(&e)))?;
         if spec.mesh.is_some() {
             return Err(format!(
                 "body {i}: shape: the queries take convex shapes, and a mesh is not one: for \

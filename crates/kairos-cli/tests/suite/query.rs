@@ -449,3 +449,363 @@ fn bad_files_are_refused() {
     assert_eq!(o.status.code(), Some(2));
     assert!(text(&o.stderr).contains("no-such-file.toml: cannot read"));
 }
+
+/// A body of a polyline pair for the sampling check: its points at t = 0 (world) and motion.
+struct Line {
+    points: Vec<[f64; 2]>,
+    closed: bool,
+    motion: kairos::ccd::polyline::PlanarMotion,
+}
+
+impl Line {
+    fn segments_at(&self, t: f64) -> Vec<[[f64; 2]; 2]> {
+        let p: Vec<[f64; 2]> = self.points.iter().map(|&q| self.motion.at(q, t)).collect();
+        let n = p.len();
+        let count = if self.closed { n } else { n - 1 };
+        (0..count).map(|i| [p[i], p[(i + 1) % n]]).collect()
+    }
+}
+
+/// The least distance of the two lines' segments at `t`, and whether two of them cross.
+fn lines_at(a: &Line, b: &Line, t: f64) -> (f64, bool) {
+    use kairos::ccd::closest::segment_distance;
+    let lift = |p: [f64; 2]| [p[0], p[1], 0.0];
+    let orient = |a: [f64; 2], b: [f64; 2], c: [f64; 2]| {
+        (b[0] - a[0]) * (c[1] - a[1]) - (b[1] - a[1]) * (c[0] - a[0])
+    };
+    let (mut least, mut cross) = (f64::INFINITY, false);
+    for [p, q] in a.segments_at(t) {
+        for [r, s] in b.segments_at(t) {
+            least = least.min(segment_distance(lift(p), lift(q), lift(r), lift(s)));
+            cross |= orient(p, q, r) * orient(p, q, s) <= 0.0
+                && orient(r, s, p) * orient(r, s, q) <= 0.0;
+        }
+    }
+    (least, cross)
+}
+
+/// The example of polylines: a spinning open zig-zag drifting into a square's outline. The
+/// contact is at a time where the two are (nearly) touching, and a fine sampling of the
+/// motions finds no crossing before it.
+#[test]
+fn spinning_zigzag_hits_the_square_outline() {
+    use kairos::ccd::polyline::PlanarMotion;
+    let dir = tempdir("polylines");
+    let file = crate_file("../../scenes/query", "polylines.toml");
+    let v = query_json(&file, &dir);
+    assert_eq!(v["shapes"], serde_json::json!(["polyline", "polyline"]));
+    assert_eq!(v["status"], "separated");
+    // The zig-zag's end at (1.5, 0), the square's left side at x = 3.
+    assert!((num(&v["distance"]) - 1.5).abs() < 1e-12, "{v}");
+    assert_eq!(v["penetration"], Value::Null);
+    let toi = &v["toi"];
+    assert_eq!(toi["status"], "hit", "{toi}");
+    let t = num(&toi["time"]);
+
+    let zigzag = Line {
+        points: vec![[-1.5, 0.0], [-0.5, 0.4], [0.5, -0.4], [1.5, 0.0]],
+        closed: false,
+        motion: PlanarMotion::new([0.0, 0.0], [1.0, 0.0], 2.0),
+    };
+    let square = Line {
+        points: vec![[3.0, -1.0], [5.0, -1.0], [5.0, 1.0], [3.0, 1.0]],
+        closed: true,
+        motion: PlanarMotion::new([4.0, 0.0], [0.0, 0.0], 0.0),
+    };
+    let (gap, _) = lines_at(&zigzag, &square, t);
+    assert!(gap < 1e-6, "{gap} at {t}");
+    assert!((num(&toi["distance"]) - gap).abs() < 1e-12, "{toi}");
+    // Sampled every 1e-5: the first sample where two segments cross or touch is not before
+    // the reported time, and not long after it.
+    let step = 1e-5;
+    let first = (0..=500_000)
+        .map(|k| k as f64 * step)
+        .find(|&s| {
+            let (d, cross) = lines_at(&zigzag, &square, s);
+            cross || d == 0.0
+        })
+        .expect("the sampled motions meet");
+    assert!(t <= first, "{t} after the sampled first contact {first}");
+    assert!(first - t < 1e-3, "{t} long before {first}");
+    // A vertex of one met a segment of the other; the points are the vertex and the nearest
+    // point of the segment.
+    let f = toi["features"].as_array().unwrap();
+    let kinds: Vec<&str> = f.iter().map(|x| x["kind"].as_str().unwrap()).collect();
+    assert!(
+        kinds == ["vertex", "edge"] || kinds == ["edge", "vertex"],
+        "{toi}"
+    );
+    let pts = toi["points"].as_array().unwrap();
+    let (pa, pb) = (point(&pts[0]), point(&pts[1]));
+    assert!((pa[0] - pb[0]).hypot(pa[1] - pb[1]) < 1e-6, "{toi}");
+}
+
+/// A vertex moving straight at a still segment, without rotation, meets it at an exact time;
+/// a `segment` body counts as a 2-point polyline. The report says the same in words.
+#[test]
+fn vertex_moving_straight_meets_a_segment_on_time() {
+    let dir = tempdir("straight");
+    let file = write(
+        &dir,
+        "straight.toml",
+        r#"
+dim = 2
+[[bodies]]
+shape = "segment"
+a = [0, -1]
+b = [0, 1]
+position = [3, 0]
+[[bodies]]
+shape = "polyline"
+points = [[-1, 0], [0, 0]]
+position = [0, 0]
+orientation = 0.5
+velocity = [2, 0]
+[query]
+until = 4
+"#,
+    );
+    let v = query_json(&file, &dir);
+    assert_eq!(v["shapes"], serde_json::json!(["segment", "polyline"]));
+    let toi = &v["toi"];
+    assert_eq!(toi["status"], "hit");
+    let t = num(&toi["time"]);
+    // The polyline's end is its position: it reaches x = 3 at t = 1.5.
+    assert!(t <= 1.5 && t > 1.5 - 1e-6, "{t}");
+    assert_eq!(
+        toi["features"],
+        serde_json::json!([
+            {"kind": "edge", "vertices": [0, 1]},
+            {"kind": "vertex", "vertices": [1]}
+        ])
+    );
+    let o = kairos(&["query", &file], &dir);
+    ok(&o);
+    let out = text(&o.stdout);
+    assert!(
+        out.contains("straight.toml: 2D, body 0 segment, body 1 polyline"),
+        "{out}"
+    );
+    assert!(out.contains("distance   3\n"), "{out}");
+    assert!(out.contains("status     hit"), "{out}");
+    assert!(out.contains("features   edge 0-1  vertex 1"), "{out}");
+}
+
+/// Polylines apart and moving apart never meet: `none` at the end of the interval.
+#[test]
+fn receding_polylines_never_meet() {
+    let dir = tempdir("lines-none");
+    let file = write(
+        &dir,
+        "apart.toml",
+        r#"
+dim = 2
+[[bodies]]
+shape = "polyline"
+points = [[-1, 0], [0, 1], [1, 0]]
+closed = true
+position = [0, 0]
+velocity = [-1, 0]
+angular_velocity = 4
+[[bodies]]
+shape = "polyline"
+points = [[0, -1], [0, 1], [0.5, 2]]
+position = [3, 0]
+velocity = [1, 0.5]
+[query]
+until = 10
+"#,
+    );
+    let v = query_json(&file, &dir);
+    assert_eq!(v["status"], "separated");
+    assert!((num(&v["distance"]) - 2.0).abs() < 1e-12, "{v}");
+    assert_eq!(
+        v["features"],
+        serde_json::json!([
+            {"kind": "edge", "vertices": [1, 2]},
+            {"kind": "edge", "vertices": [0, 1]}
+        ])
+    );
+    let toi = &v["toi"];
+    assert_eq!(toi["status"], "none");
+    assert_eq!(num(&toi["time"]), 10.0);
+    assert!(num(&toi["distance"]) > 10.0, "{toi}");
+    assert_eq!(toi["points"], Value::Null);
+    assert_eq!(toi["features"], Value::Null);
+}
+
+/// Polylines whose segments cross at t = 0 touch at 0: `overlapping`, distance 0, and the two
+/// segments that cross.
+#[test]
+fn crossing_polylines_overlap_at_zero() {
+    let dir = tempdir("lines-cross");
+    let file = write(
+        &dir,
+        "cross.toml",
+        r#"
+dim = 2
+[[bodies]]
+shape = "polyline"
+points = [[-2, 0], [-1, 0], [1, 0]]
+position = [0, 0]
+velocity = [0, 1]
+[[bodies]]
+shape = "polyline"
+points = [[-1, -1], [-1, 1], [1, 1], [1, -1]]
+closed = true
+position = [0.5, 0]
+orientation = 0.1
+[query]
+until = 1
+"#,
+    );
+    let v = query_json(&file, &dir);
+    assert_eq!(v["status"], "intersecting");
+    assert_eq!(num(&v["distance"]), 0.0);
+    let toi = &v["toi"];
+    assert_eq!(toi["status"], "overlapping");
+    assert_eq!(num(&toi["time"]), 0.0);
+    assert_eq!(toi["points"], Value::Null);
+    let f = toi["features"].as_array().unwrap();
+    assert!(f.iter().all(|x| x["kind"] == "edge"), "{toi}");
+    assert_eq!(v["features"], toi["features"]);
+}
+
+/// Bad polyline bodies: a clear message naming the file, the body and the key; exit 2.
+#[test]
+fn bad_polylines_are_refused() {
+    let dir = tempdir("bad-lines");
+    let good = "[[bodies]]\nshape = \"polyline\"\npoints = [[0, 0], [1, 0]]\nposition = [5, 0]\n";
+    let query = "[query]\nuntil = 1.0\n";
+    let line =
+        |keys: &str| format!("[[bodies]]\nshape = \"polyline\"\nposition = [0, 0]\n{keys}\n");
+    let cases: Vec<(&str, String, &str)> = vec![
+        (
+            "one.toml",
+            format!("dim = 2\n{}{good}{query}", line("points = [[0, 0]]")),
+            "one.toml: body 0: points: a polyline needs at least 2 points, got 1",
+        ),
+        (
+            "empty.toml",
+            format!("dim = 2\n{}{good}{query}", line("points = []\nclosed = true")),
+            "empty.toml: body 0: points: a polyline needs at least 3 points, got 0",
+        ),
+        (
+            "closed2.toml",
+            format!(
+                "dim = 2\n{good}{}{query}",
+                line("points = [[0, 0], [1, 0]]\nclosed = true")
+            ),
+            "closed2.toml: body 1: points: a polyline needs at least 3 points, got 2",
+        ),
+        (
+            "nan.toml",
+            format!("dim = 2\n{}{good}{query}", line("points = [[0, 0], [nan, 1]]")),
+            "nan.toml: body 0: points[1]: must be finite, got NaN",
+        ),
+        (
+            "inf.toml",
+            format!("dim = 2\n{good}{}{query}", line("points = [[0, 0], [1, inf]]")),
+            "inf.toml: body 1: points[1]: must be finite, got inf",
+        ),
+        (
+            "three.toml",
+            format!("dim = 2\n{}{good}{query}", line("points = [[0, 0], [1, 0, 0]]")),
+            "three.toml: body 0: points[1]: expected 2 numbers, got 3",
+        ),
+        (
+            "missing.toml",
+            format!("dim = 2\n{}{good}{query}", line("")),
+            "missing.toml: body 0: points: missing",
+        ),
+        (
+            "repeat.toml",
+            format!(
+                "dim = 2\n{}{good}{query}",
+                line("points = [[0, 0], [1, 0], [1, 0], [2, 1]]")
+            ),
+            "repeat.toml: body 0: points: segment 1 has no length (its ends coincide)",
+        ),
+        (
+            "loop.toml",
+            format!(
+                "dim = 2\n{}{good}{query}",
+                line("points = [[0, 0], [1, 0], [1, 1], [0, 0]]\nclosed = true")
+            ),
+            "loop.toml: body 0: points: segment 3 has no length (its ends coincide) (a closed \
+             polyline joins its last point to the first",
+        ),
+        (
+            "closed.toml",
+            format!("dim = 2\n{}{good}{query}", line("points = [[0, 0], [1, 0]]\nclosed = 1")),
+            "closed.toml: body 0: closed: expected true or false, got integer",
+        ),
+        (
+            "radius.toml",
+            format!("dim = 2\n{}{good}{query}", line("points = [[0, 0], [1, 0]]\nradius = 1")),
+            "radius.toml: body 0: radius: not a field of a polyline (a polyline takes: points, \
+             closed)",
+        ),
+        (
+            "velocity.toml",
+            format!(
+                "dim = 2\n{}{good}{query}",
+                line("points = [[0, 0], [1, 0]]\nvelocity = [1, nan]")
+            ),
+            "velocity.toml: body 0: velocity: must be finite, got NaN",
+        ),
+        (
+            "dim3.toml",
+            format!(
+                "dim = 3\n[[bodies]]\nshape = \"ball\"\nradius = 1\nposition = [0, 0, 0]\n{good}{query}"
+            ),
+            "dim3.toml: body 1: shape: a polyline exists only in 2D, not in 3D",
+        ),
+        (
+            "box.toml",
+            format!(
+                "dim = 2\n{good}[[bodies]]\nshape = \"box\"\nhalf_extents = [1, 1]\n\
+                 position = [0, 0]\n{query}"
+            ),
+            "box.toml: body 1: shape: a polyline is queried against a polyline or a segment, \
+             not a box",
+        ),
+        (
+            "sphere.toml",
+            format!(
+                "dim = 2\n[[bodies]]\nshape = \"sphere\"\nradius = 1\nposition = [0, 0]\n{good}{query}"
+            ),
+            "sphere.toml: body 0: shape: unknown shape `sphere` (expected one of: ball, box,",
+        ),
+        (
+            "until.toml",
+            format!("dim = 2\n{good}{good}[query]\nuntil = nan\n"),
+            "until.toml: [query]: `until` must be in [0, 1e100], got NaN",
+        ),
+    ];
+    for (name, body, want) in &cases {
+        let file = write(&dir, name, body);
+        let o = kairos(&["query", &file, "--json"], &dir);
+        let err = text(&o.stderr);
+        assert_eq!(o.status.code(), Some(2), "{name}: {err}");
+        assert!(err.contains(want), "{name}: {err}");
+        assert!(!err.contains("panicked"), "{name}: {err}");
+        assert!(o.stdout.is_empty(), "{name}");
+    }
+    // An unknown shape in a convex pair also names the polyline.
+    let file = write(
+        &dir,
+        "unknown.toml",
+        &format!(
+            "dim = 2\n[[bodies]]\nshape = \"sphere\"\nradius = 1\nposition = [0, 0]\n\
+             [[bodies]]\nshape = \"ball\"\nradius = 1\nposition = [5, 0]\n{query}"
+        ),
+    );
+    let o = kairos(&["query", &file], &dir);
+    assert_eq!(o.status.code(), Some(2));
+    assert!(
+        text(&o.stderr).contains("`kairos query` also takes `polyline` (2D)"),
+        "{}",
+        text(&o.stderr)
+    );
+}
