@@ -1,7 +1,7 @@
 //! The closed-form contact times of two balls, as pure root finders: the stable quadratic
 //! [`first_contact`] with its cancellation-free [`discriminant`], and the [`Toi`] answer with
-//! its [`ToiStatus`]. A leaf on [`crate::math`]: `toi` builds the balls' and walls' contact
-//! times on it, `query` its ball-ball closed form.
+//! its [`ToiStatus`]. A leaf on [`crate::math`]: `ball_toi` builds the balls' and walls'
+//! contact times on it, `query` its ball-ball closed form.
 
 use crate::math::Vector;
 
@@ -46,7 +46,8 @@ impl Toi {
             status,
         }
     }
-    /// True when the query found a contact.
+    /// True when the query found a contact, or a stalled advancement's safe time (where the
+    /// event re-predicts, see [`ToiStatus::Stalled`]).
     #[inline]
     pub fn is_hit(&self) -> bool {
         matches!(
@@ -72,7 +73,7 @@ const CANCELLATION: f64 = 1.0 / (1u64 << 20) as f64;
 /// used where the first form keeps fewer than about 32 significant bits (`b² − a c` below
 /// `2⁻²⁰ b²`); elsewhere the first form's own bits are kept (the contact time's relative error
 /// from the discriminant, `≈ 3 ε |b| / √disc`, is then below `2¹⁰ ε`). The result never
-/// exceeds `b²` (true whenever `c >= 0`, and relied on by the proof of `toi`'s periodic screen) and is
+/// exceeds `b²` (true whenever `c >= 0`, and relied on by the proof of `ball_toi`'s periodic screen) and is
 /// never NaN for finite input.
 #[inline(always)]
 pub fn discriminant<V: Vector>(d: V, w: V, sigma: f64, a: f64, b: f64, c: f64) -> f64 {

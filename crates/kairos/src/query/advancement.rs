@@ -1,8 +1,10 @@
-//! Conservative advancement: the one loop behind every contact time of convex shapes without a
-//! closed form, used by [`super::time_of_impact`] (`kairos query`, the mesh pieces, the
-//! benches) and by the simulation's rigid bodies (`crate::rigid`). The proof that it never
-//! steps past a contact is in [`super::toi`]'s module docs; the second-order step of sliding
-//! contacts is [`curved_step`]'s.
+//! Conservative advancement: the one loop behind every contact time of two convex shapes
+//! (by GJK) without a closed form, used by [`super::time_of_impact`] (`kairos query`, the
+//! mesh pieces, the benches) and by the simulation's rigid bodies (`crate::rigid`). A body
+//! against a plane wall advances on the plane's exact gap instead (`rigid`'s walls), and two
+//! meshes by D2M (`crate::ccd`). The proof that it never steps past a contact is in
+//! [`super::toi`]'s module docs; the second-order step of sliding contacts is
+//! [`curved_step`]'s.
 //!
 //! The shapes move by anything that implements [`MovingShape`]: a constant linear and angular
 //! velocity ([`crate::shape::Motion`], the queries'), or a body's free rotation under uniform
@@ -267,8 +269,8 @@ pub fn advance<V: Vector, A: MovingShape<V>, B: MovingShape<V>>(
             return out;
         }
         if t + dt == t {
-            // The step is below the resolution of time here: the gap is within what time can
-            // tell apart, a contact at that resolution for the simulation, a stall for a query.
+            // The step is below the resolution of time here: a stall at a safe time (the
+            // simulation then decides by the gap whether the event is a contact).
             out.outcome = Advance::Stalled(t);
             return out;
         }

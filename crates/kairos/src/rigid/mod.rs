@@ -51,7 +51,8 @@
 //!    bodies' bounding spheres overlap (two bodies), or while the body's box overlaps the wall
 //!    piece's (a wall, see [`crate::ball_toi::box_windows`]): every broad phase asks for the pair then,
 //!    so every broad phase processes the same events. A step below the resolution of time
-//!    (`t + dt == t`) ends the advancement as a contact at that resolution.
+//!    (`t + dt == t`) ends the advancement as a stall
+//!    ([`crate::ball_toi::ToiStatus::Stalled`] at that safe time).
 //!
 //! Two balls keep the exact quadratic of [`crate::ball_toi::ball_ball`] (the caller dispatches);
 //! a ball against any other shape goes through the steps above.

@@ -271,6 +271,12 @@ fn body_plane<V: Vector>(
             ToiStatus::Approaching
         },
     };
+    // No certified step (rounding, the step limit, or a step below the resolution of time):
+    // a safe time before any contact, where the event re-predicts.
+    let stalled = |t: f64| Toi {
+        time: t,
+        status: ToiStatus::Stalled,
+    };
     let mut target = shell;
     if from == t0 {
         let g0 = gap_at(t0);
@@ -310,16 +316,16 @@ fn body_plane<V: Vector>(
         }
         let dt = certified_step_accel(g, mu, closing_acc, 0.5 * target);
         if !(dt > 0.0) {
-            return contact(t);
+            return stalled(t);
         }
         if !(t + dt <= to) {
             return Toi::miss(ToiStatus::Grazing);
         }
         if t + dt == t {
-            // Below the resolution of time: a contact at that resolution.
-            return contact(t);
+            // Below the resolution of time.
+            return stalled(t);
         }
         t += dt;
     }
-    contact(t)
+    stalled(t)
 }
