@@ -8,6 +8,7 @@ mod ccd;
 mod cli;
 mod data_safety;
 mod discrete_cli;
+mod golden;
 mod gravity;
 mod inputs_kept;
 mod large_scenes;
