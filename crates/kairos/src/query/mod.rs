@@ -1,6 +1,7 @@
 //! Queries between convex shapes: distance, closest points, contact features, intersection.
 //!
-//! A leaf on [`crate::shape`] and [`crate::math`], not yet used by the simulator. Its first
+//! A leaf on [`crate::shape`] and [`crate::math`], used by the simulator's rigid bodies
+//! ([`advancement`], the one conservative advancement) and by `kairos query`. Its first
 //! part is [`gjk`], the Gilbert–Johnson–Keerthi distance algorithm over the shapes' support
 //! maps, with a warm start for coherent sequences of queries ([`GjkCache`]). On top of it,
 //! [`epa`], the Expanding Polytope Algorithm: penetration depth, normal and contact points of
