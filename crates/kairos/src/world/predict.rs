@@ -27,7 +27,7 @@ impl<V: Vector> World<V> {
             let hull_clear = |m: usize, other: usize| {
                 self.mesh_of(m).is_some_and(|mesh| {
                     let hull = std::iter::once(self.hull_mover(m, mesh));
-                    clean_miss(rigid::pieces_body_body(hull, self.pieces(other), t_max))
+                    !rigid::pieces_body_body(hull, self.pieces(other), t_max).is_hit()
                 })
             };
             if hull_clear(lo, hi) || hull_clear(hi, lo) {
@@ -55,7 +55,7 @@ impl<V: Vector> World<V> {
             // function of the stored state.
             if let Some(mesh) = self.mesh_of(i) {
                 let hull = rigid::body_wall(&self.hull_mover(i, mesh), &self.wall_pieces[w], t_max);
-                if clean_miss(hull) {
+                if !hull.is_hit() {
                     return Toi::miss(ToiStatus::Separating);
                 }
             }
@@ -191,11 +191,4 @@ impl<V: Vector> World<V> {
             b: w,
         })
     }
-}
-
-/// Whether a prediction proves that no contact comes by its bound: a miss, not a contact nor
-/// an advancement that gave up (which is reported at its last safe time, as a hit).
-#[inline]
-fn clean_miss(toi: Toi) -> bool {
-    !toi.is_hit()
 }
