@@ -26,7 +26,7 @@ use kairos::math::{DVec2, DVec3};
 use kairos::query::{
     distance, penetration, time_of_impact, EpaOptions, GjkCache, GjkOptions, ToiOptions,
 };
-use kairos::shape::Motion;
+use kairos::shape::RigidMotion;
 use rand::{Rng, SeedableRng};
 use rand_pcg::Pcg64;
 use shared::*;
@@ -94,7 +94,7 @@ macro_rules! query_benches {
                         } else {
                             Default::default()
                         };
-                        Motion::new(0.0, pose, $point(&mut rng, 4.0) + v, w).unwrap()
+                        RigidMotion::new(0.0, pose, $point(&mut rng, 4.0) + v, w).unwrap()
                     };
                     let (ma, mb) = (motion(pa, aim * 0.5), motion(pb, aim * -0.5));
                     (a, ma, b, mb)
@@ -141,7 +141,7 @@ macro_rules! query_benches {
                     let mut s = 0.0;
                     for (a, ma, b, mb) in &parry_cases {
                         let hit = if rotating {
-                            let m = |m: &Motion<_>| $pq::query::NonlinearRigidMotion {
+                            let m = |m: &RigidMotion<_>| $pq::query::NonlinearRigidMotion {
                                 start: $parry_pose(&m.pose),
                                 local_center: Default::default(),
                                 linvel: $pvec(m.linear_velocity),
@@ -186,7 +186,7 @@ fn warm_start(c: &mut Criterion) {
             let (a, b) = (shape3("cuboid", &mut rng), shape3("triangle", &mut rng));
             let motion = |rng: &mut Pcg64| {
                 let w = point3(rng, 1.0);
-                Motion::new(0.0, pose3(rng, 3.0), point3(rng, 1.0), w).unwrap()
+                RigidMotion::new(0.0, pose3(rng, 3.0), point3(rng, 1.0), w).unwrap()
             };
             let (ma, mb) = (motion(&mut rng), motion(&mut rng));
             let poses: Vec<_> = (0..32)

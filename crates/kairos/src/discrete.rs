@@ -48,7 +48,7 @@
 //! touched counts. [`Misses::body_body`] then counts the pairs of bodies, [`Misses::body_wall`]
 //! the body-wall contacts.
 
-use crate::ball_toi::body_body;
+use crate::ball_toi::ball_ball;
 use crate::body::Body;
 use crate::event::{Event, EventKind};
 use crate::math::{Aabb, Vector};
@@ -570,7 +570,7 @@ impl<V: Vector> DiscreteSim<V> {
             let bi = self.start[i as usize];
             let mut bj = self.start[j as usize];
             bj.pos += shift;
-            let toi = body_body(&bi, &bj);
+            let toi = ball_ball(&bi, &bj);
             if !(toi.is_hit() && toi.time <= t1) {
                 continue;
             }
@@ -584,7 +584,7 @@ impl<V: Vector> DiscreteSim<V> {
         }
         for wall in &self.world.walls {
             for b in &self.start {
-                let toi = crate::rigid::ball_wall(b, None, wall);
+                let toi = crate::rigid::ball_against_wall(b, None, wall);
                 if !(toi.is_hit() && toi.time <= t1) {
                     continue;
                 }

@@ -58,7 +58,9 @@ use crate::ccd::rotating::ScrewMotion;
 use crate::ccd::tree::{mesh_contact, MeshBody, MeshQuery};
 use crate::ccd::CcdOptions;
 use crate::math::{Rotation, Vector};
-use crate::rigid::{contact_set, gap_at, nearest_sets, sphere_window, ContactSet, Mover, SHELL};
+use crate::rigid::{
+    contact_set, gap_at, nearest_sets, sphere_window, ContactSet, MovingPiece, SHELL,
+};
 use crate::shape::Shape;
 
 /// A mesh body's geometry in its shape's frame: the mesh with its sphere tree, and its convex
@@ -75,7 +77,7 @@ pub struct MeshShape<V: Vector> {
 pub const RESTARTS: usize = 64;
 
 /// The mesh of body `m` placed at its pose at `t`, and its motion from there (`t` becomes 0).
-fn placed<V: Vector>(m: &Mover<V>, mesh: &MeshBody, t: f64) -> (MeshBody, ScrewMotion) {
+fn placed<V: Vector>(m: &MovingPiece<V>, mesh: &MeshBody, t: f64) -> (MeshBody, ScrewMotion) {
     let (b, r) = m.body.expect("a mesh body");
     let (c, v) = m.centre_at(t);
     let (rotation, w) = r.at(t - b.time);
@@ -91,9 +93,9 @@ fn placed<V: Vector>(m: &Mover<V>, mesh: &MeshBody, t: f64) -> (MeshBody, ScrewM
 /// [module docs](self)). Contacts at or before `t_max` are reported with the same bits
 /// whatever `t_max`; a later one may be a miss ([`ToiStatus::NotBy`]).
 pub fn mesh_mesh<V: Vector>(
-    a: &Mover<V>,
+    a: &MovingPiece<V>,
     ma: &MeshBody,
-    b: &Mover<V>,
+    b: &MovingPiece<V>,
     mb: &MeshBody,
     t_max: f64,
 ) -> Toi {
@@ -214,9 +216,9 @@ pub fn mesh_mesh<V: Vector>(
 /// The distance at `t` of the surfaces of mesh bodies `a` (of mesh `ma`) and `b` (of `mb`),
 /// each moved by its own free motion (0 when they intersect).
 pub fn mesh_gap<V: Vector>(
-    a: &Mover<V>,
+    a: &MovingPiece<V>,
     ma: &MeshBody,
-    b: &Mover<V>,
+    b: &MovingPiece<V>,
     mb: &MeshBody,
     t: f64,
 ) -> f64 {
@@ -227,15 +229,15 @@ pub fn mesh_gap<V: Vector>(
 
 /// The contact sets of mesh bodies `a` and `b` at `t`: a [`contact_set`] of every pair of
 /// triangles within twice the contact shell of the least distance, nearest first. `pieces_a`
-/// and `pieces_b` are the bodies' triangles as pieces ([`Mover::pieces`]), in the order of
+/// and `pieces_b` are the bodies' triangles as pieces ([`MovingPiece::pieces`]), in the order of
 /// their meshes' triangles.
 pub fn mesh_contact_sets<'a, V: Vector + 'a>(
-    a: &Mover<'a, V>,
+    a: &MovingPiece<'a, V>,
     ma: &MeshBody,
-    pieces_a: &[Mover<'a, V>],
-    b: &Mover<'a, V>,
+    pieces_a: &[MovingPiece<'a, V>],
+    b: &MovingPiece<'a, V>,
     mb: &MeshBody,
-    pieces_b: &[Mover<'a, V>],
+    pieces_b: &[MovingPiece<'a, V>],
     t: f64,
 ) -> Vec<ContactSet<V>> {
     let (ga, _) = placed(a, ma, t);

@@ -21,7 +21,7 @@ pub enum ToiStatus {
     /// Conservative advancement stalled at [`Toi::time`] (its step limit, or a margin below
     /// rounding): no contact before it, a safe time to look again. Counted as a hit.
     Stalled,
-    /// A bounded query (the calendar's periodic prediction, `ball_toi::body_body_periodic_by`;
+    /// A bounded query (the calendar's periodic prediction, `ball_toi::ball_ball_periodic_by`;
     /// a time of impact over `[t0, t1]`) proved that no contact comes at or before its bound;
     /// a later contact may exist.
     NotBy,

@@ -8,7 +8,7 @@ use std::path::Path;
 use common::{crate_file, kairos, ok, tempdir, text};
 use kairos::math::{DQuat, DVec2, DVec3};
 use kairos::query::{distance, GjkOptions};
-use kairos::shape::{Motion, Pose, Shape};
+use kairos::shape::{Pose, RigidMotion, Shape};
 use serde_json::Value;
 
 /// Runs `kairos query FILE --json` and parses its standard output, which must be one object.
@@ -59,8 +59,8 @@ fn spinning_plank_hits_the_box() {
     // Recomputed with the library: tiny separation at the reported time, none before it.
     let plank = Shape::cuboid(DVec2::new(2.0, 0.1)).unwrap();
     let wall = Shape::cuboid(DVec2::new(0.5, 3.0)).unwrap();
-    let spin = Motion::new(0.0, Pose::IDENTITY, DVec2::new(0.5, 0.0), 3.0).unwrap();
-    let rest = Motion::at_rest(0.0, Pose::from_position(DVec2::new(4.0, 0.0)));
+    let spin = RigidMotion::new(0.0, Pose::IDENTITY, DVec2::new(0.5, 0.0), 3.0).unwrap();
+    let rest = RigidMotion::at_rest(0.0, Pose::from_position(DVec2::new(4.0, 0.0)));
     let gap = |s: f64| {
         distance(
             &plank,
@@ -182,7 +182,7 @@ fn tumbling_cube_hits_a_capsule() {
     let cube = Shape::cuboid(DVec3::splat(0.5)).unwrap();
     let capsule = Shape::capsule(1.0, 0.25).unwrap();
     let q = DQuat::from_rotation_z(std::f64::consts::FRAC_PI_4);
-    let a = Motion::new(
+    let a = RigidMotion::new(
         0.0,
         Pose::new(DVec3::new(-3.0, 0.2, 0.0), q),
         DVec3::X,
@@ -190,7 +190,7 @@ fn tumbling_cube_hits_a_capsule() {
     )
     .unwrap();
     let lying = DQuat::from_rotation_z(std::f64::consts::FRAC_PI_2);
-    let b = Motion::at_rest(0.0, Pose::new(DVec3::ZERO, lying));
+    let b = RigidMotion::at_rest(0.0, Pose::new(DVec3::ZERO, lying));
     let gap = |s: f64| {
         distance(
             &cube,

@@ -303,9 +303,9 @@ pub fn ball_polygon_accel<V: Vector>(ball: &Body<V>, a: V, poly: &Polygon<V>) ->
     best
 }
 
-/// [`super::body_wall`] under the constant acceleration `a` (`None` for a static shape wall).
+/// [`super::ball_wall`] under the constant acceleration `a` (`None` for a static shape wall).
 #[inline]
-pub fn body_wall_accel<V: Vector>(b: &Body<V>, a: V, wall: &Wall<V>) -> Option<Toi> {
+pub fn ball_wall_accel<V: Vector>(b: &Body<V>, a: V, wall: &Wall<V>) -> Option<Toi> {
     match wall {
         Wall::Segment(s) => Some(ball_segment_accel(b, a, s)),
         Wall::Plane(p) => Some(ball_plane_accel(b, a, p)),

@@ -3,10 +3,10 @@
 //!
 //! # The entry
 //! Broad phases and the discrete stepper ask for contact times only through the shape-level
-//! entry: [`body_body`], [`body_body_periodic`] (and its bounded form
-//! [`body_body_periodic_by`], the calendar's path), [`body_wall`], or through
+//! entry: [`ball_ball`], [`ball_ball_periodic`] (and its bounded form
+//! [`ball_ball_periodic_by`], the calendar's path), [`ball_wall`], or through
 //! [`crate::world::World::predict_pair`] and [`crate::world::World::predict_wall`], which call
-//! them. The collision response asks [`body_body_contact`] and [`body_wall_contact`] for the
+//! them. The collision response asks [`ball_ball_contact`] and [`ball_wall_contact`] for the
 //! contact's normal and point at the event's time. Each entry dispatches on the shapes of its
 //! pair (balls only, for now), so a new shape adds its solvers here and nowhere else.
 //!
@@ -39,7 +39,7 @@ mod boxes;
 mod periodic;
 
 pub use accel::{
-    ball_ball_accel, ball_plane_accel, ball_polygon_accel, ball_segment_accel, body_wall_accel,
+    ball_ball_accel, ball_plane_accel, ball_polygon_accel, ball_segment_accel, ball_wall_accel,
     escape_time, first_contact_accel, first_zero_quadratic, window_accel,
 };
 pub use ball_ball::ball_ball;
@@ -57,26 +57,14 @@ use crate::body::Body;
 use crate::math::Vector;
 use crate::wall::Wall;
 
-/// Contact time of two bodies in open space (see [`ball_ball()`]).
-#[inline]
-pub fn body_body<V: Vector>(a: &Body<V>, b: &Body<V>) -> Toi {
-    ball_ball(a, b)
-}
-
-/// Contact time of two bodies in the periodic box `period` (see [`ball_ball_periodic`]).
-#[inline]
-pub fn body_body_periodic<V: Vector>(a: &Body<V>, b: &Body<V>, period: V) -> Toi {
-    ball_ball_periodic(a, b, period)
-}
-
-/// [`body_body_periodic`] for a caller that uses only contacts at or before `t_max`, with the
+/// [`ball_ball_periodic`] for a caller that uses only contacts at or before `t_max`, with the
 /// pair's window end given lazily (`min` of the two [`box_exit`] times; see
 /// [`ball_ball_periodic_until`]). Every contact at or before `t_max` is reported with the same
 /// bits as the full prediction; a pair that cannot report one is rejected by the
 /// [`PeriodicScreen`] without solving, and without evaluating `window_end`
 /// ([`ToiStatus::NotBy`]). `lo` must be the body with the lower id.
 #[inline(always)]
-pub fn body_body_periodic_by<V: Vector>(
+pub fn ball_ball_periodic_by<V: Vector>(
     lo: &Body<V>,
     hi: &Body<V>,
     period: V,
@@ -94,7 +82,7 @@ pub fn body_body_periodic_by<V: Vector>(
 /// for a static shape wall, whose contact with a ball has no closed form: the caller advances
 /// the pair (`World` and the discrete stepper call `rigid::ball_static_shape`).
 #[inline]
-pub fn body_wall<V: Vector>(b: &Body<V>, wall: &Wall<V>) -> Option<Toi> {
+pub fn ball_wall<V: Vector>(b: &Body<V>, wall: &Wall<V>) -> Option<Toi> {
     match wall {
         Wall::Segment(s) => Some(ball_segment(b, s)),
         Wall::Plane(p) => Some(ball_plane(b, p)),
@@ -121,7 +109,7 @@ pub struct Contact<V: Vector> {
 /// `separation` (`a - b`, through the nearest periodic image: see
 /// [`crate::world::World::separation`]).
 #[inline]
-pub fn body_body_contact<V: Vector>(a: &Body<V>, _b: &Body<V>, separation: V) -> Contact<V> {
+pub fn ball_ball_contact<V: Vector>(a: &Body<V>, _b: &Body<V>, separation: V) -> Contact<V> {
     let normal = unit(separation);
     Contact {
         separation,
@@ -132,7 +120,7 @@ pub fn body_body_contact<V: Vector>(a: &Body<V>, _b: &Body<V>, separation: V) ->
 
 /// The contact of body `b`, stored at the contact's time, with `wall`.
 #[inline]
-pub fn body_wall_contact<V: Vector>(b: &Body<V>, wall: &Wall<V>) -> Contact<V> {
+pub fn ball_wall_contact<V: Vector>(b: &Body<V>, wall: &Wall<V>) -> Contact<V> {
     let point = wall.closest_point(b.pos);
     let separation = b.pos - point;
     Contact {
@@ -188,13 +176,13 @@ mod tests {
         use crate::wall::{Plane, Wall};
         let a = Body::new(DVec2::new(3.0, 4.0), DVec2::ZERO, 1.0, 1.0);
         let b = Body::new(DVec2::ZERO, DVec2::ZERO, 4.0, 1.0);
-        let c = body_body_contact(&a, &b, a.pos - b.pos);
+        let c = ball_ball_contact(&a, &b, a.pos - b.pos);
         assert!((c.normal.unwrap() - DVec2::new(0.6, 0.8)).length() < 1e-15);
         assert!((c.point - DVec2::new(2.4, 3.2)).length() < 1e-14);
-        let same = body_body_contact(&a, &a, DVec2::ZERO);
+        let same = ball_ball_contact(&a, &a, DVec2::ZERO);
         assert_eq!(same.normal, None);
         let floor = Wall::Plane(Plane::new(DVec2::new(0.0, 1.0), DVec2::new(0.0, 1.0)).unwrap());
-        let w = body_wall_contact(&a, &floor);
+        let w = ball_wall_contact(&a, &floor);
         assert_eq!(w.normal, Some(DVec2::new(0.0, 1.0)));
         assert_eq!(w.point, DVec2::new(3.0, 1.0));
         assert_eq!(w.separation, DVec2::new(0.0, 3.0));

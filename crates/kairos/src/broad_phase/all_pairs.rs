@@ -1,5 +1,5 @@
 use super::BroadPhase;
-use crate::ball_toi::{body_body, body_body_periodic, Toi};
+use crate::ball_toi::{ball_ball, ball_ball_periodic, Toi};
 use crate::body::Body;
 use crate::event::{EarliestEvent, Event, EventKind};
 use crate::math::Vector;
@@ -63,9 +63,9 @@ impl<V: Vector> BroadPhase<V> for AllPairs {
                     world.predict_pair_by(i, j, by)
                 })
             }
-            None => scan(world, horizon, |_, bi, _, bj, _| body_body(bi, bj)),
+            None => scan(world, horizon, |_, bi, _, bj, _| ball_ball(bi, bj)),
             Some(l) => scan(world, horizon, |_, bi, _, bj, _| {
-                body_body_periodic(bi, bj, l)
+                ball_ball_periodic(bi, bj, l)
             }),
         }
     }

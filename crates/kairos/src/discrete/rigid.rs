@@ -20,7 +20,7 @@ use crate::math::{Aabb, Vector};
 use crate::query::{
     distance, intersects, penetration, EpaOptions, EpaStatus, GjkOptions, GjkStatus,
 };
-use crate::rigid::{self, Mover, WallPieces};
+use crate::rigid::{self, MovingPiece, WallPieces};
 use crate::shape::{Pose, SupportMap};
 use crate::wall::Plane;
 use crate::world::World;
@@ -54,11 +54,11 @@ fn direction<V: Vector>(n: V) -> bool {
 }
 
 impl<V: Vector> DiscreteSim<V> {
-    /// Body `i`'s pieces as [`Mover`]s (one for a convex body), without gravity: the stepper
+    /// Body `i`'s pieces as [`MovingPiece`]s (one for a convex body), without gravity: the stepper
     /// moves bodies on straight lines.
-    fn pieces(&self, i: usize) -> impl Iterator<Item = Mover<'_, V>> + Clone {
+    fn pieces(&self, i: usize) -> impl Iterator<Item = MovingPiece<'_, V>> + Clone {
         let w = &self.world;
-        Mover::pieces(&w.shapes, &w.bodies[i], &w.rigid[i], V::ZERO)
+        MovingPiece::pieces(&w.shapes, &w.bodies[i], &w.rigid[i], V::ZERO)
     }
 
     /// The contact shell's size of body `i`: its bounding radius, 0 for a ball (as in
@@ -306,7 +306,7 @@ impl<V: Vector> DiscreteSim<V> {
     }
 
     /// The unit normal from `a` to `b` at `t`: GJK's when apart, EPA's when they overlap.
-    fn pair_normal(&self, a: &Mover<V>, b: &Mover<V>, t: f64) -> V {
+    fn pair_normal(&self, a: &MovingPiece<V>, b: &MovingPiece<V>, t: f64) -> V {
         let (pa, pb) = (a.pose_at(t), b.pose_at(t));
         let g = distance(a.shape, &pa, b.shape, &pb, &GjkOptions::default(), None);
         if matches!(g.status, GjkStatus::Separated | GjkStatus::Touching) && direction(g.normal) {
@@ -323,7 +323,7 @@ impl<V: Vector> DiscreteSim<V> {
             return false;
         };
         // The normal of the nearest pair of pieces at contact.
-        let mut nearest: Option<(f64, Mover<V>, Mover<V>)> = None;
+        let mut nearest: Option<(f64, MovingPiece<V>, MovingPiece<V>)> = None;
         for ma in self.pieces(a) {
             for mb in self.pieces(b) {
                 let (pa, pb) = (ma.pose_at(tc), mb.pose_at(tc));
@@ -350,7 +350,7 @@ impl<V: Vector> DiscreteSim<V> {
                 #[allow(clippy::type_complexity)]
                 let mut best: Option<(
                     f64,
-                    Mover<V>,
+                    MovingPiece<V>,
                     &crate::shape::Shape<V>,
                     Pose<V>,
                 )> = None;
@@ -368,7 +368,7 @@ impl<V: Vector> DiscreteSim<V> {
                 let Some((_, m, piece, place)) = best else {
                     return false;
                 };
-                -self.pair_normal(&m, &Mover::placed(piece, place), tc)
+                -self.pair_normal(&m, &MovingPiece::placed(piece, place), tc)
             }
         };
         out.dot(from) > 0.0

@@ -7,7 +7,7 @@
 //! [`curved_step`]'s.
 //!
 //! The shapes move by anything that implements [`MovingShape`]: a constant linear and angular
-//! velocity ([`crate::shape::Motion`], the queries'), or a body's free rotation under uniform
+//! velocity ([`crate::shape::RigidMotion`], the queries'), or a body's free rotation under uniform
 //! acceleration (the simulation's movers). The loop asks each for its pose, the velocity of its
 //! centre and a bound on how fast its rotation moves a point; the options say how close counts
 //! as contact, how many steps to take, and whether the second-order step is tried.

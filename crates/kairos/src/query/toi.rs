@@ -3,9 +3,9 @@
 //!
 //! # Frames and motion
 //!
-//! Each shape is given in the body frame of its [`Motion`]: the shape's local origin is the
+//! Each shape is given in the body frame of its [`RigidMotion`]: the shape's local origin is the
 //! centre of mass the motion rotates about, and the shape is placed at
-//! [`Motion::pose_at`]`(t)` at time `t` (constant linear velocity, constant angular velocity
+//! [`RigidMotion::pose_at`]`(t)` at time `t` (constant linear velocity, constant angular velocity
 //! about the local origin, rotation integrated exactly).
 //!
 //! # Algorithm
@@ -113,12 +113,12 @@
 //! ```
 //! use kairos::math::DVec2;
 //! use kairos::query::{time_of_impact, ToiStatus, ToiOptions};
-//! use kairos::shape::{Motion, Pose, Shape};
+//! use kairos::shape::{RigidMotion, Pose, Shape};
 //! let bar = Shape::cuboid(DVec2::new(2.0, 0.05)).unwrap();
 //! let ball = Shape::ball(0.25).unwrap();
 //! // The bar spins in place; the ball sits still at distance 1 from its centre.
-//! let spin = Motion::new(0.0, Pose::IDENTITY, DVec2::ZERO, 40.0).unwrap();
-//! let rest = Motion::at_rest(0.0, Pose::from_position(DVec2::new(0.0, 1.0)));
+//! let spin = RigidMotion::new(0.0, Pose::IDENTITY, DVec2::ZERO, 40.0).unwrap();
+//! let rest = RigidMotion::at_rest(0.0, Pose::from_position(DVec2::new(0.0, 1.0)));
 //! let r = time_of_impact(&bar, &spin, &ball, &rest, 0.0, 1.0, &ToiOptions::default());
 //! assert_eq!(r.status, ToiStatus::Approaching);
 //! assert!(r.time > 0.0 && r.time < 0.05);
@@ -130,7 +130,7 @@ use crate::query::advancement::{advance, Advance, AdvanceOptions, MovingShape};
 use crate::query::gjk::{ray_cast, CoreSupport, Feature, GjkCache, GjkOptions, RayCast};
 use crate::roots::first_contact;
 pub use crate::roots::ToiStatus;
-use crate::shape::{Motion, Pose, Shape};
+use crate::shape::{Pose, RigidMotion, Shape};
 
 /// The options of [`time_of_impact`].
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -195,9 +195,9 @@ pub struct ToiResult<V> {
 #[must_use]
 pub fn time_of_impact<V: Vector>(
     a: &Shape<V>,
-    motion_a: &Motion<V>,
+    motion_a: &RigidMotion<V>,
     b: &Shape<V>,
-    motion_b: &Motion<V>,
+    motion_b: &RigidMotion<V>,
     t0: f64,
     t1: f64,
     options: &ToiOptions,
@@ -224,10 +224,10 @@ pub fn time_of_impact<V: Vector>(
     }
     let v_rel = motion_a.linear_velocity - motion_b.linear_velocity;
     let spin = motion_a.angular_speed() * ra + motion_b.angular_speed() * rb;
-    // Without spin the rotations are the same at every time (`Motion::pose_at` integrates a zero
+    // Without spin the rotations are the same at every time (`RigidMotion::pose_at` integrates a zero
     // rotation to the same value, bit for bit): computed once.
     let (rot_a, rot_b) = (motion_a.pose_at(t0).rotation, motion_b.pose_at(t0).rotation);
-    let pose_at = |m: &Motion<V>, rot: V::Rotation, t: f64| {
+    let pose_at = |m: &RigidMotion<V>, rot: V::Rotation, t: f64| {
         if spin == 0.0 {
             Pose::new(m.pose.position + m.linear_velocity * (t - m.time), rot)
         } else {
@@ -311,12 +311,12 @@ pub fn time_of_impact<V: Vector>(
     }
 }
 
-/// A shape moving by a [`Motion`], for [`advance`]; `rotation` is the rotation at every time
-/// when the pair does not spin (`Motion::pose_at` would integrate a zero rotation to the same
+/// A shape moving by a [`RigidMotion`], for [`advance`]; `rotation` is the rotation at every time
+/// when the pair does not spin (`RigidMotion::pose_at` would integrate a zero rotation to the same
 /// value, bit for bit).
 struct Moved<'a, V: Vector> {
     shape: &'a Shape<V>,
-    motion: &'a Motion<V>,
+    motion: &'a RigidMotion<V>,
     radius: f64,
     rotation: Option<V::Rotation>,
 }
@@ -356,9 +356,9 @@ impl<V: Vector> MovingShape<V> for Moved<'_, V> {
 /// quadratic root), whatever their spin, since a ball's rotation does not move its surface.
 fn ball_ball<V: Vector>(
     ra: f64,
-    motion_a: &Motion<V>,
+    motion_a: &RigidMotion<V>,
     rb: f64,
-    motion_b: &Motion<V>,
+    motion_b: &RigidMotion<V>,
     t0: f64,
     t1: f64,
     mut out: ToiResult<V>,

@@ -1,9 +1,9 @@
-//! Conservative advancement of two [`Mover`]s until their gap falls to a target: the
+//! Conservative advancement of two [`MovingPiece`]s until their gap falls to a target: the
 //! simulation's use of [`query::advance`] (the one loop, with its second-order steps for
-//! sliding bodies), through `Mover`'s [`MovingShape`] view (see the
+//! sliding bodies), through `MovingPiece`'s [`MovingShape`] view (see the
 //! [module docs](crate::rigid)).
 
-use super::state::Mover;
+use super::state::MovingPiece;
 use super::MAX_STEPS;
 use crate::math::Vector;
 use crate::query::{self, Advance, AdvanceOptions, GjkCache, GjkOptions, MovingShape};
@@ -11,40 +11,40 @@ use crate::shape::{Pose, Shape};
 
 pub(super) use crate::query::advancement::certified_step_accel;
 
-impl<V: Vector> MovingShape<V> for Mover<'_, V> {
+impl<V: Vector> MovingShape<V> for MovingPiece<'_, V> {
     #[inline]
     fn shape(&self) -> &Shape<V> {
         self.shape
     }
     #[inline]
     fn pose_at(&self, t: f64) -> Pose<V> {
-        Mover::pose_at(self, t)
+        MovingPiece::pose_at(self, t)
     }
     #[inline]
     fn linear_velocity(&self, t: f64) -> V {
-        Mover::linear_velocity(self, t)
+        MovingPiece::linear_velocity(self, t)
     }
     #[inline]
     fn spin_speed(&self) -> f64 {
-        Mover::spin_speed(self)
+        MovingPiece::spin_speed(self)
     }
     #[inline]
     fn acceleration(&self) -> V {
         self.accel
     }
     fn acceleration_bound(&self) -> f64 {
-        Mover::acceleration_bound(self)
+        MovingPiece::acceleration_bound(self)
     }
     fn centre_and_spin(&self, t: f64) -> (V, V::Angular) {
-        Mover::centre_and_spin(self, t)
+        MovingPiece::centre_and_spin(self, t)
     }
 }
 
 /// Conservative advancement of `a` and `b` over `[from, to]` until their gap is at most
 /// `target` ([`query::advance`] with its second-order steps and at most [`MAX_STEPS`] steps).
 pub(super) fn advance<V: Vector>(
-    a: &Mover<V>,
-    b: &Mover<V>,
+    a: &MovingPiece<V>,
+    b: &MovingPiece<V>,
     from: f64,
     to: f64,
     target: f64,

@@ -3,7 +3,7 @@
 //! pieces.
 
 use super::predict::gap_at;
-use super::state::Mover;
+use super::state::MovingPiece;
 use super::walls::{plane_side, WallPieces};
 use super::SHELL;
 use crate::math::Vector;
@@ -24,7 +24,7 @@ pub struct ContactSet<V> {
 }
 
 /// The contact points of `a` and `b` at `t` (see the [module docs](crate::rigid#response)).
-pub fn contact_set<V: Vector>(a: &Mover<V>, b: &Mover<V>, t: f64) -> ContactSet<V> {
+pub fn contact_set<V: Vector>(a: &MovingPiece<V>, b: &MovingPiece<V>, t: f64) -> ContactSet<V> {
     let (pa, pb) = (a.pose_at(t), b.pose_at(t));
     let (g, n, p, q) = gap_at(a, b, t);
     let prediction = 2.0 * SHELL * (shape_size(a) + shape_size(b)) + g;
@@ -54,17 +54,17 @@ pub fn contact_set<V: Vector>(a: &Mover<V>, b: &Mover<V>, t: f64) -> ContactSet<
     }
 }
 
-/// The contacts of two bodies given by their pieces ([`Mover::pieces`]) at `t`: a
+/// The contacts of two bodies given by their pieces ([`MovingPiece::pieces`]) at `t`: a
 /// [`contact_set`] for every pair of pieces whose gap is within twice the contact shell of the
 /// least gap, the nearest pair first (one set for two convex bodies in contact). A compound
 /// body may touch another at several places at once, with a normal each;
 /// [`respond`](super::respond) takes them all.
 pub fn pieces_contact_sets<'a, V: Vector + 'a>(
-    a: impl Iterator<Item = Mover<'a, V>>,
-    b: impl Iterator<Item = Mover<'a, V>> + Clone,
+    a: impl Iterator<Item = MovingPiece<'a, V>>,
+    b: impl Iterator<Item = MovingPiece<'a, V>> + Clone,
     t: f64,
 ) -> Vec<ContactSet<V>> {
-    let mut near: Vec<(f64, Mover<'a, V>, Mover<'a, V>)> = Vec::new();
+    let mut near: Vec<(f64, MovingPiece<'a, V>, MovingPiece<'a, V>)> = Vec::new();
     let mut reach = f64::INFINITY;
     for pa in a {
         for pb in b.clone() {
@@ -84,8 +84,8 @@ pub fn pieces_contact_sets<'a, V: Vector + 'a>(
 
 /// The pieces within twice the contact shell of the least gap, nearest first, as contact sets.
 pub(crate) fn nearest_sets<'a, V: Vector + 'a>(
-    mut near: Vec<(f64, Mover<'a, V>, Mover<'a, V>)>,
-    set: impl Fn(&Mover<'a, V>, &Mover<'a, V>) -> ContactSet<V>,
+    mut near: Vec<(f64, MovingPiece<'a, V>, MovingPiece<'a, V>)>,
+    set: impl Fn(&MovingPiece<'a, V>, &MovingPiece<'a, V>) -> ContactSet<V>,
 ) -> Vec<ContactSet<V>> {
     // Stable: equal gaps keep the order of the pieces.
     near.sort_by(|x, y| x.0.total_cmp(&y.0));
@@ -105,7 +105,7 @@ pub(crate) fn nearest_sets<'a, V: Vector + 'a>(
 /// shell of the lowest, [`plane_contact_set`]); against static shapes a set for each pair of
 /// a body piece and a wall piece within twice the shell of the least gap.
 pub fn pieces_wall_contact_sets<'a, V: Vector + 'a>(
-    a: impl Iterator<Item = Mover<'a, V>> + Clone,
+    a: impl Iterator<Item = MovingPiece<'a, V>> + Clone,
     wall: &'a WallPieces<V>,
     t: f64,
 ) -> Vec<ContactSet<V>> {
@@ -127,7 +127,7 @@ pub fn pieces_wall_contact_sets<'a, V: Vector + 'a>(
                     if (*c - centre).length() > pa.radius + rw + slack {
                         continue;
                     }
-                    let fixed = Mover::placed(shape, *place);
+                    let fixed = MovingPiece::placed(shape, *place);
                     near.push((gap_at(&pa, &fixed, t).0, pa, fixed));
                 }
             }
@@ -136,21 +136,21 @@ pub fn pieces_wall_contact_sets<'a, V: Vector + 'a>(
     }
 }
 
-pub(crate) fn shape_size<V: Vector>(m: &Mover<V>) -> f64 {
+pub(crate) fn shape_size<V: Vector>(m: &MovingPiece<V>) -> f64 {
     m.body.map_or(0.0, |(_, r)| r.radius)
 }
 
 /// The contact points of a body with a plane at `t`: the normal from the body to the plane,
 /// and the shape's vertices within the shell of its lowest point (its support point for a
 /// shape with no vertices).
-pub fn plane_contact_set<V: Vector>(a: &Mover<V>, plane: &Plane<V>, t: f64) -> ContactSet<V> {
+pub fn plane_contact_set<V: Vector>(a: &MovingPiece<V>, plane: &Plane<V>, t: f64) -> ContactSet<V> {
     plane_contact_set_of(std::iter::once(*a), plane, t)
 }
 
 /// [`plane_contact_set`] of a body given by its pieces: the vertices of every piece within the
 /// shell of the lowest point of them all.
 fn plane_contact_set_of<'a, V: Vector + 'a>(
-    pieces: impl Iterator<Item = Mover<'a, V>> + Clone,
+    pieces: impl Iterator<Item = MovingPiece<'a, V>> + Clone,
     plane: &Plane<V>,
     t: f64,
 ) -> ContactSet<V> {

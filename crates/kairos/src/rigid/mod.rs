@@ -74,8 +74,8 @@
 //! A body may be made of several convex pieces ([`RigidState::pieces`] consecutive shapes of the
 //! world, in one local frame: a concave polygon cut by
 //! [`decompose_polygon`](crate::shape::decompose_polygon)). Its [`Body::radius`] bounds them
-//! all about the centre of mass; each piece is a [`Mover`] of its own bounding radius
-//! ([`Mover::pieces`]), and the body's contact is the earliest of its pairs of pieces
+//! all about the centre of mass; each piece is a [`MovingPiece`] of its own bounding radius
+//! ([`MovingPiece::pieces`]), and the body's contact is the earliest of its pairs of pieces
 //! ([`pieces_body_body`], [`pieces_body_wall`]): each pair's prediction is exact as above, so the
 //! earliest is a pure function of the stored states too, and the contact shell is the whole
 //! body's. At the contact every pair of pieces within twice the shell of the nearest gives a
@@ -98,7 +98,7 @@
 //!
 //! # Files
 //!
-//! [`RigidState`] and [`Mover`] are in `state.rs`; the conservative advancement's steps in
+//! [`RigidState`] and [`MovingPiece`] are in `state.rs`; the conservative advancement's steps in
 //! `advance.rs`; the windows and the prediction of two bodies in `predict.rs`; walls (their
 //! pieces and the predictions against them) in `walls.rs`; the contact sets in `contact.rs`;
 //! the impulses in `response.rs`.
@@ -125,8 +125,8 @@ pub use contact::{
 pub use predict::{body_body, pieces_body_body};
 pub(crate) use predict::{gap_at, sphere_window};
 pub use response::{respond, Side};
-pub use state::{Mover, RigidError, RigidState};
-pub use walls::{ball_static_shape, ball_wall, body_wall, pieces_body_wall, WallPieces};
+pub use state::{MovingPiece, RigidError, RigidState};
+pub use walls::{ball_against_wall, ball_static_shape, body_wall, pieces_body_wall, WallPieces};
 
 /// The contact shell relative to the size of a pair (`R_a + R_b`, or the body's bounding radius
 /// against a wall): contacts are reported when the gap is at most this times the size.

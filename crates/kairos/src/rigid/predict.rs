@@ -3,7 +3,7 @@
 //! pieces (see the [module docs](crate::rigid)).
 
 use super::advance::advance;
-use super::state::Mover;
+use super::state::MovingPiece;
 use super::SHELL;
 use crate::ball_toi::{window_accel, Toi, ToiStatus};
 use crate::math::Vector;
@@ -45,7 +45,7 @@ pub(crate) fn sphere_window<V: Vector>(d: V, w: V, sigma: f64) -> Option<(f64, f
 
 /// The gap of `a` and `b` at `t` with the normal (from `a` to `b`) and a witness point on each:
 /// GJK's when apart, EPA's (gap 0) when they overlap.
-pub(crate) fn gap_at<V: Vector>(a: &Mover<V>, b: &Mover<V>, t: f64) -> (f64, V, V, V) {
+pub(crate) fn gap_at<V: Vector>(a: &MovingPiece<V>, b: &MovingPiece<V>, t: f64) -> (f64, V, V, V) {
     let (pa, pb) = (a.pose_at(t), b.pose_at(t));
     let g = distance(a.shape, &pa, b.shape, &pb, &GjkOptions::default(), None);
     if g.status == GjkStatus::Separated && g.normal != V::ZERO {
@@ -57,7 +57,14 @@ pub(crate) fn gap_at<V: Vector>(a: &Mover<V>, b: &Mover<V>, t: f64) -> (f64, V, 
 
 /// The speed at which the witness points `p` (on `a`) and `q` (on `b`) approach along `n`
 /// (from `a` to `b`) at `t`; positive when approaching.
-fn approach_speed<V: Vector>(a: &Mover<V>, b: &Mover<V>, t: f64, n: V, p: V, q: V) -> f64 {
+fn approach_speed<V: Vector>(
+    a: &MovingPiece<V>,
+    b: &MovingPiece<V>,
+    t: f64,
+    n: V,
+    p: V,
+    q: V,
+) -> f64 {
     n.dot(a.velocity_at(t, p) - b.velocity_at(t, q))
 }
 
@@ -68,8 +75,8 @@ fn approach_speed<V: Vector>(a: &Mover<V>, b: &Mover<V>, t: f64, n: V, p: V, q: 
 /// miss ([`ToiStatus::NotBy`]).
 #[allow(clippy::too_many_arguments)]
 pub(super) fn predict<V: Vector>(
-    a: &Mover<V>,
-    b: &Mover<V>,
+    a: &MovingPiece<V>,
+    b: &MovingPiece<V>,
     t0: f64,
     d: V,
     w: V,
@@ -157,7 +164,7 @@ pub(super) fn predict<V: Vector>(
 /// whatever `t_max` (`+inf` for every contact); a later one may be a miss
 /// ([`ToiStatus::NotBy`]), which spares the advancement past the time a broad phase cares
 /// about.
-pub fn body_body<V: Vector>(a: &Mover<V>, b: &Mover<V>, t_max: f64) -> Toi {
+pub fn body_body<V: Vector>(a: &MovingPiece<V>, b: &MovingPiece<V>, t_max: f64) -> Toi {
     let (Some((ba, _)), Some((bb, _))) = (a.body, b.body) else {
         return Toi::miss(ToiStatus::Separating);
     };
@@ -178,13 +185,13 @@ pub fn body_body<V: Vector>(a: &Mover<V>, b: &Mover<V>, t_max: f64) -> Toi {
     )
 }
 
-/// The first contact of two bodies given by their pieces ([`Mover::pieces`]; a compound body
+/// The first contact of two bodies given by their pieces ([`MovingPiece::pieces`]; a compound body
 /// has several): the earliest contact of their pairs of pieces by [`body_body`], so a pure
 /// function of the two stored states like it, with the same `t_max` rule. Pairs after a hit
 /// are bounded by the earliest contact so far, which changes no reported bits.
 pub fn pieces_body_body<'a, V: Vector + 'a>(
-    a: impl Iterator<Item = Mover<'a, V>>,
-    b: impl Iterator<Item = Mover<'a, V>> + Clone,
+    a: impl Iterator<Item = MovingPiece<'a, V>>,
+    b: impl Iterator<Item = MovingPiece<'a, V>> + Clone,
     t_max: f64,
 ) -> Toi {
     let mut best = Toi::miss(ToiStatus::Separating);

@@ -1,5 +1,5 @@
 //! The state of a rigid body ([`RigidState`]: its shape, rotation, spin and inertia) and
-//! [`Mover`], a body's piece or a static shape as the predictions and contacts see it: its pose
+//! [`MovingPiece`], a body's piece or a static shape as the predictions and contacts see it: its pose
 //! and velocities at any time and the bounds on its motion.
 
 use super::RADIUS_MARGIN;
@@ -209,11 +209,11 @@ impl<V: Vector> RigidState<V> {
 
 /// A body with its rotational state and shape, or a static shape (a wall piece).
 #[derive(Clone, Copy, Debug)]
-pub struct Mover<'a, V: Vector> {
+pub struct MovingPiece<'a, V: Vector> {
     /// The shape.
     pub shape: &'a Shape<V>,
     /// The body and its rotational state; `None` for a static shape (placed at
-    /// [`Mover::place`]).
+    /// [`MovingPiece::place`]).
     pub body: Option<(&'a Body<V>, &'a RigidState<V>)>,
     /// Where a static shape's local frame is (the identity for pieces given in world
     /// coordinates); unused for a body.
@@ -221,13 +221,13 @@ pub struct Mover<'a, V: Vector> {
     /// The constant acceleration of the centre of mass (uniform gravity; zero for a static
     /// shape or a sleeping body).
     pub accel: V,
-    /// For a body, the bounding radius of [`Mover::shape`] about the centre of mass: the
+    /// For a body, the bounding radius of [`MovingPiece::shape`] about the centre of mass: the
     /// body's [`RigidState::radius`], or less for one piece of a compound body (unused for a
     /// static shape).
     pub radius: f64,
 }
 
-impl<'a, V: Vector> Mover<'a, V> {
+impl<'a, V: Vector> MovingPiece<'a, V> {
     /// A moving body.
     pub fn body(shape: &'a Shape<V>, body: &'a Body<V>, rigid: &'a RigidState<V>) -> Self {
         Self::piece(shape, rigid.radius, body, rigid)
@@ -256,7 +256,7 @@ impl<'a, V: Vector> Mover<'a, V> {
         body: &'a Body<V>,
         rigid: &'a RigidState<V>,
         accel: V,
-    ) -> impl Iterator<Item = Mover<'a, V>> + Clone + 'a {
+    ) -> impl Iterator<Item = MovingPiece<'a, V>> + Clone + 'a {
         let first = rigid.shape as usize;
         let own = &shapes[first..first + rigid.pieces as usize];
         let single = own.len() == 1;
@@ -284,7 +284,7 @@ impl<'a, V: Vector> Mover<'a, V> {
             radius: 0.0,
         }
     }
-    /// The same mover with its centre of mass accelerated by `accel` (see [`Mover::accel`]).
+    /// The same mover with its centre of mass accelerated by `accel` (see [`MovingPiece::accel`]).
     pub fn with_accel(self, accel: V) -> Self {
         Self { accel, ..self }
     }

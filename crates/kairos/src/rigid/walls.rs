@@ -1,10 +1,10 @@
 //! Rigid bodies against walls: the walls' static pieces ([`WallPieces`]), a body's first
 //! contact with a plane (by its exact gap) or with static shapes, and a plain ball against any
-//! wall ([`ball_wall`]).
+//! wall ([`ball_against_wall`]).
 
 use super::advance::certified_step_accel;
 use super::predict::predict;
-use super::state::{Mover, RigidState};
+use super::state::{MovingPiece, RigidState};
 use super::{MAX_STEPS, SHELL};
 use crate::ball_toi::{box_windows, first_zero_quadratic, Toi, ToiStatus};
 use crate::body::Body;
@@ -12,10 +12,10 @@ use crate::math::{Rotation, Vector};
 use crate::shape::{Pose, Shape, SupportMap};
 use crate::wall::{Plane, StaticShape, Wall};
 
-/// [`body_wall`] for a body given by its pieces ([`Mover::pieces`]): the earliest contact of
+/// [`body_wall`] for a body given by its pieces ([`MovingPiece::pieces`]): the earliest contact of
 /// any piece, as [`pieces_body_body`](super::pieces_body_body).
 pub fn pieces_body_wall<'a, V: Vector + 'a>(
-    a: impl Iterator<Item = Mover<'a, V>>,
+    a: impl Iterator<Item = MovingPiece<'a, V>>,
     wall: &WallPieces<V>,
     t_max: f64,
 ) -> Toi {
@@ -94,7 +94,7 @@ pub(super) fn plane_side<V: Vector>(plane: &Plane<V>, centre: V) -> V {
 }
 
 /// The first contact of a rigid body with a wall (`t_max` as for [`body_body`](super::body_body)).
-pub fn body_wall<V: Vector>(a: &Mover<V>, pieces: &WallPieces<V>, t_max: f64) -> Toi {
+pub fn body_wall<V: Vector>(a: &MovingPiece<V>, pieces: &WallPieces<V>, t_max: f64) -> Toi {
     match pieces {
         WallPieces::Plane(plane) => {
             let Some((b, r)) = a.body else {
@@ -114,7 +114,7 @@ pub fn body_wall<V: Vector>(a: &Mover<V>, pieces: &WallPieces<V>, t_max: f64) ->
 
 /// [`body_wall`] against static pieces: each shape with its pose and bounding sphere.
 fn body_pieces<'s, V: Vector + 's>(
-    a: &Mover<V>,
+    a: &MovingPiece<V>,
     pieces: impl Iterator<Item = (&'s Shape<V>, Pose<V>, V, f64)>,
     t_max: f64,
 ) -> Toi {
@@ -125,7 +125,7 @@ fn body_pieces<'s, V: Vector + 's>(
     let shell = SHELL * r.radius;
     let mut best = Toi::miss(ToiStatus::Separating);
     for (shape, place, c, rw) in pieces {
-        let fixed = Mover::placed(shape, place);
+        let fixed = MovingPiece::placed(shape, place);
         // Only while the body's box overlaps the piece's can any broad phase pair them, and
         // only then can the shapes touch (the box holds the bounding sphere, which holds the
         // shape and its shell): a prediction outside these spans would be an event that a
@@ -160,13 +160,13 @@ fn body_pieces<'s, V: Vector + 's>(
 
 /// The first contact of a ball without a rigid state (a plain [`Body`], its centre
 /// accelerated by `accel` in a world with gravity, `None` without) with any wall: the closed
-/// forms of [`crate::ball_toi::body_wall`] and [`crate::ball_toi::body_wall_accel`] for segments, planes
+/// forms of [`crate::ball_toi::ball_wall`] and [`crate::ball_toi::ball_wall_accel`] for segments, planes
 /// and polygons, [`ball_static_shape`] for a static shape. The one dispatch of a ball against
 /// a wall, for the event-driven world and the discrete stepper's miss count alike.
-pub fn ball_wall<V: Vector>(b: &Body<V>, accel: Option<V>, wall: &Wall<V>) -> Toi {
+pub fn ball_against_wall<V: Vector>(b: &Body<V>, accel: Option<V>, wall: &Wall<V>) -> Toi {
     let closed_form = match accel {
-        None => crate::ball_toi::body_wall(b, wall),
-        Some(a) => crate::ball_toi::body_wall_accel(b, a, wall),
+        None => crate::ball_toi::ball_wall(b, wall),
+        Some(a) => crate::ball_toi::ball_wall_accel(b, a, wall),
     };
     match (wall, closed_form) {
         (_, Some(toi)) => toi,
@@ -194,7 +194,7 @@ pub fn ball_static_shape<V: Vector>(b: &Body<V>, accel: V, wall: &StaticShape<V>
     ) else {
         return Toi::miss(ToiStatus::Separating);
     };
-    let mover = Mover::body(&ball, b, &state).with_accel(accel);
+    let mover = MovingPiece::body(&ball, b, &state).with_accel(accel);
     // The piece `WallPieces::of` makes of the wall, without copying its shape.
     let piece = (
         &wall.shape,
@@ -208,7 +208,7 @@ pub fn ball_static_shape<V: Vector>(b: &Body<V>, accel: V, wall: &StaticShape<V>
 /// [`body_wall`] against a plane: conservative advancement on the exact gap (the body's support
 /// point along the plane's normal), which needs no GJK.
 fn body_plane<V: Vector>(
-    a: &Mover<V>,
+    a: &MovingPiece<V>,
     b: &Body<V>,
     plane: &Plane<V>,
     shell: f64,

@@ -10,7 +10,7 @@ use std::sync::Arc;
 use crate::ccd::mesh::{TriMesh, MAX_COORDINATE};
 use crate::math::{DVec2, DVec3, Rotation, RotationError, Vector};
 use crate::num::Num;
-use crate::shape::{Motion, MotionError, Pose, Shape, ShapeError};
+use crate::shape::{MotionError, Pose, RigidMotion, Shape, ShapeError};
 
 /// The least largest coordinate of a mesh body: the inverse of
 /// [`crate::ccd::mesh::MAX_COORDINATE`].
@@ -282,7 +282,7 @@ pub struct RigidBodySpec<V: Vector> {
     /// [`RigidBodySpec::pieces`] and `shape` is its convex hull.
     pub mesh: Option<Arc<TriMesh>>,
     /// The pose and velocities at time 0.
-    pub motion: Motion<V>,
+    pub motion: RigidMotion<V>,
 }
 
 impl<V: BodyDim> RigidBodySpec<V> {
@@ -346,7 +346,7 @@ impl<V: BodyDim> RigidBodySpec<V> {
             None => V::Angular::default(),
             Some(v) => read_angular::<V>(v)?,
         };
-        let motion = Motion::new(0.0, Pose::new(position, rotation), velocity, angular)
+        let motion = RigidMotion::new(0.0, Pose::new(position, rotation), velocity, angular)
             .map_err(SpecError::Motion)?;
         Ok(Self {
             shape,

@@ -22,7 +22,7 @@
 //! triangle's at its centroid): [`MassProperties::centre_of_mass`] says where it is. A body
 //! puts its centre of mass at its position by placing the shape at the offset
 //! `-centre_of_mass` in the body frame ([`Pose::compose`]); rotations then turn about the
-//! centre of mass, as [`Motion`] assumes.
+//! centre of mass, as [`RigidMotion`] assumes.
 //!
 //! Shapes that exist in one dimension only are refused in the other with
 //! [`ShapeError::WrongDimension`]. [`Shape::convex_hull`] gives the convex polygon in 2D and
@@ -85,7 +85,7 @@
 //!
 //! # Torque-free rotation
 //!
-//! [`Motion`] keeps the angular velocity constant, which is exact for isotropic inertia only.
+//! [`RigidMotion`] keeps the angular velocity constant, which is exact for isotropic inertia only.
 //! [`FreeRotation`] gives the exact torque-free motion of any 3D body (Euler's equations in
 //! closed form: Jacobi elliptic functions and Carlson's integrals) from the state at a
 //! reference time, as a pure function of `dt`, with a bound on the angular speed for
@@ -109,7 +109,7 @@ mod round;
 
 pub use crate::math::FreeRotation;
 pub use decompose::{decompose_polygon, union_outline};
-pub use motion::{Motion, MotionError, Pose};
+pub use motion::{MotionError, Pose, RigidMotion};
 pub use polygon::ConvexPolygon;
 pub(crate) use polyhedron::solid_moments;
 pub use polyhedron::{ConvexPolyhedron, PolyhedronEdge};

@@ -1,8 +1,8 @@
 //! Poses and rigid motions.
 //!
-//! A [`Motion`] is the motion model of Buddingh' (*Accurate and Efficient Continuous Collision
+//! A [`RigidMotion`] is the motion model of Buddingh' (*Accurate and Efficient Continuous Collision
 //! Detection*): constant linear velocity plus constant angular velocity about an axis through
-//! the centre of mass. Like every prediction of Kairos, [`Motion::pose_at`] is a pure function
+//! the centre of mass. Like every prediction of Kairos, [`RigidMotion::pose_at`] is a pure function
 //! of the stored state.
 
 use crate::math::{Rotation, Vector};
@@ -93,7 +93,7 @@ impl<V: Vector> Pose<V> {
 /// A rigid motion: the pose of the centre of mass at `time`, a constant linear velocity and a
 /// constant angular velocity (world frame) about the centre of mass.
 #[derive(Clone, Copy, Debug, PartialEq)]
-pub struct Motion<V: Vector> {
+pub struct RigidMotion<V: Vector> {
     /// The time of `pose`.
     pub time: f64,
     /// The pose of the body frame (origin at the centre of mass) at `time`.
@@ -112,7 +112,7 @@ pub enum MotionError {
     NonFinite(&'static str),
 }
 
-impl<V: Vector> Motion<V> {
+impl<V: Vector> RigidMotion<V> {
     /// The motion through `pose` at `time` with the given velocities, all checked finite.
     pub fn new(
         time: f64,
@@ -147,7 +147,7 @@ impl<V: Vector> Motion<V> {
             angular_velocity: V::Angular::default(),
         }
     }
-    /// The pose at `t` (before or after [`Motion::time`]): position `x + v (t - t0)`, rotation
+    /// The pose at `t` (before or after [`RigidMotion::time`]): position `x + v (t - t0)`, rotation
     /// integrated exactly ([`Vector::integrate_rotation`]). A pure function of the stored
     /// state.
     #[inline]

@@ -17,7 +17,7 @@ pub use respond::Response;
 
 use crate::body::Body;
 use crate::math::Vector;
-use crate::rigid::{self, Mover, RigidState, WallPieces};
+use crate::rigid::{self, MovingPiece, RigidState, WallPieces};
 use crate::rigid_mesh::{self, MeshShape};
 use crate::shape::Shape;
 use crate::wall::Wall;
@@ -260,17 +260,18 @@ impl<V: Vector> World<V> {
         self.rigid.get(i).is_some_and(|r| r.pieces > 1)
     }
 
-    /// Body `i` as a [`Mover`] (a rigid world only).
+    /// Body `i` as a [`MovingPiece`] (a rigid world only).
     #[inline]
-    fn mover(&self, i: usize) -> Mover<'_, V> {
+    fn mover(&self, i: usize) -> MovingPiece<'_, V> {
         let r = &self.rigid[i];
-        Mover::body(&self.shapes[r.shape as usize], &self.bodies[i], r).with_accel(self.accel(i))
+        MovingPiece::body(&self.shapes[r.shape as usize], &self.bodies[i], r)
+            .with_accel(self.accel(i))
     }
 
-    /// Body `i`'s pieces as [`Mover`]s (one for a convex body; a rigid world only).
+    /// Body `i`'s pieces as [`MovingPiece`]s (one for a convex body; a rigid world only).
     #[inline]
-    pub(crate) fn pieces(&self, i: usize) -> impl Iterator<Item = Mover<'_, V>> + Clone {
-        Mover::pieces(&self.shapes, &self.bodies[i], &self.rigid[i], self.accel(i))
+    pub(crate) fn pieces(&self, i: usize) -> impl Iterator<Item = MovingPiece<'_, V>> + Clone {
+        MovingPiece::pieces(&self.shapes, &self.bodies[i], &self.rigid[i], self.accel(i))
     }
 
     /// Body `i`'s mesh, when it is a mesh body.
@@ -296,8 +297,8 @@ impl<V: Vector> World<V> {
         ))
     }
 
-    /// Mesh body `i` as the [`Mover`] of its convex hull.
-    fn hull_mover<'s>(&'s self, i: usize, mesh: &'s MeshShape<V>) -> Mover<'s, V> {
-        Mover::body(&mesh.hull, &self.bodies[i], &self.rigid[i]).with_accel(self.accel(i))
+    /// Mesh body `i` as the [`MovingPiece`] of its convex hull.
+    fn hull_mover<'s>(&'s self, i: usize, mesh: &'s MeshShape<V>) -> MovingPiece<'s, V> {
+        MovingPiece::body(&mesh.hull, &self.bodies[i], &self.rigid[i]).with_accel(self.accel(i))
     }
 }

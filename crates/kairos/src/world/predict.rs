@@ -4,7 +4,7 @@
 
 use super::World;
 use crate::ball_toi::{
-    ball_ball_accel, body_body, body_body_periodic, body_body_periodic_by, box_exit, Toi, ToiStatus,
+    ball_ball, ball_ball_accel, ball_ball_periodic, ball_ball_periodic_by, box_exit, Toi, ToiStatus,
 };
 use crate::body::BodyId;
 use crate::event::{Event, EventKind};
@@ -65,8 +65,8 @@ impl<V: Vector> World<V> {
         }
     }
 
-    /// Contact time of bodies `i` and `j` (the narrow phase's [`body_body`], or
-    /// [`body_body_periodic`] in a periodic box).
+    /// Contact time of bodies `i` and `j` (the narrow phase's [`ball_ball`], or
+    /// [`ball_ball_periodic`] in a periodic box).
     #[inline]
     pub fn predict_pair(&self, i: BodyId, j: BodyId) -> Toi {
         let (lo, hi) = if i < j { (i, j) } else { (j, i) };
@@ -91,14 +91,14 @@ impl<V: Vector> World<V> {
         }
         let (bi, bj) = (&self.bodies[lo as usize], &self.bodies[hi as usize]);
         match self.period {
-            None => body_body(bi, bj),
-            Some(l) => body_body_periodic(bi, bj, l),
+            None => ball_ball(bi, bj),
+            Some(l) => ball_ball_periodic(bi, bj, l),
         }
     }
 
     /// [`World::predict_pair`] for a caller that uses only contacts at or before `t_max`: the
     /// same report for those, and in a periodic box a miss without solving for a pair that
-    /// cannot touch by then ([`body_body_periodic_by`]).
+    /// cannot touch by then ([`ball_ball_periodic_by`]).
     #[inline]
     pub fn predict_pair_by(&self, i: BodyId, j: BodyId, t_max: f64) -> Toi {
         let Some(l) = self.period else {
@@ -113,12 +113,12 @@ impl<V: Vector> World<V> {
         };
         let (lo, hi) = if i < j { (i, j) } else { (j, i) };
         let (bi, bj) = (&self.bodies[lo as usize], &self.bodies[hi as usize]);
-        body_body_periodic_by(bi, bj, l, t_max, || {
+        ball_ball_periodic_by(bi, bj, l, t_max, || {
             box_exit(bi, l).0.min(box_exit(bj, l).0)
         })
     }
 
-    /// Contact time of body `i` with wall `w` (the narrow phase's [`body_wall`]).
+    /// Contact time of body `i` with wall `w` (the wall dispatch of balls, [`rigid::ball_against_wall`], or [`rigid::body_wall`]).
     #[inline]
     pub fn predict_wall(&self, i: BodyId, w: WallId) -> Toi {
         if self.is_asleep(i as usize) {
@@ -128,7 +128,7 @@ impl<V: Vector> World<V> {
             return self.predict_rigid_wall(i as usize, w as usize, f64::INFINITY);
         }
         let accel = (self.gravity != V::ZERO).then(|| self.accel(i as usize));
-        rigid::ball_wall(&self.bodies[i as usize], accel, &self.walls[w as usize])
+        rigid::ball_against_wall(&self.bodies[i as usize], accel, &self.walls[w as usize])
     }
 
     /// [`World::predict_wall`] for a caller that uses only contacts at or before `t_max`: the

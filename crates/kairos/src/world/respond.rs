@@ -3,7 +3,7 @@
 //! model's restitution, the separating nudge after a collision, and a box crossing's wrap.
 
 use super::World;
-use crate::ball_toi::{body_body_contact, body_wall_contact, Contact};
+use crate::ball_toi::{ball_ball_contact, ball_wall_contact, Contact};
 use crate::event::{Event, EventKind};
 use crate::math::{Rotation, Vector};
 use crate::rigid::{self, Side, WallPieces};
@@ -48,9 +48,9 @@ impl<V: Vector> World<V> {
         match event.kind {
             EventKind::BodyBody => {
                 let b = &self.bodies[event.b as usize];
-                body_body_contact(a, b, self.separation(a.pos, b.pos))
+                ball_ball_contact(a, b, self.separation(a.pos, b.pos))
             }
-            _ => body_wall_contact(a, &self.walls[event.b as usize]),
+            _ => ball_wall_contact(a, &self.walls[event.b as usize]),
         }
     }
 

@@ -11,7 +11,7 @@ use crate::pairs;
 
 use kairos::math::{DQuat, DVec2, DVec3, Vector};
 use kairos::query::gjk::{distance, intersects, Feature, GjkCache, GjkOptions, GjkStatus};
-use kairos::shape::{Motion, Pose, Shape};
+use kairos::shape::{Pose, RigidMotion, Shape};
 use rand::SeedableRng;
 use rand_pcg::Pcg64;
 
@@ -461,14 +461,14 @@ fn warm_start_sequence<V: Dim>(ka: &str, kb: &str, seed: u64, rel: f64) -> (u64,
         let b = random_shape::<V>(kb, &mut rng);
         let mut cache = GjkCache::default();
         // Both move and turn a little each step (about 0.01 and 0.01 rad).
-        let ma = Motion::new(
+        let ma = RigidMotion::new(
             0.0,
             random_pose::<V>(&mut rng, 3.0),
             point(&mut rng, 1.0),
             V::random_angular(&mut rng),
         )
         .unwrap();
-        let mb = Motion::new(
+        let mb = RigidMotion::new(
             0.0,
             random_pose::<V>(&mut rng, 3.0),
             point(&mut rng, 1.0),
@@ -712,9 +712,9 @@ fn curved_shapes_at_the_edge_of_contact_are_never_separated_when_they_overlap() 
                         // status alone: overlapping pairs at rest must be in contact.
                         let toi = time_of_impact(
                             x,
-                            &Motion::at_rest(0.0, *px),
+                            &RigidMotion::at_rest(0.0, *px),
                             y,
-                            &Motion::at_rest(0.0, *py),
+                            &RigidMotion::at_rest(0.0, *py),
                             0.0,
                             1.0,
                             &ToiOptions {

@@ -87,7 +87,7 @@ fn a_ball_thrown_past_a_segment_end_meets_its_cap_at_the_quartic_root() {
     let body = Body::new(DVec2::new(0.0, 8.0), DVec2::new(1.6, 2.0), 0.5, 1.0);
     let g = DVec2::new(0.0, -10.0);
     let toi =
-        kairos::ball_toi::body_wall_accel(&body, g, &seg).expect("a segment has a closed form");
+        kairos::ball_toi::ball_wall_accel(&body, g, &seg).expect("a segment has a closed form");
     assert!(toi.is_hit());
     let at = |t: f64| body.pos + body.vel * t + g * (0.5 * t * t);
     let gap = |t: f64| (at(t) - DVec2::new(2.0, 5.0)).length() - 0.5;

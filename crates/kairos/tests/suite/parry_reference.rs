@@ -27,7 +27,7 @@ use crate::pairs;
 use kairos::math::{DVec2, DVec3};
 use kairos::query::gjk::{distance, intersects, GjkOptions, GjkStatus};
 use kairos::query::toi::{time_of_impact, ToiOptions, ToiStatus};
-use kairos::shape::{Motion, Pose, Shape, SupportMap};
+use kairos::shape::{Pose, RigidMotion, Shape, SupportMap};
 use rand::{Rng, SeedableRng};
 use rand_pcg::Pcg64;
 
@@ -239,8 +239,8 @@ fn compare<V: Parry>(ka: &str, kb: &str, seed: u64) -> Row {
         };
         let va = point::<V>(&mut rng, 3.0) + aim * 0.5;
         let vb = point::<V>(&mut rng, 3.0) - aim * 0.5;
-        let ma = Motion::new(0.0, pa, va, Default::default()).unwrap();
-        let mb = Motion::new(0.0, pb, vb, Default::default()).unwrap();
+        let ma = RigidMotion::new(0.0, pa, va, Default::default()).unwrap();
+        let mb = RigidMotion::new(0.0, pb, vb, Default::default()).unwrap();
         let ours = time_of_impact(&a, &ma, &b, &mb, 0.0, 1.0, &toi);
         if ours.status == ToiStatus::Penetrating {
             continue;

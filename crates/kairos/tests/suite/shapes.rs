@@ -9,7 +9,7 @@ use std::f64::consts::PI;
 
 use kairos::math::{DMat3, DQuat, DVec2, DVec3, Rot2, Rotation, RotationError, Vector};
 use kairos::shape::{
-    Ball, ConvexPolygon, FeatureId, Motion, MotionError, Pose, Shape, ShapeError, SupportMap,
+    Ball, ConvexPolygon, FeatureId, MotionError, Pose, RigidMotion, Shape, ShapeError, SupportMap,
 };
 use proptest::prelude::*;
 use rand::{Rng, SeedableRng};
@@ -690,7 +690,7 @@ proptest! {
     #[test]
     fn motion_2d_composes(x in v2(10.0), a in -10.0..10.0f64, v in v2(10.0), w in -20.0..20.0f64,
                           t0 in -5.0..5.0f64, t1 in -5.0..5.0f64, t2 in -5.0..5.0f64) {
-        let m = Motion::new(t0, Pose::new(x, Rot2::from_angle(a)), v, w).unwrap();
+        let m = RigidMotion::new(t0, Pose::new(x, Rot2::from_angle(a)), v, w).unwrap();
         let direct = m.pose_at(t0 + t1 + t2);
         let stepped = m.advanced_to(t0 + t1).pose_at(t0 + t1 + t2);
         prop_assert!((direct.position - stepped.position).length() <= 1e-12 * (1.0 + x.length() + 20.0 * v.length()));
@@ -706,7 +706,7 @@ proptest! {
     #[test]
     fn motion_3d_composes(x in v3(10.0), q in pose3(), v in v3(10.0), w in v3(10.0),
                           t0 in -5.0..5.0f64, t1 in -5.0..5.0f64, t2 in -5.0..5.0f64) {
-        let m = Motion::new(t0, Pose::new(x, q.rotation), v, w).unwrap();
+        let m = RigidMotion::new(t0, Pose::new(x, q.rotation), v, w).unwrap();
         let direct = m.pose_at(t0 + t1 + t2);
         let stepped = m.advanced_to(t0 + t1).pose_at(t0 + t1 + t2);
         prop_assert!((direct.position - stepped.position).length() <= 1e-12 * (1.0 + x.length() + 20.0 * v.length()));
@@ -727,7 +727,7 @@ proptest! {
 
     #[test]
     fn point_velocity_is_the_derivative(q in pose3(), w in v3(5.0), r in v3(3.0)) {
-        let m = Motion::new(0.0, q, DVec3::new(1.0, -2.0, 0.5), w).unwrap();
+        let m = RigidMotion::new(0.0, q, DVec3::new(1.0, -2.0, 0.5), w).unwrap();
         let eps = 1e-6;
         let at = |t: f64| m.pose_at(t).transform_point(q.inverse_transform_point(r));
         let fd = (at(eps) - at(-eps)) / (2.0 * eps);
@@ -763,7 +763,7 @@ fn exponential_map_matches_integration() {
 fn rotation_survives_zero_tiny_and_huge_rates() {
     let q0 = DQuat::try_from_scene(&[0.3, -0.5, 0.2, 0.8]).unwrap();
     let pose = Pose::new(DVec3::new(1.0, 2.0, 3.0), q0);
-    let rest = Motion::at_rest(2.0, pose);
+    let rest = RigidMotion::at_rest(2.0, pose);
     for t in [-1e300, -1.0, 0.0, 1e-300, 5.0, 1e300] {
         let p = rest.pose_at(t);
         assert!(quat_close(p.rotation, q0, 1e-15) && p.position == pose.position);
@@ -1046,15 +1046,15 @@ fn bad_rotations_and_motions_are_refused() {
 
     let pose = Pose::<DVec3>::IDENTITY;
     assert_eq!(
-        Motion::new(f64::NAN, pose, DVec3::ZERO, DVec3::ZERO),
+        RigidMotion::new(f64::NAN, pose, DVec3::ZERO, DVec3::ZERO),
         Err(MotionError::NonFinite("time"))
     );
     assert_eq!(
-        Motion::new(0.0, pose, DVec3::ZERO, DVec3::new(0.0, f64::INFINITY, 0.0)),
+        RigidMotion::new(0.0, pose, DVec3::ZERO, DVec3::new(0.0, f64::INFINITY, 0.0)),
         Err(MotionError::NonFinite("angular velocity"))
     );
     assert_eq!(
-        Motion::new(
+        RigidMotion::new(
             0.0,
             Pose::from_position(DVec3::splat(f64::NAN)),
             DVec3::ZERO,
@@ -1063,11 +1063,11 @@ fn bad_rotations_and_motions_are_refused() {
         Err(MotionError::NonFinite("position"))
     );
     assert_eq!(
-        Motion::new(0.0, Pose::<DVec2>::IDENTITY, DVec2::new(f64::NAN, 0.0), 0.0),
+        RigidMotion::new(0.0, Pose::<DVec2>::IDENTITY, DVec2::new(f64::NAN, 0.0), 0.0),
         Err(MotionError::NonFinite("linear velocity"))
     );
     assert_eq!(
-        Motion::new(
+        RigidMotion::new(
             0.0,
             Pose::new(DVec2::ZERO, Rot2::from_angle(f64::NAN)),
             DVec2::ZERO,

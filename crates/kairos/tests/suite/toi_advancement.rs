@@ -9,13 +9,19 @@ use kairos::body::Body;
 use kairos::math::{DVec2, DVec3, Vector};
 use kairos::query::gjk::{distance, intersects, GjkOptions};
 use kairos::query::toi::{time_of_impact, ToiOptions, ToiStatus};
-use kairos::shape::{Motion, Pose, Shape};
+use kairos::shape::{Pose, RigidMotion, Shape};
 use rand::{Rng, SeedableRng};
 use rand_pcg::Pcg64;
 
 use pairs::*;
 
-fn hit_at<V: Vector>(a: &Shape<V>, ma: &Motion<V>, b: &Shape<V>, mb: &Motion<V>, t: f64) -> bool {
+fn hit_at<V: Vector>(
+    a: &Shape<V>,
+    ma: &RigidMotion<V>,
+    b: &Shape<V>,
+    mb: &RigidMotion<V>,
+    t: f64,
+) -> bool {
     intersects(
         a,
         &ma.pose_at(t),
@@ -26,7 +32,13 @@ fn hit_at<V: Vector>(a: &Shape<V>, ma: &Motion<V>, b: &Shape<V>, mb: &Motion<V>,
     )
 }
 
-fn gap_at<V: Vector>(a: &Shape<V>, ma: &Motion<V>, b: &Shape<V>, mb: &Motion<V>, t: f64) -> f64 {
+fn gap_at<V: Vector>(
+    a: &Shape<V>,
+    ma: &RigidMotion<V>,
+    b: &Shape<V>,
+    mb: &RigidMotion<V>,
+    t: f64,
+) -> f64 {
     distance(
         a,
         &ma.pose_at(t),
@@ -42,9 +54,9 @@ fn gap_at<V: Vector>(a: &Shape<V>, ma: &Motion<V>, b: &Shape<V>, mb: &Motion<V>,
 /// by bisection to 1e-9 (the intersecting end); `None` when no sample intersects.
 fn reference<V: Vector>(
     a: &Shape<V>,
-    ma: &Motion<V>,
+    ma: &RigidMotion<V>,
     b: &Shape<V>,
-    mb: &Motion<V>,
+    mb: &RigidMotion<V>,
     t0: f64,
     t1: f64,
     samples: usize,
@@ -86,7 +98,7 @@ fn dense_reference<V: Spin>(kinds: &[&str], seed: u64, per_pair: usize) -> Count
             for _ in 0..per_pair {
                 let (a, pa, b, pb) = random_pair::<V>(ka, kb, &mut rng);
                 let spin: f64 = rng.gen_range(0.0..8.0);
-                let ma = Motion::new(
+                let ma = RigidMotion::new(
                     0.0,
                     pa,
                     point(&mut rng, 4.0),
@@ -94,7 +106,7 @@ fn dense_reference<V: Spin>(kinds: &[&str], seed: u64, per_pair: usize) -> Count
                 )
                 .unwrap();
                 let spin: f64 = rng.gen_range(0.0..8.0);
-                let mb = Motion::new(
+                let mb = RigidMotion::new(
                     0.0,
                     pb,
                     point(&mut rng, 4.0),
@@ -221,8 +233,8 @@ fn ball_ball_translation_matches_the_exact_solver() {
         let vb = va + (pa - pb) * rng.gen_range(0.05..1.0) + point::<DVec3>(&mut rng, 1.0);
         let exact =
             kairos::ball_toi::ball_ball(&Body::new(pa, va, ra, 1.0), &Body::new(pb, vb, rb, 1.0));
-        let ma = Motion::new(0.0, Pose::from_position(pa), va, DVec3::ZERO).unwrap();
-        let mb = Motion::new(0.0, Pose::from_position(pb), vb, DVec3::ZERO).unwrap();
+        let ma = RigidMotion::new(0.0, Pose::from_position(pa), va, DVec3::ZERO).unwrap();
+        let mb = RigidMotion::new(0.0, Pose::from_position(pb), vb, DVec3::ZERO).unwrap();
         let (a, b) = (Shape::ball(ra).unwrap(), Shape::ball(rb).unwrap());
         let r = time_of_impact(&a, &ma, &b, &mb, 0.0, 10.0, &opts);
         if (pa - pb).length() <= ra + rb {
@@ -259,13 +271,13 @@ fn ball_ball_translation_matches_the_exact_solver() {
 fn overlapping_at_the_start() {
     let a = Shape::cuboid(DVec3::new(1.0, 1.0, 1.0)).unwrap();
     let b = Shape::capsule(1.0, 0.5).unwrap();
-    let ma = Motion::new(0.0, Pose::IDENTITY, DVec3::X, DVec3::Y).unwrap();
-    let mb = Motion::at_rest(0.0, Pose::from_position(DVec3::new(1.2, 0.0, 0.0)));
+    let ma = RigidMotion::new(0.0, Pose::IDENTITY, DVec3::X, DVec3::Y).unwrap();
+    let mb = RigidMotion::at_rest(0.0, Pose::from_position(DVec3::new(1.2, 0.0, 0.0)));
     let r = time_of_impact(&a, &ma, &b, &mb, 0.0, 1.0, &ToiOptions::default());
     assert_eq!(r.status, ToiStatus::Penetrating);
     assert_eq!(r.time, 0.0);
     // Touching exactly at the start is contact too.
-    let mb = Motion::at_rest(0.0, Pose::from_position(DVec3::new(1.5, 0.0, 0.0)));
+    let mb = RigidMotion::at_rest(0.0, Pose::from_position(DVec3::new(1.5, 0.0, 0.0)));
     let r = time_of_impact(&a, &ma, &b, &mb, 0.0, 1.0, &ToiOptions::default());
     assert_eq!(r.status, ToiStatus::Penetrating);
 }
@@ -273,8 +285,8 @@ fn overlapping_at_the_start() {
 /// The contact of a fast spinning thin bar: a fixed-step sampler with coarse steps misses it,
 /// conservative advancement finds it, and a fine sampler agrees there was none before.
 fn spinning<V: Dim>(bar: Shape<V>, spin: V::Angular, other: Shape<V>, at: V) {
-    let ma = Motion::new(0.0, Pose::IDENTITY, V::ZERO, spin).unwrap();
-    let mb = Motion::at_rest(0.0, Pose::from_position(at));
+    let ma = RigidMotion::new(0.0, Pose::IDENTITY, V::ZERO, spin).unwrap();
+    let mb = RigidMotion::at_rest(0.0, Pose::from_position(at));
     let (t0, t1) = (0.0, 0.1);
     let coarse = (0..=10).any(|i| hit_at(&bar, &ma, &other, &mb, t1 * i as f64 / 10.0));
     assert!(!coarse, "the coarse sampler should miss this contact");
@@ -308,8 +320,8 @@ fn fast_spinning_thin_box_is_not_tunnelled() {
 #[test]
 fn empty_or_non_finite_interval_is_none_without_nan() {
     let a = Shape::ball(1.0).unwrap();
-    let ma = Motion::at_rest(0.0, Pose::from_position(DVec2::ZERO));
-    let mb = Motion::new(0.0, Pose::from_position(DVec2::X * 3.0), -DVec2::X, 1.0).unwrap();
+    let ma = RigidMotion::at_rest(0.0, Pose::from_position(DVec2::ZERO));
+    let mb = RigidMotion::new(0.0, Pose::from_position(DVec2::X * 3.0), -DVec2::X, 1.0).unwrap();
     let opts = ToiOptions::default();
     for (t0, t1) in [(1.0, 0.0), (f64::NAN, 1.0), (0.0, f64::INFINITY)] {
         let r = time_of_impact(&a, &ma, &a, &mb, t0, t1, &opts);

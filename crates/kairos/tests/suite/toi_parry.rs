@@ -12,7 +12,7 @@ use crate::pairs;
 
 use kairos::math::{DVec2, DVec3};
 use kairos::query::toi::{time_of_impact, ToiOptions, ToiStatus};
-use kairos::shape::{Motion, Pose, Shape};
+use kairos::shape::{Pose, RigidMotion, Shape};
 use rand::{Rng, SeedableRng};
 use rand_pcg::Pcg64;
 
@@ -24,9 +24,9 @@ trait Parry: Dim {
     /// parry's first contact in `[t0, t1]` (`Err` when parry does not support the pair).
     fn cast(
         a: &Shape<Self>,
-        ma: &Motion<Self>,
+        ma: &RigidMotion<Self>,
         b: &Shape<Self>,
-        mb: &Motion<Self>,
+        mb: &RigidMotion<Self>,
         t1: f64,
     ) -> Result<Option<f64>, ()>;
     fn scale(w: Self::Angular, s: f64) -> Self::Angular;
@@ -43,14 +43,14 @@ impl Parry for DVec2 {
     }
     fn cast(
         a: &Shape<Self>,
-        ma: &Motion<Self>,
+        ma: &RigidMotion<Self>,
         b: &Shape<Self>,
-        mb: &Motion<Self>,
+        mb: &RigidMotion<Self>,
         t1: f64,
     ) -> Result<Option<f64>, ()> {
         use parry2d_f64::math::Vector as P;
         use parry2d_f64::query::NonlinearRigidMotion as M;
-        let m = |m: &Motion<DVec2>| M {
+        let m = |m: &RigidMotion<DVec2>| M {
             start: parry_pose2(&m.pose),
             local_center: P::ZERO,
             linvel: P::new(m.linear_velocity.x, m.linear_velocity.y),
@@ -93,15 +93,15 @@ impl Parry for DVec3 {
     }
     fn cast(
         a: &Shape<Self>,
-        ma: &Motion<Self>,
+        ma: &RigidMotion<Self>,
         b: &Shape<Self>,
-        mb: &Motion<Self>,
+        mb: &RigidMotion<Self>,
         t1: f64,
     ) -> Result<Option<f64>, ()> {
         use parry3d_f64::math::Vector as P;
         use parry3d_f64::query::NonlinearRigidMotion as M;
         let v = |v: DVec3| P::new(v.x, v.y, v.z);
-        let m = |m: &Motion<DVec3>| M {
+        let m = |m: &RigidMotion<DVec3>| M {
             start: parry_pose3(&m.pose),
             local_center: P::ZERO,
             linvel: v(m.linear_velocity),
@@ -139,9 +139,9 @@ impl Parry for DVec3 {
 /// `samples + 1` uniform times and refined by bisection to 1e-9 (the intersecting end).
 fn reference<V: Parry>(
     a: &Shape<V>,
-    ma: &Motion<V>,
+    ma: &RigidMotion<V>,
     b: &Shape<V>,
-    mb: &Motion<V>,
+    mb: &RigidMotion<V>,
     t1: f64,
     samples: usize,
 ) -> Option<f64> {
@@ -205,7 +205,7 @@ fn compare<V: Parry>(kinds: &[&str], seed: u64, per_pair: usize, max_spin: f64) 
                 let mut motion = |pose, v: V| {
                     let spin: f64 = rng.gen_range(0.0..max_spin);
                     let w = V::scale(V::random_angular(&mut rng), spin);
-                    Motion::new(0.0, pose, point::<V>(&mut rng, 4.0) + v, w).unwrap()
+                    RigidMotion::new(0.0, pose, point::<V>(&mut rng, 4.0) + v, w).unwrap()
                 };
                 let (ma, mb) = (motion(pa, aim * 0.5), motion(pb, aim * -0.5));
                 let want = reference(&a, &ma, &b, &mb, 1.0, 2000);
@@ -321,7 +321,7 @@ fn never_missed_nor_late_where_parry_is_counted() {
 }
 
 /// Checks one fixed rotating pair against the dense reference; prints parry's answer.
-fn fixed<V: Parry>(a: Shape<V>, ma: Motion<V>, b: Shape<V>, mb: Motion<V>) {
+fn fixed<V: Parry>(a: Shape<V>, ma: RigidMotion<V>, b: Shape<V>, mb: RigidMotion<V>) {
     let want = reference(&a, &ma, &b, &mb, 1.0, 2000).expect("the pair meets");
     let ours = time_of_impact(&a, &ma, &b, &mb, 0.0, 1.0, &ToiOptions::default());
     println!(
@@ -345,11 +345,11 @@ fn pairs_parry_misses_are_hit_on_time() {
     use kairos::math::{DQuat, Rot2};
     let m2 = |x: [f64; 2], angle: f64, v: [f64; 2], w: f64| {
         let pose = Pose::new(DVec2::from(x), Rot2::from_angle(angle));
-        Motion::new(0.0, pose, DVec2::from(v), w).unwrap()
+        RigidMotion::new(0.0, pose, DVec2::from(v), w).unwrap()
     };
     let m3 = |x: [f64; 3], q: [f64; 4] /* x, y, z, w */, v: [f64; 3], w: [f64; 3]| {
         let pose = Pose::new(DVec3::from(x), DQuat::from_array(q));
-        Motion::new(0.0, pose, DVec3::from(v), DVec3::from(w)).unwrap()
+        RigidMotion::new(0.0, pose, DVec3::from(v), DVec3::from(w)).unwrap()
     };
     // A small disc grazed by a box spinning at 16 rad/s (penetration 0.11).
     fixed(
@@ -480,7 +480,7 @@ fn parry_issue_317_is_hit() {
     let q = DQuat::from_xyzw(5.3359954e-20, 9.459897e-20, -0.84035015, -0.542044).normalize();
     let start = DVec3::new(6458.7905, -209.1331, 1014.52124);
     let pose = Pose::new(start + q * centre, q);
-    let ma = Motion::new(
+    let ma = RigidMotion::new(
         0.0,
         pose,
         DVec3::new(588.2583, -553.06335, 471.54688),
@@ -489,7 +489,7 @@ fn parry_issue_317_is_hit() {
     .unwrap();
     let fixed_box = Shape::cuboid(DVec3::new(650.0, 330.0, 275.0)).unwrap();
     let q2 = DQuat::from_xyzw(0.002524775, -0.00026210435, -0.0012064485, 0.99999607).normalize();
-    let mb = Motion::at_rest(
+    let mb = RigidMotion::at_rest(
         0.0,
         Pose::new(DVec3::new(6079.4917, -849.3108, 853.8756), q2),
     );

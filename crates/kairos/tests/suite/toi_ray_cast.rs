@@ -11,7 +11,7 @@ use crate::pairs;
 use kairos::math::{DVec2, DVec3};
 use kairos::query::gjk::{distance, GjkOptions};
 use kairos::query::toi::{time_of_impact, ToiOptions, ToiStatus};
-use kairos::shape::Motion;
+use kairos::shape::RigidMotion;
 use rand::{Rng, SeedableRng};
 use rand_pcg::Pcg64;
 
@@ -51,8 +51,8 @@ fn compare<V: Dim>(kinds: &[&str], seed: u64, per_pair: usize) -> Counts {
                 };
                 let va = point::<V>(&mut rng, 3.0) + aim * 0.5;
                 let vb = point::<V>(&mut rng, 3.0) - aim * 0.5;
-                let ma = Motion::new(0.0, pa, va, Default::default()).unwrap();
-                let mb = Motion::new(0.0, pb, vb, Default::default()).unwrap();
+                let ma = RigidMotion::new(0.0, pa, va, Default::default()).unwrap();
+                let mb = RigidMotion::new(0.0, pb, vb, Default::default()).unwrap();
                 let r = time_of_impact(&a, &ma, &b, &mb, 0.0, 1.0, &ray);
                 let q = time_of_impact(&a, &ma, &b, &mb, 0.0, 1.0, &ca);
                 let ctx = format!("{ka}-{kb} {a:?} {pa:?} {va:?} {b:?} {pb:?} {vb:?}: ray {r:?}, advancement {q:?}");

@@ -22,7 +22,7 @@
 //!
 //! # Contact
 //!
-//! [`pieces_contact`] maps each [`ScrewMotion`] to the [`Motion`] of the convex-shapes module
+//! [`pieces_contact`] maps each [`ScrewMotion`] to the [`RigidMotion`] of the convex-shapes module
 //! (the same motion: the centre's pose at `t = 0`, constant velocity, constant angular velocity
 //! in the world frame about the centre), bounds every piece by a sphere about its vertices'
 //! box centre, and keeps the pairs of pieces whose spheres can meet: the *window* of a pair is
@@ -40,7 +40,7 @@ use kairos::ccd::mesh::{MeshError, TriMesh};
 use kairos::ccd::rotating::ScrewMotion;
 use kairos::math::{DQuat, DVec3};
 use kairos::query::{time_of_impact, ToiOptions, ToiStatus};
-use kairos::shape::{Motion, Pose, Shape, ShapeError, SupportMap};
+use kairos::shape::{Pose, RigidMotion, Shape, ShapeError, SupportMap};
 
 /// A procedural mesh by its recipe (the parameters of the [`TriMesh`] constructor of the same
 /// name), which knows its exact convex pieces.
@@ -305,7 +305,7 @@ pub fn tree_pieces(
     Ok(out)
 }
 
-/// The convex-shapes module's [`Motion`] of a [`ScrewMotion`] of the seed's class: the pose at
+/// The convex-shapes module's [`RigidMotion`] of a [`ScrewMotion`] of the seed's class: the pose at
 /// `t = 0` at the centre (no rotation yet), the same velocity and angular velocity, so that a
 /// body point at offset `r` from the centre is at the same place at every time.
 ///
@@ -313,13 +313,13 @@ pub fn tree_pieces(
 ///
 /// [`PiecesError::Motion`] for a motion with an acceleration or an angular drift (outside the
 /// module's class) or a non-finite value.
-pub fn screw_to_motion(m: &ScrewMotion) -> Result<Motion<DVec3>, PiecesError> {
+pub fn screw_to_motion(m: &ScrewMotion) -> Result<RigidMotion<DVec3>, PiecesError> {
     if m.acceleration != [0.0; 3] || m.angular_acceleration != 0.0 {
         return Err(PiecesError::Motion(
             "the screw motion has an acceleration or an angular drift",
         ));
     }
-    Motion::new(
+    RigidMotion::new(
         0.0,
         Pose::new(DVec3::from_array(m.centre), DQuat::IDENTITY),
         DVec3::from_array(m.velocity),
@@ -385,9 +385,9 @@ const WINDOW_DEPTH: u32 = 16;
 /// `(sb, rb)` of `b` (relative to their motions' centres) are certainly apart, or `None`.
 fn window(
     (sa, ra): (DVec3, f64),
-    ma: &Motion<DVec3>,
+    ma: &RigidMotion<DVec3>,
     (sb, rb): (DVec3, f64),
-    mb: &Motion<DVec3>,
+    mb: &RigidMotion<DVec3>,
     until: f64,
 ) -> Option<(f64, f64)> {
     let speed = (ma.linear_velocity - mb.linear_velocity).length()
@@ -720,11 +720,13 @@ mod tests {
         };
         let mut open = 0;
         for _ in 0..200 {
-            let ma = Motion::new(0.0, Pose::IDENTITY, v(&mut rng, 0.5), v(&mut rng, 3.0)).unwrap();
+            let ma =
+                RigidMotion::new(0.0, Pose::IDENTITY, v(&mut rng, 0.5), v(&mut rng, 3.0)).unwrap();
             // Aimed near `a`, to meet in about half the trials.
             let start = v(&mut rng, 3.0);
             let aim = (v(&mut rng, 1.5) - start) * rng.gen_range(0.3..1.5);
-            let mb = Motion::new(0.0, Pose::from_position(start), aim, v(&mut rng, 3.0)).unwrap();
+            let mb =
+                RigidMotion::new(0.0, Pose::from_position(start), aim, v(&mut rng, 3.0)).unwrap();
             let (sa, sb) = ((v(&mut rng, 1.5), 0.3), (v(&mut rng, 1.5), 0.4));
             let w = window(sa, &ma, sb, &mb, 2.0);
             open += usize::from(w.is_some());

@@ -4,7 +4,7 @@
 //! # Screening periodic pairs
 //! In a periodic box about 90% of a prediction's candidates cannot report a contact before the
 //! body's earliest event found so far. The narrow phase's bounded query
-//! ([`crate::ball_toi::body_body_periodic_by`]) rejects such a pair without solving, by a proof on the
+//! ([`crate::ball_toi::ball_ball_periodic_by`]) rejects such a pair without solving, by a proof on the
 //! very numbers the solver would compute ([`crate::ball_toi::ball_ball_periodic_cannot_hit_by`]), and
 //! decides a pair whose other images are proved out of reach by its minimum image alone
 //! ([`crate::ball_toi::PeriodicScreen`]), with the same bits as the full prediction.
@@ -30,7 +30,7 @@
 use super::entry::{Entry, EntryKind};
 use super::prefetch::touch;
 use super::Calendar;
-use crate::ball_toi::{body_body, body_body_periodic_by, box_exit, PairScreen, ScreenBatch, Toi};
+use crate::ball_toi::{ball_ball, ball_ball_periodic_by, box_exit, PairScreen, ScreenBatch, Toi};
 use crate::math::Vector;
 use crate::world::World;
 
@@ -151,7 +151,7 @@ impl<V: Vector> Calendar<V> {
         }
         let bi = &world.bodies[i as usize];
         for &j in cand {
-            let toi = body_body(bi, &world.bodies[j as usize]);
+            let toi = ball_ball(bi, &world.bodies[j as usize]);
             self.offer(i, j, toi, best);
         }
     }
@@ -204,7 +204,7 @@ impl<V: Vector> Calendar<V> {
             let bj = &bodies[j as usize];
             let (lo, hi) = if i < j { (bi, bj) } else { (bj, bi) };
             let end = || exit_i.min(box_exit(bj, l).0);
-            let toi = body_body_periodic_by(lo, hi, l, best.time, end);
+            let toi = ball_ball_periodic_by(lo, hi, l, best.time, end);
             self.offer(i, j, toi, best);
         };
         if first != usize::MAX {

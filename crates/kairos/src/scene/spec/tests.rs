@@ -47,7 +47,7 @@ fn every_shape_of_2d() {
         assert_eq!(b.shape, shape.unwrap(), "{keys}");
         assert_eq!(
             b.motion,
-            Motion::at_rest(0.0, Pose::from_position(DVec2::new(1.0, 2.0)))
+            RigidMotion::at_rest(0.0, Pose::from_position(DVec2::new(1.0, 2.0)))
         );
     }
 }
