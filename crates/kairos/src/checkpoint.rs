@@ -273,8 +273,8 @@ pub fn write<V: Vector>(
             .copied()
             .unwrap_or(f64::NEG_INFINITY)])?;
         if let Some(r) = w.rigid.get(i) {
-            out.f64s(r.rotation.to_trace())?;
-            out.f64s(V::angular_to_trace(r.angular_velocity))?;
+            out.f64s(r.rotation.to_array4())?;
+            out.f64s(V::angular_to_array3(r.angular_velocity))?;
             // The replay's own state: its orientation at its own time.
             let (rotation, omega) = replay.orientation(i, time);
             out.f64s(rotation)?;
@@ -636,8 +636,8 @@ impl Checkpoint {
             }
             if let Some(r) = world.rigid.get_mut(i) {
                 // The torque-free motion is rebuilt from these, as after every event.
-                r.rotation = V::Rotation::from_trace(s.rotation);
-                r.set_angular_velocity(V::angular_from_trace(s.angular_velocity));
+                r.rotation = V::Rotation::from_array4(s.rotation);
+                r.set_angular_velocity(V::angular_from_array3(s.angular_velocity));
             }
             if !world.asleep.is_empty() {
                 // Under gravity, which bodies sleep, and on what.

@@ -58,7 +58,7 @@ pub trait Vector:
     fn is_finite(self) -> bool;
     /// Builds a vector from exactly `DIM` values; `None` for any other length.
     fn try_from_slice(s: &[f64]) -> Option<Self>;
-    /// The components padded with zeros to three (the trace and export layout).
+    /// The components padded with zeros to three (the fixed width files store).
     fn to_array3(self) -> [f64; 3];
     /// The vector of the first `DIM` of three components (the inverse of
     /// [`Vector::to_array3`]; a third component is dropped in 2D).
@@ -102,10 +102,11 @@ pub trait Vector:
     fn angular_speed(omega: Self::Angular) -> f64;
     /// True when every component of `omega` is finite.
     fn angular_is_finite(omega: Self::Angular) -> bool;
-    /// The three numbers a trace stores (version 3): 2D `[ω, 0, 0]`, 3D `[ωx, ωy, ωz]`.
-    fn angular_to_trace(omega: Self::Angular) -> [f64; 3];
-    /// The angular velocity of [`Vector::angular_to_trace`]'s numbers.
-    fn angular_from_trace(w: [f64; 3]) -> Self::Angular;
+    /// The angular velocity as three numbers (the fixed width files store): 2D `[ω, 0, 0]`,
+    /// 3D `[ωx, ωy, ωz]`.
+    fn angular_to_array3(omega: Self::Angular) -> [f64; 3];
+    /// The angular velocity of [`Vector::angular_to_array3`]'s numbers.
+    fn angular_from_array3(w: [f64; 3]) -> Self::Angular;
     /// The velocity `ω × r` of a point at offset `r` from the rotation centre (2D:
     /// `ω perp(r)` with `perp(x, y) = (-y, x)`).
     fn angular_cross(omega: Self::Angular, r: Self) -> Self;
@@ -157,7 +158,7 @@ pub trait Vector:
     fn spin_acceleration_bound(spin: &Self::Spin) -> f64;
 }
 
-/// Why a rotation read from a scene was refused.
+/// Why [`Rotation::try_from_slice`] refused a rotation.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, thiserror::Error)]
 pub enum RotationError {
     /// 2D takes one angle, 3D a quaternion of four values.
@@ -192,14 +193,14 @@ pub trait Rotation<V>: Copy + Debug + PartialEq + Send + Sync + 'static {
     fn inverse(self) -> Self;
     /// True when every stored value is finite.
     fn is_finite(self) -> bool;
-    /// The rotation of a scene: 2D one angle in radians, 3D a quaternion `[w, x, y, z]`
-    /// (normalised here; zero or non-finite refused).
-    fn try_from_scene(s: &[f64]) -> Result<Self, RotationError>;
-    /// The four numbers a trace stores (version 3): 2D `[angle, 0, 0, 0]`, 3D the quaternion
-    /// `[w, x, y, z]`; [`Rotation::from_trace`] gives back the same rotation bit for bit.
-    fn to_trace(self) -> [f64; 4];
-    /// The rotation of [`Rotation::to_trace`]'s numbers (taken as they are: not normalised).
-    fn from_trace(q: [f64; 4]) -> Self;
+    /// A rotation from the numbers a user writes: 2D one angle in radians, 3D a quaternion
+    /// `[w, x, y, z]` (normalised here; zero or non-finite refused).
+    fn try_from_slice(s: &[f64]) -> Result<Self, RotationError>;
+    /// The rotation as four numbers (the fixed width files store): 2D `[angle, 0, 0, 0]`,
+    /// 3D the quaternion `[w, x, y, z]`; [`Rotation::from_array4`] gives back the same rotation bit for bit.
+    fn to_array4(self) -> [f64; 4];
+    /// The rotation of [`Rotation::to_array4`]'s numbers (taken as they are: not normalised).
+    fn from_array4(q: [f64; 4]) -> Self;
 }
 
 /// A 2D rotation by `angle` radians counter-clockwise.
@@ -218,8 +219,8 @@ pub struct Rot2 {
 
 impl Rot2 {
     /// The rotation by `angle` radians (counter-clockwise). A non-finite angle gives a
-    /// non-finite rotation ([`Rotation::is_finite`] is false); scenes go through
-    /// [`Rotation::try_from_scene`], which refuses it.
+    /// non-finite rotation ([`Rotation::is_finite`] is false); user input goes through
+    /// [`Rotation::try_from_slice`], which refuses it.
     #[inline]
     #[must_use]
     pub fn from_angle(angle: f64) -> Self {
@@ -283,15 +284,15 @@ impl Rotation<DVec2> for Rot2 {
         self.angle.is_finite()
     }
     #[inline]
-    fn to_trace(self) -> [f64; 4] {
+    fn to_array4(self) -> [f64; 4] {
         [self.angle, 0.0, 0.0, 0.0]
     }
     #[inline]
-    fn from_trace(q: [f64; 4]) -> Self {
+    fn from_array4(q: [f64; 4]) -> Self {
         // `sin_cos` of the same angle: the same bits as the stored rotation.
         Rot2::from_angle(q[0])
     }
-    fn try_from_scene(s: &[f64]) -> Result<Self, RotationError> {
+    fn try_from_slice(s: &[f64]) -> Result<Self, RotationError> {
         match s {
             [a] if a.is_finite() => Ok(Rot2::from_angle(*a)),
             [_] => Err(RotationError::NonFinite),
@@ -326,14 +327,14 @@ impl Rotation<DVec3> for DQuat {
         DQuat::is_finite(self)
     }
     #[inline]
-    fn to_trace(self) -> [f64; 4] {
+    fn to_array4(self) -> [f64; 4] {
         [self.w, self.x, self.y, self.z]
     }
     #[inline]
-    fn from_trace(q: [f64; 4]) -> Self {
+    fn from_array4(q: [f64; 4]) -> Self {
         DQuat::from_xyzw(q[1], q[2], q[3], q[0])
     }
-    fn try_from_scene(s: &[f64]) -> Result<Self, RotationError> {
+    fn try_from_slice(s: &[f64]) -> Result<Self, RotationError> {
         let [w, x, y, z] = *s else {
             return Err(RotationError::WrongLength {
                 expected: 4,
@@ -424,11 +425,11 @@ impl Vector for DVec2 {
         omega.is_finite()
     }
     #[inline]
-    fn angular_to_trace(omega: f64) -> [f64; 3] {
+    fn angular_to_array3(omega: f64) -> [f64; 3] {
         [omega, 0.0, 0.0]
     }
     #[inline]
-    fn angular_from_trace(w: [f64; 3]) -> f64 {
+    fn angular_from_array3(w: [f64; 3]) -> f64 {
         w[0]
     }
     #[inline]
@@ -564,11 +565,11 @@ impl Vector for DVec3 {
         omega.is_finite()
     }
     #[inline]
-    fn angular_to_trace(omega: DVec3) -> [f64; 3] {
+    fn angular_to_array3(omega: DVec3) -> [f64; 3] {
         omega.to_array()
     }
     #[inline]
-    fn angular_from_trace(w: [f64; 3]) -> DVec3 {
+    fn angular_from_array3(w: [f64; 3]) -> DVec3 {
         DVec3::from_array(w)
     }
     #[inline]

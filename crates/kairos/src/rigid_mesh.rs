@@ -83,7 +83,7 @@ fn placed<V: Vector>(m: &MovingPiece<V>, mesh: &MeshBody, t: f64) -> (MeshBody, 
     let (rotation, w) = r.at(t - b.time);
     let offset = r.offset;
     let body = mesh.mapped(|p| (c + rotation.rotate(V::from_array3(p) + offset)).to_array3());
-    let mut motion = ScrewMotion::new(c.to_array3(), v.to_array3(), V::angular_to_trace(w));
+    let mut motion = ScrewMotion::new(c.to_array3(), v.to_array3(), V::angular_to_array3(w));
     motion.acceleration = m.accel.to_array3();
     motion.angular_acceleration = r.spin_acceleration_bound();
     (body, motion)

@@ -315,7 +315,7 @@ fn outlines_in<V: Vector>(
             }
             let (q, _) = state.orientation(i, t);
             let centre = V::from_array3(state.position(i, t));
-            let pose = r.shape_pose(centre, V::Rotation::from_trace(q));
+            let pose = r.shape_pose(centre, V::Rotation::from_array4(q));
             Some(outline(own, &pose, axes))
         })
         .collect()
@@ -347,7 +347,7 @@ pub fn wireframes(
             let mesh = &world.meshes[m as usize].body.mesh;
             let (q, _) = state.orientation(i, t);
             let centre = DVec3::from_array(state.position(i, t));
-            let pose = r.shape_pose(centre, kairos::math::DQuat::from_trace(q));
+            let pose = r.shape_pose(centre, kairos::math::DQuat::from_array4(q));
             let at: Vec<[f64; 2]> = mesh
                 .vertices()
                 .iter()

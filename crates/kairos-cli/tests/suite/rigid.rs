@@ -294,7 +294,7 @@ fn a_rigid_run_writes_a_version_3_trace_that_export_replays_bit_for_bit() {
         assert_eq!(f(3), b.vel.x.to_bits(), "body {i}");
         assert_eq!(
             f(5),
-            r.rotation.to_trace()[0].to_bits(),
+            r.rotation.to_array4()[0].to_bits(),
             "body {i}: {row:?}"
         );
         assert_eq!(f(6), r.angular_velocity.to_bits(), "body {i}: {row:?}");
@@ -360,7 +360,7 @@ fn a_3d_rigid_trace_exports_quaternions_and_frames_orientations() {
     for (i, row) in rows[1..].iter().enumerate() {
         let f = |k: usize| row[k].parse::<f64>().unwrap().to_bits();
         let r = &world.rigid[i];
-        let q = r.rotation.to_trace();
+        let q = r.rotation.to_array4();
         let w = r.angular_velocity.to_array();
         for (k, x) in q.iter().enumerate() {
             assert_eq!(f(7 + k), x.to_bits(), "body {i}: {row:?}");

@@ -242,7 +242,7 @@ impl BodyDim for DVec3 {
 /// of the coordinates the vertices are written in.
 ///
 /// A quaternion is normalised (any non-zero length is accepted, as
-/// [`Rotation::try_from_scene`] does); a zero or non-finite one is refused. A `polygon` may be
+/// [`Rotation::try_from_slice`] does); a zero or non-finite one is refused. A `polygon` may be
 /// given in either orientation. A convex one is the shape; a concave (simple) one is a
 /// *compound* body: its convex pieces ([`decompose_polygon`](crate::shape::decompose_polygon)) are
 /// [`RigidBodySpec::pieces`] and `shape` is its convex hull; one whose edges cross is refused.
@@ -778,7 +778,7 @@ fn read_rotation<V: Vector>(v: &Value) -> Result<V::Rotation, SpecError> {
     } else {
         numbers(v, key, 4, "a quaternion [w, x, y, z]")?
     };
-    V::Rotation::try_from_scene(&values).map_err(SpecError::Rotation)
+    V::Rotation::try_from_slice(&values).map_err(SpecError::Rotation)
 }
 
 /// The angular velocity of an `angular_velocity` value: a number in 2D, a vector in 3D.

@@ -250,8 +250,8 @@ fn spins_of<V: Vector>(states: &[RigidState<V>]) -> Vec<([f64; 4], [f64; 3])> {
         .iter()
         .map(|r| {
             (
-                r.rotation.to_trace(),
-                V::angular_to_trace(r.angular_velocity),
+                r.rotation.to_array4(),
+                V::angular_to_array3(r.angular_velocity),
             )
         })
         .collect()

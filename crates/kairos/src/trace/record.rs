@@ -53,8 +53,8 @@ impl Record {
         let ba = &world.bodies[event.a as usize];
         let spin = |i: u32| match world.rigid.get(i as usize) {
             Some(r) => (
-                r.rotation.to_trace(),
-                V::angular_to_trace(r.angular_velocity),
+                r.rotation.to_array4(),
+                V::angular_to_array3(r.angular_velocity),
             ),
             None => ([0.0; 4], [0.0; 3]),
         };

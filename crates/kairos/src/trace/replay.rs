@@ -60,15 +60,15 @@ fn embedded_gravity(scene_toml: &str) -> [f64; 3] {
 /// Sets a rigid state to a trace's rotation and angular velocity (the spin recomputed from
 /// them, as the simulation does after an event).
 fn set_spin<V: Vector>(s: &mut RigidState<V>, rotation: [f64; 4], omega: [f64; 3]) {
-    s.rotation = V::Rotation::from_trace(rotation);
-    s.set_angular_velocity(V::angular_from_trace(omega));
+    s.rotation = V::Rotation::from_array4(rotation);
+    s.set_angular_velocity(V::angular_from_array3(omega));
 }
 
 /// The rotation and angular velocity of `s` `dt` after its stored state, as a trace stores
 /// them.
 fn spin_at<V: Vector>(s: &RigidState<V>, dt: f64) -> ([f64; 4], [f64; 3]) {
     let (r, w) = s.at(dt);
-    (r.to_trace(), V::angular_to_trace(w))
+    (r.to_array4(), V::angular_to_array3(w))
 }
 
 impl Replay {

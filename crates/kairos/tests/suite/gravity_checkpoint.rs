@@ -42,7 +42,7 @@ fn still_sleepers<V: Vector>(w: &World<V>) {
             assert_eq!(b.vel, V::ZERO, "sleeping body {i} moves");
             if let Some(r) = w.rigid.get(i) {
                 assert_eq!(
-                    V::angular_to_trace(r.angular_velocity),
+                    V::angular_to_array3(r.angular_velocity),
                     [0.0; 3],
                     "body {i}"
                 );

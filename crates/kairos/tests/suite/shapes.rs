@@ -203,7 +203,7 @@ fn pose2() -> impl Strategy<Value = Pose<DVec2>> {
 }
 fn pose3() -> impl Strategy<Value = Pose<DVec3>> {
     (v3(100.0), v3(1.0), -1.0..1.0f64).prop_filter_map("zero quaternion", |(x, q, w)| {
-        DQuat::try_from_scene(&[w, q.x, q.y, q.z])
+        DQuat::try_from_slice(&[w, q.x, q.y, q.z])
             .ok()
             .map(|r| Pose::new(x, r))
     })
@@ -739,7 +739,7 @@ proptest! {
 fn exponential_map_matches_integration() {
     // RK4 on q' = ½ ω q, 20000 steps, against the closed form.
     let omega = DVec3::new(0.7, -1.9, 2.4);
-    let q0 = DQuat::try_from_scene(&[0.3, -0.5, 0.2, 0.8]).unwrap();
+    let q0 = DQuat::try_from_slice(&[0.3, -0.5, 0.2, 0.8]).unwrap();
     let t = 3.0;
     let f = |q: DQuat| DQuat::from_xyzw(omega.x, omega.y, omega.z, 0.0) * q * 0.5;
     let steps = 20_000;
@@ -761,7 +761,7 @@ fn exponential_map_matches_integration() {
 
 #[test]
 fn rotation_survives_zero_tiny_and_huge_rates() {
-    let q0 = DQuat::try_from_scene(&[0.3, -0.5, 0.2, 0.8]).unwrap();
+    let q0 = DQuat::try_from_slice(&[0.3, -0.5, 0.2, 0.8]).unwrap();
     let pose = Pose::new(DVec3::new(1.0, 2.0, 3.0), q0);
     let rest = RigidMotion::at_rest(2.0, pose);
     for t in [-1e300, -1.0, 0.0, 1e-300, 5.0, 1e300] {
@@ -1005,28 +1005,28 @@ fn bad_vertices_are_refused() {
 
 #[test]
 fn bad_rotations_and_motions_are_refused() {
-    assert_eq!(Rot2::try_from_scene(&[0.5]).unwrap(), Rot2::from_angle(0.5));
+    assert_eq!(Rot2::try_from_slice(&[0.5]).unwrap(), Rot2::from_angle(0.5));
     assert_eq!(
-        Rot2::try_from_scene(&[f64::NAN]),
+        Rot2::try_from_slice(&[f64::NAN]),
         Err(RotationError::NonFinite)
     );
     assert_eq!(
-        Rot2::try_from_scene(&[1.0, 0.0]),
+        Rot2::try_from_slice(&[1.0, 0.0]),
         Err(RotationError::WrongLength {
             expected: 1,
             got: 2
         })
     );
     assert_eq!(
-        DQuat::try_from_scene(&[0.0; 4]),
+        DQuat::try_from_slice(&[0.0; 4]),
         Err(RotationError::ZeroQuaternion)
     );
     assert_eq!(
-        DQuat::try_from_scene(&[1.0, 0.0, f64::INFINITY, 0.0]),
+        DQuat::try_from_slice(&[1.0, 0.0, f64::INFINITY, 0.0]),
         Err(RotationError::NonFinite)
     );
     assert_eq!(
-        DQuat::try_from_scene(&[1.0, 0.0, 0.0]),
+        DQuat::try_from_slice(&[1.0, 0.0, 0.0]),
         Err(RotationError::WrongLength {
             expected: 4,
             got: 3
@@ -1034,14 +1034,14 @@ fn bad_rotations_and_motions_are_refused() {
     );
     // [w, x, y, z], normalised, even when tiny.
     assert_eq!(
-        DQuat::try_from_scene(&[2.0, 0.0, 0.0, 0.0]).unwrap(),
+        DQuat::try_from_slice(&[2.0, 0.0, 0.0, 0.0]).unwrap(),
         DQuat::IDENTITY
     );
     assert_eq!(
-        DQuat::try_from_scene(&[1e-200, 0.0, 0.0, 0.0]).unwrap(),
+        DQuat::try_from_slice(&[1e-200, 0.0, 0.0, 0.0]).unwrap(),
         DQuat::IDENTITY
     );
-    let q = DQuat::try_from_scene(&[0.0, 0.0, 0.0, 3.0]).unwrap();
+    let q = DQuat::try_from_slice(&[0.0, 0.0, 0.0, 3.0]).unwrap();
     assert_eq!(q, DQuat::from_xyzw(0.0, 0.0, 1.0, 0.0));
 
     let pose = Pose::<DVec3>::IDENTITY;
