@@ -1,5 +1,16 @@
 //! `kairos`: the command-line front end of the Kairos event-driven collision simulator.
 
+/// `println!` to standard output through [`output::write_stdout`]: a closed pipe (`kairos query
+/// ... | head`) ends the program quietly instead of panicking.
+macro_rules! outln {
+    () => {
+        $crate::output::write_stdout(format_args!(""), true)
+    };
+    ($($t:tt)*) => {
+        $crate::output::write_stdout(format_args!($($t)*), true)
+    };
+}
+
 mod alloc;
 mod bench;
 mod commands;

@@ -11,6 +11,29 @@ use kairos::atomic::{self, AtomicWriter};
 
 use crate::show;
 
+/// Writes to standard output (the `outln!` macro, the command line's `println!`). When standard output fails,
+/// the partial outputs of every open writer are removed and the program ends: quietly with
+/// 141 (128 + SIGPIPE, what a shell reports for a program a pipe closed on) when the reader
+/// went away (`kairos query ... | head`), or with 2 and the error otherwise.
+pub fn write_stdout(args: std::fmt::Arguments<'_>, newline: bool) {
+    let mut out = std::io::stdout().lock();
+    let written = out.write_fmt(args).and_then(|()| {
+        if newline {
+            out.write_all(b"\n")
+        } else {
+            Ok(())
+        }
+    });
+    if let Err(e) = written {
+        atomic::remove_partials();
+        if e.kind() == std::io::ErrorKind::BrokenPipe {
+            std::process::exit(141);
+        }
+        eprintln!("error: writing to standard output: {e}");
+        std::process::exit(2);
+    }
+}
+
 /// Starts writing `path` atomically; errors name the file.
 pub fn create(path: &Path) -> Result<AtomicWriter> {
     AtomicWriter::create(path).with_context(|| format!("{}: cannot create", show(path)))

@@ -41,7 +41,7 @@ fn events<V: Vector>(c: &mut Criterion, dim: usize) {
     group.sample_size(10);
     for n in sizes() {
         let scene = scene(dim, n);
-        let world = scene.world::<V>();
+        let world = scene.world::<V>().unwrap();
         for kind in [
             BroadPhaseKind::Calendar,
             BroadPhaseKind::KayaBvh,
@@ -88,14 +88,14 @@ fn events<V: Vector>(c: &mut Criterion, dim: usize) {
 /// gas: the rigid bodies as they are, and the same bodies as balls of their bounding radius.
 fn predictions<V: Vector>(c: &mut Criterion, dim: usize) {
     let scene = scene(dim, 1000);
-    let rigid = scene.world::<V>();
+    let rigid = scene.world::<V>().unwrap();
     let mut balls_scene = scene.clone();
     balls_scene.shapes.clear();
-    let balls = balls_scene.world::<V>();
+    let balls = balls_scene.world::<V>().unwrap();
     let mut pairs = Vec::new();
-    for i in 0..rigid.bodies.len() {
-        for j in i + 1..rigid.bodies.len() {
-            let (a, b) = (&rigid.bodies[i], &rigid.bodies[j]);
+    for i in 0..rigid.bodies().len() {
+        for j in i + 1..rigid.bodies().len() {
+            let (a, b) = (&rigid.bodies()[i], &rigid.bodies()[j]);
             if (a.pos - b.pos).length() < 2.0 * (a.radius + b.radius) {
                 pairs.push((i as u32, j as u32));
             }

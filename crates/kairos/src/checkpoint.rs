@@ -50,7 +50,7 @@ use std::path::Path;
 use crate::atomic::AtomicWriter;
 use crate::hash::Fnv1a;
 use crate::math::{Rotation, Vector};
-use crate::scene::{BodySpec, Scene, MAX_MAGNITUDE};
+use crate::scene::{BodySpec, Scene, SceneError, MAX_MAGNITUDE};
 use crate::sim::{EventCounts, SimState, Simulation};
 use crate::trace::{BodyState, Replay, TraceHeader};
 use crate::world::{World, NO_SUPPORT};
@@ -505,7 +505,7 @@ pub fn read(path: &Path) -> Result<Checkpoint, CheckpointError> {
             && replay_asleep <= 1
             && (support == NO_SUPPORT
                 || (asleep == 1 && (support as usize) < n && support as usize != i));
-        // A sleeping body is at rest (see [`World::with_gravity`]).
+        // A sleeping body is at rest (see [`WorldBuilder::gravity`](crate::world::WorldBuilder::gravity)).
         let still = asleep == 0
             || vel
                 .iter()
@@ -593,7 +593,7 @@ pub fn read(path: &Path) -> Result<Checkpoint, CheckpointError> {
 }
 
 /// Checks that the saved bodies rest on sleeping bodies only, and that each body holds as
-/// many sleeping bodies as rest on it (the world's invariants: see [`World::with_gravity`]).
+/// many sleeping bodies as rest on it (the world's invariants: see [`WorldBuilder::gravity`](crate::world::WorldBuilder::gravity)).
 fn check_supports(bodies: &[SavedBody]) -> Result<(), CheckpointError> {
     let mut held = vec![0u32; bodies.len()];
     for (i, b) in bodies.iter().enumerate() {
@@ -619,12 +619,10 @@ fn check_supports(bodies: &[SavedBody]) -> Result<(), CheckpointError> {
 }
 
 impl Checkpoint {
-    /// The world as it was saved, in dimension `V`.
-    ///
-    /// # Panics
-    /// When `V::DIM` is not the checkpoint's dimension.
-    pub fn world<V: Vector>(&self) -> World<V> {
-        let mut world = self.scene.world::<V>();
+    /// The world as it was saved, in dimension `V`; an error when `V::DIM` is not the
+    /// checkpoint's dimension.
+    pub fn world<V: Vector>(&self) -> Result<World<V>, SceneError> {
+        let mut world = self.scene.world::<V>()?;
         for (i, s) in self.bodies.iter().enumerate() {
             let b = &mut world.bodies[i];
             b.pos = V::from_array3(s.pos);
@@ -653,7 +651,7 @@ impl Checkpoint {
         {
             world.last_collision = self.bodies.iter().map(|s| s.last_collision).collect();
         }
-        world
+        Ok(world)
     }
 
     /// Absolute time of the checkpoint.

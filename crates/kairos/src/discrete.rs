@@ -34,8 +34,8 @@
 //! pushed apart along EPA's normal by the depth, in proportion to the inverse masses, to a gap
 //! of a fraction of the contact shell ([`crate::rigid::SHELL`]), and [`World::resolve`] applies
 //! the rigid response at the contact's manifold. The rewind bisects on the same overlap test.
-//! Rigid bodies in a periodic box are refused ([`DiscreteError::RigidPeriodic`]), and so is
-//! gravity for now ([`DiscreteError::Gravity`]).
+//! Gravity is refused for now ([`DiscreteError::Gravity`]); rigid bodies in a periodic box
+//! never reach the stepper, since no world holds them ([`crate::world::WorldError`]).
 //!
 //! A sub-step from `t0` to `t1` misses a rigid contact when the event-driven prediction from
 //! the state at `t0` ([`World::predict_pair_by`], [`World::predict_wall_by`] bounded by `t1`)
@@ -117,11 +117,8 @@ pub enum DiscreteError {
         /// The shortest box length.
         shortest: f64,
     },
-    /// Rigid bodies in a periodic box (the event-driven engine does not take them either).
-    #[error("rigid bodies in a periodic box are not supported")]
-    RigidPeriodic,
     /// A world with gravity: the fixed steps move bodies on straight lines and know nothing of
-    /// sleeping bodies (see [`World::with_gravity`]).
+    /// sleeping bodies (see [`WorldBuilder::gravity`](crate::world::WorldBuilder::gravity)).
     #[error("gravity is not supported by the discrete stepper yet")]
     Gravity,
 }
@@ -187,9 +184,6 @@ impl<V: Vector> DiscreteSim<V> {
         end_time: f64,
     ) -> Result<Self, DiscreteError> {
         opts.validate()?;
-        if !world.rigid.is_empty() && world.period.is_some() {
-            return Err(DiscreteError::RigidPeriodic);
-        }
         if world.gravity != V::ZERO {
             return Err(DiscreteError::Gravity);
         }

@@ -28,7 +28,7 @@
 //! ```
 //! use kairos::prelude::*;
 //! let scene = generate::billiard(&generate::BilliardParams { n: 16, ..Default::default() }).unwrap();
-//! let world = scene.world::<DVec2>();
+//! let world = scene.world::<DVec2>().unwrap();
 //! let broad = BroadPhaseKind::KayaBvh.build(&BroadPhaseOptions::default());
 //! let mut sim = Simulation::new(world, broad, 1.0);
 //! sim.run(|_event, _world, _dt| {});
@@ -75,5 +75,5 @@ pub mod prelude {
     pub use crate::scene::Scene;
     pub use crate::sim::Simulation;
     pub use crate::wall::{Wall, WallSegment};
-    pub use crate::world::World;
+    pub use crate::world::{BodyKind, World, WorldBuilder, WorldError};
 }

@@ -218,7 +218,7 @@ pub struct Scene {
     /// absent) means [`Scene::default_contact_duration`]. Only matters when `restitution < 1`.
     pub contact_duration: Option<f64>,
     /// Uniform gravity (`[simulation] gravity = [gx, gy(, gz)]`; zero, the default, is none),
-    /// padded to 3 components. See [`crate::world::World::with_gravity`] for the motion and for sleeping
+    /// padded to 3 components. See [`crate::world::WorldBuilder::gravity`] for the motion and for sleeping
     /// bodies.
     pub gravity: [f64; 3],
     /// The speed below which a body comes to rest on a support under gravity
@@ -411,7 +411,7 @@ impl Scene {
     }
 
     /// Whether any body is a rigid body (has a `shape`), or a wall is a static shape: the
-    /// scene's world is then a rigid world ([`crate::world::World::with_rigid`]), where every body has a
+    /// scene's world is then a rigid world ([`crate::world::WorldBuilder::rigid`]), where every body has a
     /// rigid state (balls without `shape` are rigid balls).
     pub fn has_rigid_bodies(&self) -> bool {
         self.shapes.iter().any(Option::is_some) || self.has_shape_walls()

@@ -217,10 +217,10 @@ pub fn d2m(a: D2mArgs) -> Result<ExitCode> {
         .output("--per-trial", a.per_trial.as_deref())
         .check()?;
     let mut csv = String::from("pair,speed,method,trial,seconds,distance\n");
-    println!(
+    outln!(
         "| pair | triangles | speed | mode | contacts | µs per query | distance at contact: min | q1 | median | q3 | max |"
     );
-    println!("|---|---:|---:|---|---:|---:|---:|---:|---:|---:|---:|");
+    outln!("|---|---:|---:|---|---:|---:|---:|---:|---:|---:|---:|");
     let chosen = pairs(a.large);
     let count = a.pairs.unwrap_or(chosen.len());
     super::check_count("--pairs", count, chosen.len())?;
@@ -320,7 +320,7 @@ pub fn d2m(a: D2mArgs) -> Result<ExitCode> {
                 }
                 let f = five(&mut distances);
                 let micros = 1e6 * seconds / trials.len() as f64;
-                println!(
+                outln!(
                     "| {name} | {triangles} | {speed} | {label} | {}/{} | {micros:.1} | {:.2e} | {:.2e} | {:.2e} | {:.2e} | {:.2e} |",
                     distances.len(),
                     trials.len(),

@@ -121,9 +121,13 @@ impl Row {
 }
 
 /// Times one event-driven run: (seconds, collisions, fraction of the time reached).
-fn time_event<V: Vector>(scene: &Scene, kind: BroadPhaseKind, budget: f64) -> (f64, u64, f64) {
+fn time_event<V: Vector>(
+    scene: &Scene,
+    kind: BroadPhaseKind,
+    budget: f64,
+) -> anyhow::Result<(f64, u64, f64)> {
     let mut sim = Simulation::new(
-        scene.world::<V>(),
+        scene.world::<V>()?,
         kind.build::<V>(&BroadPhaseOptions::default()),
         scene.duration,
     );
@@ -132,14 +136,14 @@ fn time_event<V: Vector>(scene: &Scene, kind: BroadPhaseKind, budget: f64) -> (f
     while let Some(e) = sim.step() {
         k += 1;
         if k % 1024 == 0 && start.elapsed().as_secs_f64() > budget {
-            return (
+            return Ok((
                 start.elapsed().as_secs_f64(),
                 sim.counts().total(),
                 e.time / scene.duration,
-            );
+            ));
         }
     }
-    (start.elapsed().as_secs_f64(), sim.counts().total(), 1.0)
+    Ok((start.elapsed().as_secs_f64(), sim.counts().total(), 1.0))
 }
 
 /// Times one discrete run without the miss counter, then counts the misses of the identical
@@ -155,7 +159,7 @@ fn time_discrete<V: Vector>(
             count_misses: count,
             ..opts
         };
-        let mut sim = DiscreteSim::new(scene.world::<V>(), kind, opts, scene.duration)
+        let mut sim = DiscreteSim::new(scene.world::<V>()?, kind, opts, scene.duration)
             .map_err(anyhow::Error::msg)?;
         let start = Instant::now();
         while sim.step(|_, _| {}) {
@@ -238,7 +242,7 @@ fn measure_scenes<V: Vector>(a: &DiscreteArgs, scenes: &[Scene]) -> Result<Vec<R
     for &kind in &a.broad_phases {
         let (mut secs, mut contacts, mut reached) = (Vec::new(), 0u64, 1.0f64);
         for s in scenes {
-            let (t, c, r) = time_event::<V>(s, kind, a.budget);
+            let (t, c, r) = time_event::<V>(s, kind, a.budget)?;
             secs.push(t);
             contacts += c;
             reached = reached.min(r);
@@ -328,7 +332,7 @@ fn print_rigid_table(rows: &[Row], duration: f64) {
         .right("collisions resolved")
         .right("missed collisions")
         .right("missed (% of event-driven)");
-    println!("{}", table.head());
+    outln!("{}", table.head());
     let exact = rows
         .iter()
         .find(|r| r.dt.is_none() && r.reached >= 1.0)
@@ -369,7 +373,7 @@ fn print_rigid_table(rows: &[Row], duration: f64) {
             format!("{:.1}", r.missed),
             share,
         ];
-        println!("{}", table.row(&cells));
+        outln!("{}", table.row(&cells));
     }
 }
 
@@ -380,7 +384,7 @@ fn print_table(rows: &[Row]) {
         .right("seconds")
         .right("contacts resolved")
         .right("missed collisions");
-    println!("{}", table.head());
+    outln!("{}", table.head());
     for r in rows {
         let secs = if r.reached < 1.0 {
             format!(
@@ -402,7 +406,7 @@ fn print_table(rows: &[Row]) {
             format!("{:.1}", r.contacts),
             format!("{:.2}", r.missed),
         ];
-        println!("{}", table.row(&cells));
+        outln!("{}", table.row(&cells));
     }
 }
 

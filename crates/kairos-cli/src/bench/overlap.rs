@@ -372,13 +372,13 @@ pub fn overlap(a: OverlapArgs) -> Result<ExitCode> {
             }
         }
     }
-    println!(
+    outln!(
         "Mean milliseconds per step (one `find_pairs` call); brute force skipped above N = {}.\n",
         a.brute_max
     );
-    println!("{}", table.head());
+    outln!("{}", table.head());
     for l in &lines {
-        println!("{l}");
+        outln!("{l}");
     }
     if let Some(p) = &a.csv {
         rows::write(p, &csv)?;

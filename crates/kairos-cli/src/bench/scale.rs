@@ -225,7 +225,10 @@ fn gas_params(dim: usize, n: usize, packing: f64) -> GasParams {
 fn gas_run<V: Vector>(a: &ScaleOneArgs) -> Result<Measurement> {
     let p = gas_params(a.dim, a.n, a.packing);
     let (l, bodies) = gas_bodies::<V>(&p).map_err(anyhow::Error::msg)?;
-    let world = World::new(bodies, Vec::new()).with_period(l);
+    let world = World::builder(bodies, Vec::new())
+        .period(l)
+        .build()
+        .unwrap();
     let mut sim = Simulation::new(
         world,
         a.broad_phase.build::<V>(&BroadPhaseOptions::default()),
@@ -256,7 +259,7 @@ fn thesis_run(a: &ScaleOneArgs) -> Result<Measurement> {
     })
     .map_err(anyhow::Error::msg)?;
     let mut sim = Simulation::new(
-        scene.world::<DVec2>(),
+        scene.world::<DVec2>()?,
         a.broad_phase.build::<DVec2>(&BroadPhaseOptions::default()),
         scene.duration,
     );
@@ -289,7 +292,7 @@ pub fn scale_one(a: ScaleOneArgs) -> Result<ExitCode> {
         ("thesis", _) => thesis_run(&a)?,
         (s, d) => anyhow::bail!("unknown scale scene {s} in {d}D"),
     };
-    println!("{}", serde_json::to_string(&m)?);
+    outln!("{}", serde_json::to_string(&m)?);
     Ok(ExitCode::SUCCESS)
 }
 
@@ -322,7 +325,7 @@ fn child(args: &[&str]) -> Result<Measurement> {
 
 /// The table of the gas runs, under its title.
 fn gas_table() -> Table {
-    println!("## Periodic gases, one core\n");
+    outln!("## Periodic gases, one core\n");
     let table = Table::new()
         .right("dim")
         .right("N")
@@ -332,13 +335,13 @@ fn gas_table() -> Table {
         .right("seconds")
         .right("collisions/s")
         .right("peak RSS / body (bytes)");
-    println!("{}", table.head());
+    outln!("{}", table.head());
     table
 }
 
 /// The table of the thesis-scene comparison, under its title.
 fn thesis_table() -> Table {
-    println!("\n## Thesis scene (5 s), every broad phase\n");
+    outln!("\n## Thesis scene (5 s), every broad phase\n");
     let table = Table::new()
         .right("N")
         .left("broad phase")
@@ -347,7 +350,7 @@ fn thesis_table() -> Table {
         .right("events/s")
         .left("complete")
         .right("vs kaya-bvh");
-    println!("{}", table.head());
+    outln!("{}", table.head());
     table
 }
 
@@ -543,7 +546,7 @@ fn print_tables(all: &[Measurement]) {
     if !gas.is_empty() {
         let table = gas_table();
         for m in gas {
-            println!("{}", gas_line(&table, m));
+            outln!("{}", gas_line(&table, m));
         }
     }
     let thesis: Vec<Measurement> = all
@@ -556,7 +559,7 @@ fn print_tables(all: &[Measurement]) {
         for n in distinct(thesis.iter().map(|m| m.n)) {
             let rows: Vec<Measurement> = thesis.iter().filter(|m| m.n == n).cloned().collect();
             for line in thesis_lines(&table, &rows) {
-                println!("{line}");
+                outln!("{line}");
             }
         }
     }
@@ -585,7 +588,7 @@ fn measure(a: &ScaleArgs) -> Result<Vec<Measurement>> {
                         "--broad-phase",
                         bp.name(),
                     ])?;
-                    println!("{}", gas_line(&table, &m));
+                    outln!("{}", gas_line(&table, &m));
                     all.push(m);
                 }
             }
@@ -610,7 +613,7 @@ fn measure(a: &ScaleArgs) -> Result<Vec<Measurement>> {
                 ])?);
             }
             for line in thesis_lines(&table, &rows) {
-                println!("{line}");
+                outln!("{line}");
             }
             all.extend(rows);
         }

@@ -119,7 +119,7 @@ fn print_table(sizes: &[usize], broad_phases: &[BroadPhaseKind], rows: &[ThesisR
     for &k in &others {
         table = table.right(format!("speedup {}", broad_phases[k]));
     }
-    println!("{}", table.head());
+    outln!("{}", table.head());
     for &n in sizes {
         let at_n: Vec<&ThesisRow> = rows.iter().filter(|r| r.n == n).collect();
         let collisions = at_n
@@ -146,7 +146,7 @@ fn print_table(sizes: &[usize], broad_phases: &[BroadPhaseKind], rows: &[ThesisR
                 _ => "-".to_string(),
             });
         }
-        println!("{}", table.row(&cells));
+        outln!("{}", table.row(&cells));
     }
 }
 
@@ -266,7 +266,7 @@ fn measure(a: &ThesisArgs) -> Result<Vec<ThesisRow>> {
             for run in 0..a.runs {
                 let scene = billiard(&a.table.params(n, run as u64)).map_err(anyhow::Error::msg)?;
                 let mut sim = Simulation::new(
-                    scene.world::<DVec2>(),
+                    scene.world::<DVec2>()?,
                     bp.build::<DVec2>(&opts),
                     scene.duration,
                 );

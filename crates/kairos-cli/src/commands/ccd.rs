@@ -163,13 +163,13 @@ pub fn ccd(a: CcdArgs) -> Result<ExitCode> {
             .map(|((folder, kind), t)| row(Some(folder.as_str()), kind, t))
             .chain(totals.iter().map(|(kind, t)| row(None, kind, t)))
             .collect();
-        println!("{}", serde_json::to_string_pretty(&rows)?);
+        outln!("{}", serde_json::to_string_pretty(&rows)?);
         return Ok(ExitCode::SUCCESS);
     }
-    println!("| folder | kind | queries | false negatives | false positives | µs per query |");
-    println!("|---|---|---:|---:|---:|---:|");
+    outln!("| folder | kind | queries | false negatives | false positives | µs per query |");
+    outln!("|---|---|---:|---:|---:|---:|");
     for ((folder, kind), t) in &tallies {
-        println!(
+        outln!(
             "| {folder} | {} | {} | {} | {} | {:.2} |",
             kind.name(),
             t.queries,
@@ -179,7 +179,7 @@ pub fn ccd(a: CcdArgs) -> Result<ExitCode> {
         );
     }
     for (kind, t) in &totals {
-        println!(
+        outln!(
             "| **all** | {} | {} | {} | {} | {:.2} |",
             kind.name(),
             t.queries,

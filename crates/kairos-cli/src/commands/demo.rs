@@ -67,7 +67,7 @@ pub fn demo(a: DemoArgs) -> Result<ExitCode> {
     let summary = simulate(spec)?;
     report(&summary, a.quiet, a.summary_json.as_deref())?;
     if !a.quiet {
-        println!(
+        outln!(
             "\nnext: kairos export {} --events events.csv, kairos run SCENE.toml, kairos --help\n      (kairos is target/release/kairos after `cargo build --release`)",
             show(&a.output)
         );

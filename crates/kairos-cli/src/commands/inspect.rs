@@ -296,15 +296,15 @@ pub fn diff(a: DiffArgs) -> Result<ExitCode> {
         let (x, y) = (next(&mut ra, &a.a)?, next(&mut rb, &a.b)?);
         match (x, y) {
             (None, None) => {
-                println!("identical: {index} events");
+                outln!("identical: {index} events");
                 return Ok(ExitCode::SUCCESS);
             }
             (Some(x), Some(y)) if x.same_event(&y) => index += 1,
             (x, y) => {
-                println!("first difference at event {index}:");
+                outln!("first difference at event {index}:");
                 for (name, r) in [(show(&a.a), x), (show(&a.b), y)] {
                     match r {
-                        Some(r) => println!(
+                        Some(r) => outln!(
                             "  {name}: t = {:?} {} {} {} pos_a = {:?} vel_a = {:?}",
                             r.time,
                             r.kind.name(),
@@ -313,7 +313,7 @@ pub fn diff(a: DiffArgs) -> Result<ExitCode> {
                             r.pos_a,
                             r.vel_a
                         ),
-                        None => println!("  {name}: (no more events)"),
+                        None => outln!("  {name}: (no more events)"),
                     }
                 }
                 return Ok(ExitCode::from(1));

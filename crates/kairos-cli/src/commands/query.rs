@@ -83,7 +83,7 @@ fn answer<V: BodyDim>(path: &Path, root: &Table, as_json: bool) -> Result<ExitCo
     let pair = read_pair::<V>(root).map_err(|msg| anyhow!("{}: {msg}", show(path)))?;
     let answer = compute(&pair);
     if as_json {
-        println!("{}", to_json(&pair, &answer));
+        outln!("{}", to_json(&pair, &answer));
     } else {
         print_report(path, &pair, &answer);
     }
@@ -389,34 +389,34 @@ fn vec_text<V: Vector>(v: V) -> String {
 /// The human report.
 fn print_report<V: Vector>(path: &Path, pair: &Pair<V>, ans: &Answer<V>) {
     let [na, nb] = &pair.names;
-    println!("{}: {}D, body 0 {na}, body 1 {nb}", show(path), V::DIM);
+    outln!("{}: {}D, body 0 {na}, body 1 {nb}", show(path), V::DIM);
     let (ca, cb, normal) = ans.closest();
-    println!("at t = 0");
-    println!(
+    outln!("at t = 0");
+    outln!(
         "  status     {} (GJK iterations {})",
         status_name(&format!("{:?}", ans.gjk.status)),
         ans.gjk.iterations
     );
     match &ans.epa {
-        Some(e) => println!(
+        Some(e) => outln!(
             "  distance   {} (penetration depth {}, EPA {}, iterations {})",
             num(ans.signed_distance()),
             num(e.depth),
             status_name(&format!("{:?}", e.status)),
             e.iterations
         ),
-        None => println!("  distance   {}", num(ans.signed_distance())),
+        None => outln!("  distance   {}", num(ans.signed_distance())),
     }
-    println!("  closest    {}  {}", vec_text(ca), vec_text(cb));
-    println!("  normal     {}", vec_text(normal));
-    println!(
+    outln!("  closest    {}  {}", vec_text(ca), vec_text(cb));
+    outln!("  normal     {}", vec_text(normal));
+    outln!(
         "  features   {}  {}",
         feature_text(ans.gjk.feature_a),
         feature_text(ans.gjk.feature_b)
     );
     let t = &ans.toi;
-    println!("time of impact in [0, {}]", num(pair.until));
-    println!(
+    outln!("time of impact in [0, {}]", num(pair.until));
+    outln!(
         "  status     {} (advancement steps {}, tolerance {:e})",
         toi_status_name(t.status),
         t.iterations,
@@ -428,18 +428,18 @@ fn print_report<V: Vector>(path: &Path, pair: &Pair<V>, ans: &Answer<V>) {
     ) {
         return;
     }
-    println!("  time       {}", num(t.time));
+    outln!("  time       {}", num(t.time));
     if !toi_has_geometry(t) {
         return;
     }
-    println!("  distance   {}", num(t.distance));
-    println!("  normal     {}", vec_text(t.normal));
-    println!(
+    outln!("  distance   {}", num(t.distance));
+    outln!("  normal     {}", vec_text(t.normal));
+    outln!(
         "  points     {}  {}",
         vec_text(t.point_a),
         vec_text(t.point_b)
     );
     if let Some((fa, fb)) = ans.toi_features {
-        println!("  features   {}  {}", feature_text(fa), feature_text(fb));
+        outln!("  features   {}  {}", feature_text(fa), feature_text(fb));
     }
 }

@@ -63,7 +63,7 @@ pub struct Summary {
 
 impl Summary {
     fn print(&self) {
-        println!(
+        outln!(
             "scene          {} ({}D, {}, {}, {} s)",
             self.scene,
             self.dim,
@@ -73,39 +73,45 @@ impl Summary {
         );
         match self.dt {
             None => match &self.broad_phase_auto {
-                Some(why) => println!(
+                Some(why) => outln!(
                     "broad phase    {} (event-driven; auto: {why})",
                     self.broad_phase
                 ),
-                None => println!("broad phase    {} (event-driven)", self.broad_phase),
+                None => outln!("broad phase    {} (event-driven)", self.broad_phase),
             },
-            Some(dt) => println!(
+            Some(dt) => outln!(
                 "stepper        discrete, dt = {dt}, broad phase {}",
                 self.broad_phase
             ),
         }
-        println!(
+        outln!(
             "events         {} (body-body {}, body-wall {})",
-            self.events, self.body_body, self.body_wall
+            self.events,
+            self.body_body,
+            self.body_wall
         );
-        println!(
+        outln!(
             "wall time      {:.3} s ({:.0} events/s)",
-            self.wall_seconds, self.events_per_second
+            self.wall_seconds,
+            self.events_per_second
         );
-        println!("energy drift   {:.3e} (relative)", self.energy_drift);
-        println!(
+        outln!("energy drift   {:.3e} (relative)", self.energy_drift);
+        outln!(
             "momentum drift {:.3e} linear, {:.3e} angular (relative; walls change both)",
-            self.momentum_drift, self.angular_momentum_drift
+            self.momentum_drift,
+            self.angular_momentum_drift
         );
-        println!(
+        outln!(
             "missed         {} collisions (body-body {}, body-wall {})",
-            self.missed_collisions, self.missed_body_body, self.missed_body_wall
+            self.missed_collisions,
+            self.missed_body_body,
+            self.missed_body_wall
         );
         match (&self.trace, &self.trace_hash) {
             (Some(t), Some(h)) => {
-                println!("trace          {t} ({} records, hash {h})", self.events)
+                outln!("trace          {t} ({} records, hash {h})", self.events)
             }
-            _ => println!("trace          not written"),
+            _ => outln!("trace          not written"),
         }
     }
 }
@@ -188,7 +194,8 @@ fn simulate_dim<V: Vector>(spec: &mut RunSpec) -> Result<Summary> {
     let world = output::while_slow("building the world", spec.progress, || match spec.resume {
         Some(ck) => ck.world::<V>(),
         None => spec.scene.world::<V>(),
-    });
+    })
+    .map_err(|e| anyhow::anyhow!("{}: {e}", spec.scene_name))?;
     let build_seconds = building.elapsed().as_secs_f64();
     let mut sim = match spec.resume {
         Some(ck) => Simulation::restore(world, broad, ck.state),
@@ -446,7 +453,10 @@ fn simulate_discrete<V: Vector>(
         spec.max_steps
     );
     let building = Instant::now();
-    let mut sim = DiscreteSim::new(scene.world::<V>(), kind, opts, scene.duration)
+    let world = scene
+        .world::<V>()
+        .map_err(|e| anyhow::anyhow!("{}: {e}", spec.scene_name))?;
+    let mut sim = DiscreteSim::new(world, kind, opts, scene.duration)
         .map_err(|e| anyhow::anyhow!("{}: {e}", spec.scene_name))?;
     let build_seconds = building.elapsed().as_secs_f64();
     let mut writer = spec
@@ -546,14 +556,14 @@ impl<V: Vector> Momenta<V> {
             linear_scale: 0.0,
             angular_scale: 0.0,
         };
-        for (i, b) in w.bodies.iter().enumerate() {
+        for (i, b) in w.bodies().iter().enumerate() {
             let p = b.vel * b.mass();
             m.linear += p;
             m.linear_scale += p.length();
             let orbit = V::cross_angular(w.unwrapped_position(i as u32), p);
             m.angular = V::angular_add_scaled(m.angular, orbit, 1.0);
             m.angular_scale += V::angular_speed(orbit);
-            if let Some(r) = w.rigid.get(i) {
+            if let Some(r) = w.rigid().get(i) {
                 let spin = r.angular_momentum();
                 m.angular = V::angular_add_scaled(m.angular, spin, 1.0);
                 m.angular_scale += V::angular_speed(spin);

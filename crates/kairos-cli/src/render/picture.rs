@@ -1,5 +1,6 @@
 //! What `kairos view` and `kairos snapshot` draw: the scene's walls projected on two axes, the
-//! periodic box, and the extent of a picture.
+//! periodic box, and the extent of a picture. A trace's scene was validated when it was read,
+//! so its world builds; one that does not (a scene made in code) draws no walls or outlines.
 //!
 //! Pictures are flat: a 2D scene is drawn as it is, a 3D scene as its projection on two chosen
 //! axes (`--axes xy`, `xz`, ...), the dropped axis ordering the bodies (nearest drawn last).
@@ -114,9 +115,10 @@ enum Geometry {
 }
 
 fn geometry<V: Vector>(scene: &Scene, axes: Axes) -> Vec<Geometry> {
-    scene
-        .world::<V>()
-        .walls
+    let Ok(walls) = scene.built_walls::<V>() else {
+        return Vec::new();
+    };
+    walls
         .iter()
         .map(|w| match w {
             Wall::Segment(s) => Geometry::Segment(s.a.to_array3(), s.b.to_array3()),
@@ -291,11 +293,15 @@ pub fn outlines(
     if !state.is_rigid() || !scene.has_rigid_bodies() || scene.bodies.len() != state.len() {
         return Vec::new();
     }
-    if scene.dim == 2 {
-        outlines_in(&scene.world::<DVec2>(), state, t, axes)
-    } else {
-        outlines_in(&scene.world::<DVec3>(), state, t, axes)
+    match scene.dim {
+        2 => scene
+            .world::<DVec2>()
+            .map(|w| outlines_in(&w, state, t, axes)),
+        _ => scene
+            .world::<DVec3>()
+            .map(|w| outlines_in(&w, state, t, axes)),
     }
+    .unwrap_or_default()
 }
 
 fn outlines_in<V: Vector>(
@@ -306,9 +312,9 @@ fn outlines_in<V: Vector>(
 ) -> Vec<Option<Vec<[f64; 2]>>> {
     use kairos::math::Rotation;
     use kairos::shape::Shape as Body;
-    (0..world.bodies.len())
+    (0..world.bodies().len())
         .map(|i| {
-            let r = &world.rigid[i];
+            let r = &world.rigid()[i];
             let own = body_shapes(world, r);
             if matches!(own, [Body::Ball(_)]) {
                 return None;
@@ -334,17 +340,19 @@ pub fn wireframes(
     if scene.dim != 3 || !state.is_rigid() || scene.bodies.len() != state.len() {
         return Vec::new();
     }
-    let world = scene.world::<DVec3>();
-    if world.meshes.is_empty() {
+    let Ok(world) = scene.world::<DVec3>() else {
+        return Vec::new();
+    };
+    if world.meshes().is_empty() {
         return Vec::new();
     }
-    (0..world.bodies.len())
+    (0..world.bodies().len())
         .map(|i| {
-            let r = &world.rigid[i];
+            let r = &world.rigid()[i];
             let Some(m) = r.mesh else {
                 return Vec::new();
             };
-            let mesh = &world.meshes[m as usize].body.mesh;
+            let mesh = &world.meshes()[m as usize].body.mesh;
             let (q, _) = state.orientation(i, t);
             let centre = DVec3::from_array(state.position(i, t));
             let pose = r.shape_pose(centre, kairos::math::DQuat::from_array4(q));
@@ -366,7 +374,7 @@ fn body_shapes<'w, V: Vector>(
     world: &'w kairos::world::World<V>,
     r: &kairos::rigid::RigidState<V>,
 ) -> &'w [kairos::shape::Shape<V>] {
-    &world.shapes[r.shape as usize..(r.shape + r.pieces) as usize]
+    &world.shapes()[r.shape as usize..(r.shape + r.pieces) as usize]
 }
 
 /// The projected outline of a body made of `shapes` at `pose`: for one convex shape, through
@@ -420,10 +428,12 @@ pub fn body_outlines_2d(scene: &Scene) -> Vec<Option<Vec<[f64; 2]>>> {
     if scene.dim != 2 || !scene.has_rigid_bodies() {
         return Vec::new();
     }
-    let world = scene.world::<DVec2>();
+    let Ok(world) = scene.world::<DVec2>() else {
+        return Vec::new();
+    };
     let axes = Axes { h: 0, v: 1 };
     world
-        .rigid
+        .rigid()
         .iter()
         .map(|r| {
             let own = body_shapes(&world, r);
@@ -472,7 +482,9 @@ pub fn body_points_3d(scene: &Scene) -> Vec<Option<BodyPoints3>> {
     if scene.dim != 3 || !scene.has_rigid_bodies() {
         return Vec::new();
     }
-    let world = scene.world::<DVec3>();
+    let Ok(world) = scene.world::<DVec3>() else {
+        return Vec::new();
+    };
     // Directions of a Fibonacci spiral: about evenly spread over the sphere.
     let golden = std::f64::consts::PI * (3.0 - 5f64.sqrt());
     let directions: Vec<DVec3> = (0..HULL_DIRECTIONS_3D)
@@ -484,10 +496,10 @@ pub fn body_points_3d(scene: &Scene) -> Vec<Option<BodyPoints3>> {
         })
         .collect();
     world
-        .rigid
+        .rigid()
         .iter()
         .map(|r| {
-            let shape = &world.shapes[r.shape as usize];
+            let shape = &world.shapes()[r.shape as usize];
             if matches!(shape, Body::Ball(_)) {
                 return None;
             }
@@ -500,7 +512,7 @@ pub fn body_points_3d(scene: &Scene) -> Vec<Option<BodyPoints3>> {
             );
             if let Some(m) = r.mesh {
                 // A mesh: its vertices in order, and its edges between them.
-                let mesh = &world.meshes[m as usize].body.mesh;
+                let mesh = &world.meshes()[m as usize].body.mesh;
                 let points = mesh
                     .vertices()
                     .iter()
@@ -514,7 +526,7 @@ pub fn body_points_3d(scene: &Scene) -> Vec<Option<BodyPoints3>> {
                 });
             }
             // Every piece of a compound body: the silhouette of its hull.
-            let pieces = &world.shapes[r.shape as usize..(r.shape + r.pieces) as usize];
+            let pieces = &world.shapes()[r.shape as usize..(r.shape + r.pieces) as usize];
             let mut points: Vec<[f64; 3]> = pieces
                 .iter()
                 .flat_map(|shape| match as_polytope(shape) {

@@ -148,7 +148,7 @@ pub fn view(a: ViewArgs) -> Result<ExitCode> {
         b if b < 1_000_000 => format!("{:.0} kB", b as f64 / 1e3),
         b => format!("{:.1} MB", b as f64 / 1e6),
     };
-    println!(
+    outln!(
         "wrote {} ({size}: {} of {} bodies, {} of {} events)",
         show(&a.output),
         n.div_ceil(stride),
@@ -158,7 +158,7 @@ pub fn view(a: ViewArgs) -> Result<ExitCode> {
     );
     for note in notices {
         if let Some(s) = note.as_str() {
-            println!("note: {s}");
+            outln!("note: {s}");
         }
     }
     if a.open {
@@ -634,8 +634,8 @@ fn open_in_browser(path: &Path) {
         opener::open_browser(&abs).map_err(|e| format!("no browser could be started ({e})"))
     };
     match result {
-        Ok(()) => println!("opened {} in the browser", abs.display()),
-        Err(why) => println!("{why}: open {} in a browser", abs.display()),
+        Ok(()) => outln!("opened {} in the browser", abs.display()),
+        Err(why) => outln!("{why}: open {} in a browser", abs.display()),
     }
 }
 

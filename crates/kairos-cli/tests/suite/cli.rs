@@ -135,7 +135,7 @@ fn generate_run_diff_export() {
 
     // The final state rebuilt from the trace equals the simulator's, bit for bit.
     let mut sim = Simulation::new(
-        scene.world::<DVec2>(),
+        scene.world::<DVec2>().unwrap(),
         BroadPhaseKind::AllPairs.build(&BroadPhaseOptions::default()),
         scene.duration,
     );
@@ -149,7 +149,7 @@ fn generate_run_diff_export() {
             .skip(1)
             .map(|x| x.parse().unwrap())
             .collect();
-        let b = &sim.world().bodies[i];
+        let b = &sim.world().bodies()[i];
         assert_eq!(v, vec![b.pos.x, b.pos.y, b.vel.x, b.vel.y], "body {i}");
     }
 }
@@ -672,9 +672,9 @@ fn killed_run_leaves_a_valid_checkpoint() {
     assert!(ck.state.counts.body_body > 0);
     assert_eq!(ck.bodies.len(), 4000);
     // Its world is valid: every body inside the box, at or before the saved time.
-    let world = ck.world::<DVec3>();
-    let l = world.period.unwrap();
-    for b in &world.bodies {
+    let world = ck.world::<DVec3>().unwrap();
+    let l = world.period().unwrap();
+    for b in world.bodies() {
         assert!(b.time <= ck.state.now);
         assert!((0..3).all(|a| (0.0..=l[a]).contains(&b.pos[a])));
     }

@@ -62,18 +62,18 @@ fn a_generated_drop_runs_to_rest_and_replays_to_the_simulated_states() {
     })
     .unwrap();
     let mut sim = Simulation::new(
-        scene.world::<DVec2>(),
+        scene.world::<DVec2>().unwrap(),
         BroadPhaseKind::Calendar.build(&Default::default()),
         8.0,
     );
     sim.run(|_, _, _| {});
     let w = sim.world();
-    assert!(w.asleep.iter().all(|&x| x));
+    assert!(w.asleep().iter().all(|&x| x));
     let rows: Vec<&str> = csv.lines().skip(1).collect();
     assert_eq!(rows.len(), 24);
     for (i, row) in rows.iter().enumerate() {
         let f: Vec<f64> = row.split(',').map(|x| x.parse().unwrap()).collect();
-        let b = &w.bodies[i];
+        let b = &w.bodies()[i];
         assert_eq!([f[1], f[2]], [b.pos.x, b.pos.y], "body {i}");
         assert_eq!([f[3], f[4]], [0.0, 0.0], "body {i} moves at the end");
     }

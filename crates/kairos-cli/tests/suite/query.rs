@@ -809,3 +809,24 @@ fn bad_polylines_are_refused() {
         text(&o.stderr)
     );
 }
+
+/// A reader that goes away (`kairos query ... | head`) ends the program quietly with 141
+/// (128 + SIGPIPE), as a shell reports for a program a pipe closed on: no panic, no message.
+#[cfg(unix)]
+#[test]
+fn a_closed_pipe_ends_the_report_quietly() {
+    use std::process::{Command, Stdio};
+    let file = crate_file("../../scenes/query", "plank.toml");
+    let mut child = Command::new(env!("CARGO_BIN_EXE_kairos"))
+        .args(["query", &file])
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("run kairos");
+    // The reader is gone before the report is written.
+    drop(child.stdout.take());
+    let out = child.wait_with_output().expect("kairos ends");
+    let err = text(&out.stderr);
+    assert_eq!(out.status.code(), Some(141), "{err}");
+    assert!(err.is_empty(), "{err}");
+}

@@ -243,7 +243,7 @@ fn csv(path: &std::path::Path) -> Vec<Vec<String>> {
 /// The simulation of `scene` run to its end in the library: what the trace must replay to.
 fn simulated<V: kairos::math::Vector>(scene: &kairos::scene::Scene) -> kairos::world::World<V> {
     let mut sim = kairos::sim::Simulation::new(
-        scene.world::<V>(),
+        scene.world::<V>().unwrap(),
         BroadPhaseKind::Calendar.build(&Default::default()),
         scene.duration,
     );
@@ -284,11 +284,11 @@ fn a_rigid_run_writes_a_version_3_trace_that_export_replays_bit_for_bit() {
     assert_eq!(rows[0], ["id", "x", "y", "vx", "vy", "angle", "omega"]);
     let scene = kairos::scene::Scene::from_toml_str(SCENE).unwrap();
     let world = simulated::<DVec2>(&scene);
-    assert_eq!(rows.len(), 1 + world.bodies.len());
+    assert_eq!(rows.len(), 1 + world.bodies().len());
     for (i, row) in rows[1..].iter().enumerate() {
         let f = |k: usize| row[k].parse::<f64>().unwrap().to_bits();
-        let b = &world.bodies[i];
-        let r = &world.rigid[i];
+        let b = &world.bodies()[i];
+        let r = &world.rigid()[i];
         assert_eq!(f(1), b.pos.x.to_bits(), "body {i}: {row:?}");
         assert_eq!(f(2), b.pos.y.to_bits(), "body {i}: {row:?}");
         assert_eq!(f(3), b.vel.x.to_bits(), "body {i}");
@@ -359,13 +359,13 @@ fn a_3d_rigid_trace_exports_quaternions_and_frames_orientations() {
     let world = simulated::<DVec3>(&scene);
     for (i, row) in rows[1..].iter().enumerate() {
         let f = |k: usize| row[k].parse::<f64>().unwrap().to_bits();
-        let r = &world.rigid[i];
+        let r = &world.rigid()[i];
         let q = r.rotation.to_array4();
         let w = r.angular_velocity.to_array();
         for (k, x) in q.iter().enumerate() {
             assert_eq!(f(7 + k), x.to_bits(), "body {i}: {row:?}");
         }
-        let pos = world.bodies[i].pos.to_array();
+        let pos = world.bodies()[i].pos.to_array();
         for (k, (x, p)) in w.iter().zip(pos).enumerate() {
             assert_eq!(f(11 + k), x.to_bits(), "body {i}: {row:?}");
             assert_eq!(f(1 + k), p.to_bits(), "body {i}");

@@ -48,7 +48,7 @@ impl Default for DropParams {
 /// and twice as tall, with
 /// velocity components uniform in `[-1, 1]`, no spin, density 1. The bodies fall, bounce,
 /// collide and come to rest on the floor and on each other (see
-/// [`crate::world::World::with_gravity`]).
+/// [`crate::world::WorldBuilder::gravity`]).
 pub fn drop(p: &DropParams) -> Result<Scene, GenerateError> {
     use std::f64::consts::TAU;
     if p.dim != 2 && p.dim != 3 {

@@ -272,21 +272,18 @@ impl Scene {
     /// Every body's parts at time 0 (balls without `shape` as balls: their shape and the pose
     /// of their centre), for the exact overlap checks of a scene with rigid bodies: each
     /// rigid body's as its table keeps them.
-    fn shapes_at_start<V: SceneDim>(&self) -> Vec<std::sync::Arc<RigidParts<V>>> {
-        self.bodies
-            .iter()
-            .enumerate()
-            .map(|(i, b)| match self.shapes.get(i) {
-                Some(Some(t)) => t.parts::<V>(&self.meshes).expect("validated rigid body"),
-                _ => std::sync::Arc::new(ball_parts::<V>(b).expect("validated ball")),
-            })
+    fn shapes_at_start<V: SceneDim>(
+        &self,
+    ) -> Result<Vec<std::sync::Arc<RigidParts<V>>>, SceneError> {
+        (0..self.bodies.len())
+            .map(|i| self.parts_of::<V>(i).map_err(|e| invalid(Item::Body(i), e)))
             .collect()
     }
 
     fn check_geometry<V: SceneDim>(&self) -> Result<(), SceneError> {
         let period = self.periodic.as_deref().map(pad3);
         let shapes = if self.has_rigid_bodies() {
-            self.shapes_at_start::<V>()
+            self.shapes_at_start::<V>()?
         } else {
             Vec::new()
         };
@@ -350,7 +347,7 @@ impl Scene {
             .flat_map(|(i, w)| std::iter::repeat_n(i, w.wall_count(self.dim)))
             .collect();
         // The walls alone are built: no world (a second copy of every body) is made.
-        let walls: Vec<Wall<V>> = self.built_walls();
+        let walls: Vec<Wall<V>> = self.built_walls()?;
         let pieces: Vec<WallPieces<V>> = if shapes.is_empty() {
             Vec::new()
         } else {

@@ -7,7 +7,7 @@ use super::format::{
 };
 use crate::math::{Rotation, Vector};
 use crate::rigid::RigidState;
-use crate::scene::{BodySpec, Scene};
+use crate::scene::{BodySpec, Scene, SceneError};
 use glam::{DVec2, DVec3};
 
 /// The state of one body at the start of a trace, as the replay needs it.
@@ -222,10 +222,12 @@ impl TraceHeader {
 /// rotations and angular velocities, from the scene's world).
 pub(super) fn initial_states(scene: &Scene) -> impl ExactSizeIterator<Item = BodyState> + '_ {
     let spins = if scene.has_rigid_bodies() {
+        // A scene whose rigid bodies do not build (never one whose world was built) has no
+        // spins to record: its bodies keep the identity.
         match rigid_states(scene) {
-            Spins::Two(v) => spins_of(&v),
-            Spins::Three(v) => spins_of(&v),
-            Spins::None => Vec::new(),
+            Ok(Spins::Two(v)) => spins_of(&v),
+            Ok(Spins::Three(v)) => spins_of(&v),
+            Ok(Spins::None) | Err(_) => Vec::new(),
         }
     } else {
         Vec::new()
@@ -257,13 +259,13 @@ fn spins_of<V: Vector>(states: &[RigidState<V>]) -> Vec<([f64; 4], [f64; 3])> {
         .collect()
 }
 
-/// The rigid states of a (validated) scene's world at time 0.
-pub(super) fn rigid_states(scene: &Scene) -> Spins {
-    match scene.dim {
-        2 => Spins::Two(scene.rigid_states::<DVec2>()),
-        3 => Spins::Three(scene.rigid_states::<DVec3>()),
+/// The rigid states of a scene's world at time 0.
+pub(super) fn rigid_states(scene: &Scene) -> Result<Spins, SceneError> {
+    Ok(match scene.dim {
+        2 => Spins::Two(scene.rigid_states::<DVec2>()?),
+        3 => Spins::Three(scene.rigid_states::<DVec3>()?),
         _ => Spins::None,
-    }
+    })
 }
 
 /// The rotational states of a replay's rigid bodies, in the trace's dimension.

@@ -93,7 +93,7 @@ impl Replay {
                 "the embedded scene does not have the header's bodies",
             ));
         }
-        replay.spins = rigid_states(&scene);
+        replay.spins = rigid_states(&scene).map_err(|e| corrupt(format!("embedded scene: {e}")))?;
         let states = match &replay.spins {
             Spins::Two(v) => v.len(),
             Spins::Three(v) => v.len(),
@@ -255,7 +255,7 @@ impl Replay {
     }
 
     /// Whether body `i` sleeps since its last applied record (see
-    /// [`crate::world::World::with_gravity`]).
+    /// [`crate::world::WorldBuilder::gravity`]).
     pub fn is_asleep(&self, i: usize) -> bool {
         self.asleep.get(i).copied().unwrap_or(false)
     }

@@ -7,12 +7,14 @@
 //! (the periodic box and its images) and `motion.rs` (moving bodies in time, energies and
 //! momenta).
 
+mod build;
 mod motion;
 mod periodic;
 mod predict;
 mod respond;
 mod sleep;
 
+pub use build::{BodyKind, WorldBuilder, WorldError};
 pub use respond::Response;
 
 use crate::body::Body;
@@ -50,61 +52,64 @@ impl<V: Vector> Gravity<'_, V> {
 #[derive(Clone, Debug)]
 pub struct World<V: Vector> {
     /// Bodies, indexed by [`BodyId`](crate::body::BodyId).
-    pub bodies: Vec<Body<V>>,
+    pub(crate) bodies: Vec<Body<V>>,
     /// Walls, indexed by [`WallId`](crate::wall::WallId).
-    pub walls: Vec<Wall<V>>,
+    pub(crate) walls: Vec<Wall<V>>,
     /// Coefficient of restitution in `[0, 1]` (1 = elastic).
-    pub restitution: f64,
+    pub(crate) restitution: f64,
     /// Box lengths of a periodic boundary on every axis (`[0, L)^d`), if any. Bodies then
     /// stay inside the box: a body reaching a face is wrapped to the opposite one by a
     /// [`EventKind::BoxCrossing`] event, and `images` counts the wraps.
     ///
     /// [`EventKind::BoxCrossing`]: crate::event::EventKind::BoxCrossing
-    pub period: Option<V>,
+    pub(crate) period: Option<V>,
     /// Per body, how many box lengths its unwrapped position lies from its stored one (periodic
     /// boundary only; empty otherwise).
-    pub images: Vec<[i64; 3]>,
+    pub(crate) images: Vec<[i64; 3]>,
     /// The contact duration `t_c` of the TC model (Luding and McNamara 1998): a collision of a
     /// body less than `t_c` after that body's previous collision is elastic (see
     /// [`World::resolve`]). Used only when `restitution < 1`.
-    pub contact_duration: f64,
+    pub(crate) contact_duration: f64,
     /// Per body, the local time of its last collision (with a ball or a wall), or `-inf` when it
     /// has not collided (or not within `t_c` of the last time origin move, see
     /// [`World::rebase`]). Kept only when `restitution < 1`: empty until the first dissipative
     /// collision, and always empty for elastic worlds. Part of the state a checkpoint must save.
-    pub last_collision: Vec<f64>,
+    pub(crate) last_collision: Vec<f64>,
     /// The Coulomb friction coefficient `μ >= 0` of collisions in a rigid world (see
     /// [`rigid`]'s response); 0, the default, is frictionless. Ignored in a world of balls
     /// (balls there carry no spin).
-    pub friction: f64,
+    pub(crate) friction: f64,
     /// The shapes of rigid bodies, shared by index ([`RigidState::shape`]); empty for a world
     /// of balls.
-    pub shapes: Vec<Shape<V>>,
+    pub(crate) shapes: Vec<Shape<V>>,
     /// The meshes of mesh bodies ([`RigidState::mesh`] indexes them; see
     /// [`crate::rigid_mesh`]); empty when no body is a mesh.
-    pub meshes: Vec<Arc<MeshShape<V>>>,
+    pub(crate) meshes: Vec<Arc<MeshShape<V>>>,
     /// Per body, its rotational state ([`crate::rigid`]), or empty for a world of balls (the
-    /// balls' own fast path). Set by [`World::with_rigid`].
-    pub rigid: Vec<RigidState<V>>,
+    /// balls' own fast path). Set by [`WorldBuilder::rigid`](crate::world::WorldBuilder::rigid).
+    pub(crate) rigid: Vec<RigidState<V>>,
+    /// Per body, its kind (empty for a world of balls), computed once by
+    /// [`WorldBuilder::build`].
+    pub(crate) kinds: Vec<BodyKind>,
     /// Per wall, the pieces rigid bodies are predicted against (empty for a world of balls).
-    /// Built by [`World::with_rigid`] from the walls.
-    pub wall_pieces: Vec<WallPieces<V>>,
-    /// Uniform gravity (zero: none). Set by [`World::with_gravity`]; see its documentation
+    /// Built from the walls by [`WorldBuilder::build`] for a rigid world.
+    pub(crate) wall_pieces: Vec<WallPieces<V>>,
+    /// Uniform gravity (zero: none). Set by [`WorldBuilder::gravity`](crate::world::WorldBuilder::gravity); see its documentation
     /// for the motion and for sleeping bodies.
-    pub gravity: V,
-    /// The speed below which a body comes to rest on a support (see [`World::with_gravity`]).
-    pub rest_speed: f64,
+    pub(crate) gravity: V,
+    /// The speed below which a body comes to rest on a support (see [`WorldBuilder::gravity`](crate::world::WorldBuilder::gravity)).
+    pub(crate) rest_speed: f64,
     /// Per body, whether it sleeps (empty without gravity).
-    pub asleep: Vec<bool>,
+    pub(crate) asleep: Vec<bool>,
     /// Per body, the sleeping body it came to rest on ([`NO_SUPPORT`] when it rests on a wall,
     /// or is awake); empty without gravity.
-    pub support: Vec<u32>,
+    pub(crate) support: Vec<u32>,
     /// Per body, how many sleeping bodies rest on it (such a body stays asleep and static);
     /// empty without gravity.
-    pub holding: Vec<u32>,
+    pub(crate) holding: Vec<u32>,
 }
 
-/// A contact holds a body up (it may come to rest there, see [`World::with_gravity`]) when its
+/// A contact holds a body up (it may come to rest there, see [`WorldBuilder::gravity`](crate::world::WorldBuilder::gravity)) when its
 /// normal is within 60 degrees of straight up: the cosine of that angle.
 pub const SUPPORT_ANGLE_COS: f64 = 0.5;
 
@@ -112,58 +117,105 @@ pub const SUPPORT_ANGLE_COS: f64 = 0.5;
 pub const NO_SUPPORT: u32 = u32::MAX;
 
 impl<V: Vector> World<V> {
-    /// A world with the given bodies and walls and elastic collisions.
-    pub fn new(bodies: Vec<Body<V>>, walls: Vec<Wall<V>>) -> Self {
-        Self {
-            bodies,
-            walls,
-            restitution: 1.0,
-            period: None,
-            images: Vec::new(),
-            contact_duration: 0.0,
-            last_collision: Vec::new(),
-            friction: 0.0,
-            shapes: Vec::new(),
-            meshes: Vec::new(),
-            rigid: Vec::new(),
-            wall_pieces: Vec::new(),
-            gravity: V::ZERO,
-            rest_speed: 0.0,
-            asleep: Vec::new(),
-            support: Vec::new(),
-            holding: Vec::new(),
-        }
+    /// The bodies, indexed by [`BodyId`](crate::body::BodyId), each stored at its own local
+    /// time.
+    #[inline]
+    pub fn bodies(&self) -> &[Body<V>] {
+        &self.bodies
     }
 
-    /// Adds uniform gravity `g`: between events a body's centre follows the parabola
-    /// `x + v dt + g dt² / 2` (its rotation is unchanged: gravity exerts no torque about the
-    /// centre of mass). Two moving bodies then have a linear relative motion, so their contacts
-    /// keep the exact quadratic; a body and a wall (or a sleeping body) have a constant
-    /// relative acceleration: the exact quadratic against a plane, the first root of a quartic
-    /// against a segment's end or another ball ([`crate::ball_toi::first_contact_accel`]), and the
-    /// advancement with an acceleration term for rigid bodies.
-    ///
-    /// **Resting contact.** Impulses cannot hold a body at rest on a floor (its bounces come
-    /// ever faster), so a body comes to rest instead. After a contact with a *support* (a wall,
-    /// or a sleeping body, whose contact normal points up), the body *sleeps* (its velocity and
-    /// spin become zero and gravity stops acting on it) when every contact point leaves the
-    /// support slower than `rest_speed` along the normal, for a normal within 60 degrees of
-    /// straight up ([`SUPPORT_ANGLE_COS`]), or, on a steeper support, when no point of the body
-    /// moves faster than `rest_speed` (a body wedged between steep supports, whose bounces
-    /// only die out). Its tangential motion stops too (resting contact here is sticky), and a
-    /// box may come to rest on an edge where a real one would tip over. A sleeping body is static
-    /// for bodies that touch it slower than `rest_speed` (they bounce off it, or come to rest on
-    /// it), and wakes when it is hit faster, taking its share of the impulse, unless another
-    /// sleeping body rests on it: a body that holds another up stays static until that one
-    /// wakes and leaves, so no body is ever left asleep in mid-air.
-    pub fn with_gravity(mut self, g: V, rest_speed: f64) -> Self {
-        self.gravity = g;
-        self.rest_speed = rest_speed;
-        let n = if g == V::ZERO { 0 } else { self.bodies.len() };
-        self.asleep = vec![false; n];
-        self.support = vec![NO_SUPPORT; n];
-        self.holding = vec![0; n];
-        self
+    /// The walls, indexed by [`WallId`](crate::wall::WallId).
+    #[inline]
+    pub fn walls(&self) -> &[Wall<V>] {
+        &self.walls
+    }
+
+    /// The coefficient of restitution in `[0, 1]`.
+    #[inline]
+    pub fn restitution(&self) -> f64 {
+        self.restitution
+    }
+
+    /// The contact duration `t_c` of the TC model.
+    #[inline]
+    pub fn contact_duration(&self) -> f64 {
+        self.contact_duration
+    }
+
+    /// The Coulomb friction coefficient.
+    #[inline]
+    pub fn friction(&self) -> f64 {
+        self.friction
+    }
+
+    /// The box lengths of the periodic boundary, if any.
+    #[inline]
+    pub fn period(&self) -> Option<V> {
+        self.period
+    }
+
+    /// Per body, its periodic wraps (empty without a periodic boundary).
+    #[inline]
+    pub fn images(&self) -> &[[i64; 3]] {
+        &self.images
+    }
+
+    /// Per body, the local time of its last collision, or `-inf` when it has not collided
+    /// (or not within `t_c` of the last time origin move, see [`World::rebase`]). Kept only
+    /// when the restitution is below 1: empty until the first dissipative collision, and
+    /// always empty for elastic worlds.
+    #[inline]
+    pub fn last_collision(&self) -> &[f64] {
+        &self.last_collision
+    }
+
+    /// The rigid bodies' shapes (empty for a world of balls).
+    #[inline]
+    pub fn shapes(&self) -> &[Shape<V>] {
+        &self.shapes
+    }
+
+    /// The mesh bodies' meshes (empty without mesh bodies).
+    #[inline]
+    pub fn meshes(&self) -> &[Arc<MeshShape<V>>] {
+        &self.meshes
+    }
+
+    /// Per body, its rotational state (empty for a world of balls).
+    #[inline]
+    pub fn rigid(&self) -> &[RigidState<V>] {
+        &self.rigid
+    }
+
+    /// The uniform gravity (zero: none).
+    #[inline]
+    pub fn gravity(&self) -> V {
+        self.gravity
+    }
+
+    /// The speed below which a body comes to rest on a support.
+    #[inline]
+    pub fn rest_speed(&self) -> f64 {
+        self.rest_speed
+    }
+
+    /// Per body, whether it sleeps (empty without gravity).
+    #[inline]
+    pub fn asleep(&self) -> &[bool] {
+        &self.asleep
+    }
+
+    /// Per body, the sleeping body it rests on ([`NO_SUPPORT`]: a wall, or awake; empty
+    /// without gravity).
+    #[inline]
+    pub fn support(&self) -> &[u32] {
+        &self.support
+    }
+
+    /// Per body, how many sleeping bodies rest on it (empty without gravity).
+    #[inline]
+    pub fn holding(&self) -> &[u32] {
+        &self.holding
     }
 
     /// The bodies' accelerations, as a view.
@@ -175,7 +227,7 @@ impl<V: Vector> World<V> {
         }
     }
 
-    /// Whether body `i` sleeps (see [`World::with_gravity`]).
+    /// Whether body `i` sleeps (see [`WorldBuilder::gravity`](crate::world::WorldBuilder::gravity)).
     #[inline]
     pub fn is_asleep(&self, i: usize) -> bool {
         self.asleep.get(i).copied().unwrap_or(false)
@@ -193,51 +245,6 @@ impl<V: Vector> World<V> {
         self.bodies[i].state_at_accel(t, self.accel(i))
     }
 
-    /// Makes the bodies rigid bodies: `rigid[i]` is body `i`'s rotational state, its shape one
-    /// of `shapes` (a body whose shape is a ball keeps the balls' exact predictions against
-    /// other balls and walls). Each body's radius must be its shape's bounding radius about its
-    /// centre of mass grown by [`rigid::RADIUS_MARGIN`] (see [`World::rigid_radius`]).
-    ///
-    /// # Panics
-    /// When `rigid` does not have one state per body or names a shape that is not in `shapes`
-    /// (a programming error: scenes check their bodies).
-    pub fn with_rigid(mut self, shapes: Vec<Shape<V>>, rigid: Vec<RigidState<V>>) -> Self {
-        assert_eq!(rigid.len(), self.bodies.len(), "one rigid state per body");
-        assert!(
-            rigid
-                .iter()
-                .all(|r| r.pieces >= 1 && (r.shape as usize + r.pieces as usize) <= shapes.len()),
-            "a rigid state names a missing shape"
-        );
-        self.wall_pieces = self.walls.iter().map(WallPieces::of).collect();
-        self.shapes = shapes;
-        self.rigid = rigid;
-        self
-    }
-
-    /// Gives the rigid world its `meshes`, which the rigid states' [`RigidState::mesh`] name
-    /// (each such body's pieces being its mesh's triangles, in order).
-    ///
-    /// # Panics
-    /// When a rigid state names a mesh that is not in `meshes`, or a body's pieces are not
-    /// its mesh's triangles (a programming error: scenes build them together).
-    pub fn with_meshes(mut self, meshes: Vec<MeshShape<V>>) -> Self {
-        for r in &self.rigid {
-            if let Some(m) = r.mesh {
-                let mesh = &meshes
-                    .get(m as usize)
-                    .expect("a rigid state names a missing mesh");
-                assert_eq!(
-                    mesh.body.mesh.triangles().len(),
-                    r.pieces as usize,
-                    "a mesh body's pieces are its triangles"
-                );
-            }
-        }
-        self.meshes = meshes.into_iter().map(Arc::new).collect();
-        self
-    }
-
     /// The [`Body::radius`] of a rigid body whose shape's bounding radius about its centre of
     /// mass is `radius`: grown by [`rigid::RADIUS_MARGIN`] so that the sphere holds the
     /// contact shell too.
@@ -245,19 +252,25 @@ impl<V: Vector> World<V> {
         radius * (1.0 + rigid::RADIUS_MARGIN)
     }
 
+    /// Body `i`'s kind ([`BodyKind::Ball`] in a world of balls), computed once when the world
+    /// was built.
+    #[inline]
+    pub fn kind(&self, i: usize) -> BodyKind {
+        self.kinds.get(i).copied().unwrap_or(BodyKind::Ball)
+    }
+
     /// Whether body `i` is a rigid body of another shape than a ball (false in a world of
     /// balls).
     #[inline]
     pub fn is_rigid_shape(&self, i: usize) -> bool {
-        !self.rigid.is_empty()
-            && (self.rigid[i].pieces > 1
-                || !matches!(self.shapes[self.rigid[i].shape as usize], Shape::Ball(_)))
+        self.kind(i) != BodyKind::Ball
     }
 
-    /// Whether body `i` is a compound of convex pieces (false in a world of balls).
+    /// Whether body `i` is predicted by its pieces: a compound of convex pieces, or a mesh
+    /// (false in a world of balls).
     #[inline]
     pub fn is_compound(&self, i: usize) -> bool {
-        self.rigid.get(i).is_some_and(|r| r.pieces > 1)
+        matches!(self.kind(i), BodyKind::Compound | BodyKind::Mesh)
     }
 
     /// Body `i` as a [`MovingPiece`] (a rigid world only).
@@ -272,6 +285,14 @@ impl<V: Vector> World<V> {
     #[inline]
     pub(crate) fn pieces(&self, i: usize) -> impl Iterator<Item = MovingPiece<'_, V>> + Clone {
         MovingPiece::pieces(&self.shapes, &self.bodies[i], &self.rigid[i], self.accel(i))
+    }
+
+    /// Mesh body `i`'s mesh (a body of kind [`BodyKind::Mesh`], whose mesh the builder
+    /// checked).
+    #[inline]
+    fn mesh_body(&self, i: usize) -> &MeshShape<V> {
+        let m = self.rigid[i].mesh.expect("a mesh body names its mesh");
+        &self.meshes[m as usize]
     }
 
     /// Body `i`'s mesh, when it is a mesh body.

@@ -106,3 +106,30 @@ impl<V: Vector> World<V> {
         }
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use crate::body::Body;
+    use crate::math::DVec2;
+    use crate::world::World;
+
+    /// Moving the time origin shifts the last collision times that can still matter and
+    /// forgets the others.
+    #[test]
+    fn rebase_moves_last_collision_times() {
+        let b = |x: f64| Body::new(DVec2::new(x, 0.0), DVec2::new(1.0, 0.0), 0.5, 1.0);
+        let mut world = World::builder(vec![b(0.0), b(2.0), b(4.0), b(6.0)], Vec::new())
+            .restitution(0.5)
+            .contact_duration(0.25)
+            .build()
+            .unwrap();
+        world.last_collision = vec![63.875, 64.0, 63.5, f64::NEG_INFINITY];
+        world.rebase(64.0);
+        assert_eq!(
+            world.last_collision(),
+            [-0.125, 0.0, f64::NEG_INFINITY, f64::NEG_INFINITY]
+        );
+        assert!(world.bodies().iter().all(|b| b.time == 0.0));
+        assert_eq!(world.bodies()[1].pos, DVec2::new(66.0, 0.0));
+    }
+}

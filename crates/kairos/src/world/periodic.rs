@@ -10,7 +10,7 @@ use crate::math::{nearest_image, Vector};
 impl<V: Vector> World<V> {
     /// Makes the boundary periodic with box lengths `period`: positions are wrapped into
     /// `[0, L)` and the wraps remembered, so unwrapped positions are unchanged.
-    pub fn with_period(mut self, period: V) -> Self {
+    pub(super) fn wrap_into(&mut self, period: V) {
         self.images = vec![[0; 3]; self.bodies.len()];
         for (b, img) in self.bodies.iter_mut().zip(&mut self.images) {
             let mut p = b.pos.to_array3();
@@ -26,7 +26,6 @@ impl<V: Vector> World<V> {
             b.pos = V::from_array3(p);
         }
         self.period = Some(period);
-        self
     }
 
     /// Position of body `i` at its local time, unwrapped (continuous across box crossings).

@@ -2,7 +2,7 @@
 //! dispatch of every prediction (balls to the narrow phase's closed forms, other shapes to
 //! [`crate::rigid`], meshes to [`crate::rigid_mesh`]), and the events they make.
 
-use super::World;
+use super::{BodyKind, World};
 use crate::ball_toi::{
     ball_ball, ball_ball_accel, ball_ball_periodic, ball_ball_periodic_by, box_exit, Toi, ToiStatus,
 };
@@ -14,54 +14,61 @@ use crate::rigid_mesh;
 use crate::wall::WallId;
 
 impl<V: Vector> World<V> {
-    /// The first contact of rigid bodies `lo` and `hi` (at least one not a ball).
+    /// The first contact of rigid bodies `lo` and `hi` (at least one not a ball), by their
+    /// kinds.
     #[inline]
     fn predict_rigid_pair(&self, lo: usize, hi: usize, t_max: f64) -> Toi {
-        if let (Some(x), Some(y)) = (self.mesh_of(lo), self.mesh_of(hi)) {
-            let (a, b) = (self.mover(lo), self.mover(hi));
-            return rigid_mesh::mesh_mesh(&a, &x.body, &b, &y.body, t_max);
-        }
-        if self.is_compound(lo) || self.is_compound(hi) {
-            // A mesh against a convex body: no piece of the mesh can touch the body before
-            // the mesh's hull, which holds them all, does (see `predict_rigid_wall`).
-            let hull_clear = |m: usize, other: usize| {
-                self.mesh_of(m).is_some_and(|mesh| {
-                    let hull = std::iter::once(self.hull_mover(m, mesh));
-                    !rigid::pieces_body_body(hull, self.pieces(other), t_max).is_hit()
-                })
-            };
-            if hull_clear(lo, hi) || hull_clear(hi, lo) {
-                return Toi::miss(ToiStatus::Separating);
+        use BodyKind::{Ball, Compound, Convex, Mesh};
+        match (self.kind(lo), self.kind(hi)) {
+            (Mesh, Mesh) => {
+                let (x, y) = (self.mesh_body(lo), self.mesh_body(hi));
+                let (a, b) = (self.mover(lo), self.mover(hi));
+                rigid_mesh::mesh_mesh(&a, &x.body, &b, &y.body, t_max)
             }
-            rigid::pieces_body_body(self.pieces(lo), self.pieces(hi), t_max)
-        } else {
-            rigid::body_body(&self.mover(lo), &self.mover(hi), t_max)
+            (Ball | Convex, Ball | Convex) => {
+                rigid::body_body(&self.mover(lo), &self.mover(hi), t_max)
+            }
+            (Compound | Mesh, _) | (_, Compound | Mesh) => {
+                // A mesh against a convex body: no piece of the mesh can touch the body before
+                // the mesh's hull, which holds them all, does (see `predict_rigid_wall`).
+                let hull_clear = |m: usize, other: usize| {
+                    self.kind(m) == Mesh && {
+                        let hull = std::iter::once(self.hull_mover(m, self.mesh_body(m)));
+                        !rigid::pieces_body_body(hull, self.pieces(other), t_max).is_hit()
+                    }
+                };
+                if hull_clear(lo, hi) || hull_clear(hi, lo) {
+                    return Toi::miss(ToiStatus::Separating);
+                }
+                rigid::pieces_body_body(self.pieces(lo), self.pieces(hi), t_max)
+            }
         }
     }
 
-    /// The first contact of rigid body `i` (not a ball) with wall `w`.
+    /// The first contact of rigid body `i` (not a ball) with wall `w`, by its kind.
     #[inline]
     fn predict_rigid_wall(&self, i: usize, w: usize, t_max: f64) -> Toi {
-        if let (Some(mesh), WallPieces::Plane(_)) = (self.mesh_of(i), &self.wall_pieces[w]) {
-            // A plane first meets the solid at a vertex of its hull.
-            return rigid::body_wall(&self.hull_mover(i, mesh), &self.wall_pieces[w], t_max);
-        }
-        if self.is_compound(i) {
-            // A mesh against a segment, a polygon or a static shape: the hull is tried first.
-            // The solid lies inside its hull, so a hull that meets no piece of the wall by
-            // `t_max` (a clean miss, not an advancement that gave up) proves that no triangle
-            // piece does, and the many pieces are not visited; otherwise the pieces give the
-            // answer, as without the hull. The result is the pieces' either way, a pure
-            // function of the stored state.
-            if let Some(mesh) = self.mesh_of(i) {
-                let hull = rigid::body_wall(&self.hull_mover(i, mesh), &self.wall_pieces[w], t_max);
-                if !hull.is_hit() {
+        let pieces = &self.wall_pieces[w];
+        match self.kind(i) {
+            BodyKind::Ball | BodyKind::Convex => rigid::body_wall(&self.mover(i), pieces, t_max),
+            BodyKind::Compound => rigid::pieces_body_wall(self.pieces(i), pieces, t_max),
+            BodyKind::Mesh => {
+                let hull = self.hull_mover(i, self.mesh_body(i));
+                if let WallPieces::Plane(_) = pieces {
+                    // A plane first meets the solid at a vertex of its hull.
+                    return rigid::body_wall(&hull, pieces, t_max);
+                }
+                // A mesh against a segment, a polygon or a static shape: the hull is tried
+                // first. The solid lies inside its hull, so a hull that meets no piece of the
+                // wall by `t_max` (a clean miss, not an advancement that gave up) proves that
+                // no triangle piece does, and the many pieces are not visited; otherwise the
+                // pieces give the answer, as without the hull. The result is the pieces'
+                // either way, a pure function of the stored state.
+                if !rigid::body_wall(&hull, pieces, t_max).is_hit() {
                     return Toi::miss(ToiStatus::Separating);
                 }
+                rigid::pieces_body_wall(self.pieces(i), pieces, t_max)
             }
-            rigid::pieces_body_wall(self.pieces(i), &self.wall_pieces[w], t_max)
-        } else {
-            rigid::body_wall(&self.mover(i), &self.wall_pieces[w], t_max)
         }
     }
 

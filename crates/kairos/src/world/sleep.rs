@@ -1,4 +1,4 @@
-//! Resting contact under gravity (see [`World::with_gravity`]): a slow body on a support falls
+//! Resting contact under gravity (see [`WorldBuilder::gravity`](crate::world::WorldBuilder::gravity)): a slow body on a support falls
 //! asleep, a sleeping body is static for slow hits and wakes on fast ones unless it holds
 //! another up.
 
@@ -37,7 +37,7 @@ impl<V: Vector> World<V> {
     }
 
     /// Puts body `i` to sleep on `support` (a sleeping body, or `None` for a wall): at rest, out
-    /// of gravity's reach (see [`World::with_gravity`]).
+    /// of gravity's reach (see [`WorldBuilder::gravity`](crate::world::WorldBuilder::gravity)).
     fn fall_asleep(&mut self, i: usize, support: Option<usize>) {
         self.bodies[i].vel = V::ZERO;
         if let Some(r) = self.rigid.get_mut(i) {
@@ -103,7 +103,7 @@ impl<V: Vector> World<V> {
 
     /// After a contact of `event`'s bodies along `n` (from `b`, or the wall, towards `a`) at
     /// `points` (empty for balls): a moving body on a support may come to rest (see
-    /// [`World::with_gravity`]).
+    /// [`WorldBuilder::gravity`](crate::world::WorldBuilder::gravity)).
     pub(super) fn settle(&mut self, event: &Event, n: V, points: &[V]) {
         let (ia, ib) = (event.a as usize, event.b as usize);
         let pair = event.kind == EventKind::BodyBody;

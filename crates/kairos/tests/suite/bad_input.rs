@@ -241,7 +241,7 @@ fn contact_duration_is_checked_and_round_trips() {
     .unwrap();
     assert_eq!(s.contact_duration, Some(1e-5));
     assert_eq!(s.contact_duration(), 1e-5);
-    assert_eq!(s.world::<DVec2>().contact_duration, 1e-5);
+    assert_eq!(s.world::<DVec2>().unwrap().contact_duration(), 1e-5);
     assert!(s.to_toml().contains("contact_duration = 1e-5\n"));
     assert_eq!(Scene::from_toml_str(&s.to_toml()).unwrap(), s);
 
@@ -407,7 +407,7 @@ fn small_trace(dir: &std::path::Path) -> std::path::PathBuf {
     let header = TraceHeader::for_scene(&scene, "all-pairs");
     let mut w = TraceWriter::create(&path, &header).unwrap();
     let mut sim = Simulation::new(
-        scene.world::<DVec2>(),
+        scene.world::<DVec2>().unwrap(),
         BroadPhaseKind::AllPairs.build(&Default::default()),
         1.0,
     );
@@ -534,7 +534,7 @@ fn version_1_traces_read_and_their_end_time_is_checked() {
     .unwrap();
     let mut records = Vec::new();
     let mut sim = Simulation::new(
-        scene.world::<DVec2>(),
+        scene.world::<DVec2>().unwrap(),
         BroadPhaseKind::AllPairs.build(&Default::default()),
         1.0,
     );
@@ -599,13 +599,19 @@ fn version_1_traces_read_and_their_end_time_is_checked() {
 fn a_restored_overlap_collides_at_the_restored_time() {
     let scene = Scene::from_toml_str(GOOD).unwrap();
     for kind in BroadPhaseKind::ALL {
-        let mut world = scene.world::<DVec2>();
-        // Stored at local time 0, overlapping (radii 0.25 and 0.5, 0.4 apart) and approaching.
-        world.bodies[0].pos = DVec2::new(1.0, 1.0);
-        world.bodies[0].vel = DVec2::ZERO;
-        world.bodies[1].pos = DVec2::new(1.4, 1.0);
-        world.bodies[1].vel = DVec2::new(-0.1, 0.0);
-        let fresh = Simulation::new(scene.world::<DVec2>(), kind.build(&Default::default()), 5.0);
+        // Stored at local time 0, overlapping (radii 0.25 and 0.5, 0.4 apart) and approaching:
+        // a scene changed in code is not validated again, and its world builds.
+        let mut overlapping = scene.clone();
+        overlapping.bodies[0].position = [1.0, 1.0, 0.0];
+        overlapping.bodies[0].velocity = [0.0; 3];
+        overlapping.bodies[1].position = [1.4, 1.0, 0.0];
+        overlapping.bodies[1].velocity = [-0.1, 0.0, 0.0];
+        let world = overlapping.world::<DVec2>().unwrap();
+        let fresh = Simulation::new(
+            scene.world::<DVec2>().unwrap(),
+            kind.build(&Default::default()),
+            5.0,
+        );
         let state = SimState {
             now: 1.0,
             ..fresh.state()

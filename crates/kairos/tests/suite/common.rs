@@ -10,7 +10,11 @@ pub fn records<V: Vector>(
     kind: BroadPhaseKind,
     opts: &BroadPhaseOptions,
 ) -> Vec<Record> {
-    let mut sim = Simulation::new(scene.world::<V>(), kind.build::<V>(opts), scene.duration);
+    let mut sim = Simulation::new(
+        scene.world::<V>().unwrap(),
+        kind.build::<V>(opts),
+        scene.duration,
+    );
     let mut out = Vec::new();
     sim.run(|e, w, dt| out.push(Record::from_event(e, w, dt)));
     out
@@ -62,21 +66,21 @@ pub fn shape_gap<V: Vector>(
 pub fn min_gap<V: Vector>(w: &World<V>, t: f64) -> f64 {
     use kairos::shape::{Pose, SupportMap};
     let centre = |i: usize| w.body_state_at(i, t).0;
-    let poses: Vec<Pose<V>> = (0..w.bodies.len())
+    let poses: Vec<Pose<V>> = (0..w.bodies().len())
         .map(|i| {
-            let r = &w.rigid[i];
-            r.shape_pose(centre(i), r.at(t - w.bodies[i].time).0)
+            let r = &w.rigid()[i];
+            r.shape_pose(centre(i), r.at(t - w.bodies()[i].time).0)
         })
         .collect();
     // A body's shapes: one, or a compound body's pieces.
     let shapes = |i: usize| {
-        let r = &w.rigid[i];
-        &w.shapes[r.shape as usize..(r.shape + r.pieces) as usize]
+        let r = &w.rigid()[i];
+        &w.shapes()[r.shape as usize..(r.shape + r.pieces) as usize]
     };
     let mut least = f64::INFINITY;
     for i in 0..poses.len() {
         for j in i + 1..poses.len() {
-            if (centre(i) - centre(j)).length() <= w.bodies[i].radius + w.bodies[j].radius {
+            if (centre(i) - centre(j)).length() <= w.bodies()[i].radius + w.bodies()[j].radius {
                 // Two meshes: the distance of their surfaces, over their trees.
                 if let Some(d) = w.mesh_distance(i, j, t) {
                     least = least.min(d);
@@ -89,7 +93,7 @@ pub fn min_gap<V: Vector>(w: &World<V>, t: f64) -> f64 {
                 }
             }
         }
-        for wall in &w.walls {
+        for wall in w.walls() {
             for a in shapes(i) {
                 match wall {
                     Wall::Plane(p) => {

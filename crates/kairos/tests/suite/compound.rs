@@ -35,8 +35,8 @@ fn a_concave_polygon_is_a_compound_body_with_the_mass_of_its_outline() {
          position = [5.0, 5.0]\ndensity = 2.0\n"
     ))
     .unwrap();
-    let w = scene.world::<DVec2>();
-    let r = &w.rigid[0];
+    let w = scene.world::<DVec2>().unwrap();
+    let r = &w.rigid()[0];
     assert_eq!(r.pieces, 2, "an L is two convex pieces");
     assert!(w.is_compound(0) && w.is_rigid_shape(0));
     // Independent reference: the two rectangles [0,2]x[0,1] and [0,1]x[1,2], density 2.
@@ -56,7 +56,7 @@ fn a_concave_polygon_is_a_compound_body_with_the_mass_of_its_outline() {
             m * (a * a + b * b) / 12.0 + m * (*p - com).length_squared()
         })
         .sum();
-    assert!((w.bodies[0].mass() - mass).abs() < 1e-12 * mass);
+    assert!((w.bodies()[0].mass() - mass).abs() < 1e-12 * mass);
     assert!(
         (-r.offset - com).length() < 1e-12,
         "centre of mass {:?}",
@@ -64,7 +64,7 @@ fn a_concave_polygon_is_a_compound_body_with_the_mass_of_its_outline() {
     );
     assert!((r.inertia - inertia).abs() < 1e-12 * inertia);
     // The body's centre of mass is placed by `position` (the outline's origin) plus the centre.
-    assert!((w.bodies[0].pos - (DVec2::new(5.0, 5.0) + com)).length() < 1e-12);
+    assert!((w.bodies()[0].pos - (DVec2::new(5.0, 5.0) + com)).length() < 1e-12);
     // The bounding radius: the farthest corner from the centre of mass.
     let far = [(0.0, 0.0), (0.0, 2.0), (2.0, 0.0), (1.0, 1.0)]
         .map(|(x, y)| (DVec2::new(x, y) - com).length())
@@ -165,13 +165,13 @@ fn a_ball_falls_into_the_notch_of_a_u() {
          [[bodies]]\nposition = [0.0, 5.0]\nvelocity = [0.0, -2.0]\nradius = 0.5\n",
     )
     .unwrap();
-    let w = scene.world::<DVec2>();
+    let w = scene.world::<DVec2>().unwrap();
     let toi = w.predict_pair(0, 1);
     assert!(toi.is_hit());
     // The ball's bottom at 4.5 meets the notch's floor at 0: 2.25 time units. The hull's top
     // (at 2) would be met at 1.25.
     let exact = 2.25;
-    let shell = kairos::rigid::SHELL * (w.rigid[0].radius + 0.5) / 2.0;
+    let shell = kairos::rigid::SHELL * (w.rigid()[0].radius + 0.5) / 2.0;
     assert!(
         toi.time <= exact && toi.time >= exact - 2.0 * shell,
         "{}",
@@ -186,9 +186,9 @@ fn a_ball_falls_into_the_notch_of_a_u() {
     let e = sim.step().unwrap();
     assert!((e.time - toi.time).abs() == 0.0);
     assert!(
-        sim.world().bodies[1].vel.y > 1.99,
+        sim.world().bodies()[1].vel.y > 1.99,
         "{:?}",
-        sim.world().bodies[1].vel
+        sim.world().bodies()[1].vel
     );
 }
 
@@ -228,14 +228,14 @@ fn compound_predictions_are_never_late_and_never_miss() {
             }
         );
         let scene = Scene::from_toml_str(&toml).unwrap();
-        let w = scene.world::<DVec2>();
+        let w = scene.world::<DVec2>().unwrap();
         let toi = w.predict_pair(0, 1);
         let horizon = 4.0;
         let steps = 8000;
         let first_overlap = (1..=steps)
             .map(|k| horizon * k as f64 / steps as f64)
             .find(|&t| min_gap(&w, t) < 0.0);
-        let size = w.bodies[0].radius + w.bodies[1].radius;
+        let size = w.bodies()[0].radius + w.bodies()[1].radius;
         match first_overlap {
             Some(t) => {
                 assert!(toi.is_hit(), "case {case}: missed the overlap at {t}");
@@ -281,7 +281,7 @@ fn concave_gas(n: usize, seed: u64, concave: f64) -> Scene {
 #[test]
 fn every_broad_phase_gives_the_same_log_with_compound_bodies() {
     let scene = concave_gas(30, 3, 0.5);
-    let w = scene.world::<DVec2>();
+    let w = scene.world::<DVec2>().unwrap();
     assert!((0..30).filter(|&i| w.is_compound(i)).count() > 8);
     let reference = records::<DVec2>(&scene, BroadPhaseKind::AllPairs, &Default::default());
     assert!(reference.len() > 200, "{} events", reference.len());
@@ -297,7 +297,7 @@ fn every_broad_phase_gives_the_same_log_with_compound_bodies() {
 fn compound_gases_conserve_and_never_overlap() {
     for (seed, concave) in [(1, 1.0), (2, 0.5)] {
         let scene = concave_gas(25, seed, concave);
-        let w = scene.world::<DVec2>();
+        let w = scene.world::<DVec2>().unwrap();
         let e0 = w.kinetic_energy();
         let mut sim = Simulation::new(
             w,
@@ -317,11 +317,12 @@ fn compound_gases_conserve_and_never_overlap() {
                 let after = sim.world();
                 let (a, b) = (e.a as usize, e.b as usize);
                 let l = |w: &World<DVec2>, i: usize| {
-                    w.rigid[i].angular_momentum()
-                        + w.bodies[i].mass() * w.bodies[i].pos.perp_dot(w.bodies[i].vel)
+                    w.rigid()[i].angular_momentum()
+                        + w.bodies()[i].mass() * w.bodies()[i].pos.perp_dot(w.bodies()[i].vel)
                 };
                 let p = |w: &World<DVec2>| {
-                    w.bodies[a].vel * w.bodies[a].mass() + w.bodies[b].vel * w.bodies[b].mass()
+                    w.bodies()[a].vel * w.bodies()[a].mass()
+                        + w.bodies()[b].vel * w.bodies()[b].mass()
                 };
                 let (l0, l1) = (l(&before, a) + l(&before, b), l(after, a) + l(after, b));
                 worst_dl = worst_dl.max((l1 - l0).abs() / l0.abs().max(1.0));
@@ -364,7 +365,7 @@ fn dropped_stars_come_to_rest() {
     }
     let scene = Scene::from_toml_str(&toml).unwrap();
     let mut sim = Simulation::new(
-        scene.world::<DVec2>(),
+        scene.world::<DVec2>().unwrap(),
         BroadPhaseKind::Calendar.build(&Default::default()),
         scene.duration,
     );
@@ -376,8 +377,8 @@ fn dropped_stars_come_to_rest() {
     sim.finish();
     let w = sim.world();
     println!("{events} events");
-    assert!(w.asleep.iter().all(|&s| s), "not every star sleeps");
-    let gap = min_gap(w, w.bodies[0].time);
+    assert!(w.asleep().iter().all(|&s| s), "not every star sleeps");
+    let gap = min_gap(w, w.bodies()[0].time);
     assert!(gap >= -1e-9, "overlap {gap}");
 }
 
@@ -388,7 +389,7 @@ fn the_discrete_stepper_steps_compound_bodies() {
     use kairos::discrete::{DiscreteOptions, DiscreteSim};
     let scene = concave_gas(20, 5, 1.0);
     let mut sim = DiscreteSim::new(
-        scene.world::<DVec2>(),
+        scene.world::<DVec2>().unwrap(),
         kairos::overlap::OverlapKind::Sap,
         DiscreteOptions {
             dt: 0.05,
@@ -403,8 +404,8 @@ fn the_discrete_stepper_steps_compound_bodies() {
     assert!(events > 20, "{events}");
     let w = sim.world();
     let shapes = |i: usize| {
-        let r = &w.rigid[i];
-        &w.shapes[r.shape as usize..(r.shape + r.pieces) as usize]
+        let r = &w.rigid()[i];
+        &w.shapes()[r.shape as usize..(r.shape + r.pieces) as usize]
     };
     assert!(shapes(0).len() > 1 && matches!(shapes(0)[0], Shape::ConvexPolygon(_)));
 }

@@ -29,10 +29,12 @@ fn discrete(world: World<DVec2>, dt: f64, rewind: bool, end: f64) -> DiscreteSim
 
 #[test]
 fn a_bullet_tunnels_through_a_wall_in_discrete_time_only() {
-    let world = World::new(
+    let world = World::builder(
         vec![ball(0.0, 0.0, 100.0, 0.0, 0.1)],
         vec![vertical_wall(1.0)],
-    );
+    )
+    .build()
+    .unwrap();
     // Discrete: one step of 0.1 carries the ball from x = 0 to x = 10, through the wall.
     let sim = discrete(world.clone(), 0.1, false, 0.1);
     assert_eq!(
@@ -42,7 +44,7 @@ fn a_bullet_tunnels_through_a_wall_in_discrete_time_only() {
     );
     assert_eq!(sim.misses().body_wall, 1);
     assert_eq!(sim.misses().body_body, 0);
-    assert!(sim.world().bodies[0].pos.x > 9.9);
+    assert!(sim.world().bodies()[0].pos.x > 9.9);
     // Event-driven: the contact at t = 0.9 / 100 is found and the ball bounces back.
     let mut ev = Simulation::new(
         world,
@@ -53,20 +55,22 @@ fn a_bullet_tunnels_through_a_wall_in_discrete_time_only() {
     ev.run(|e, _, _| events.push(*e));
     assert_eq!(events.len(), 1);
     assert!((events[0].time - 0.009).abs() < 1e-15);
-    assert!(ev.world().bodies[0].pos.x < 1.0);
+    assert!(ev.world().bodies()[0].pos.x < 1.0);
 }
 
 #[test]
 fn an_overlap_at_the_end_of_the_step_is_seen_and_pushed_apart() {
     // Gap 0.5 at speed 1: contact at t = 0.5; the step ends at 0.6 with an overlap of 0.1.
-    let world = World::new(
+    let world = World::builder(
         vec![ball(0.0, 0.0, 1.0, 0.0, 0.5), ball(1.5, 0.0, 0.0, 0.0, 0.5)],
         vec![],
-    );
+    )
+    .build()
+    .unwrap();
     let sim = discrete(world.clone(), 0.6, false, 0.6);
     assert_eq!(sim.misses().total(), 0);
     assert_eq!(sim.counts().body_body, 1);
-    let b = &sim.world().bodies;
+    let b = &sim.world().bodies();
     // Pushed apart by 0.05 each, then equal masses exchange velocities.
     assert!((b[0].pos.x - 0.55).abs() < 1e-12, "{:?}", b[0]);
     assert!((b[1].pos.x - 1.55).abs() < 1e-12, "{:?}", b[1]);
@@ -83,67 +87,79 @@ fn an_overlap_at_the_end_of_the_step_is_seen_and_pushed_apart() {
     sim.run(|e, _| times.push(e.time));
     assert_eq!(times.len(), 1);
     assert!((times[0] - 0.5).abs() < 1e-12, "{times:?}");
-    let b = &sim.world().bodies;
+    let b = &sim.world().bodies();
     assert!((b[0].pos.x - 0.5).abs() < 1e-9 && (b[1].pos.x - 1.6).abs() < 1e-9);
 }
 
 #[test]
 fn hand_computed_misses() {
     // A pair that passes right through each other within one step.
-    let w = World::new(
+    let w = World::builder(
         vec![
             ball(0.0, 0.0, 10.0, 0.0, 0.5),
             ball(3.0, 0.0, 0.0, 0.0, 0.5),
         ],
         vec![],
-    );
+    )
+    .build()
+    .unwrap();
     let s = discrete(w, 1.0, false, 1.0);
     assert_eq!((s.misses().body_body, s.counts().total()), (1, 0));
 
     // Overlapping at the end, but the centres have passed: seen, yet resolved the wrong way.
-    let w = World::new(
+    let w = World::builder(
         vec![ball(0.0, 0.0, 2.6, 0.0, 0.5), ball(2.0, 0.0, 0.0, 0.0, 0.5)],
         vec![],
-    );
+    )
+    .build()
+    .unwrap();
     let s = discrete(w, 1.0, false, 1.0);
     assert_eq!((s.misses().body_body, s.counts().body_body), (1, 1));
 
     // A graze within the step: contact at t = 0.782, apart again at the end.
-    let w = World::new(
+    let w = World::builder(
         vec![ball(0.0, 0.0, 2.0, 0.0, 0.5), ball(2.0, 0.9, 0.0, 0.0, 0.5)],
         vec![],
-    );
+    )
+    .build()
+    .unwrap();
     let s = discrete(w, 2.0, false, 2.0);
     assert_eq!((s.misses().body_body, s.counts().total()), (1, 0));
     // The same motion in small steps sees the contact: no miss.
-    let w = World::new(
+    let w = World::builder(
         vec![ball(0.0, 0.0, 2.0, 0.0, 0.5), ball(2.0, 0.9, 0.0, 0.0, 0.5)],
         vec![],
-    );
+    )
+    .build()
+    .unwrap();
     let s = discrete(w, 0.01, false, 2.0);
     assert_eq!(s.misses().total(), 0);
     assert_eq!(s.counts().body_body, 1);
 
     // A ball whose centre crosses a wall within the step: overlap seen from the far side.
-    let w = World::new(
+    let w = World::builder(
         vec![ball(0.0, 0.0, 1.2, 0.0, 0.5)],
         vec![vertical_wall(1.0)],
-    );
+    )
+    .build()
+    .unwrap();
     let s = discrete(w, 1.0, false, 1.0);
     assert_eq!((s.misses().body_wall, s.counts().body_wall), (1, 1));
     assert!(
-        s.world().bodies[0].pos.x > 1.0,
+        s.world().bodies()[0].pos.x > 1.0,
         "pushed out on the far side"
     );
 
     // Separating pairs and pairs that never meet: nothing.
-    let w = World::new(
+    let w = World::builder(
         vec![
             ball(0.0, 0.0, -1.0, 0.0, 0.5),
             ball(2.0, 0.0, 1.0, 0.0, 0.5),
         ],
         vec![vertical_wall(10.0)],
-    );
+    )
+    .build()
+    .unwrap();
     let s = discrete(w, 0.5, false, 3.0);
     assert_eq!((s.misses().total(), s.counts().total()), (0, 0));
 }
@@ -162,7 +178,7 @@ fn thesis_scene(n: usize, duration: f64) -> Scene {
 fn misses_fall_with_the_step_and_energy_is_kept() {
     let scene = thesis_scene(128, 1.0);
     let mut ev = Simulation::new(
-        scene.world::<DVec2>(),
+        scene.world::<DVec2>().unwrap(),
         BroadPhaseKind::Calendar.build(&Default::default()),
         scene.duration,
     );
@@ -174,8 +190,13 @@ fn misses_fall_with_the_step_and_energy_is_kept() {
             dt,
             ..Default::default()
         };
-        let mut sim =
-            DiscreteSim::new(scene.world::<DVec2>(), OverlapKind::BruteForce, opts, 1.0).unwrap();
+        let mut sim = DiscreteSim::new(
+            scene.world::<DVec2>().unwrap(),
+            OverlapKind::BruteForce,
+            opts,
+            1.0,
+        )
+        .unwrap();
         sim.run(|_, _| {});
         assert!(
             sim.energy_drift().abs() < 1e-12,
@@ -225,7 +246,8 @@ fn every_discrete_broad_phase_gives_the_same_run() {
                     count_misses: true,
                 };
                 let mut sim =
-                    DiscreteSim::new(scene.world::<DVec2>(), kind, opts, scene.duration).unwrap();
+                    DiscreteSim::new(scene.world::<DVec2>().unwrap(), kind, opts, scene.duration)
+                        .unwrap();
                 let mut log = Vec::new();
                 sim.run(|e, _| log.push(*e));
                 assert!(!log.is_empty());
@@ -258,13 +280,18 @@ fn periodic_and_3d_discrete_runs() {
         dt: 0.002,
         ..Default::default()
     };
-    let mut sim =
-        DiscreteSim::new(scene.world::<DVec3>(), OverlapKind::BruteForce, opts, 0.5).unwrap();
+    let mut sim = DiscreteSim::new(
+        scene.world::<DVec3>().unwrap(),
+        OverlapKind::BruteForce,
+        opts,
+        0.5,
+    )
+    .unwrap();
     sim.run(|_, _| {});
     assert!(sim.counts().body_body > 100);
     assert!(sim.energy_drift().abs() < 1e-12);
     let l = scene.periodic.clone().unwrap();
-    for b in &sim.world().bodies {
+    for b in sim.world().bodies() {
         for k in 0..3 {
             assert!(b.pos[k] >= 0.0 && b.pos[k] < l[k], "{b:?} outside the box");
         }
@@ -274,9 +301,14 @@ fn periodic_and_3d_discrete_runs() {
         dt: 10.0,
         ..Default::default()
     };
-    let err = DiscreteSim::new(scene.world::<DVec3>(), OverlapKind::BruteForce, opts, 1.0)
-        .err()
-        .unwrap();
+    let err = DiscreteSim::new(
+        scene.world::<DVec3>().unwrap(),
+        OverlapKind::BruteForce,
+        opts,
+        1.0,
+    )
+    .err()
+    .unwrap();
     assert!(
         matches!(err, kairos::discrete::DiscreteError::StepTooLong { .. }),
         "{err}"
@@ -289,9 +321,13 @@ fn periodic_and_3d_discrete_runs() {
             substeps: k,
             ..Default::default()
         };
-        assert!(
-            DiscreteSim::new(scene.world::<DVec3>(), OverlapKind::BruteForce, opts, 1.0).is_err()
-        );
+        assert!(DiscreteSim::new(
+            scene.world::<DVec3>().unwrap(),
+            OverlapKind::BruteForce,
+            opts,
+            1.0
+        )
+        .is_err());
     }
 }
 
@@ -311,7 +347,8 @@ fn discrete_runs_in_a_3d_room_agree_across_broad_phases() {
             dt: 0.02,
             ..Default::default()
         };
-        let mut sim = DiscreteSim::new(scene.world::<DVec3>(), kind, opts, scene.duration).unwrap();
+        let mut sim =
+            DiscreteSim::new(scene.world::<DVec3>().unwrap(), kind, opts, scene.duration).unwrap();
         let mut log = Vec::new();
         sim.run(|e, _| log.push(*e));
         assert!(sim.counts().body_wall > 0 && sim.counts().body_body > 0);

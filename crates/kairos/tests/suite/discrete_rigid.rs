@@ -54,7 +54,7 @@ fn run<V: Vector>(
     o: DiscreteOptions,
     end: f64,
 ) -> (DiscreteSim<V>, Vec<Event>) {
-    let mut sim = DiscreteSim::new(scene.world::<V>(), kind, o, end).unwrap();
+    let mut sim = DiscreteSim::new(scene.world::<V>().unwrap(), kind, o, end).unwrap();
     let mut log = Vec::new();
     sim.run(|e, _| log.push(*e));
     (sim, log)
@@ -68,11 +68,11 @@ fn a_bullet_tunnels_through_a_plank_with_a_large_step_only() {
     assert!(log.is_empty(), "{log:?}");
     assert_eq!(sim.misses().body_body, 1);
     assert_eq!(sim.misses().body_wall, 0);
-    assert!(sim.world().bodies[1].pos.x > 24.9);
+    assert!(sim.world().bodies()[1].pos.x > 24.9);
     // The event-driven run finds the contact (at x = 20 - 0.05 - the bullet's reach) and the
     // bullet bounces back.
     let mut ev = Simulation::new(
-        scene.world::<DVec2>(),
+        scene.world::<DVec2>().unwrap(),
         BroadPhaseKind::AllPairs.build(&Default::default()),
         0.1,
     );
@@ -83,13 +83,13 @@ fn a_bullet_tunnels_through_a_plank_with_a_large_step_only() {
         events[0].time > 0.07 && events[0].time < 0.075,
         "{events:?}"
     );
-    assert!(ev.world().bodies[1].vel.x < 0.0);
+    assert!(ev.world().bodies()[1].vel.x < 0.0);
     // Steps short against the plank's thickness see the contact and miss nothing.
     let (sim, log) = run::<DVec2>(&scene, OverlapKind::BruteForce, opts(2e-4, false), 0.1);
     assert_eq!(sim.misses().total(), 0, "{:?}", sim.misses());
     assert_eq!(sim.counts().body_body, 1, "{log:?}");
-    assert!(sim.world().bodies[1].vel.x < 0.0, "the bullet bounced");
-    assert!(sim.world().bodies[0].vel.x > 0.0, "the plank was pushed");
+    assert!(sim.world().bodies()[1].vel.x < 0.0, "the bullet bounced");
+    assert!(sim.world().bodies()[0].vel.x > 0.0, "the plank was pushed");
     assert!(sim.energy_drift().abs() < 1e-12, "{}", sim.energy_drift());
 }
 
@@ -97,7 +97,7 @@ fn a_bullet_tunnels_through_a_plank_with_a_large_step_only() {
 fn the_rewind_finds_the_contact_time() {
     let scene = plank_and_bullet(10.0);
     let mut ev = Simulation::new(
-        scene.world::<DVec2>(),
+        scene.world::<DVec2>().unwrap(),
         BroadPhaseKind::AllPairs.build(&Default::default()),
         2.0,
     );
@@ -120,7 +120,7 @@ fn the_rewind_finds_the_contact_time() {
     // Without the rewind, the contact is resolved at the end of its step.
     let (_, plain) = run::<DVec2>(&scene, OverlapKind::BruteForce, opts(0.01, false), 2.0);
     assert!(plain[0].time > exact.time && plain[0].time - exact.time <= 0.01 + 1e-12);
-    assert!(sim.world().bodies.iter().all(|b| b.time == 2.0));
+    assert!(sim.world().bodies().iter().all(|b| b.time == 2.0));
 }
 
 fn gas2(n: usize, seed: u64, duration: f64) -> Scene {
@@ -167,26 +167,29 @@ fn small_steps_on_a_slow_scene_miss_nothing_and_keep_the_energy() {
 /// size (the sum of the bounding radii, or the body's).
 fn deepest_overlap<V: Vector>(w: &World<V>) -> f64 {
     let pose = |i: usize| {
-        let (b, r) = (&w.bodies[i], &w.rigid[i]);
-        (&w.shapes[r.shape as usize], r.shape_pose(b.pos, r.rotation))
+        let (b, r) = (&w.bodies()[i], &w.rigid()[i]);
+        (
+            &w.shapes()[r.shape as usize],
+            r.shape_pose(b.pos, r.rotation),
+        )
     };
     let mut worst = 0.0f64;
-    let n = w.bodies.len();
+    let n = w.bodies().len();
     for i in 0..n {
         let (si, pi) = pose(i);
         for j in i + 1..n {
-            let d = (w.bodies[i].pos - w.bodies[j].pos).length();
-            if d > w.bodies[i].radius + w.bodies[j].radius {
+            let d = (w.bodies()[i].pos - w.bodies()[j].pos).length();
+            if d > w.bodies()[i].radius + w.bodies()[j].radius {
                 continue;
             }
             let (sj, pj) = pose(j);
             let e = penetration(si, &pi, sj, &pj, &EpaOptions::default());
             if e.status != EpaStatus::Separated {
-                worst = worst.max(e.depth / (w.bodies[i].radius + w.bodies[j].radius));
+                worst = worst.max(e.depth / (w.bodies()[i].radius + w.bodies()[j].radius));
             }
         }
         // The room's walls are segments (2D) and quads (3D) whose normals point inside.
-        for wall in &w.walls {
+        for wall in w.walls() {
             let (normal, point) = match wall {
                 AnyWall::Segment(s) => {
                     let t = s.b - s.a;
@@ -200,15 +203,15 @@ fn deepest_overlap<V: Vector>(w: &World<V>) -> f64 {
                 AnyWall::Shape(_) => continue,
             };
             // The inside is the side of the room's centre: every body starts there.
-            let inward = if normal.dot(w.bodies[i].pos - point) >= 0.0 {
+            let inward = if normal.dot(w.bodies()[i].pos - point) >= 0.0 {
                 normal
             } else {
                 -normal
             };
             let low = si.support(&pi, -inward);
             let depth = -inward.dot(low - point);
-            if depth > 0.0 && wall.distance(w.bodies[i].pos) < w.bodies[i].radius {
-                worst = worst.max(depth / w.bodies[i].radius);
+            if depth > 0.0 && wall.distance(w.bodies()[i].pos) < w.bodies()[i].radius {
+                worst = worst.max(depth / w.bodies()[i].radius);
             }
         }
     }
@@ -217,7 +220,7 @@ fn deepest_overlap<V: Vector>(w: &World<V>) -> f64 {
 
 fn no_overlap_after_any_step<V: Vector>(scene: &Scene, dt: f64) -> u64 {
     let mut sim = DiscreteSim::new(
-        scene.world::<V>(),
+        scene.world::<V>().unwrap(),
         OverlapKind::Bvh,
         opts(dt, false),
         scene.duration,
@@ -289,20 +292,20 @@ fn rigid_runs_repeat_and_agree_across_discrete_broad_phases() {
 
 #[test]
 fn rigid_bodies_in_a_periodic_box_are_refused() {
-    let scene = gas2(4, 0, 1.0);
-    let world = scene.world::<DVec2>().with_period(DVec2::new(100.0, 100.0));
-    let err = DiscreteSim::new(world, OverlapKind::BruteForce, opts(0.01, false), 1.0)
-        .err()
-        .unwrap();
+    // No world holds them, so neither engine sees one.
+    let mut scene = gas2(4, 0, 1.0);
+    scene.walls.clear();
+    scene.periodic = Some(vec![100.0, 100.0]);
+    let err = scene.world::<DVec2>().err().unwrap();
     assert!(err.to_string().contains("periodic"), "{err}");
 }
 
 #[test]
 fn worlds_with_gravity_are_refused() {
-    let scene = gas2(4, 0, 1.0);
-    let world = scene
-        .world::<DVec2>()
-        .with_gravity(DVec2::new(0.0, -10.0), 0.1);
+    let mut scene = gas2(4, 0, 1.0);
+    scene.gravity = [0.0, -10.0, 0.0];
+    scene.rest_speed = Some(0.1);
+    let world = scene.world::<DVec2>().unwrap();
     let err = DiscreteSim::new(world, OverlapKind::BruteForce, opts(0.01, false), 1.0)
         .err()
         .unwrap();

@@ -17,7 +17,10 @@ fn compressibility<V: Vector>(n: usize, packing: f64) -> f64 {
     };
     let (l, bodies) = gas_bodies::<V>(&p).unwrap();
     let volume: f64 = (0..V::DIM).map(|a| l.comp(a)).product();
-    let world = World::new(bodies, Vec::new()).with_period(l);
+    let world = World::builder(bodies, Vec::new())
+        .period(l)
+        .build()
+        .unwrap();
     let mut sim = Simulation::new(
         world,
         BroadPhaseKind::Calendar.build(&BroadPhaseOptions::default()),
@@ -74,7 +77,10 @@ fn observer_samples() {
     };
     let (l, bodies) = gas_bodies::<DVec3>(&p).unwrap();
     let volume = l.x * l.y * l.z;
-    let world = World::new(bodies, Vec::new()).with_period(l);
+    let world = World::builder(bodies, Vec::new())
+        .period(l)
+        .build()
+        .unwrap();
     let mut sim = Simulation::new(
         world,
         BroadPhaseKind::Calendar.build(&BroadPhaseOptions::default()),

@@ -409,7 +409,7 @@ fn walls_in_3d_are_identical() {
             ..Default::default()
         })
         .unwrap();
-        assert_eq!(scene.world::<DVec3>().walls.len(), 6);
+        assert_eq!(scene.world::<DVec3>().unwrap().walls().len(), 6);
         let n_events = compare3(&scene, &format!("3D billiard n={n}"));
         assert!(n_events > 100, "{n_events}");
     }

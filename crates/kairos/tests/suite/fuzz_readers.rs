@@ -70,11 +70,11 @@ fn trace_bytes(scene: &Scene, dir: &Path, name: &str) -> Vec<u8> {
         w.write(&r).unwrap()
     };
     if scene.dim == 2 {
-        let mut sim = Simulation::new(scene.world::<DVec2>(), broad, end);
+        let mut sim = Simulation::new(scene.world::<DVec2>().unwrap(), broad, end);
         sim.run(|e, world, dt| write(e, Record::from_event(e, world, dt)));
     } else {
         let broad = BroadPhaseKind::AllPairs.build(&Default::default());
-        let mut sim = Simulation::new(scene.world::<DVec3>(), broad, end);
+        let mut sim = Simulation::new(scene.world::<DVec3>().unwrap(), broad, end);
         sim.run(|e, world, dt| write(e, Record::from_event(e, world, dt)));
     }
     w.finish(end).unwrap();
@@ -87,7 +87,7 @@ fn checkpoint_bytes(scene: &Scene, dir: &Path, events: usize) -> Vec<u8> {
     let broad = BroadPhaseKind::Calendar.build(&Default::default());
     let header = TraceHeader::for_scene(scene, "calendar");
     let mut replay = Replay::new(&header);
-    let mut sim = Simulation::new(scene.world::<DVec3>(), broad, scene.duration);
+    let mut sim = Simulation::new(scene.world::<DVec3>().unwrap(), broad, scene.duration);
     for _ in 0..events {
         let e = sim.step().unwrap();
         replay.apply(&Record::from_event(&e, sim.world(), 0.0));
@@ -117,7 +117,7 @@ fn resumed_trace_bytes(scene: &Scene, dir: &Path, events: usize) -> Vec<u8> {
     let path = dir.join("resumed.ktrace");
     let mut w = TraceWriter::create(&path, &ck.trace_header("calendar")).unwrap();
     let broad = BroadPhaseKind::Calendar.build(&Default::default());
-    let mut sim = Simulation::restore(ck.world::<DVec3>(), broad, ck.state);
+    let mut sim = Simulation::restore(ck.world::<DVec3>().unwrap(), broad, ck.state);
     sim.run(|e, world, dt| w.write(&Record::from_event(e, world, dt)).unwrap());
     w.finish(scene.duration).unwrap();
     std::fs::read(&path).unwrap()
@@ -301,7 +301,7 @@ proptest! {
         if let Ok(ck) = kairos::checkpoint::read(path) {
             if ck.scene.dim == 3 {
                 let broad = BroadPhaseKind::Calendar.build(&Default::default());
-                let mut sim = Simulation::restore(ck.world::<DVec3>(), broad, ck.state);
+                let mut sim = Simulation::restore(ck.world::<DVec3>().unwrap(), broad, ck.state);
                 // Bounded by events, box crossings included: a body made very fast may cross
                 // the box without end (the command line bounds this with --max-events).
                 for _ in 0..2000 {
@@ -337,7 +337,7 @@ proptest! {
             if ck.scene.dim == 3 {
                 let _ = ck.trace_header("calendar");
                 let broad = BroadPhaseKind::Calendar.build(&Default::default());
-                let mut sim = Simulation::restore(ck.world::<DVec3>(), broad, ck.state);
+                let mut sim = Simulation::restore(ck.world::<DVec3>().unwrap(), broad, ck.state);
                 for _ in 0..200 {
                     if sim.process_next().is_none() {
                         break;
@@ -371,7 +371,7 @@ proptest! {
             if ck.scene.dim == 3 {
                 let mut replay = Replay::try_new(&ck.trace_header("calendar")).unwrap();
                 let broad = BroadPhaseKind::Calendar.build(&Default::default());
-                let mut sim = Simulation::restore(ck.world::<DVec3>(), broad, ck.state);
+                let mut sim = Simulation::restore(ck.world::<DVec3>().unwrap(), broad, ck.state);
                 for _ in 0..200 {
                     match sim.process_next() {
                         Some(e) => replay.apply(&Record::from_event(&e, sim.world(), 0.0)),
@@ -410,9 +410,9 @@ proptest! {
             if let Ok(scene) = Scene::from_toml_str(s) {
                 // A scene that parses is valid: its world builds.
                 if scene.dim == 2 {
-                    let _ = scene.world::<DVec2>();
+                    let _ = scene.world::<DVec2>().unwrap();
                 } else {
-                    let _ = scene.world::<DVec3>();
+                    let _ = scene.world::<DVec3>().unwrap();
                 }
             }
         }
@@ -430,9 +430,9 @@ proptest! {
         }
         if let Ok(scene) = Scene::from_toml_str(&root.to_string()) {
             if scene.dim == 2 {
-                let _ = scene.world::<DVec2>();
+                let _ = scene.world::<DVec2>().unwrap();
             } else {
-                let _ = scene.world::<DVec3>();
+                let _ = scene.world::<DVec3>().unwrap();
             }
         }
     }

@@ -47,8 +47,8 @@ fn a_dropped_ball_bounces_at_the_analytic_times() {
         radius = 1.0
     "#;
     let scene = Scene::from_toml_str(text).unwrap();
-    let world = scene.world::<DVec2>();
-    assert!(!world.rigid.is_empty() || world.gravity == DVec2::new(0.0, -10.0));
+    let world = scene.world::<DVec2>().unwrap();
+    assert!(!world.rigid().is_empty() || world.gravity() == DVec2::new(0.0, -10.0));
     let mut sim = Simulation::new(
         world,
         BroadPhaseKind::Calendar.build(&Default::default()),
@@ -58,7 +58,7 @@ fn a_dropped_ball_bounces_at_the_analytic_times() {
     sim.run(|e, w, _| {
         times.push(e.time);
         // At each bounce the ball leaves upwards at the speed it fell with.
-        let v = w.bodies[0].vel;
+        let v = w.bodies()[0].vel;
         assert!((v.y - 20.0).abs() < 1e-12, "{v}");
         assert!((v.x - 0.5).abs() < 1e-15);
     });
@@ -69,7 +69,7 @@ fn a_dropped_ball_bounces_at_the_analytic_times() {
     }
     assert!(sim.energy_drift().abs() < 1e-14, "{}", sim.energy_drift());
     // At the end it is back where a parabola from the last bounce puts it.
-    let b = sim.world().bodies[0];
+    let b = sim.world().bodies()[0];
     assert!(
         (b.pos.y - (1.0 + 20.0 * 1.0 - 5.0)).abs() < 1e-11,
         "{}",
@@ -175,9 +175,9 @@ fn run_sampled<V: Vector>(world: World<V>, duration: f64, samples: usize) -> (us
 #[test]
 fn elastic_runs_under_gravity_conserve_energy_and_never_overlap() {
     // No resting: every bounce is elastic, the bodies keep bouncing.
-    let elastic = |mut w: World<DVec2>| {
-        w.rest_speed = 0.0;
-        w
+    let elastic = |mut s: Scene| {
+        s.rest_speed = Some(0.0);
+        s.world::<DVec2>().unwrap()
     };
     let p = DropParams {
         balls: 10,
@@ -187,7 +187,7 @@ fn elastic_runs_under_gravity_conserve_energy_and_never_overlap() {
         seed: 8,
         ..Default::default()
     };
-    let (events, gap, drift) = run_sampled(elastic(drop(&p).unwrap().world()), p.duration, 4);
+    let (events, gap, drift) = run_sampled(elastic(drop(&p).unwrap()), p.duration, 4);
     assert!(events > 150, "{events}");
     assert!(gap >= 0.0, "overlap {gap}");
     assert!(
@@ -201,8 +201,9 @@ fn elastic_runs_under_gravity_conserve_energy_and_never_overlap() {
         duration: 4.0,
         ..p
     };
-    let mut w3 = drop(&p3).unwrap().world::<DVec3>();
-    w3.rest_speed = 0.0;
+    let mut s3 = drop(&p3).unwrap();
+    s3.rest_speed = Some(0.0);
+    let w3 = s3.world::<DVec3>().unwrap();
     let (events, gap, drift) = run_sampled(w3, p3.duration, 4);
     assert!(events > 40, "{events}");
     assert!(gap >= 0.0, "overlap {gap}");
@@ -218,8 +219,9 @@ fn elastic_runs_under_gravity_conserve_energy_and_never_overlap() {
         duration: 40.0,
         ..Default::default()
     };
-    let mut w = plain_balls(&p).world::<DVec2>();
-    w.rest_speed = 0.0;
+    let mut s = plain_balls(&p);
+    s.rest_speed = Some(0.0);
+    let w = s.world::<DVec2>().unwrap();
     let mut sim = Simulation::new(
         w,
         BroadPhaseKind::Calendar.build(&Default::default()),
@@ -239,7 +241,7 @@ fn elastic_runs_under_gravity_conserve_energy_and_never_overlap() {
 /// others, after a bounded number of events.
 fn drop_ends_at_rest<V: Vector>(p: &DropParams, max_events: usize) -> usize {
     let scene = drop(p).unwrap();
-    let world = scene.world::<V>();
+    let world = scene.world::<V>().unwrap();
     let mut sim = Simulation::new(
         world,
         BroadPhaseKind::Calendar.build(&Default::default()),
@@ -256,28 +258,28 @@ fn drop_ends_at_rest<V: Vector>(p: &DropParams, max_events: usize) -> usize {
     }
     sim.finish();
     let w = sim.world();
-    assert!(w.asleep.iter().all(|&s| s), "not every body sleeps");
-    for (i, b) in w.bodies.iter().enumerate() {
+    assert!(w.asleep().iter().all(|&s| s), "not every body sleeps");
+    for (i, b) in w.bodies().iter().enumerate() {
         assert_eq!(b.vel, V::ZERO, "body {i} moves");
-        assert!(w.rigid[i].spin_bound() == 0.0, "body {i} spins");
+        assert!(w.rigid()[i].spin_bound() == 0.0, "body {i} spins");
     }
-    let gap = min_gap(w, w.bodies[0].time);
+    let gap = min_gap(w, w.bodies()[0].time);
     assert!(gap >= -1e-9, "overlap {gap}");
     // Resting: every body lies on the floor, or on other bodies (a pile), within its contact
     // shell.
-    let floor = w.walls.iter().find_map(|wall| match wall {
-        Wall::Plane(pl) if pl.normal.dot(w.gravity) < 0.0 => Some(*pl),
+    let floor = w.walls().iter().find_map(|wall| match wall {
+        Wall::Plane(pl) if pl.normal.dot(w.gravity()) < 0.0 => Some(*pl),
         _ => None,
     });
     let floor = floor.unwrap();
     let pose = |i: usize| {
-        let r = &w.rigid[i];
-        r.shape_pose(w.bodies[i].pos, r.rotation)
+        let r = &w.rigid()[i];
+        r.shape_pose(w.bodies()[i].pos, r.rotation)
     };
-    let shape = |i: usize| &w.shapes[w.rigid[i].shape as usize];
+    let shape = |i: usize| &w.shapes()[w.rigid()[i].shape as usize];
     let mut on_floor = 0;
-    for i in 0..w.bodies.len() {
-        let tol = 1e-6 * w.bodies[i].radius;
+    for i in 0..w.bodies().len() {
+        let tol = 1e-6 * w.bodies()[i].radius;
         let low = SupportMap::support(shape(i), &pose(i), -floor.normal);
         let h = floor.signed_distance(low);
         assert!(h >= -1e-9, "body {i} below the floor by {h}");
@@ -285,7 +287,7 @@ fn drop_ends_at_rest<V: Vector>(p: &DropParams, max_events: usize) -> usize {
             on_floor += 1;
             continue;
         }
-        let held = (0..w.bodies.len()).any(|j| {
+        let held = (0..w.bodies().len()).any(|j| {
             j != i
                 && distance(
                     shape(i),
@@ -296,7 +298,7 @@ fn drop_ends_at_rest<V: Vector>(p: &DropParams, max_events: usize) -> usize {
                     None,
                 )
                 .distance
-                    < tol + 1e-6 * w.bodies[j].radius
+                    < tol + 1e-6 * w.bodies()[j].radius
         });
         assert!(held, "body {i} rests on nothing, {h} above the floor");
     }
@@ -363,24 +365,24 @@ fn a_gentle_touch_leaves_a_sleeper_asleep_and_a_hard_hit_wakes_it() {
     for (height, wakes) in [(2e-4, false), (1.0, true)] {
         let scene = Scene::from_toml_str(&text(height)).unwrap();
         let mut sim = Simulation::new(
-            scene.world::<DVec2>(),
+            scene.world::<DVec2>().unwrap(),
             BroadPhaseKind::AllPairs.build(&Default::default()),
             2.0,
         );
         let mut woke = false;
         sim.run(|e, w, _| {
-            if e.kind == EventKind::BodyBody && w.bodies[0].vel != DVec2::ZERO {
+            if e.kind == EventKind::BodyBody && w.bodies()[0].vel != DVec2::ZERO {
                 woke = true;
             }
         });
         assert_eq!(woke, wakes, "height {height}");
         let w = sim.world();
         assert!(
-            w.asleep.iter().all(|&s| s),
+            w.asleep().iter().all(|&s| s),
             "height {height}: {:?}",
-            w.asleep
+            w.asleep()
         );
-        assert!(w.bodies[0].pos.y >= 1.0 - 1e-12);
-        assert!((w.bodies[1].pos - w.bodies[0].pos).length() >= 2.0 - 1e-12);
+        assert!(w.bodies()[0].pos.y >= 1.0 - 1e-12);
+        assert!((w.bodies()[1].pos - w.bodies()[0].pos).length() >= 2.0 - 1e-12);
     }
 }

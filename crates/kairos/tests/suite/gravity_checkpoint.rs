@@ -37,10 +37,10 @@ fn rest<V: Vector>(sim: &mut Simulation<V>, replay: &mut Replay) -> Vec<Record> 
 
 /// Every sleeping body is at rest (no velocity, no spin).
 fn still_sleepers<V: Vector>(w: &World<V>) {
-    for (i, b) in w.bodies.iter().enumerate() {
+    for (i, b) in w.bodies().iter().enumerate() {
         if w.is_asleep(i) {
             assert_eq!(b.vel, V::ZERO, "sleeping body {i} moves");
-            if let Some(r) = w.rigid.get(i) {
+            if let Some(r) = w.rigid().get(i) {
                 assert_eq!(
                     V::angular_to_array3(r.angular_velocity),
                     [0.0; 3],
@@ -53,7 +53,7 @@ fn still_sleepers<V: Vector>(w: &World<V>) {
 
 /// How many bodies sleep.
 fn sleepers<V: Vector>(w: &World<V>) -> usize {
-    w.asleep.iter().filter(|&&s| s).count()
+    w.asleep().iter().filter(|&&s| s).count()
 }
 
 /// Runs `scene` uninterrupted, and again up to the first event after which `stop` says so,
@@ -67,7 +67,7 @@ fn resume_is_uninterrupted<V: Vector>(
     name: &str,
 ) -> (usize, usize, checkpoint::Checkpoint) {
     let mut full_sim = Simulation::new(
-        scene.world::<V>(),
+        scene.world::<V>().unwrap(),
         BroadPhaseKind::Calendar.build(&Default::default()),
         scene.duration,
     );
@@ -75,7 +75,7 @@ fn resume_is_uninterrupted<V: Vector>(
     let full = rest(&mut full_sim, &mut full_replay);
 
     let mut sim = Simulation::new(
-        scene.world::<V>(),
+        scene.world::<V>().unwrap(),
         BroadPhaseKind::AllPairs.build(&Default::default()),
         scene.duration,
     );
@@ -93,16 +93,20 @@ fn resume_is_uninterrupted<V: Vector>(
     let ck = checkpoint::read(&path).unwrap();
     assert_eq!(ck.state, sim.state());
     assert_eq!(ck.scene.gravity, scene.gravity);
-    assert_eq!(ck.scene.rest_speed, Some(sim.world().rest_speed));
+    assert_eq!(ck.scene.rest_speed, Some(sim.world().rest_speed()));
     // The saved world is the interrupted one exactly, sleep states included.
-    let world = ck.world::<V>();
+    let world = ck.world::<V>().unwrap();
     let w = sim.world();
-    assert_eq!(world.bodies, w.bodies, "{name}");
-    assert_eq!(world.rigid, w.rigid, "{name}");
-    assert_eq!(world.asleep, w.asleep, "{name}");
-    assert_eq!(world.support, w.support, "{name}");
-    assert_eq!(world.holding, w.holding, "{name}");
-    assert_eq!(world.rest_speed.to_bits(), w.rest_speed.to_bits(), "{name}");
+    assert_eq!(world.bodies(), w.bodies(), "{name}");
+    assert_eq!(world.rigid(), w.rigid(), "{name}");
+    assert_eq!(world.asleep(), w.asleep(), "{name}");
+    assert_eq!(world.support(), w.support(), "{name}");
+    assert_eq!(world.holding(), w.holding(), "{name}");
+    assert_eq!(
+        world.rest_speed().to_bits(),
+        w.rest_speed().to_bits(),
+        "{name}"
+    );
     // The resumed trace's header: the replay's states, and which bodies sleep.
     let header = ck.trace_header("kaya-bvh");
     assert_eq!(header.asleep.len(), scene.bodies.len());
@@ -130,11 +134,11 @@ fn resume_is_uninterrupted<V: Vector>(
     }
     // The end states agree bit for bit, in the worlds and in the replays of the traces.
     let (a, b) = (resumed.world(), full_sim.world());
-    assert_eq!(a.bodies, b.bodies, "{name}");
-    assert_eq!(a.rigid, b.rigid, "{name}");
-    assert_eq!(a.asleep, b.asleep, "{name}");
-    assert_eq!(a.support, b.support, "{name}");
-    assert_eq!(a.holding, b.holding, "{name}");
+    assert_eq!(a.bodies(), b.bodies(), "{name}");
+    assert_eq!(a.rigid(), b.rigid(), "{name}");
+    assert_eq!(a.asleep(), b.asleep(), "{name}");
+    assert_eq!(a.support(), b.support(), "{name}");
+    assert_eq!(a.holding(), b.holding(), "{name}");
     let end = scene.duration;
     let same_replays = |r: &Replay, what: &str| {
         for i in 0..scene.bodies.len() {
@@ -162,8 +166,11 @@ fn resume_is_uninterrupted<V: Vector>(
     same_replays(&resumed_replay, "replay of");
     // Every broad phase, built from the restored world, continues the same.
     for kind in BroadPhaseKind::ALL {
-        let mut sim =
-            Simulation::restore(ck.world::<V>(), kind.build(&Default::default()), ck.state);
+        let mut sim = Simulation::restore(
+            ck.world::<V>().unwrap(),
+            kind.build(&Default::default()),
+            ck.state,
+        );
         let mut replay = Replay::try_new(&header).unwrap();
         let after = rest(&mut sim, &mut replay);
         assert_eq!(full.len(), done + after.len(), "{name}, {kind}");
@@ -174,13 +181,13 @@ fn resume_is_uninterrupted<V: Vector>(
             );
         }
         assert_eq!(
-            sim.world().bodies,
-            full_sim.world().bodies,
+            sim.world().bodies(),
+            full_sim.world().bodies(),
             "{name}, {kind}"
         );
         assert_eq!(
-            sim.world().asleep,
-            full_sim.world().asleep,
+            sim.world().asleep(),
+            full_sim.world().asleep(),
             "{name}, {kind}"
         );
     }
@@ -320,7 +327,7 @@ fn checkpoint_of(name: &str) -> (std::path::PathBuf, Vec<u8>, usize) {
     .unwrap();
     let n = scene.bodies.len();
     let mut sim = Simulation::new(
-        scene.world::<DVec2>(),
+        scene.world::<DVec2>().unwrap(),
         BroadPhaseKind::Calendar.build(&Default::default()),
         scene.duration,
     );
@@ -459,7 +466,7 @@ fn checkpoints_without_gravity_stay_versions_2_and_3() {
     })
     .unwrap();
     let mut sim = Simulation::new(
-        scene.world::<DVec2>(),
+        scene.world::<DVec2>().unwrap(),
         BroadPhaseKind::Calendar.build(&Default::default()),
         scene.duration,
     );
@@ -557,7 +564,7 @@ fn a_scene_with_gravity_and_no_bodies_checkpoints() {
     )
     .unwrap();
     let sim = Simulation::new(
-        scene.world::<DVec2>(),
+        scene.world::<DVec2>().unwrap(),
         BroadPhaseKind::Calendar.build(&Default::default()),
         scene.duration,
     );

@@ -16,14 +16,14 @@ fn conservation_and_no_overlap_over_1e5_events() {
     })
     .unwrap();
     let masses: Vec<f64> = scene.bodies.iter().map(|b| b.mass).collect();
-    let world = scene.world::<DVec2>();
+    let world = scene.world::<DVec2>().unwrap();
     let e0 = world.kinetic_energy();
     let mut sim = Simulation::new(
         world,
         BroadPhaseKind::KayaBvh.build(&BroadPhaseOptions::default()),
         scene.duration,
     );
-    let mut vel: Vec<DVec2> = sim.world().bodies.iter().map(|b| b.vel).collect();
+    let mut vel: Vec<DVec2> = sim.world().bodies().iter().map(|b| b.vel).collect();
     let (mut max_overlap, mut max_momentum_err, mut max_energy_err) = (0.0f64, 0.0f64, 0.0f64);
     let mut events = 0u64;
     while events < 100_000 {
@@ -38,36 +38,36 @@ fn conservation_and_no_overlap_over_1e5_events() {
         };
         // Involved bodies against every other body and every wall, at the event time.
         for &i in involved {
-            let bi = &w.bodies[i as usize];
-            for (j, bj) in w.bodies.iter().enumerate() {
+            let bi = &w.bodies()[i as usize];
+            for (j, bj) in w.bodies().iter().enumerate() {
                 if j as u32 != i {
                     let sigma = bi.radius + bj.radius;
                     let d = (bi.position_at(t) - bj.position_at(t)).length();
                     max_overlap = max_overlap.max((sigma - d) / sigma);
                 }
             }
-            for wall in &w.walls {
+            for wall in w.walls() {
                 max_overlap = max_overlap.max((bi.radius - wall.distance(bi.pos)) / bi.radius);
             }
         }
         if e.kind == EventKind::BodyBody {
             let (a, b) = (e.a as usize, e.b as usize);
             let before = vel[a] * masses[a] + vel[b] * masses[b];
-            let after = w.bodies[a].vel * masses[a] + w.bodies[b].vel * masses[b];
+            let after = w.bodies()[a].vel * masses[a] + w.bodies()[b].vel * masses[b];
             let scale = (vel[a] * masses[a]).length() + (vel[b] * masses[b]).length();
             max_momentum_err = max_momentum_err.max((after - before).length() / scale);
             let ke = |v: DVec2, m: f64| 0.5 * m * v.length_squared();
             let eb = ke(vel[a], masses[a]) + ke(vel[b], masses[b]);
-            let ea = ke(w.bodies[a].vel, masses[a]) + ke(w.bodies[b].vel, masses[b]);
+            let ea = ke(w.bodies()[a].vel, masses[a]) + ke(w.bodies()[b].vel, masses[b]);
             max_energy_err = max_energy_err.max((ea - eb).abs() / eb);
         }
         for &i in involved {
-            vel[i as usize] = w.bodies[i as usize].vel;
+            vel[i as usize] = w.bodies()[i as usize].vel;
         }
         // Every 5000 events, all pairs at the current time.
         if events % 5000 == 0 {
-            for (i, bi) in w.bodies.iter().enumerate() {
-                for bj in &w.bodies[i + 1..] {
+            for (i, bi) in w.bodies().iter().enumerate() {
+                for bj in &w.bodies()[i + 1..] {
                     let sigma = bi.radius + bj.radius;
                     let d = (bi.position_at(t) - bj.position_at(t)).length();
                     max_overlap = max_overlap.max((sigma - d) / sigma);
@@ -118,10 +118,17 @@ fn periodic_gas_conservation() {
         ..Default::default()
     };
     let (l, bodies) = gas_bodies::<DVec3>(&p).unwrap();
-    let world = World::new(bodies, Vec::new()).with_period(l);
+    let world = World::builder(bodies, Vec::new())
+        .period(l)
+        .build()
+        .unwrap();
     let e0 = world.kinetic_energy();
     let p0 = world.momentum();
-    let scale: f64 = world.bodies.iter().map(|b| b.vel.length() * b.mass()).sum();
+    let scale: f64 = world
+        .bodies()
+        .iter()
+        .map(|b| b.vel.length() * b.mass())
+        .sum();
     let mut sim = Simulation::new(
         world,
         BroadPhaseKind::Calendar.build(&BroadPhaseOptions::default()),
@@ -132,8 +139,8 @@ fn periodic_gas_conservation() {
         let e = sim.step().expect("a dense gas keeps colliding");
         if k % 20_000 == 0 {
             let w = sim.world();
-            for (i, bi) in w.bodies.iter().enumerate() {
-                for bj in &w.bodies[i + 1..] {
+            for (i, bi) in w.bodies().iter().enumerate() {
+                for bj in &w.bodies()[i + 1..] {
                     let d = w
                         .separation(bi.position_at(e.time), bj.position_at(e.time))
                         .length();
@@ -193,7 +200,10 @@ fn long_run_keeps_round_off_accuracy() {
         ..Default::default()
     };
     let (l, bodies) = gas_bodies::<DVec2>(&p).unwrap();
-    let world = World::new(bodies, Vec::new()).with_period(l);
+    let world = World::builder(bodies, Vec::new())
+        .period(l)
+        .build()
+        .unwrap();
     let e0 = world.kinetic_energy();
     let end = 20_000.0;
     let mut sim = Simulation::new(

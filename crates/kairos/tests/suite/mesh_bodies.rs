@@ -30,14 +30,14 @@ fn a_mesh_body_has_its_triangles_as_pieces_and_the_mass_of_its_solid() {
         "{ROOM}[[bodies]]\nshape = \"mesh\"\nmesh = \"torus\"\nsize = [1.5, 0.4]\n\
          detail = [32, 16]\nposition = [0.0, 0.0, 0.0]\ndensity = 3.0\n"
     ));
-    let w = s.world::<DVec3>();
-    let r = &w.rigid[0];
+    let w = s.world::<DVec3>().unwrap();
+    let r = &w.rigid()[0];
     assert_eq!(r.pieces, 2 * 32 * 16);
     assert_eq!(r.mesh, Some(0));
     assert!(w.is_compound(0));
     // The faceted torus's volume is a little below the smooth one's, 2 π² R r².
     let smooth = 3.0 * 2.0 * std::f64::consts::PI.powi(2) * 1.5 * 0.4 * 0.4;
-    let m = w.bodies[0].mass();
+    let m = w.bodies()[0].mass();
     assert!(m < smooth && m > 0.95 * smooth, "{m} vs {smooth}");
     // Its axis of symmetry is z: the largest moment, the other two equal.
     let i = r.inertia;
@@ -108,8 +108,8 @@ fn two_plates_meet_face_to_face_at_the_analytic_time() {
          [[bodies]]\nshape = \"mesh\"\nmesh = \"plate\"\nsize = [0.7, 0.1]\n\
          position = [0.1, 0.2, 1.7]\nvelocity = [0.0, 0.0, -2.0]\n"
     ));
-    let w = s.world::<DVec3>();
-    let shell = SHELL * (w.rigid[0].radius + w.rigid[1].radius);
+    let w = s.world::<DVec3>().unwrap();
+    let shell = SHELL * (w.rigid()[0].radius + w.rigid()[1].radius);
     let mut sim = Simulation::new(w, BroadPhaseKind::AllPairs.build(&Default::default()), 2.0);
     let e = sim.step().expect("a contact");
     assert_eq!((e.kind, e.a, e.b), (EventKind::BodyBody, 0, 1));
@@ -123,8 +123,8 @@ fn two_plates_meet_face_to_face_at_the_analytic_time() {
     let gap = sim.world().mesh_distance(0, 1, e.time).unwrap();
     assert!(gap > 0.0 && gap <= shell, "gap {gap}, shell {shell}");
     // Equal and opposite: the plates bounce straight back (momentum exchanged along z).
-    let v: Vec<f64> = sim.world().bodies.iter().map(|b| b.vel.z).collect();
-    let m: Vec<f64> = sim.world().bodies.iter().map(|b| b.mass()).collect();
+    let v: Vec<f64> = sim.world().bodies().iter().map(|b| b.vel.z).collect();
+    let m: Vec<f64> = sim.world().bodies().iter().map(|b| b.mass()).collect();
     assert!((m[0] * v[0] + m[1] * v[1] - (m[0] - 2.0 * m[1])).abs() < 1e-12 * m[0]);
     assert!(v[0] < 0.0 && v[1] > 0.0);
 }
@@ -140,7 +140,7 @@ fn tumbling_meshes_conserve_and_never_overlap() {
         TORI.replace("duration = 4.0", "duration = 8.0"),
     ] {
         let s = scene(&text);
-        let w = s.world::<DVec3>();
+        let w = s.world::<DVec3>().unwrap();
         let e0 = w.kinetic_energy();
         let mut sim = Simulation::new(
             w,
@@ -163,20 +163,21 @@ fn tumbling_meshes_conserve_and_never_overlap() {
                     // A tumbling body's enclosures may end a search early, where the pair is
                     // predicted again (no impulse); an impulse comes at the contact's gap.
                     assert!(gap > 0.0, "{e:?}: gap {gap}");
-                    if after.bodies[a].vel != before.bodies[a].vel {
+                    if after.bodies()[a].vel != before.bodies()[a].vel {
                         meshes += 1;
-                        let shell = SHELL * (after.rigid[a].radius + after.rigid[b].radius);
+                        let shell = SHELL * (after.rigid()[a].radius + after.rigid()[b].radius);
                         assert!(gap <= 2.0 * shell, "{e:?}: gap {gap}");
                     }
                 }
                 let p = |w: &World<DVec3>| {
-                    w.bodies[a].vel * w.bodies[a].mass() + w.bodies[b].vel * w.bodies[b].mass()
+                    w.bodies()[a].vel * w.bodies()[a].mass()
+                        + w.bodies()[b].vel * w.bodies()[b].mass()
                 };
                 let l = |w: &World<DVec3>| {
                     [a, b]
                         .map(|i| {
-                            w.rigid[i].angular_momentum()
-                                + w.bodies[i].pos.cross(w.bodies[i].vel) * w.bodies[i].mass()
+                            w.rigid()[i].angular_momentum()
+                                + w.bodies()[i].pos.cross(w.bodies()[i].vel) * w.bodies()[i].mass()
                         })
                         .into_iter()
                         .sum::<DVec3>()
@@ -260,12 +261,13 @@ fn a_mesh_file_makes_the_same_body_as_its_procedural_mesh() {
             "{ROOM}[[bodies]]\nshape = \"mesh\"\n{mesh}\nposition = [1.0, 2.0, 3.0]\n"
         ))
         .world::<DVec3>()
+        .unwrap()
     };
     let a = body(&format!("mesh = {:?}\nscale = 2.0", path.to_str().unwrap()));
     let b = body("mesh = \"spiky_ball\"\nsize = [1.0, 1.5]\ndetail = [1]");
-    assert!((a.bodies[0].mass() - b.bodies[0].mass()).abs() < 1e-12 * b.bodies[0].mass());
-    assert!((a.bodies[0].pos - b.bodies[0].pos).length() < 1e-12);
-    assert_eq!(a.rigid[0].pieces, b.rigid[0].pieces);
+    assert!((a.bodies()[0].mass() - b.bodies()[0].mass()).abs() < 1e-12 * b.bodies()[0].mass());
+    assert!((a.bodies()[0].pos - b.bodies()[0].pos).length() < 1e-12);
+    assert_eq!(a.rigid()[0].pieces, b.rigid()[0].pieces);
     std::fs::remove_dir_all(&dir).ok();
 }
 
@@ -281,8 +283,8 @@ fn a_ball_passes_through_the_hole_and_hits_the_tube_on_time() {
          [[bodies]]\nposition = [1.0, 0.0, -4.0]\nvelocity = [0.0, 0.0, 1.0]\n\
          radius = 0.1\nmass = 1.0\n"
     ));
-    let w = s.world::<DVec3>();
-    let shell = SHELL * w.rigid[0].radius;
+    let w = s.world::<DVec3>().unwrap();
+    let shell = SHELL * w.rigid()[0].radius;
     let mut sim = Simulation::new(w, BroadPhaseKind::AllPairs.build(&Default::default()), 5.0);
     let mut events = Vec::new();
     while let Some(e) = sim.step() {
@@ -311,7 +313,7 @@ fn dropped_meshes_come_to_rest_apart() {
          [[bodies]]\nshape = \"mesh\"\nmesh = \"icosphere\"\nsize = [0.4]\n\
          position = [3.9, 3.1, 4.5]\n",
     );
-    let w = s.world::<DVec3>();
+    let w = s.world::<DVec3>().unwrap();
     let mut sim = Simulation::new(w, BroadPhaseKind::Calendar.build(&Default::default()), 6.0);
     let (mut meshes, mut least, mut last) = (0, f64::INFINITY, 0.0);
     loop {
@@ -320,20 +322,20 @@ fn dropped_meshes_come_to_rest_apart() {
         for k in 1..=8 {
             least = least.min(min_gap(&before, last + (e.time - last) * k as f64 / 9.0));
         }
-        let hit = before.bodies[1].vel != sim.world().bodies[1].vel;
+        let hit = before.bodies()[1].vel != sim.world().bodies()[1].vel;
         meshes += usize::from(e.kind == EventKind::BodyBody && hit);
         last = e.time;
     }
     assert!(meshes >= 2, "{meshes} contacts of the two meshes");
     assert!(least > 0.0, "overlap {least}");
     let w = sim.world();
-    assert!(w.asleep.iter().all(|&a| a), "{:?}", w.asleep);
+    assert!(w.asleep().iter().all(|&a| a), "{:?}", w.asleep());
     // Each lies on the floor: the torus on its tube (not on its edge, 1.3 high), the icosphere
     // on a vertex or face.
     assert!(
-        w.bodies[0].pos.z < 1.0 && w.bodies[1].pos.z < 0.45,
+        w.bodies()[0].pos.z < 1.0 && w.bodies()[1].pos.z < 0.45,
         "{:?}",
-        w.bodies
+        w.bodies()
     );
 }
 
@@ -354,7 +356,7 @@ fn a_mesh_collides_with_convex_bodies_and_static_shapes() {
          [[bodies]]\nposition = [5.0, 4.5, 3.4]\nvelocity = [-1.5, -0.8, 0.0]\n\
          radius = 0.3\nmass = 1.0\n",
     );
-    let w = s.world::<DVec3>();
+    let w = s.world::<DVec3>().unwrap();
     let e0 = w.kinetic_energy();
     let mut sim = Simulation::new(w, BroadPhaseKind::Calendar.build(&Default::default()), 6.0);
     let (mut last, mut least) = (0.0, f64::INFINITY);
@@ -410,7 +412,7 @@ fn traces_and_checkpoints_hold_their_mesh_files() {
         obj.to_str().unwrap()
     ));
     let mut sim = Simulation::new(
-        scene.world::<DVec3>(),
+        scene.world::<DVec3>().unwrap(),
         BroadPhaseKind::Calendar.build(&Default::default()),
         scene.duration,
     );

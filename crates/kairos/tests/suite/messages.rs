@@ -286,7 +286,7 @@ fn data_after_a_traces_footer_is_named() {
     let header = TraceHeader::for_scene(&scene, "all-pairs");
     let mut w = TraceWriter::create(&path, &header).unwrap();
     let mut sim = Simulation::new(
-        scene.world::<DVec2>(),
+        scene.world::<DVec2>().unwrap(),
         BroadPhaseKind::AllPairs.build(&Default::default()),
         1.0,
     );

@@ -17,7 +17,7 @@ use rand_pcg::Pcg64;
 type Spec<V> = (Shape<V>, Pose<V>, V, <V as Vector>::Angular);
 
 /// A world of rigid bodies of density 1 between `walls`.
-pub fn world<V: Vector>(specs: &[Spec<V>], walls: Vec<Wall<V>>) -> World<V> {
+pub fn builder<V: Vector>(specs: &[Spec<V>], walls: Vec<Wall<V>>) -> WorldBuilder<V> {
     let mut shapes = Vec::new();
     let mut bodies = Vec::new();
     let mut states = Vec::new();
@@ -28,7 +28,12 @@ pub fn world<V: Vector>(specs: &[Spec<V>], walls: Vec<Wall<V>>) -> World<V> {
         bodies.push(b);
         states.push(r);
     }
-    World::new(bodies, walls).with_rigid(shapes, states)
+    World::builder(bodies, walls).rigid(shapes, states)
+}
+
+/// [`builder`]'s world.
+pub fn world<V: Vector>(specs: &[Spec<V>], walls: Vec<Wall<V>>) -> World<V> {
+    builder(specs, walls).build().unwrap()
 }
 
 /// The four walls of the 2D room `[0, l]²` (planes facing in).
@@ -163,11 +168,11 @@ fn snapshot<V: Vector>(e: &Event, w: &World<V>) -> Vec<u64> {
         if e.kind != EventKind::BodyBody && i == e.b as usize {
             continue;
         }
-        let b = &w.bodies[i];
+        let b = &w.bodies()[i];
         for x in b.pos.to_array3().into_iter().chain(b.vel.to_array3()) {
             out.push(x.to_bits());
         }
-        let r = &w.rigid[i];
+        let r = &w.rigid()[i];
         for axis in 0..V::DIM {
             let turned = r.rotation.rotate(V::unit(axis));
             let spun = V::angular_cross(r.angular_velocity, V::unit(axis));
@@ -305,7 +310,7 @@ fn a_box_hitting_the_floor_matches_the_analytic_response() {
         let (hx, hy) = (1.0, 0.25);
         let shape = Shape::cuboid(DVec2::new(hx, hy)).unwrap();
         let v0 = DVec2::new(0.3, -2.0);
-        let mut w = world(
+        let w = builder(
             &[(
                 shape,
                 Pose::new(DVec2::new(0.0, 3.0), Rot2::from_angle(angle)),
@@ -313,16 +318,18 @@ fn a_box_hitting_the_floor_matches_the_analytic_response() {
                 spin,
             )],
             vec![Wall::Plane(Plane::new(DVec2::ZERO, DVec2::Y).unwrap())],
-        );
-        w.restitution = e;
+        )
+        .restitution(e)
+        .build()
+        .unwrap();
         let mut sim = Simulation::new(w, BroadPhaseKind::AllPairs.build(&Default::default()), 10.0);
         let before = sim.world().clone();
         let ev = sim.step().expect("the box hits the floor");
         let after = sim.world();
         // The analytic answer from the state at contact.
         let t = ev.time;
-        let b = &before.bodies[0];
-        let r0 = &before.rigid[0];
+        let b = &before.bodies()[0];
+        let r0 = &before.rigid()[0];
         let (rot, omega) = r0.at(t);
         let centre = b.pos + b.vel * t;
         let corners = [(-hx, -hy), (hx, -hy), (hx, hy), (-hx, hy)]
@@ -342,8 +349,8 @@ fn a_box_hitting_the_floor_matches_the_analytic_response() {
         let j = (1.0 + e) * u / (1.0 / m + rxn * rxn / inertia);
         let v1 = b.vel + n * (j / m);
         let w1 = omega + rxn * j / inertia;
-        let got_v = after.bodies[0].vel;
-        let got_w = after.rigid[0].angular_velocity;
+        let got_v = after.bodies()[0].vel;
+        let got_w = after.rigid()[0].angular_velocity;
         assert!(
             (got_v - v1).length() < 1e-9 * v1.length(),
             "{angle}: v {got_v} vs {v1}"
@@ -364,7 +371,7 @@ fn a_box_hitting_the_floor_matches_the_analytic_response() {
 #[test]
 fn a_box_landing_flat_does_not_spin() {
     let shape = Shape::cuboid(DVec3::new(1.0, 0.5, 0.7)).unwrap();
-    let mut w = world(
+    let w = builder(
         &[(
             shape,
             Pose::from_position(DVec3::new(0.0, 2.0, 0.0)),
@@ -372,13 +379,15 @@ fn a_box_landing_flat_does_not_spin() {
             DVec3::ZERO,
         )],
         vec![Wall::Plane(Plane::new(DVec3::ZERO, DVec3::Y).unwrap())],
-    );
-    w.restitution = 0.5;
+    )
+    .restitution(0.5)
+    .build()
+    .unwrap();
     let mut sim = Simulation::new(w, BroadPhaseKind::AllPairs.build(&Default::default()), 10.0);
     sim.step().unwrap();
     let wld = sim.world();
-    assert!(wld.rigid[0].angular_velocity.length() < 1e-12);
-    assert!((wld.bodies[0].vel - DVec3::new(0.0, 0.5, 0.0)).length() < 1e-12);
+    assert!(wld.rigid()[0].angular_velocity.length() < 1e-12);
+    assert!((wld.bodies()[0].vel - DVec3::new(0.0, 0.5, 0.0)).length() < 1e-12);
 }
 
 /// Dense sampling between events: no pair ever overlaps (a missed contact would show as an
@@ -418,9 +427,9 @@ fn run_checked_until<V: Vector>(
             let dl = |w: &World<V>| {
                 let (a, b) = (e.a as usize, e.b as usize);
                 let l = |i: usize| {
-                    let body = &w.bodies[i];
+                    let body = &w.bodies()[i];
                     V::angular_add_scaled(
-                        w.rigid[i].angular_momentum(),
+                        w.rigid()[i].angular_momentum(),
                         V::cross_angular(body.pos, body.vel),
                         body.mass(),
                     )
@@ -431,10 +440,10 @@ fn run_checked_until<V: Vector>(
             let diff = V::angular_add_scaled(l1, l0, -1.0);
             let scale = V::angular_dot(l0, l0).sqrt().max(1.0);
             worst_pair_dl = worst_pair_dl.max(V::angular_dot(diff, diff).sqrt() / scale);
-            let p0 = before.bodies[e.a as usize].vel * before.bodies[e.a as usize].mass()
-                + before.bodies[e.b as usize].vel * before.bodies[e.b as usize].mass();
-            let p1 = after.bodies[e.a as usize].vel * after.bodies[e.a as usize].mass()
-                + after.bodies[e.b as usize].vel * after.bodies[e.b as usize].mass();
+            let p0 = before.bodies()[e.a as usize].vel * before.bodies()[e.a as usize].mass()
+                + before.bodies()[e.b as usize].vel * before.bodies()[e.b as usize].mass();
+            let p1 = after.bodies()[e.a as usize].vel * after.bodies()[e.a as usize].mass()
+                + after.bodies()[e.b as usize].vel * after.bodies()[e.b as usize].mass();
             assert!(
                 (p1 - p0).length() <= 1e-12 * p0.length().max(1.0),
                 "momentum at {e:?}"
@@ -585,9 +594,11 @@ fn long_elastic_runs_conserve_energy_and_momenta() {
 #[test]
 fn inelastic_runs_end_without_overlap() {
     for e in [0.5, 0.2] {
-        let mut w = world(&gas2(16, 8.0, 11), room2(8.0));
-        w.restitution = e;
-        w.contact_duration = 1e-4;
+        let w = builder(&gas2(16, 8.0, 11), room2(8.0))
+            .restitution(e)
+            .contact_duration(1e-4)
+            .build()
+            .unwrap();
         let e0 = w.kinetic_energy();
         let mut sim = Simulation::new(w, BroadPhaseKind::Calendar.build(&Default::default()), 8.0);
         let mut events = 0;
@@ -626,7 +637,7 @@ fn friction_sticks_and_slides_as_coulomb_says() {
     let floor = || vec![Wall::Plane(Plane::new(DVec3::ZERO, DVec3::Y).unwrap())];
     for (mu, e) in [(10.0, 1.0), (10.0, 0.5), (0.05, 1.0), (0.05, 0.0)] {
         let v = DVec3::new(1.5, -2.0, 0.0);
-        let mut w = world(
+        let w = builder(
             &[(
                 Shape::ball(r).unwrap(),
                 Pose::from_position(DVec3::new(0.0, 2.0, 0.0)),
@@ -634,15 +645,17 @@ fn friction_sticks_and_slides_as_coulomb_says() {
                 DVec3::ZERO,
             )],
             floor(),
-        );
-        w.restitution = e;
-        w.friction = mu;
-        let m = w.bodies[0].mass();
+        )
+        .restitution(e)
+        .friction(mu)
+        .build()
+        .unwrap();
+        let m = w.bodies()[0].mass();
         let e0 = w.kinetic_energy();
         let mut sim = Simulation::new(w, BroadPhaseKind::AllPairs.build(&Default::default()), 10.0);
         sim.step().unwrap();
         let after = sim.world();
-        let (v1, w1) = (after.bodies[0].vel, after.rigid[0].angular_velocity);
+        let (v1, w1) = (after.bodies()[0].vel, after.rigid()[0].angular_velocity);
         assert!((v1.y - e * 2.0).abs() < 1e-9, "μ {mu}: normal {}", v1.y);
         let jn = m * (1.0 + e) * 2.0;
         let jt = if mu * jn >= 2.0 * m * 1.5 / 7.0 {
@@ -675,10 +688,12 @@ fn friction_sticks_and_slides_as_coulomb_says() {
 #[test]
 fn friction_never_adds_energy() {
     for e in [1.0, 0.7] {
-        let mut w = world(&gas2(16, 8.0, 5), room2(8.0));
-        w.friction = 0.4;
-        w.restitution = e;
-        w.contact_duration = 1e-4;
+        let w = builder(&gas2(16, 8.0, 5), room2(8.0))
+            .friction(0.4)
+            .restitution(e)
+            .contact_duration(1e-4)
+            .build()
+            .unwrap();
         let mut sim = Simulation::new(w, BroadPhaseKind::Calendar.build(&Default::default()), 8.0);
         let mut last = sim.world().kinetic_energy();
         let mut events = 0;
@@ -694,7 +709,7 @@ fn friction_never_adds_energy() {
         }
         let latest = sim
             .world()
-            .bodies
+            .bodies()
             .iter()
             .map(|b| b.time)
             .fold(0.0, f64::max);
@@ -793,7 +808,7 @@ fn trace_round_trip<V: Vector>(scene: &Scene, name: &str) -> usize {
     let header = TraceHeader::for_scene(scene, "calendar");
     assert!(header.rigid && header.version() == 3);
     let mut writer = TraceWriter::create_for_scene(&path, scene, "calendar").unwrap();
-    let world: World<V> = scene.world();
+    let world: World<V> = scene.world().unwrap();
     let mut sim = Simulation::new(
         world,
         BroadPhaseKind::Calendar.build(&Default::default()),
@@ -815,9 +830,9 @@ fn trace_round_trip<V: Vector>(scene: &Scene, name: &str) -> usize {
             e.time < 64.0,
             "the test compares local times with absolute ones"
         );
-        for i in 0..w.bodies.len() {
-            let b = &w.bodies[i];
-            let (rot, omega) = w.rigid[i].at(e.time - b.time);
+        for i in 0..w.bodies().len() {
+            let b = &w.bodies()[i];
+            let (rot, omega) = w.rigid()[i].at(e.time - b.time);
             let pos = b.position_at(e.time).to_array3();
             let (rrot, romega) = replay.orientation(i, e.time);
             let rpos = replay.position(i, e.time);

@@ -82,7 +82,7 @@ fn rest<V: Vector>(sim: &mut Simulation<V>, replay: &mut Replay) -> Vec<Record> 
 /// events and the checkpoint's path.
 fn resume_is_uninterrupted<V: Vector>(scene: &Scene, stop: usize, name: &str) -> usize {
     let mut full_sim = Simulation::new(
-        scene.world::<V>(),
+        scene.world::<V>().unwrap(),
         BroadPhaseKind::Calendar.build(&Default::default()),
         scene.duration,
     );
@@ -92,7 +92,7 @@ fn resume_is_uninterrupted<V: Vector>(scene: &Scene, stop: usize, name: &str) ->
     assert!(full.len() > stop + 20, "{name}: {} events", full.len());
 
     let mut sim = Simulation::new(
-        scene.world::<V>(),
+        scene.world::<V>().unwrap(),
         BroadPhaseKind::AllPairs.build(&Default::default()),
         scene.duration,
     );
@@ -112,9 +112,9 @@ fn resume_is_uninterrupted<V: Vector>(scene: &Scene, stop: usize, name: &str) ->
     assert_eq!(ck.state, sim.state());
     // The saved world is the interrupted one exactly: bodies, rotations, angular velocities
     // and the torque-free motions rebuilt from them.
-    let world = ck.world::<V>();
-    assert_eq!(world.bodies, sim.world().bodies, "{name}");
-    assert_eq!(world.rigid, sim.world().rigid, "{name}");
+    let world = ck.world::<V>().unwrap();
+    assert_eq!(world.bodies(), sim.world().bodies(), "{name}");
+    assert_eq!(world.rigid(), sim.world().rigid(), "{name}");
 
     let mut resumed = Simulation::restore(
         world,
@@ -131,8 +131,12 @@ fn resume_is_uninterrupted<V: Vector>(scene: &Scene, stop: usize, name: &str) ->
         );
     }
     // The end states agree bit for bit, in the worlds and in the replays of the traces.
-    assert_eq!(resumed.world().bodies, full_sim.world().bodies, "{name}");
-    assert_eq!(resumed.world().rigid, full_sim.world().rigid, "{name}");
+    assert_eq!(
+        resumed.world().bodies(),
+        full_sim.world().bodies(),
+        "{name}"
+    );
+    assert_eq!(resumed.world().rigid(), full_sim.world().rigid(), "{name}");
     let end = scene.duration;
     for i in 0..scene.bodies.len() {
         assert_eq!(
@@ -164,9 +168,9 @@ fn a_resumed_2d_polygon_run_is_the_uninterrupted_run() {
 #[test]
 fn a_resumed_3d_run_of_tumbling_boxes_is_the_uninterrupted_run() {
     let scene = tumbling_boxes(80.0);
-    let world = scene.world::<DVec3>();
+    let world = scene.world::<DVec3>().unwrap();
     // The boxes are anisotropic: their motion between events is the free rotation.
-    let inertia = world.rigid[0].inertia;
+    let inertia = world.rigid()[0].inertia;
     assert!(inertia.x_axis.x != inertia.y_axis.y && inertia.y_axis.y != inertia.z_axis.z);
     let n = resume_is_uninterrupted::<DVec3>(&scene, 150, "boxes");
     assert!(n > 300, "{n} events");
@@ -175,7 +179,7 @@ fn a_resumed_3d_run_of_tumbling_boxes_is_the_uninterrupted_run() {
 /// A checkpoint of `scene` after `stop` events.
 fn checkpoint_of(scene: &Scene, stop: usize, name: &str) -> (std::path::PathBuf, Vec<u8>) {
     let mut sim = Simulation::new(
-        scene.world::<DVec3>(),
+        scene.world::<DVec3>().unwrap(),
         BroadPhaseKind::Calendar.build(&Default::default()),
         scene.duration,
     );

@@ -96,25 +96,25 @@ fn a_ball_scene_is_unchanged() {
     );
     let scene = Scene::from_toml_str(&text).unwrap();
     assert!(scene.shapes.is_empty() && !scene.has_rigid_bodies());
-    let world = scene.world::<DVec2>();
-    assert!(world.rigid.is_empty());
-    assert_eq!(world.bodies[0].radius, 0.5);
+    let world = scene.world::<DVec2>().unwrap();
+    assert!(world.rigid().is_empty());
+    assert_eq!(world.bodies()[0].radius, 0.5);
     assert!(!scene.to_toml().contains("shape"));
 }
 
 #[test]
 fn the_world_is_rigid_with_one_state_per_body() {
     let scene = Scene::from_toml_str(&room2(PLANK_AND_BOX)).unwrap();
-    let world = scene.world::<DVec2>();
-    assert_eq!(world.rigid.len(), 3);
-    assert_eq!(world.shapes.len(), 3);
-    assert!(matches!(world.shapes[2], Shape::Ball(_)));
-    assert_eq!(world.bodies[2].mass(), 2.0);
-    assert_eq!(world.rigid[0].angular_velocity, 1.0);
+    let world = scene.world::<DVec2>().unwrap();
+    assert_eq!(world.rigid().len(), 3);
+    assert_eq!(world.shapes().len(), 3);
+    assert!(matches!(world.shapes()[2], Shape::Ball(_)));
+    assert_eq!(world.bodies()[2].mass(), 2.0);
+    assert_eq!(world.rigid()[0].angular_velocity, 1.0);
     // The 64-byte bodies hold the centre of mass, its velocity, the grown bounding radius and
     // the mass: the world's bodies.
     // (A ball without `shape` keeps its radius in the scene; the world grows its sphere.)
-    for (i, (b, w)) in scene.bodies.iter().zip(&world.bodies).enumerate() {
+    for (i, (b, w)) in scene.bodies.iter().zip(world.bodies()).enumerate() {
         assert_eq!(&b.position[..2], &w.pos.to_array()[..]);
         assert_eq!(&b.velocity[..2], &w.vel.to_array()[..]);
         assert!(b.radius == w.radius || !scene.is_rigid(i));
@@ -153,8 +153,8 @@ fn density_mass_and_inertia() {
             "[[bodies]]\nshape = \"box\"\nhalf_extents = [2.0, 1.0]\nposition = [5.0, 5.0]\n{extra}"
         ));
         let scene = Scene::from_toml_str(&text).unwrap();
-        let world = scene.world::<DVec2>();
-        (scene.bodies[0].mass, world.rigid[0].inertia)
+        let world = scene.world::<DVec2>().unwrap();
+        (scene.bodies[0].mass, world.rigid()[0].inertia)
     };
     // 4 x 2 at density 1: mass 8, inertia m (w² + h²) / 12.
     let (m, i) = body("");
@@ -177,7 +177,7 @@ fn density_mass_and_inertia() {
              position = [5.0, 5.0, 5.0]\nangular_velocity = [0.0, 1.0, 0.0]\n{extra}"
         ));
         let scene = Scene::from_toml_str(&text).unwrap();
-        scene.world::<DVec3>().rigid[0].inertia
+        scene.world::<DVec3>().unwrap().rigid()[0].inertia
     };
     // A cube of side 2: mass 8, inertia m (4 + 4) / 12 on each axis.
     let i = body3("");
@@ -465,7 +465,7 @@ fn a_rigid_scene_runs_on_every_broad_phase() {
     let mut counts = Vec::new();
     for kind in BroadPhaseKind::ALL {
         let mut sim = Simulation::new(
-            scene.world::<DVec2>(),
+            scene.world::<DVec2>().unwrap(),
             kind.build::<DVec2>(&BroadPhaseOptions::default()),
             scene.duration,
         );
@@ -484,7 +484,7 @@ fn a_rigid_scene_runs_on_every_broad_phase() {
 /// Runs `scene` to `until` on the calendar and returns the world at the end.
 fn run2(scene: &Scene, until: f64) -> (World<DVec2>, f64, u64) {
     let mut sim = Simulation::new(
-        scene.world::<DVec2>(),
+        scene.world::<DVec2>().unwrap(),
         BroadPhaseKind::Calendar.build::<DVec2>(&BroadPhaseOptions::default()),
         until,
     );
@@ -535,7 +535,7 @@ fn generated_rigid_scenes_validate_round_trip_and_run() {
         "{events} events, drift {drift}"
     );
     let mut sim = Simulation::new(
-        three.world::<DVec3>(),
+        three.world::<DVec3>().unwrap(),
         BroadPhaseKind::KayaBvh.build::<DVec3>(&BroadPhaseOptions::default()),
         three.duration,
     );
@@ -544,8 +544,12 @@ fn generated_rigid_scenes_validate_round_trip_and_run() {
     // The bullet does not go through the plank: at t = 0.5 (it reaches the plank near
     // t = 0.27 at speed 100) it is back on its own side, and the two boxes have met.
     let (world, drift, _) = run2(&shot, 0.5);
-    assert!(world.bodies[1].pos.x < 30.0, "{:?}", world.bodies[1].pos);
-    assert!(world.bodies[2].pos.x < world.bodies[3].pos.x);
+    assert!(
+        world.bodies()[1].pos.x < 30.0,
+        "{:?}",
+        world.bodies()[1].pos
+    );
+    assert!(world.bodies()[2].pos.x < world.bodies()[3].pos.x);
     assert!(drift.abs() < 1e-9);
     // The same seed gives the same scene; another seed another.
     assert_eq!(polygons(&gas).unwrap(), two);
@@ -612,8 +616,8 @@ fn extreme_numbers_give_errors_never_panics() {
         for value in ["0.0", "1e-300", "1e100", "1e300", "3"] {
             let mutated = format!("{}{value}{}", &text[..a], &text[b..]);
             if let Ok(scene) = Scene::from_toml_str(&mutated) {
-                let world = scene.world::<DVec2>();
-                assert_eq!(world.rigid.len(), 3);
+                let world = scene.world::<DVec2>().unwrap();
+                assert_eq!(world.rigid().len(), 3);
             }
         }
     }
@@ -641,7 +645,7 @@ fn automatic_inertia_works_at_every_scale() {
         );
         let scene = Scene::from_toml_str(&text).unwrap_or_else(|e| panic!("{s:e}: {e}"));
         let mut sim = Simulation::new(
-            scene.world::<DVec3>(),
+            scene.world::<DVec3>().unwrap(),
             BroadPhaseKind::Calendar.build::<DVec3>(&BroadPhaseOptions::default()),
             scene.duration,
         );

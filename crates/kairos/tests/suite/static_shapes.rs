@@ -15,7 +15,7 @@ use kairos::wall::{Plane, StaticShape};
 type Spec<V> = (Shape<V>, Pose<V>, V);
 
 /// A world of rigid bodies of density 1, not spinning, between `walls`.
-fn world<V: Vector>(specs: &[Spec<V>], walls: Vec<Wall<V>>) -> World<V> {
+fn builder<V: Vector>(specs: &[Spec<V>], walls: Vec<Wall<V>>) -> WorldBuilder<V> {
     let mut shapes = Vec::new();
     let mut bodies = Vec::new();
     let mut states = Vec::new();
@@ -27,7 +27,12 @@ fn world<V: Vector>(specs: &[Spec<V>], walls: Vec<Wall<V>>) -> World<V> {
         bodies.push(b);
         states.push(r);
     }
-    World::new(bodies, walls).with_rigid(shapes, states)
+    World::builder(bodies, walls).rigid(shapes, states)
+}
+
+/// [`builder`]'s world.
+fn world<V: Vector>(specs: &[Spec<V>], walls: Vec<Wall<V>>) -> World<V> {
+    builder(specs, walls).build().unwrap()
 }
 
 fn fixed<V: Vector>(shape: Shape<V>, pose: Pose<V>) -> Wall<V> {
@@ -90,16 +95,18 @@ fn a_ball_moving_at_a_static_box_face_touches_when_the_gap_closes() {
             "2D at {angle}: contact at {} for {expect}",
             e.time
         );
-        let back = sim.world().bodies[0].vel;
+        let back = sim.world().bodies()[0].vel;
         assert!((back - n * v).length() < 1e-9 * v, "bounced to {back:?}");
         // The same ball without a rigid state.
         let mut plain = all_pairs(
-            World::new(vec![Body::new(start, -n * v, r, 1.0)], vec![wall]),
+            World::builder(vec![Body::new(start, -n * v, r, 1.0)], vec![wall])
+                .build()
+                .unwrap(),
             10.0,
         );
         let e = plain.step().expect("the plain ball reaches the box");
         assert!((e.time - expect).abs() <= 2.0 * SHELL * r / v + 1e-12 * expect);
-        assert!((plain.world().bodies[0].vel - n * v).length() < 1e-9 * v);
+        assert!((plain.world().bodies()[0].vel - n * v).length() < 1e-9 * v);
 
         // 3D: a box turned about a tilted axis.
         let rot = DQuat::from_axis_angle(DVec3::new(1.0, 2.0, -0.5).normalize(), angle);
@@ -118,7 +125,7 @@ fn a_ball_moving_at_a_static_box_face_touches_when_the_gap_closes() {
             "3D at {angle}: contact at {} for {expect}",
             e.time
         );
-        assert!((sim.world().bodies[0].vel - n * v).length() < 1e-9 * v);
+        assert!((sim.world().bodies()[0].vel - n * v).length() < 1e-9 * v);
     }
 }
 
@@ -140,7 +147,7 @@ fn a_box_on_a_box_and_a_ball_on_a_capsule_cap_touch_at_the_analytic_times() {
     let e = sim.step().expect("the box lands");
     let expect = (4.0 - 0.3 - 0.5) / 1.5;
     assert!((e.time - expect).abs() < 1e-6, "{} for {expect}", e.time);
-    assert!((sim.world().bodies[0].vel - DVec2::new(0.0, 1.5)).length() < 1e-9);
+    assert!((sim.world().bodies()[0].vel - DVec2::new(0.0, 1.5)).length() < 1e-9);
 
     // A capsule along y from (0, -1) to (0, 1), radius 0.5; a ball of radius 0.3 moving along
     // x at height 1.2 meets the upper cap where |(x, 0.2)| = 0.8.
@@ -162,7 +169,7 @@ fn a_box_on_a_box_and_a_ball_on_a_capsule_cap_touch_at_the_analytic_times() {
     let n = DVec2::new(x, 0.2).normalize();
     let v0 = DVec2::new(2.0, 0.0);
     let v1 = v0 - n * (2.0 * v0.dot(n));
-    assert!((sim.world().bodies[0].vel - v1).length() < 1e-6);
+    assert!((sim.world().bodies()[0].vel - v1).length() < 1e-6);
 }
 
 /// Bodies of every kind bouncing around static shapes in a room never overlap them between
@@ -273,9 +280,12 @@ fn bodies_come_to_rest_on_static_shapes_under_gravity() {
             DVec2::ZERO,
         ),
     ];
-    let mut w = world(&bodies, vec![floor, ledge]).with_gravity(DVec2::new(0.0, -9.81), 0.05);
-    w.restitution = 0.5;
-    w.friction = 1.0;
+    let w = builder(&bodies, vec![floor, ledge])
+        .gravity(DVec2::new(0.0, -9.81), 0.05)
+        .restitution(0.5)
+        .friction(1.0)
+        .build()
+        .unwrap();
     let mut sim = all_pairs(w, 60.0);
     let mut events = 0;
     while sim.step().is_some() {
@@ -287,13 +297,13 @@ fn bodies_come_to_rest_on_static_shapes_under_gravity() {
         assert!(
             w.is_asleep(i),
             "body {i} still moving at {:?}",
-            w.bodies[i].vel
+            w.bodies()[i].vel
         );
         // Resting on the ledge, above the floor.
         assert!(
-            w.bodies[i].pos.y > 2.4,
+            w.bodies()[i].pos.y > 2.4,
             "body {i} fell to {:?}",
-            w.bodies[i].pos
+            w.bodies()[i].pos
         );
     }
     assert!(min_gap(w, 60.0) > -1e-6, "sunk into a support");
@@ -351,9 +361,9 @@ orientation = [0.94, 0.34, 0.0, 0.0]
         add_gas(&mut scene, 30, seed);
         scene.validate().expect("a valid gas");
         let (n, h) = if scene.dim == 2 {
-            same_logs(&scene.world::<DVec2>(), scene.duration)
+            same_logs(&scene.world::<DVec2>().unwrap(), scene.duration)
         } else {
-            same_logs(&scene.world::<DVec3>(), scene.duration)
+            same_logs(&scene.world::<DVec3>().unwrap(), scene.duration)
         };
         total += n;
         hits += h;
@@ -402,8 +412,8 @@ fn add_gas(scene: &mut Scene, n: usize, seed: u64) {
 }
 
 fn same_logs<V: Vector>(w: &World<V>, duration: f64) -> (usize, usize) {
-    let shape_walls: Vec<u32> = (0..w.walls.len() as u32)
-        .filter(|&k| matches!(w.walls[k as usize], Wall::Shape(_)))
+    let shape_walls: Vec<u32> = (0..w.walls().len() as u32)
+        .filter(|&k| matches!(w.walls()[k as usize], Wall::Shape(_)))
         .collect();
     let log = |kind: BroadPhaseKind| {
         let mut sim = Simulation::new(
@@ -413,7 +423,7 @@ fn same_logs<V: Vector>(w: &World<V>, duration: f64) -> (usize, usize) {
         );
         let mut out = Vec::new();
         sim.run(|e, w, _| {
-            let b = &w.bodies[e.a as usize];
+            let b = &w.bodies()[e.a as usize];
             let mut row = vec![e.time.to_bits(), e.a as u64, e.b as u64];
             row.extend(b.pos.to_array3().map(f64::to_bits));
             row.extend(b.vel.to_array3().map(f64::to_bits));
@@ -462,10 +472,10 @@ fn a_scene_with_shape_walls_round_trips_and_is_rigid() {
     assert!(scene.has_shape_walls() && scene.has_rigid_bodies() && !scene.is_rigid(0));
     let back = Scene::from_toml_str(&scene.to_toml()).unwrap();
     assert_eq!(back, scene);
-    let w = scene.world::<DVec2>();
-    assert_eq!(w.rigid.len(), 1);
-    let Wall::Shape(s) = &w.walls[4] else {
-        panic!("wall 4 is {:?}", w.walls[4])
+    let w = scene.world::<DVec2>().unwrap();
+    assert_eq!(w.rigid().len(), 1);
+    let Wall::Shape(s) = &w.walls()[4] else {
+        panic!("wall 4 is {:?}", w.walls()[4])
     };
     assert!((s.pose.position - DVec2::new(5.0, 3.0)).length() == 0.0);
     assert!((s.pose.rotation.angle() - 0.3).abs() < 1e-15);
@@ -494,7 +504,7 @@ velocity = [1.0, 0.0, 0.0]
     let scene = Scene::from_toml_str(text).unwrap();
     assert_eq!(Scene::from_toml_str(&scene.to_toml()).unwrap(), scene);
     // The turned tetrahedron's face x = 2 is 1.8 ahead of the box's face.
-    let mut sim = all_pairs(scene.world::<DVec3>(), 3.0);
+    let mut sim = all_pairs(scene.world::<DVec3>().unwrap(), 3.0);
     let e = sim.step().expect("the box reaches the polyhedron");
     assert!((e.time - 1.8).abs() < 1e-6, "contact at {}", e.time);
 }

@@ -76,7 +76,7 @@ pub(super) fn answer(path: &Path, root: &Table, dim: usize, as_json: bool) -> Re
     let pair = read_pair(root, dim).map_err(|msg| anyhow!("{}: {msg}", show(path)))?;
     let ans = compute(&pair);
     if as_json {
-        println!("{}", to_json(&pair, &ans));
+        outln!("{}", to_json(&pair, &ans));
     } else {
         print_report(path, &pair, &ans);
     }
@@ -409,35 +409,35 @@ fn to_json(pair: &LinePair, ans: &LineAnswer) -> Value {
 /// The human report.
 fn print_report(path: &Path, pair: &LinePair, ans: &LineAnswer) {
     let [na, nb] = &pair.names;
-    println!("{}: 2D, body 0 {na}, body 1 {nb}", show(path));
-    println!("at t = 0");
+    outln!("{}: 2D, body 0 {na}, body 1 {nb}", show(path));
+    outln!("at t = 0");
     let status = if ans.status == "overlapping" {
         "intersecting (two segments meet)"
     } else {
         "separated"
     };
-    println!("  status     {status}");
-    println!("  distance   {}", num(ans.distance));
+    outln!("  status     {status}");
+    outln!("  distance   {}", num(ans.distance));
     let [fa, fb] = ans.closest;
-    println!("  features   {}  {}", feature_text(fa), feature_text(fb));
-    println!("time of impact in [0, {}]", num(pair.until));
-    println!(
+    outln!("  features   {}  {}", feature_text(fa), feature_text(fb));
+    outln!("time of impact in [0, {}]", num(pair.until));
+    outln!(
         "  status     {} (vertex-segment tests, never after the first contact)",
         ans.status
     );
     if ans.contact.is_none() {
         return;
     }
-    println!("  time       {}", num(ans.time));
+    outln!("  time       {}", num(ans.time));
     if let Some([p, q]) = ans.points {
-        println!("  distance   {}", num(ans.gap));
-        println!(
+        outln!("  distance   {}", num(ans.gap));
+        outln!(
             "  points     {}  {}",
             vec_text(DVec2::from_array(p)),
             vec_text(DVec2::from_array(q))
         );
     }
     if let Some([fa, fb]) = ans.features {
-        println!("  features   {}  {}", feature_text(fa), feature_text(fb));
+        outln!("  features   {}  {}", feature_text(fa), feature_text(fb));
     }
 }

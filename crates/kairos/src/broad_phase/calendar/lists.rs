@@ -430,7 +430,10 @@ mod tests {
             ..Default::default()
         };
         let (l, bodies) = gas_bodies::<DVec3>(&p).unwrap();
-        let mut world = World::new(bodies, Vec::new()).with_period(l);
+        let mut world = World::builder(bodies, Vec::new())
+            .period(l)
+            .build()
+            .unwrap();
         let start: Vec<DVec3> = world.bodies.iter().map(|b| b.pos).collect();
         let mut cal = Calendar::<DVec3>::new(CalendarOptions {
             list_skin: Some(CalendarOptions::DEFAULT_LIST_SKIN),
