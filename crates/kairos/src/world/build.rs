@@ -86,6 +86,9 @@ pub enum WorldError {
     MeshesWithoutRigid,
 }
 
+/// The shapes and rigid states of a rigid world ([`WorldBuilder::rigid`]).
+type RigidParts<V> = (Vec<Shape<V>>, Vec<RigidState<V>>);
+
 /// Builds a [`World`] ([`World::builder`]): bodies and walls, then the optional parts, then
 /// [`WorldBuilder::build`], which checks them all.
 #[derive(Clone, Debug)]
@@ -98,7 +101,7 @@ pub struct WorldBuilder<V: Vector> {
     friction: f64,
     period: Option<V>,
     gravity: Option<(V, f64)>,
-    rigid: Option<(Vec<Shape<V>>, Vec<RigidState<V>>)>,
+    rigid: Option<RigidParts<V>>,
     meshes: Vec<MeshShape<V>>,
 }
 
@@ -353,4 +356,184 @@ fn kinds_of<V: Vector>(
         kinds.push(kind);
     }
     Ok(kinds)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::math::DVec2;
+    use crate::wall::Plane;
+
+    fn ball(x: f64) -> Body<DVec2> {
+        Body::new(DVec2::new(x, 1.0), DVec2::new(1.0, 0.0), 0.25, 1.0)
+    }
+
+    fn floor() -> Wall<DVec2> {
+        Wall::Plane(Plane::new(DVec2::ZERO, DVec2::Y).unwrap())
+    }
+
+    /// A rigid world of a box (`shape` 0) and a ball (`shape` 1), with their states.
+    type Parts = (Vec<Body<DVec2>>, Vec<Shape<DVec2>>, Vec<RigidState<DVec2>>);
+
+    fn rigid_parts() -> Parts {
+        let shapes = vec![
+            Shape::cuboid(DVec2::new(0.5, 0.25)).unwrap(),
+            Shape::ball(0.25).unwrap(),
+        ];
+        let mut bodies = Vec::new();
+        let mut states = Vec::new();
+        for (k, x) in [(0u32, 1.0), (1, 3.0)] {
+            let shape = &shapes[k as usize];
+            let props = shape.mass_properties(1.0).unwrap();
+            let pose = crate::shape::Pose::from_position(DVec2::new(x, 1.0));
+            let (b, r) =
+                RigidState::body(k, shape, &props, &pose, DVec2::ZERO, Default::default()).unwrap();
+            bodies.push(b);
+            states.push(r);
+        }
+        (bodies, shapes, states)
+    }
+
+    #[test]
+    fn a_world_of_balls_has_no_kinds_and_wraps_into_its_box() {
+        let w = World::builder(vec![ball(-0.5), ball(5.0)], Vec::new())
+            .period(DVec2::new(4.0, 4.0))
+            .build()
+            .unwrap();
+        assert!(w.kinds.is_empty());
+        assert_eq!(w.kind(0), BodyKind::Ball);
+        assert_eq!(w.bodies()[0].pos.x, 3.5);
+        assert_eq!(w.images()[0], [-1, 0, 0]);
+        assert_eq!(w.unwrapped_position(1), DVec2::new(5.0, 1.0));
+    }
+
+    #[test]
+    fn each_body_gets_its_kind_once() {
+        let (bodies, shapes, states) = rigid_parts();
+        let w = World::builder(bodies, vec![floor()])
+            .rigid(shapes, states)
+            .friction(0.5)
+            .build()
+            .unwrap();
+        assert_eq!(w.kind(0), BodyKind::Convex);
+        assert_eq!(w.kind(1), BodyKind::Ball);
+        assert!(w.is_rigid_shape(0) && !w.is_rigid_shape(1));
+        assert_eq!(w.wall_pieces.len(), 1);
+    }
+
+    #[test]
+    fn bad_bodies_and_laws_are_refused() {
+        let build = |b: Body<DVec2>| World::builder(vec![b], Vec::new()).build();
+        let mut nan = ball(0.0);
+        nan.vel.x = f64::NAN;
+        assert!(matches!(build(nan), Err(WorldError::Body { body: 0, .. })));
+        assert!(matches!(
+            build(Body::new(DVec2::ZERO, DVec2::ZERO, 0.0, 1.0)),
+            Err(WorldError::Body { .. })
+        ));
+        assert!(matches!(
+            build(Body::new(DVec2::ZERO, DVec2::ZERO, 1.0, f64::INFINITY)),
+            Err(WorldError::Body { .. })
+        ));
+        let b = || World::builder(vec![ball(0.0)], vec![floor()]);
+        assert_eq!(
+            b().restitution(1.5).build().unwrap_err(),
+            WorldError::Restitution(1.5)
+        );
+        assert!(matches!(
+            b().contact_duration(-1.0).build(),
+            Err(WorldError::ContactDuration(_))
+        ));
+        assert!(matches!(
+            b().friction(f64::NAN).build(),
+            Err(WorldError::Friction(_))
+        ));
+        assert_eq!(
+            b().friction(0.5).build().unwrap_err(),
+            WorldError::FrictionWithoutRigid
+        );
+        assert_eq!(
+            b().gravity(DVec2::new(0.0, f64::INFINITY), 0.1)
+                .build()
+                .unwrap_err(),
+            WorldError::Gravity
+        );
+        assert!(b().gravity(DVec2::new(0.0, -9.81), 0.1).build().is_ok());
+    }
+
+    #[test]
+    fn combinations_a_world_cannot_simulate_are_refused() {
+        let l = DVec2::new(4.0, 4.0);
+        let refused = |r: Result<World<DVec2>, WorldError>| r.unwrap_err().to_string();
+        let e = refused(
+            World::builder(vec![ball(1.0)], vec![floor()])
+                .period(l)
+                .build(),
+        );
+        assert!(e.contains("walls"), "{e}");
+        let e = refused(
+            World::builder(vec![ball(1.0)], Vec::new())
+                .period(l)
+                .gravity(DVec2::new(0.0, -1.0), 0.1)
+                .build(),
+        );
+        assert!(e.contains("gravity"), "{e}");
+        let e = refused(
+            World::builder(vec![ball(1.0)], Vec::new())
+                .period(DVec2::new(4.0, 0.9))
+                .build(),
+        );
+        assert!(e.contains("0.9"), "{e}");
+        let (bodies, shapes, states) = rigid_parts();
+        let e = refused(
+            World::builder(bodies.clone(), Vec::new())
+                .rigid(shapes.clone(), states.clone())
+                .period(DVec2::new(10.0, 10.0))
+                .build(),
+        );
+        assert!(e.contains("rigid bodies"), "{e}");
+        // Rigid states that do not fit their bodies.
+        assert!(matches!(
+            World::builder(bodies.clone(), Vec::new())
+                .rigid(shapes.clone(), states[..1].to_vec())
+                .build(),
+            Err(WorldError::RigidStates {
+                states: 1,
+                bodies: 2
+            })
+        ));
+        assert_eq!(
+            World::builder(bodies.clone(), Vec::new())
+                .rigid(shapes[..1].to_vec(), states.clone())
+                .build()
+                .unwrap_err(),
+            WorldError::MissingShape(1)
+        );
+        let mut small = bodies.clone();
+        small[0].radius *= 0.5;
+        assert_eq!(
+            World::builder(small, Vec::new())
+                .rigid(shapes.clone(), states.clone())
+                .build()
+                .unwrap_err(),
+            WorldError::RigidRadius(0)
+        );
+        let mut meshed = states.clone();
+        meshed[0].mesh = Some(0);
+        assert_eq!(
+            World::builder(bodies.clone(), Vec::new())
+                .rigid(shapes, meshed)
+                .build()
+                .unwrap_err(),
+            WorldError::Mesh(0)
+        );
+        assert_eq!(
+            World::builder(vec![ball(1.0)], Vec::new())
+                .meshes(Vec::new())
+                .friction(0.0)
+                .build()
+                .map(|w| w.meshes().len()),
+            Ok(0)
+        );
+    }
 }
