@@ -89,6 +89,12 @@ enum GenerateCommand {
     Bullet(generate::BulletArgs),
     /// Under gravity: balls and boxes dropped into a room, bouncing until they come to rest.
     Drop(generate::DropArgs),
+    /// Under gravity: a tower of boxes on a floor, each resting on the one below.
+    Stack(generate::StackArgs),
+    /// Under gravity: a pyramid of boxes on a floor (base 100 in 2D: Box2D's large pyramid).
+    Pyramid(generate::PyramidArgs),
+    /// Under gravity: many small pyramids of boxes side by side on a floor.
+    Pyramids(generate::PyramidsArgs),
 }
 
 /// A path argument, for messages.
@@ -125,6 +131,9 @@ fn main() -> ExitCode {
         Command::Generate(GenerateCommand::Boxes(a)) => generate::generate_rigid_gas(a, 3),
         Command::Generate(GenerateCommand::Bullet(a)) => generate::generate_bullet(a),
         Command::Generate(GenerateCommand::Drop(a)) => generate::generate_drop(a),
+        Command::Generate(GenerateCommand::Stack(a)) => generate::generate_stack(a),
+        Command::Generate(GenerateCommand::Pyramid(a)) => generate::generate_pyramid(a),
+        Command::Generate(GenerateCommand::Pyramids(a)) => generate::generate_pyramids(a),
         Command::Export(a) => inspect::export(a),
         Command::Frames(a) => inspect::frames(a),
         Command::View(a) => view::view(a),

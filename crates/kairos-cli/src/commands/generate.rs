@@ -1,5 +1,5 @@
 //! `kairos generate`: the arguments of each scene generator (billiard, gas, polygons, boxes,
-//! bullet, drop) and the writing of a generated scene, its bodies in the TOML file or in an
+//! bullet, drop, stack, pyramid, pyramids) and the writing of a generated scene, its bodies in the TOML file or in an
 //! extended-XYZ file beside it, read back before it is written.
 
 use std::path::{Path, PathBuf};
@@ -8,8 +8,8 @@ use std::process::ExitCode;
 use anyhow::{Context, Result};
 use clap::Args;
 use kairos::generate::{
-    billiard, boxes, bullet, drop, gas, polygons, BilliardParams, BulletParams, DropParams,
-    GasParams, RigidGasParams,
+    billiard, boxes, bullet, drop, gas, polygons, pyramids, stack, BilliardParams, BulletParams,
+    DropParams, GasParams, RigidGasParams, StackParams,
 };
 use kairos::scene::Scene;
 
@@ -309,6 +309,131 @@ pub fn generate_drop(a: DropArgs) -> Result<ExitCode> {
         force: false,
     };
     write_rigid_scene(&out, &header, || drop(&params).map_err(anyhow::Error::msg))
+}
+
+/// Boxes on a floor under gravity, shared by `generate stack`, `pyramid` and `pyramids`.
+#[derive(Args, Clone, Debug)]
+pub struct FloorArgs {
+    /// 2 or 3.
+    #[arg(long, default_value_t = StackParams::default().dim)]
+    pub dim: usize,
+    /// The edge of every box.
+    #[arg(long, default_value_t = StackParams::default().size)]
+    pub size: f64,
+    /// Strength of gravity (it points down: -y in 2D, -z in 3D).
+    #[arg(long, default_value_t = StackParams::default().gravity)]
+    pub gravity: f64,
+    /// Coulomb friction coefficient.
+    #[arg(long, default_value_t = StackParams::default().friction)]
+    pub friction: f64,
+    /// Coefficient of restitution in [0, 1].
+    #[arg(long, default_value_t = StackParams::default().restitution)]
+    pub restitution: f64,
+    /// Simulated time.
+    #[arg(long, default_value_t = StackParams::default().duration)]
+    pub duration: f64,
+    /// Scene file to write.
+    #[arg(short, long)]
+    pub output: PathBuf,
+}
+
+impl FloorArgs {
+    fn params(&self) -> StackParams {
+        StackParams {
+            dim: self.dim,
+            size: self.size,
+            gravity: self.gravity,
+            friction: self.friction,
+            restitution: self.restitution,
+            duration: self.duration,
+        }
+    }
+
+    /// The flags of the header comment.
+    fn flags(&self) -> String {
+        format!(
+            "--dim {} --size {} --gravity {} --friction {} --restitution {} --duration {}",
+            self.dim, self.size, self.gravity, self.friction, self.restitution, self.duration
+        )
+    }
+
+    fn write(&self, header: String, make: impl FnOnce() -> Result<Scene>) -> Result<ExitCode> {
+        let out = GeneratedScene {
+            restitution: self.restitution,
+            output: self.output.clone(),
+            bodies_in: BodiesIn::Toml,
+            force: false,
+        };
+        write_rigid_scene(&out, &header, make)
+    }
+}
+
+/// Arguments of `generate stack`.
+#[derive(Args, Clone, Debug)]
+pub struct StackArgs {
+    /// Number of boxes in the tower.
+    #[arg(long, default_value_t = 10)]
+    pub n: usize,
+    #[command(flatten)]
+    pub floor: FloorArgs,
+}
+
+/// Arguments of `generate pyramid`.
+#[derive(Args, Clone, Debug)]
+pub struct PyramidArgs {
+    /// Boxes in the lowest row (2D), or on a side of the lowest layer (3D).
+    #[arg(long, default_value_t = 20)]
+    pub base: usize,
+    #[command(flatten)]
+    pub floor: FloorArgs,
+}
+
+/// Arguments of `generate pyramids`.
+#[derive(Args, Clone, Debug)]
+pub struct PyramidsArgs {
+    /// Number of pyramids, side by side (a row in 2D, a square grid in 3D).
+    #[arg(long, default_value_t = 10)]
+    pub count: usize,
+    /// Boxes in the lowest row of each pyramid.
+    #[arg(long, default_value_t = 10)]
+    pub base: usize,
+    #[command(flatten)]
+    pub floor: FloorArgs,
+}
+
+/// `kairos generate stack`: a tower of boxes on a floor.
+pub fn generate_stack(a: StackArgs) -> Result<ExitCode> {
+    let header = format!("# kairos generate stack --n {} {}\n", a.n, a.floor.flags());
+    let p = a.floor.params();
+    a.floor
+        .write(header, || stack(&p, a.n).map_err(anyhow::Error::msg))
+}
+
+/// `kairos generate pyramid`: a pyramid of boxes on a floor.
+pub fn generate_pyramid(a: PyramidArgs) -> Result<ExitCode> {
+    let header = format!(
+        "# kairos generate pyramid --base {} {}\n",
+        a.base,
+        a.floor.flags()
+    );
+    let p = a.floor.params();
+    a.floor.write(header, || {
+        pyramids(&p, a.base, 1).map_err(anyhow::Error::msg)
+    })
+}
+
+/// `kairos generate pyramids`: pyramids of boxes side by side on a floor.
+pub fn generate_pyramids(a: PyramidsArgs) -> Result<ExitCode> {
+    let header = format!(
+        "# kairos generate pyramids --count {} --base {} {}\n",
+        a.count,
+        a.base,
+        a.floor.flags()
+    );
+    let p = a.floor.params();
+    a.floor.write(header, || {
+        pyramids(&p, a.base, a.count).map_err(anyhow::Error::msg)
+    })
 }
 
 /// `kairos generate bullet`: fast spinning boxes fired at a rotating plank and at each other.

@@ -324,3 +324,92 @@ fn a_3d_drop_resumes_bit_identically() {
         "1",
     );
 }
+
+/// `generate stack`, `pyramid` and `pyramids` write valid scenes of boxes resting on a floor,
+/// with the command in their header, and bad parameters are refused with the parameter's name.
+/// The event-driven engine puts a 2D tower and pyramid to sleep where they stand.
+#[test]
+fn stacks_and_pyramids_are_generated_and_a_2d_pyramid_sleeps_where_it_stands() {
+    let dir = tempdir("stacks");
+    for (args, n) in [
+        (vec!["stack", "--n", "10"], 10),
+        (vec!["stack", "--n", "4", "--dim", "3"], 4),
+        (vec!["pyramid", "--base", "6"], 21),
+        (vec!["pyramid", "--base", "3", "--dim", "3"], 14),
+        (vec!["pyramids", "--count", "3", "--base", "4"], 30),
+    ] {
+        let mut cmd = vec!["generate"];
+        cmd.extend_from_slice(&args);
+        cmd.extend_from_slice(&["-o", "s.toml"]);
+        ok(&kairos(&cmd, &dir));
+        let toml = std::fs::read_to_string(dir.join("s.toml")).unwrap();
+        assert!(
+            toml.starts_with(&format!("# kairos generate {}", args[0])),
+            "{toml}"
+        );
+        assert!(toml.contains("friction = 0.6"), "{toml}");
+        let scene = kairos::scene::Scene::load(&dir.join("s.toml")).unwrap();
+        assert_eq!(scene.bodies.len(), n, "{args:?}");
+    }
+    ok(&kairos(
+        &[
+            "generate",
+            "pyramid",
+            "--base",
+            "6",
+            "--duration",
+            "2",
+            "-o",
+            "p.toml",
+        ],
+        &dir,
+    ));
+    ok(&kairos(
+        &[
+            "run",
+            "p.toml",
+            "-q",
+            "-o",
+            "p.ktrace",
+            "--summary-json",
+            "p.json",
+        ],
+        &dir,
+    ));
+    let summary = json(&dir.join("p.json"));
+    assert!(summary["events"].as_u64().unwrap() >= 21, "{summary}");
+    ok(&kairos(
+        &["export", "p.ktrace", "--final", "final.csv"],
+        &dir,
+    ));
+    let start = kairos::scene::Scene::load(&dir.join("p.toml")).unwrap();
+    let end = std::fs::read_to_string(dir.join("final.csv")).unwrap();
+    let rows: Vec<Vec<f64>> = end
+        .lines()
+        .skip(1)
+        .map(|l| {
+            l.split(',')
+                .map(|x| x.parse().unwrap_or(f64::NAN))
+                .collect()
+        })
+        .collect();
+    assert_eq!(rows.len(), start.bodies.len());
+    // id, x, y, vx, vy, angle, omega: every box where it started (within 1% of its size), at
+    // rest and not turned.
+    for (row, b) in rows.iter().zip(&start.bodies) {
+        let moved = (row[1] - b.position[0]).hypot(row[2] - b.position[1]);
+        assert!(moved < 0.01, "box {} moved by {moved}", row[0]);
+        assert_eq!((row[3], row[4], row[6]), (0.0, 0.0, 0.0), "box {}", row[0]);
+        assert!(row[5].abs() < 1e-9, "box {} turned by {}", row[0], row[5]);
+    }
+    let bad = kairos(
+        &[
+            "generate", "stack", "--n", "3", "--size", "0", "-o", "x.toml",
+        ],
+        &dir,
+    );
+    assert_eq!(bad.status.code(), Some(2));
+    assert!(text(&bad.stderr).contains("size"), "{}", text(&bad.stderr));
+    assert!(!dir.join("x.toml").exists());
+    std::fs::remove_dir_all(&dir).ok();
+}
