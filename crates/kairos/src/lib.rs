@@ -61,6 +61,7 @@ pub mod roots;
 pub mod scene;
 pub mod shape;
 pub mod sim;
+pub mod stepped;
 pub mod trace;
 pub mod wall;
 pub mod world;

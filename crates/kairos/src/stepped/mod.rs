@@ -1,0 +1,637 @@
+//! The stepped engine: fixed time steps whose contacts are solved by warm-started sequential
+//! impulses, each contact point identified by the features it comes from.
+//!
+//! This is the engine of the seed's "caching collisions" (Trtík, *Collision detection*): a
+//! discrete broad phase keeps the pairs whose boxes overlap, the narrow phase gives each pair a
+//! contact manifold ([`contact_manifold`]) whose points are named by their features
+//! ([`ContactId`]), the contacts are solved by projected Gauss–Seidel on impulses (Catto,
+//! *Iterative Dynamics with Temporal Coherence*, GDC 2005: sequential impulses with
+//! accumulated-impulse clamping), and each point's impulses are cached under its
+//! [`CollisionId`] (the two bodies, their pieces and the two features) so that the next step
+//! starts from them when the contact persists (*warm starting*, the seed's `lambda_0`).
+//!
+//! # The step
+//! A step of `dt` is `substeps` sub-steps of `h = dt / substeps`. Each sub-step:
+//! 1. adds gravity to the velocities of the bodies;
+//! 2. finds the contacts at the current poses: the pairs of bodies whose bounding spheres'
+//!    boxes, grown by the speculative margin, overlap (the discrete finder of
+//!    [`StepOptions::finder`]), each pair of pieces' manifold within the margin, and each body
+//!    against each wall (a plane by the body's vertices below the margin; a segment, polygon
+//!    or static shape by its pieces' manifolds);
+//! 3. warm-starts each contact point from the impulses cached under its id at the previous
+//!    sub-step (none for a new contact);
+//! 4. runs `iterations` sweeps over the contact points, in a fixed order that alternates its
+//!    direction from sweep to sweep (symmetric Gauss–Seidel): the normal impulse,
+//!    accumulated and clamped to be non-negative, with a bias that closes a speculative gap
+//!    (a point apart by `s > 0` may approach by `s / h`), pushes out a penetration beyond the
+//!    slop (Baumgarte: `β / h` of it per sub-step) and, above a closing speed of
+//!    [`RESTITUTION_SPEED`], restores the restitution's share of the closing speed; then the
+//!    friction impulse along the tangent, accumulated and clamped to the friction cone
+//!    (`|λ_t| ≤ μ λ_n`);
+//! 5. moves every body with its new velocities (rotation integrated exactly at constant
+//!    angular velocity) and replaces the cache by this sub-step's impulses.
+//!
+//! The order of bodies, pairs (sorted) and points (the manifold's) is fixed, so a run is a pure
+//! function of its scene and options.
+//!
+//! # Measured
+//! A 2D tower of ten boxes and a 2D pyramid of base 20 stand for 10 s at `dt = 1/60` with 4
+//! sub-steps and 8 iterations (no box moves by 1% of its size); without warm starting the
+//! tower falls. In 3D the same tower sways: a box moves by about 15% of its size in 10 s with
+//! these options; more iterations or sub-steps lessen the sway but do not end it. Friction solved per point at a face's
+//! four corners couples the points through the box's turn; a patch friction at the manifold's
+//! centre with a twist term is the next step.
+//!
+//! Not yet part of the engine: 3D stacks that stand (above), islands and sleeping, a
+//! continuous collision check (fast bodies may tunnel through thin ones between sub-steps),
+//! meshes, traces and the command line.
+
+use std::collections::HashMap;
+
+use crate::math::{Aabb, Vector};
+use crate::overlap::{OverlapFinder, OverlapKind};
+use crate::query::manifold::{contact_manifold, ContactId, ContactPoint};
+use crate::query::sat::as_polytope;
+use crate::rigid::WallPieces;
+use crate::shape::{FeatureId, Pose, Shape, SupportMap};
+use crate::world::World;
+
+/// The speculative margin: contact points this far apart, relative to the size of the pair
+/// (the mean of the two bounding radii, or the body's own against a wall), are kept, so that
+/// a contact is solved before it closes.
+pub const SPECULATIVE: f64 = 0.04;
+
+/// Penetration that is left alone, relative to the size of the pair: the position correction
+/// pushes out only what is deeper (a contact resting exactly at zero would flicker).
+pub const SLOP: f64 = 0.0005;
+
+/// The Baumgarte factor: the share of a penetration beyond the slop that a sub-step removes.
+pub const BAUMGARTE: f64 = 0.2;
+
+/// Contacts closing slower than this (in units of the pair's size per unit time, times
+/// gravity's scale: an absolute speed) bounce without restitution: a resting contact must not
+/// jitter.
+pub const RESTITUTION_SPEED: f64 = 1.0;
+
+/// The options of a [`SteppedSim`].
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct StepOptions {
+    /// The time step (`> 0`).
+    pub dt: f64,
+    /// Sub-steps per step (`>= 1`).
+    pub substeps: u32,
+    /// Sweeps of the solver over the contacts per sub-step (`>= 1`).
+    pub iterations: u32,
+    /// Whether each contact starts from its cached impulses.
+    pub warm_start: bool,
+    /// The discrete broad phase that gives the candidate pairs.
+    pub finder: OverlapKind,
+}
+
+impl Default for StepOptions {
+    fn default() -> Self {
+        Self {
+            dt: 1.0 / 60.0,
+            substeps: 4,
+            iterations: 8,
+            warm_start: true,
+            finder: OverlapKind::Sap,
+        }
+    }
+}
+
+/// Why a [`SteppedSim`] was refused.
+#[derive(Clone, Debug, PartialEq, thiserror::Error)]
+pub enum StepError {
+    /// An option out of range.
+    #[error("{name} must be {range}, got {got}")]
+    Option {
+        /// The option.
+        name: &'static str,
+        /// What it must be.
+        range: &'static str,
+        /// What it is.
+        got: f64,
+    },
+    /// A world without rigid states.
+    #[error("the stepped engine needs rigid bodies: give the balls `shape = \"ball\"`")]
+    Balls,
+    /// A world with mesh bodies.
+    #[error("the stepped engine does not take mesh bodies yet")]
+    Meshes,
+}
+
+/// What identifies a contact point from one sub-step to the next: the two bodies (`b` a wall
+/// when [`CollisionId::wall`]), the pieces of compound bodies, and the features of the point
+/// ([`ContactId`]): the seed's `CollisionID`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub struct CollisionId {
+    /// The first body.
+    pub a: u32,
+    /// The second body, or the wall.
+    pub b: u32,
+    /// Whether `b` is a wall.
+    pub wall: bool,
+    /// The pieces of `a` and `b` (0 for a convex body and for a plane).
+    pub pieces: [u32; 2],
+    /// The features of `a` and `b` the point lies on.
+    pub features: ContactId,
+}
+
+/// A body's state in the stepped engine: its centre of mass, velocity, rotation and angular
+/// velocity (world frame).
+#[derive(Clone, Debug, PartialEq)]
+pub struct StepBody<V: Vector> {
+    /// The centre of mass.
+    pub position: V,
+    /// The velocity of the centre of mass.
+    pub velocity: V,
+    /// The rotation of the body frame.
+    pub rotation: V::Rotation,
+    /// The angular velocity, world frame.
+    pub angular_velocity: V::Angular,
+    inv_mass: f64,
+    inv_inertia: V::Inertia,
+}
+
+/// Counts of a run.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct StepStats {
+    /// Steps taken.
+    pub steps: u64,
+    /// Contact points solved, summed over the sub-steps.
+    pub contacts: u64,
+    /// Of those, the points that started from cached impulses.
+    pub warm_hits: u64,
+}
+
+/// One contact point being solved.
+#[derive(Clone, Debug)]
+struct Point<V: Vector> {
+    id: CollisionId,
+    a: usize,
+    /// `None`: a wall.
+    b: Option<usize>,
+    normal: V,
+    /// Offsets of the point from the centres of mass of `a` and `b`.
+    ra: V,
+    rb: V,
+    mass_n: f64,
+    tangents: [V; 2],
+    mass_t: [f64; 2],
+    bias: f64,
+    friction: f64,
+    /// Accumulated impulses: normal, and along each tangent.
+    pn: f64,
+    pt: [f64; 2],
+}
+
+/// The stepped engine (see the [module docs](self)).
+pub struct SteppedSim<V: Vector> {
+    world: World<V>,
+    bodies: Vec<StepBody<V>>,
+    options: StepOptions,
+    finder: Box<dyn OverlapFinder<V>>,
+    /// The impulses of the last sub-step's points: normal, and the tangential impulse as a
+    /// vector (re-projected on the next sub-step's tangents).
+    cache: HashMap<CollisionId, (f64, V)>,
+    time: f64,
+    stats: StepStats,
+    boxes: Vec<Aabb<V>>,
+    pairs: Vec<[u32; 2]>,
+    points: Vec<Point<V>>,
+}
+
+impl<V: Vector> SteppedSim<V> {
+    /// The engine on `world` (its bodies at their stored states, which must all be at time
+    /// 0), or why it cannot run it.
+    pub fn new(world: World<V>, options: StepOptions) -> Result<Self, StepError> {
+        if !(options.dt > 0.0 && options.dt.is_finite()) {
+            return Err(StepError::Option {
+                name: "dt",
+                range: "positive and finite",
+                got: options.dt,
+            });
+        }
+        for (name, x) in [
+            ("substeps", options.substeps),
+            ("iterations", options.iterations),
+        ] {
+            if x == 0 {
+                return Err(StepError::Option {
+                    name,
+                    range: "at least 1",
+                    got: 0.0,
+                });
+            }
+        }
+        if world.rigid.is_empty() && !world.bodies.is_empty() {
+            return Err(StepError::Balls);
+        }
+        if !world.meshes.is_empty() {
+            return Err(StepError::Meshes);
+        }
+        let bodies = world
+            .bodies
+            .iter()
+            .zip(&world.rigid)
+            .map(|(b, r)| StepBody {
+                position: b.pos,
+                velocity: b.vel,
+                rotation: r.rotation,
+                angular_velocity: r.angular_velocity,
+                inv_mass: b.inv_mass,
+                inv_inertia: r.inv_inertia,
+            })
+            .collect();
+        Ok(Self {
+            finder: options.finder.build(),
+            world,
+            bodies,
+            options,
+            cache: HashMap::new(),
+            time: 0.0,
+            stats: StepStats::default(),
+            boxes: Vec::new(),
+            pairs: Vec::new(),
+            points: Vec::new(),
+        })
+    }
+
+    /// The bodies' states now.
+    pub fn bodies(&self) -> &[StepBody<V>] {
+        &self.bodies
+    }
+
+    /// The simulated time.
+    pub fn time(&self) -> f64 {
+        self.time
+    }
+
+    /// The counts so far.
+    pub fn stats(&self) -> StepStats {
+        self.stats
+    }
+
+    /// The world the engine was made from (its bodies as they were at time 0).
+    pub fn world(&self) -> &World<V> {
+        &self.world
+    }
+
+    /// The kinetic energy (linear and rotational) of the bodies now.
+    pub fn kinetic_energy(&self) -> f64 {
+        self.bodies
+            .iter()
+            .map(|b| {
+                let linear = 0.5 * b.velocity.length_squared() / b.inv_mass;
+                let w = b.angular_velocity;
+                // ω · I ω with I = (I⁻¹)⁻¹: solve through the inverse's own inverse.
+                let inertia = V::inertia_inverse(b.inv_inertia).unwrap_or(b.inv_inertia);
+                let l = V::inertia_apply(b.rotation, inertia, w);
+                linear + 0.5 * V::angular_dot(w, l)
+            })
+            .sum()
+    }
+
+    /// One step of [`StepOptions::dt`].
+    pub fn step(&mut self) {
+        let h = self.options.dt / self.options.substeps as f64;
+        for _ in 0..self.options.substeps {
+            self.substep(h);
+        }
+        self.stats.steps += 1;
+        self.time = self.stats.steps as f64 * self.options.dt;
+    }
+
+    fn substep(&mut self, h: f64) {
+        let g = self.world.gravity;
+        if g != V::ZERO {
+            for b in &mut self.bodies {
+                b.velocity += g * h;
+            }
+        }
+        self.collide(h);
+        self.warm_start();
+        // Sweeps alternate their direction (symmetric Gauss–Seidel): a sweep always in one
+        // direction solves the left point of each contact before the right one, and that bias
+        // makes a tower sway (measured: the top of a tower of ten 2D boxes moves 6% of a box
+        // in 10 s one way, 0.1% alternating).
+        let n = self.points.len();
+        for it in 0..self.options.iterations {
+            for k in 0..n {
+                let k = if it % 2 == 1 { n - 1 - k } else { k };
+                self.solve_normal(k);
+                self.solve_friction(k);
+            }
+        }
+        for b in &mut self.bodies {
+            b.position += b.velocity * h;
+            b.rotation = V::integrate_rotation(b.rotation, b.angular_velocity, h);
+        }
+        self.cache.clear();
+        for p in &self.points {
+            let pt = p.tangents[0] * p.pt[0] + p.tangents[1] * p.pt[1];
+            self.cache.insert(p.id, (p.pn, pt));
+        }
+        self.stats.contacts += self.points.len() as u64;
+    }
+
+    /// The pose of body `i`'s shape frame now.
+    fn pose(&self, i: usize) -> Pose<V> {
+        let b = &self.bodies[i];
+        self.world.rigid[i].shape_pose(b.position, b.rotation)
+    }
+
+    /// Body `i`'s pieces: (piece index, shape).
+    fn pieces(&self, i: usize) -> impl Iterator<Item = (u32, &Shape<V>)> {
+        let r = &self.world.rigid[i];
+        let first = r.shape as usize;
+        self.world.shapes[first..first + r.pieces as usize]
+            .iter()
+            .enumerate()
+            .map(|(k, s)| (k as u32, s))
+    }
+
+    /// Finds this sub-step's contact points, in a fixed order.
+    fn collide(&mut self, h: f64) {
+        let mut points = std::mem::take(&mut self.points);
+        points.clear();
+        let n = self.bodies.len();
+        // Boxes of the bounding spheres, grown by the margin and by a sub-step's motion.
+        self.boxes.clear();
+        for (b, body) in self.bodies.iter().zip(&self.world.bodies) {
+            let reach = body.radius * (1.0 + SPECULATIVE) + b.velocity.length() * h;
+            let r = V::splat(reach);
+            self.boxes.push(Aabb {
+                min: b.position - r,
+                max: b.position + r,
+            });
+        }
+        let mut pairs = std::mem::take(&mut self.pairs);
+        self.finder.find_pairs(&self.boxes, &mut pairs);
+        for &[i, j] in &pairs {
+            let (i, j) = (i as usize, j as usize);
+            let size = 0.5 * (self.world.bodies[i].radius + self.world.bodies[j].radius);
+            let (pose_i, pose_j) = (self.pose(i), self.pose(j));
+            for (ki, si) in self.pieces(i) {
+                for (kj, sj) in self.pieces(j) {
+                    let m = contact_manifold(si, &pose_i, sj, &pose_j, SPECULATIVE * size, None);
+                    for c in m.points() {
+                        let id = CollisionId {
+                            a: i as u32,
+                            b: j as u32,
+                            wall: false,
+                            pieces: [ki, kj],
+                            features: c.id,
+                        };
+                        points.push(self.point(id, i, Some(j), m.normal, c, size, h));
+                    }
+                }
+            }
+        }
+        self.pairs = pairs;
+        // Each body against each wall: the wall is `a` of the manifold (its normal points
+        // from the wall to the body) and the body is `b`; stored with the body first.
+        for i in 0..n {
+            let size = self.world.bodies[i].radius;
+            let pose = self.pose(i);
+            for w in 0..self.world.wall_pieces.len() {
+                let mut found: Vec<(u32, V, ContactPoint<V>)> = Vec::new();
+                match &self.world.wall_pieces[w] {
+                    WallPieces::Plane(plane) => {
+                        // The plane's normal on the side of the body's centre.
+                        let nrm = if plane.signed_distance(self.bodies[i].position) >= 0.0 {
+                            plane.normal
+                        } else {
+                            -plane.normal
+                        };
+                        for (k, s) in self.pieces(i) {
+                            for (v, f) in shape_points(s, &pose, -nrm) {
+                                let sep = (v - plane.point).dot(nrm);
+                                if sep <= SPECULATIVE * size {
+                                    let id = ContactId {
+                                        a: FeatureId::Face(0),
+                                        b: f,
+                                    };
+                                    let c = ContactPoint {
+                                        point_a: v - nrm * sep,
+                                        point_b: v,
+                                        separation: sep,
+                                        id,
+                                    };
+                                    found.push((k, nrm, c));
+                                }
+                            }
+                        }
+                    }
+                    WallPieces::Shapes(pieces) => {
+                        for (wk, (ws, wpose, _, _)) in pieces.iter().enumerate() {
+                            for (k, s) in self.pieces(i) {
+                                let m =
+                                    contact_manifold(ws, wpose, s, &pose, SPECULATIVE * size, None);
+                                for c in m.points() {
+                                    // The body's piece, and the wall's above it.
+                                    found.push((k | ((wk as u32) << 16), m.normal, *c));
+                                }
+                            }
+                        }
+                    }
+                }
+                for (k, nrm, c) in found {
+                    // Flip to the body's frame of reference: the body is `a`, the normal
+                    // points from it to the wall.
+                    let flipped = ContactPoint {
+                        point_a: c.point_b,
+                        point_b: c.point_a,
+                        separation: c.separation,
+                        id: c.id.swapped(),
+                    };
+                    let id = CollisionId {
+                        a: i as u32,
+                        b: w as u32,
+                        wall: true,
+                        pieces: [k & 0xffff, k >> 16],
+                        features: flipped.id,
+                    };
+                    points.push(self.point(id, i, None, -nrm, &flipped, size, h));
+                }
+            }
+        }
+        self.points = points;
+    }
+
+    /// A contact point between body `a` and body `b` (or a wall), its normal from `a` to `b`.
+    #[allow(clippy::too_many_arguments)]
+    fn point(
+        &self,
+        id: CollisionId,
+        a: usize,
+        b: Option<usize>,
+        normal: V,
+        c: &ContactPoint<V>,
+        size: f64,
+        h: f64,
+    ) -> Point<V> {
+        let ba = &self.bodies[a];
+        let ra = c.point_a - ba.position;
+        let rb = b.map_or(V::ZERO, |b| c.point_b - self.bodies[b].position);
+        let tangents = tangents(normal);
+        let mass = |d: V| {
+            let mut k = ba.inv_mass + b.map_or(0.0, |b| self.bodies[b].inv_mass);
+            let ca = V::cross_angular(ra, d);
+            k += V::angular_dot(ca, V::inertia_apply(ba.rotation, ba.inv_inertia, ca));
+            if let Some(b) = b {
+                let bb = &self.bodies[b];
+                let cb = V::cross_angular(rb, d);
+                k += V::angular_dot(cb, V::inertia_apply(bb.rotation, bb.inv_inertia, cb));
+            }
+            if k > 0.0 {
+                1.0 / k
+            } else {
+                0.0
+            }
+        };
+        let mass_t = [
+            mass(tangents[0]),
+            if V::DIM == 3 { mass(tangents[1]) } else { 0.0 },
+        ];
+        let sep = c.separation;
+        let mut bias = if sep > 0.0 {
+            // Speculative: the gap may close in this sub-step, no further.
+            -sep / h
+        } else {
+            BAUMGARTE / h * (-sep - SLOP * size).max(0.0)
+        };
+        let vn = self.relative_velocity(a, b, ra, rb).dot(normal);
+        let e = self.world.restitution;
+        if e > 0.0 && vn < -RESTITUTION_SPEED {
+            bias = bias.max(-e * vn);
+        }
+        Point {
+            id,
+            a,
+            b,
+            normal,
+            ra,
+            rb,
+            mass_n: mass(normal),
+            tangents,
+            mass_t,
+            bias,
+            friction: self.world.friction,
+            pn: 0.0,
+            pt: [0.0; 2],
+        }
+    }
+
+    /// The velocity of `b`'s point at `rb` minus that of `a`'s point at `ra`.
+    fn relative_velocity(&self, a: usize, b: Option<usize>, ra: V, rb: V) -> V {
+        let at = |i: usize, r: V| {
+            let s = &self.bodies[i];
+            s.velocity + V::angular_cross(s.angular_velocity, r)
+        };
+        b.map_or(V::ZERO, |b| at(b, rb)) - at(a, ra)
+    }
+
+    /// Applies impulse `p` (on `b`; `-p` on `a`) at the point's offsets.
+    fn apply(&mut self, a: usize, b: Option<usize>, ra: V, rb: V, p: V) {
+        let s = &mut self.bodies[a];
+        s.velocity -= p * s.inv_mass;
+        let dw = V::inertia_apply(s.rotation, s.inv_inertia, V::cross_angular(ra, p));
+        s.angular_velocity = V::angular_add_scaled(s.angular_velocity, dw, -1.0);
+        if let Some(b) = b {
+            let s = &mut self.bodies[b];
+            s.velocity += p * s.inv_mass;
+            let dw = V::inertia_apply(s.rotation, s.inv_inertia, V::cross_angular(rb, p));
+            s.angular_velocity = V::angular_add_scaled(s.angular_velocity, dw, 1.0);
+        }
+    }
+
+    /// Starts each point from its cached impulses, when it has some.
+    fn warm_start(&mut self) {
+        if !self.options.warm_start {
+            return;
+        }
+        for k in 0..self.points.len() {
+            let Some(&(pn, pt)) = self.cache.get(&self.points[k].id) else {
+                continue;
+            };
+            self.stats.warm_hits += 1;
+            let p = &mut self.points[k];
+            p.pn = pn;
+            p.pt = [pt.dot(p.tangents[0]), pt.dot(p.tangents[1])];
+            let total = p.normal * p.pn + p.tangents[0] * p.pt[0] + p.tangents[1] * p.pt[1];
+            let (a, b, ra, rb) = (p.a, p.b, p.ra, p.rb);
+            self.apply(a, b, ra, rb, total);
+        }
+    }
+
+    /// The normal impulse at point `k`, accumulated and clamped to be non-negative.
+    fn solve_normal(&mut self, k: usize) {
+        let p = &self.points[k];
+        let (a, b, ra, rb, n) = (p.a, p.b, p.ra, p.rb, p.normal);
+        let dv = self.relative_velocity(a, b, ra, rb);
+        let p = &mut self.points[k];
+        let lambda = p.mass_n * (p.bias - dv.dot(n));
+        let total = (p.pn + lambda).max(0.0);
+        let dn = total - p.pn;
+        p.pn = total;
+        self.apply(a, b, ra, rb, n * dn);
+    }
+
+    /// The friction impulse at point `k` along each tangent, accumulated and clamped to the
+    /// friction cone of the point's normal impulse.
+    fn solve_friction(&mut self, k: usize) {
+        let p = &self.points[k];
+        let (a, b, ra, rb) = (p.a, p.b, p.ra, p.rb);
+        let dims = if V::DIM == 3 { 2 } else { 1 };
+        for t in 0..dims {
+            let tangent = self.points[k].tangents[t];
+            let dv = self.relative_velocity(a, b, ra, rb);
+            let p = &mut self.points[k];
+            let limit = p.friction * p.pn;
+            let lambda = -p.mass_t[t] * dv.dot(tangent);
+            let total = (p.pt[t] + lambda).clamp(-limit, limit);
+            let dt = total - p.pt[t];
+            p.pt[t] = total;
+            self.apply(a, b, ra, rb, tangent * dt);
+        }
+    }
+}
+
+/// The points of `shape` at `pose` a plane below it may touch: every vertex of a polytope
+/// (named by its index), else the support point along `down`.
+fn shape_points<V: Vector>(shape: &Shape<V>, pose: &Pose<V>, down: V) -> Vec<(V, FeatureId)> {
+    match as_polytope(shape) {
+        Some(poly) => (0..poly.vertex_count())
+            .map(|k| {
+                (
+                    pose.transform_point(poly.vertex(k)),
+                    FeatureId::Vertex(k as u32),
+                )
+            })
+            .collect(),
+        None => vec![(shape.support(pose, down), FeatureId::None)],
+    }
+}
+
+/// Unit tangents of the unit normal `n`: one in 2D (the second zero), two in 3D.
+fn tangents<V: Vector>(n: V) -> [V; 2] {
+    // The axis least aligned with `n`, made orthogonal to it.
+    let axis = (0..V::DIM)
+        .min_by(|&x, &y| n.comp(x).abs().total_cmp(&n.comp(y).abs()))
+        .unwrap_or(0);
+    let e = V::unit(axis);
+    let t1 = e - n * n.dot(e);
+    let t1 = t1 * (1.0 / t1.length());
+    if V::DIM == 2 {
+        return [t1, V::ZERO];
+    }
+    let other = (0..3).find(|&x| x != axis).unwrap_or(0);
+    let e2 = V::unit(other);
+    let t2 = e2 - n * n.dot(e2) - t1 * t1.dot(e2);
+    [t1, t2 * (1.0 / t2.length())]
+}
+
+#[cfg(test)]
+mod tests;
