@@ -85,6 +85,16 @@ impl<V: Vector> Plane<V> {
     pub fn signed_distance(&self, p: V) -> f64 {
         (p - self.point).dot(self.normal)
     }
+    /// The plane's unit normal pointing to the side `p` is on (`p` on the plane: the
+    /// normal as it is).
+    #[inline]
+    pub fn normal_towards(&self, p: V) -> V {
+        if self.signed_distance(p) >= 0.0 {
+            self.normal
+        } else {
+            -self.normal
+        }
+    }
     /// Closest point of the plane to `p`.
     #[inline]
     pub fn closest_point(&self, p: V) -> V {

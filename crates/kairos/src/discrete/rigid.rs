@@ -22,7 +22,6 @@ use crate::query::{
 };
 use crate::rigid::{self, MovingPiece, WallPieces};
 use crate::shape::{Pose, SupportMap};
-use crate::wall::Plane;
 use crate::world::World;
 
 /// Overlaps up to this depth, relative to the size of the pair (the sum of the bounding radii,
@@ -38,15 +37,6 @@ const GAP: f64 = 0.75;
 
 /// Most push-outs of a body from the pieces of one wall (a polygon wall's triangles).
 const WALL_PUSHES: usize = 4;
-
-/// The plane's unit normal on the side of `p`.
-fn plane_side<V: Vector>(plane: &Plane<V>, p: V) -> V {
-    if plane.signed_distance(p) >= 0.0 {
-        plane.normal
-    } else {
-        -plane.normal
-    }
-}
 
 /// A usable unit direction: finite and not zero.
 fn direction<V: Vector>(n: V) -> bool {
@@ -114,7 +104,7 @@ impl<V: Vector> DiscreteSim<V> {
             let pose = m.pose_at(t);
             match &self.world.wall_pieces[w] {
                 WallPieces::Plane(p) => {
-                    let up = plane_side(p, centre);
+                    let up = p.normal_towards(centre);
                     keep(-up.dot(m.shape.support(&pose, -up) - p.point), up);
                 }
                 WallPieces::Shapes(pieces) => {
@@ -344,7 +334,7 @@ impl<V: Vector> DiscreteSim<V> {
             return false;
         };
         let from = match &self.world.wall_pieces[w] {
-            WallPieces::Plane(p) => plane_side(p, self.world.bodies[a].pos),
+            WallPieces::Plane(p) => p.normal_towards(self.world.bodies[a].pos),
             WallPieces::Shapes(pieces) => {
                 // The pair of pieces nearest at contact, as the response takes it.
                 #[allow(clippy::type_complexity)]

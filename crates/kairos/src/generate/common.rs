@@ -15,6 +15,37 @@ pub(super) fn with_restitution(mut scene: Scene, e: f64) -> Scene {
     scene
 }
 
+/// A scene's dimension: 2 or 3.
+pub(super) fn check_dim(dim: usize) -> Result<(), GenerateError> {
+    if dim == 2 || dim == 3 {
+        Ok(())
+    } else {
+        Err(GenerateError::OutOfRange {
+            name: "dim",
+            range: "2 or 3",
+            got: dim as f64,
+        })
+    }
+}
+
+/// A scene of `n` rigid bodies: at least one, at most [`RigidGasParams::MAX_BODIES`].
+pub(super) fn check_rigid_count(n: usize) -> Result<(), GenerateError> {
+    let max = super::RigidGasParams::MAX_BODIES;
+    if n == 0 || n > max {
+        return Err(GenerateError::Bodies { n, max });
+    }
+    Ok(())
+}
+
+/// A gravity strength: positive, finite and at most what a scene file holds.
+pub(super) fn check_gravity(g: f64) -> Result<(), GenerateError> {
+    check_at_most("gravity", g)?;
+    if !(g > 0.0 && g.is_finite()) {
+        return Err(GenerateError::NotPositive { names: "gravity" });
+    }
+    Ok(())
+}
+
 /// A scene's duration: positive, and at most what a scene file holds
 /// ([`crate::scene::MAX_MAGNITUDE`]), so that the reader takes every generated scene.
 pub(super) fn check_duration(duration: f64) -> Result<(), GenerateError> {

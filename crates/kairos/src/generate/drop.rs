@@ -3,9 +3,11 @@
 use rand::{Rng, SeedableRng};
 use rand_pcg::Pcg64;
 
-use super::common::{check_at_most, check_duration, check_restitution, float, floats, rigid_scene};
+use super::common::{
+    check_dim, check_duration, check_gravity, check_restitution, check_rigid_count, float, floats,
+    rigid_scene,
+};
 use super::error::GenerateError;
-use super::rigid_gas::RigidGasParams;
 use crate::scene::{Scene, WallSpec};
 
 /// Parameters of [`drop`].
@@ -51,24 +53,10 @@ impl Default for DropParams {
 /// [`crate::world::WorldBuilder::gravity`]).
 pub fn drop(p: &DropParams) -> Result<Scene, GenerateError> {
     use std::f64::consts::TAU;
-    if p.dim != 2 && p.dim != 3 {
-        return Err(GenerateError::OutOfRange {
-            name: "dim",
-            range: "2 or 3",
-            got: p.dim as f64,
-        });
-    }
+    check_dim(p.dim)?;
     let n = p.balls + p.boxes;
-    if n == 0 || n > RigidGasParams::MAX_BODIES {
-        return Err(GenerateError::Bodies {
-            n,
-            max: RigidGasParams::MAX_BODIES,
-        });
-    }
-    check_at_most("gravity", p.gravity)?;
-    if !(p.gravity > 0.0 && p.gravity.is_finite()) {
-        return Err(GenerateError::NotPositive { names: "gravity" });
-    }
+    check_rigid_count(n)?;
+    check_gravity(p.gravity)?;
     check_duration(p.duration)?;
     check_restitution(p.restitution)?;
     let mut rng = Pcg64::seed_from_u64(p.seed);

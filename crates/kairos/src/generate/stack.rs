@@ -2,9 +2,11 @@
 //! [`pyramids`] (many small pyramids side by side), the scenes a stepped engine's contact
 //! solver must hold still.
 
-use super::common::{check_at_most, check_duration, check_restitution, floats, rigid_scene};
+use super::common::{
+    check_at_most, check_dim, check_duration, check_gravity, check_restitution, check_rigid_count,
+    floats, rigid_scene,
+};
 use super::error::GenerateError;
-use super::rigid_gas::RigidGasParams;
 use crate::scene::{Scene, WallSpec};
 
 /// Parameters of [`stack`], [`pyramid`] and [`pyramids`].
@@ -40,13 +42,13 @@ impl Default for StackParams {
 /// A tower of `n` boxes (cubes of edge [`StackParams::size`], density 1, at rest and not
 /// turned), each resting on the one below, the lowest on a floor plane through the origin.
 pub fn stack(p: &StackParams, n: usize) -> Result<Scene, GenerateError> {
-    let h = 0.5 * p.size;
-    let centres = (0..n).map(|k| {
-        let mut c = vec![0.0; p.dim];
-        c[p.dim - 1] = h + k as f64 * p.size;
-        c
-    });
-    boxes_on_floor(p, n, centres)
+    boxes_on_floor(p, n, |h, centres| {
+        for k in 0..n {
+            let mut c = vec![0.0; p.dim];
+            c[p.dim - 1] = h + k as f64 * p.size;
+            centres.push(c);
+        }
+    })
 }
 
 /// A pyramid of boxes whose lowest row has `base` boxes side by side (2D: rows of `base`,
@@ -66,71 +68,50 @@ pub fn pyramids(p: &StackParams, base: usize, count: usize) -> Result<Scene, Gen
     } else {
         base * (base + 1) * (2 * base + 1) / 6
     };
-    let n = per.saturating_mul(count);
-    if n == 0 || n > RigidGasParams::MAX_BODIES {
-        return Err(GenerateError::Bodies {
-            n,
-            max: RigidGasParams::MAX_BODIES,
-        });
-    }
     let side = if p.dim == 2 {
         count
     } else {
         (count as f64).sqrt().ceil() as usize
     };
     let pitch = (base + 1) as f64 * p.size;
-    let mut centres = Vec::with_capacity(n);
-    for k in 0..count {
-        let origin = [(k % side) as f64 * pitch, (k / side) as f64 * pitch];
-        for layer in 0..base {
-            let row = base - layer;
-            // The row's first box sits half a box further in than the row below's.
-            let first = (layer as f64 + 1.0) * 0.5 * p.size;
-            let z = (layer as f64 + 0.5) * p.size;
-            let along = |j: usize| first + j as f64 * p.size;
-            if p.dim == 2 {
+    boxes_on_floor(p, per.saturating_mul(count), |h, centres| {
+        for k in 0..count {
+            let origin = [(k % side) as f64 * pitch, (k / side) as f64 * pitch];
+            for layer in 0..base {
+                let row = base - layer;
+                // The row's first box sits half a box further in than the row below's.
+                let first = (layer as f64 + 1.0) * h;
+                let z = (layer as f64 + 0.5) * p.size;
+                let along = |j: usize| first + j as f64 * p.size;
                 for j in 0..row {
-                    centres.push(vec![origin[0] + along(j), z]);
-                }
-            } else {
-                for j in 0..row {
-                    for i in 0..row {
-                        centres.push(vec![origin[0] + along(i), origin[1] + along(j), z]);
+                    if p.dim == 2 {
+                        centres.push(vec![origin[0] + along(j), z]);
+                    } else {
+                        for i in 0..row {
+                            centres.push(vec![origin[0] + along(i), origin[1] + along(j), z]);
+                        }
                     }
                 }
             }
         }
-    }
-    boxes_on_floor(p, n, centres.into_iter())
+    })
 }
 
-/// The scene of `n` boxes at `centres` on a floor plane, after checking the parameters.
+/// The scene of `n` boxes on a floor plane, after checking the parameters: `place` gets half
+/// the box edge and pushes the `n` centres.
 fn boxes_on_floor(
     p: &StackParams,
     n: usize,
-    centres: impl Iterator<Item = Vec<f64>>,
+    place: impl FnOnce(f64, &mut Vec<Vec<f64>>),
 ) -> Result<Scene, GenerateError> {
-    if p.dim != 2 && p.dim != 3 {
-        return Err(GenerateError::OutOfRange {
-            name: "dim",
-            range: "2 or 3",
-            got: p.dim as f64,
-        });
-    }
-    if n == 0 || n > RigidGasParams::MAX_BODIES {
-        return Err(GenerateError::Bodies {
-            n,
-            max: RigidGasParams::MAX_BODIES,
-        });
-    }
+    check_dim(p.dim)?;
+    check_rigid_count(n)?;
     check_at_most("size", p.size)?;
-    check_at_most("gravity", p.gravity)?;
-    check_at_most("friction", p.friction)?;
-    for (names, x) in [("size", p.size), ("gravity", p.gravity)] {
-        if !(x > 0.0 && x.is_finite()) {
-            return Err(GenerateError::NotPositive { names });
-        }
+    if !(p.size > 0.0 && p.size.is_finite()) {
+        return Err(GenerateError::NotPositive { names: "size" });
     }
+    check_gravity(p.gravity)?;
+    check_at_most("friction", p.friction)?;
     if !(p.friction >= 0.0) {
         return Err(GenerateError::OutOfRange {
             name: "friction",
@@ -140,13 +121,16 @@ fn boxes_on_floor(
     }
     check_duration(p.duration)?;
     check_restitution(p.restitution)?;
+    let mut centres = Vec::with_capacity(n);
+    place(0.5 * p.size, &mut centres);
     let half = floats(&vec![0.5 * p.size; p.dim]);
     let tables = centres
+        .iter()
         .map(|c| {
             let mut t = toml::Table::new();
             t.insert("shape".into(), "box".into());
             t.insert("half_extents".into(), half.clone());
-            t.insert("position".into(), floats(&c));
+            t.insert("position".into(), floats(c));
             t.insert("velocity".into(), floats(&vec![0.0; p.dim]));
             t
         })

@@ -4,7 +4,7 @@
 
 use super::predict::gap_at;
 use super::state::MovingPiece;
-use super::walls::{plane_side, WallPieces};
+use super::walls::WallPieces;
 use super::SHELL;
 use crate::math::Vector;
 use crate::query::{contact_manifold, sat::as_polytope};
@@ -161,7 +161,7 @@ fn plane_contact_set_of<'a, V: Vector + 'a>(
         Some((b, _)) => b.position_at(t),
         None => first.pose_at(t).position,
     };
-    let up = plane_side(plane, centre);
+    let up = plane.normal_towards(centre);
     let mut lowest: Option<(V, f64)> = None;
     for m in pieces.clone() {
         let low = m.shape.support(&m.pose_at(t), -up);

@@ -84,15 +84,6 @@ impl<V: Vector> WallPieces<V> {
     }
 }
 
-/// The side of `plane` the body's centre is on, as the plane's normal pointing to that side.
-pub(super) fn plane_side<V: Vector>(plane: &Plane<V>, centre: V) -> V {
-    if plane.signed_distance(centre) >= 0.0 {
-        plane.normal
-    } else {
-        -plane.normal
-    }
-}
-
 /// The first contact of a rigid body with a wall (`t_max` as for [`body_body`](super::body_body)).
 pub fn body_wall<V: Vector>(a: &MovingPiece<V>, pieces: &WallPieces<V>, t_max: f64) -> Toi {
     match pieces {
@@ -215,7 +206,7 @@ fn body_plane<V: Vector>(
     t_max: f64,
 ) -> Toi {
     let t0 = b.time;
-    let n = plane_side(plane, b.pos);
+    let n = plane.normal_towards(b.pos);
     let centre_gap = n.dot(b.pos - plane.point);
     let vn = n.dot(b.vel);
     // The centre's normal acceleration (gravity), and how fast it can close the gap.

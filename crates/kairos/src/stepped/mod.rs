@@ -396,15 +396,12 @@ impl<V: Vector> SteppedSim<V> {
             let size = self.world.bodies[i].radius;
             let pose = self.pose(i);
             for w in 0..self.world.wall_pieces.len() {
-                let mut found: Vec<(u32, V, ContactPoint<V>)> = Vec::new();
+                // (the body's piece, the wall's piece), the normal from the wall, the point.
+                let mut found: Vec<([u32; 2], V, ContactPoint<V>)> = Vec::new();
                 match &self.world.wall_pieces[w] {
                     WallPieces::Plane(plane) => {
                         // The plane's normal on the side of the body's centre.
-                        let nrm = if plane.signed_distance(self.bodies[i].position) >= 0.0 {
-                            plane.normal
-                        } else {
-                            -plane.normal
-                        };
+                        let nrm = plane.normal_towards(self.bodies[i].position);
                         for (k, s) in self.pieces(i) {
                             for (v, f) in shape_points(s, &pose, -nrm) {
                                 let sep = (v - plane.point).dot(nrm);
@@ -419,7 +416,7 @@ impl<V: Vector> SteppedSim<V> {
                                         separation: sep,
                                         id,
                                     };
-                                    found.push((k, nrm, c));
+                                    found.push(([k, 0], nrm, c));
                                 }
                             }
                         }
@@ -430,14 +427,13 @@ impl<V: Vector> SteppedSim<V> {
                                 let m =
                                     contact_manifold(ws, wpose, s, &pose, SPECULATIVE * size, None);
                                 for c in m.points() {
-                                    // The body's piece, and the wall's above it.
-                                    found.push((k | ((wk as u32) << 16), m.normal, *c));
+                                    found.push(([k, wk as u32], m.normal, *c));
                                 }
                             }
                         }
                     }
                 }
-                for (k, nrm, c) in found {
+                for (pieces, nrm, c) in found {
                     // Flip to the body's frame of reference: the body is `a`, the normal
                     // points from it to the wall.
                     let flipped = ContactPoint {
@@ -450,7 +446,7 @@ impl<V: Vector> SteppedSim<V> {
                         a: i as u32,
                         b: w as u32,
                         wall: true,
-                        pieces: [k & 0xffff, k >> 16],
+                        pieces,
                         features: flipped.id,
                     };
                     points.push(self.point(id, i, None, -nrm, &flipped, size, h));
