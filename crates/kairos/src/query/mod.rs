@@ -47,7 +47,10 @@ pub use epa::{penetration, signed_distance, EpaOptions, EpaResult, EpaStatus};
 pub use gjk::{
     distance, intersects, CoreSupport, Feature, GjkCache, GjkOptions, GjkResult, GjkStatus,
 };
-pub use manifold::{contact_manifold, polytope_manifold, ContactId, ContactPoint, Manifold};
+pub use manifold::{
+    contact_manifold, contact_manifold_with, polytope_manifold, ContactId, ContactPoint, Manifold,
+    ManifoldOptions,
+};
 pub use sat::{sat, Polytope, SatCache, SatFeature, SatResult, SatStatus};
 pub use toi::{time_of_impact, ToiOptions, ToiResult, ToiStatus};
 

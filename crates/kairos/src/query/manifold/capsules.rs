@@ -20,6 +20,7 @@ pub(super) fn capsule_polytope<V: Vector>(
     p: &dyn Polytope<V>,
     pose_p: &Pose<V>,
     prediction: f64,
+    slack: f64,
 ) -> Option<Manifold<V>> {
     let g = distance(
         seg,
@@ -31,7 +32,7 @@ pub(super) fn capsule_polytope<V: Vector>(
     );
     if g.status != GjkStatus::Separated {
         // The core enters the polytope: the cores' manifold, grown by the radius.
-        let m = polytope_contacts(seg, pose_c, p, pose_p, prediction + r, None)?;
+        let m = polytope_contacts(seg, pose_c, p, pose_p, prediction + r, slack, None)?;
         return Some(m.grown(r, 0.0));
     }
     if g.distance - r > prediction {
@@ -49,7 +50,8 @@ pub(super) fn capsule_polytope<V: Vector>(
     if align < 1.0 - 1e-9 {
         return None;
     }
-    let rf = ref_face(p, pose_p, j);
+    let size = size_of(p).max(size_of(seg)) + r;
+    let rf = ref_face(p, pose_p, j, slack * size);
     let world = |v: usize| pose_c.transform_point(seg.vertices()[v]);
     let on_ref = FeatureId::Face(j as u32);
     let pts = [0, 1].map(|v| Clipped {
@@ -57,7 +59,6 @@ pub(super) fn capsule_polytope<V: Vector>(
         on_ref,
         on_inc: FeatureId::Vertex(v as u32),
     });
-    let size = size_of(p).max(size_of(seg)) + r;
     let clipped = clip_segment(pts, &rf.planes, FeatureId::Edge(0));
     let pts = to_contacts(&clipped, &rf, false, prediction + r, size);
     if pts.is_empty() {

@@ -43,10 +43,12 @@ pub(super) struct RefFace<V> {
     lp: Vec<u32>,
 }
 
+/// The reference face `face` of `p` at `pose`, its side planes moved out by `slack`.
 pub(super) fn ref_face<V: Vector, P: Polytope<V> + ?Sized>(
     p: &P,
     pose: &Pose<V>,
     face: usize,
+    slack: f64,
 ) -> RefFace<V> {
     let n = pose.rotation.rotate(p.face_normal(face));
     let mut lp = Vec::with_capacity(4);
@@ -62,12 +64,12 @@ pub(super) fn ref_face<V: Vector, P: Polytope<V> + ?Sized>(
         let t = t * (1.0 / t.length());
         planes.push(Plane {
             n: -t,
-            offset: -t.dot(w[0]),
+            offset: -t.dot(w[0]) + slack,
             feature: FeatureId::Vertex(lp[0]),
         });
         planes.push(Plane {
             n: t,
-            offset: t.dot(w[1]),
+            offset: t.dot(w[1]) + slack,
             feature: FeatureId::Vertex(lp[1]),
         });
     } else {
@@ -84,7 +86,7 @@ pub(super) fn ref_face<V: Vector, P: Polytope<V> + ?Sized>(
                 .map_or(FeatureId::Vertex(lp[k]), FeatureId::Edge);
             planes.push(Plane {
                 n: s,
-                offset: s.dot(w[k]),
+                offset: s.dot(w[k]) + slack,
                 feature,
             });
         }

@@ -211,18 +211,60 @@ pub fn contact_manifold<V: Vector>(
     prediction: f64,
     cache: Option<&mut SatCache>,
 ) -> Manifold<V> {
-    let prediction = if prediction >= 0.0 { prediction } else { 0.0 };
+    let options = ManifoldOptions {
+        prediction,
+        clip_slack: 0.0,
+    };
+    contact_manifold_with(a, pose_a, b, pose_b, &options, cache)
+}
+
+/// The options of [`contact_manifold_with`].
+#[derive(Clone, Copy, Debug, Default, PartialEq)]
+pub struct ManifoldOptions {
+    /// Points within this distance of touching are kept (a negative or NaN value counts as 0).
+    pub prediction: f64,
+    /// How far, relative to the size of the shapes, an incident vertex may lie outside a side of
+    /// the reference face and still be kept as itself rather than clipped (0 in
+    /// [`contact_manifold`]; a negative or NaN value counts as 0).
+    ///
+    /// Two equal boxes resting face on face have their corners on each other's sides: clipped
+    /// exactly, a drift as small as rounding turns a corner's point from `(face, vertex)` into
+    /// an edge crossing or a reference corner, and its id changes. A stepped engine that caches
+    /// impulses by id needs the id to hold while the boxes drift by less than its slop; with a
+    /// slack the corner stays a vertex, its point up to the slack outside the face.
+    pub clip_slack: f64,
+}
+
+/// [`contact_manifold`] with a clip slack ([`ManifoldOptions::clip_slack`]).
+pub fn contact_manifold_with<V: Vector>(
+    a: &Shape<V>,
+    pose_a: &Pose<V>,
+    b: &Shape<V>,
+    pose_b: &Pose<V>,
+    options: &ManifoldOptions,
+    cache: Option<&mut SatCache>,
+) -> Manifold<V> {
+    let prediction = if options.prediction >= 0.0 {
+        options.prediction
+    } else {
+        0.0
+    };
+    let slack = if options.clip_slack >= 0.0 {
+        options.clip_slack
+    } else {
+        0.0
+    };
     match (core_of(a), core_of(b)) {
         (Core::Poly(pa), Core::Poly(pb)) => {
-            polytope_contacts(pa, pose_a, pb, pose_b, prediction, cache)
+            polytope_contacts(pa, pose_a, pb, pose_b, prediction, slack, cache)
                 .unwrap_or_else(|| one_point(a, pose_a, b, pose_b, prediction))
         }
         (Core::Segment(sa, ra), Core::Poly(pb)) => {
-            capsule_polytope(&sa, ra, pose_a, pb, pose_b, prediction)
+            capsule_polytope(&sa, ra, pose_a, pb, pose_b, prediction, slack)
                 .unwrap_or_else(|| one_point(a, pose_a, b, pose_b, prediction))
         }
         (Core::Poly(pa), Core::Segment(sb, rb)) => {
-            capsule_polytope(&sb, rb, pose_b, pa, pose_a, prediction)
+            capsule_polytope(&sb, rb, pose_b, pa, pose_a, prediction, slack)
                 .map(|m| m.swapped())
                 .unwrap_or_else(|| one_point(a, pose_a, b, pose_b, prediction))
         }
@@ -250,7 +292,7 @@ where
     B: Polytope<V> + ?Sized,
 {
     let prediction = if prediction >= 0.0 { prediction } else { 0.0 };
-    polytope_contacts(a, pose_a, b, pose_b, prediction, cache).unwrap_or_default()
+    polytope_contacts(a, pose_a, b, pose_b, prediction, 0.0, cache).unwrap_or_default()
 }
 
 /// How a shape enters the manifold: a polytope, a capsule's core segment and radius, or neither.

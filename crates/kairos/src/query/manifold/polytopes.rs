@@ -41,12 +41,15 @@ pub(super) fn size_of<V: Vector, P: Polytope<V> + ?Sized>(p: &P) -> f64 {
 
 /// The manifold of two polytopes; `None` when SAT has no axis or clipping leaves no point
 /// although an axis is within the prediction (the caller then falls back to one point).
+/// `slack` is the clip slack relative to the shapes' size ([`super::ManifoldOptions`]).
+#[allow(clippy::too_many_arguments)]
 pub(super) fn polytope_contacts<V, A, B>(
     a: &A,
     pose_a: &Pose<V>,
     b: &B,
     pose_b: &Pose<V>,
     prediction: f64,
+    slack: f64,
     cache: Option<&mut SatCache>,
 ) -> Option<Manifold<V>>
 where
@@ -132,10 +135,10 @@ where
     }
     let (ref_is_a, f, _) = face?;
     let pts = if ref_is_a {
-        let rf = ref_face(a, pose_a, f as usize);
+        let rf = ref_face(a, pose_a, f as usize, slack * size);
         face_contacts(&rf, b, pose_b, true, prediction, size)
     } else {
-        let rf = ref_face(b, pose_b, f as usize);
+        let rf = ref_face(b, pose_b, f as usize, slack * size);
         face_contacts(&rf, a, pose_a, false, prediction, size)
     };
     if pts.is_empty() {
