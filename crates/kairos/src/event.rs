@@ -23,6 +23,10 @@ pub enum EventKind {
     /// event; the simulation returns it with this kind. Not a collision: it changes no
     /// velocity, is not counted and is not written to traces.
     Resume = 3,
+    /// The state of body `a`, sampled (`b` is 0): a stepped run's trace holds every moving
+    /// body's state at a fixed interval, beside its contacts. Not a collision; the replay
+    /// takes the body's state from it as from an event.
+    State = 4,
 }
 
 impl EventKind {
@@ -33,6 +37,7 @@ impl EventKind {
             EventKind::BodyWall => "body-wall",
             EventKind::BoxCrossing => "box-crossing",
             EventKind::Resume => "resume",
+            EventKind::State => "state",
         }
     }
     /// The code stored in traces.
@@ -47,6 +52,7 @@ impl EventKind {
             "body-wall" | "ball-wall" => Some(EventKind::BodyWall),
             "box-crossing" => Some(EventKind::BoxCrossing),
             "resume" => Some(EventKind::Resume),
+            "state" => Some(EventKind::State),
             _ => None,
         }
     }
@@ -56,6 +62,7 @@ impl EventKind {
             0 => Some(EventKind::BodyBody),
             1 => Some(EventKind::BodyWall),
             2 => Some(EventKind::BoxCrossing),
+            4 => Some(EventKind::State),
             _ => None,
         }
     }
@@ -154,6 +161,7 @@ mod tests {
             EventKind::BodyWall,
             EventKind::BoxCrossing,
             EventKind::Resume,
+            EventKind::State,
         ] {
             assert_eq!(EventKind::from_name(kind.name()), Some(kind));
         }
@@ -161,6 +169,7 @@ mod tests {
             EventKind::BodyBody,
             EventKind::BodyWall,
             EventKind::BoxCrossing,
+            EventKind::State,
         ] {
             assert_eq!(EventKind::from_code(kind.code()), Some(kind));
         }

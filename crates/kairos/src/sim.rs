@@ -178,7 +178,7 @@ impl<V: Vector> Simulation<V> {
                 EventKind::BodyBody => self.counts.body_body += 1,
                 EventKind::BodyWall => self.counts.body_wall += 1,
                 EventKind::BoxCrossing => self.counts.box_crossings += 1,
-                EventKind::Resume => {}
+                EventKind::Resume | EventKind::State => {}
             }
             Some(absolute)
         }

@@ -9,4 +9,5 @@ pub mod inspect;
 pub mod query;
 pub mod run;
 pub mod simulate;
+pub mod stepped_run;
 pub mod stepper;

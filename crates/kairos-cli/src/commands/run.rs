@@ -66,10 +66,15 @@ pub fn load_scene(path: &Path) -> Result<Scene> {
 pub fn run(a: RunArgs) -> Result<ExitCode> {
     let opts = a.broad.options()?;
     let stepper = a.broad.stepper()?;
-    if matches!(stepper, Stepper::Discrete(..)) {
+    if let Stepper::Discrete(..) | Stepper::Stepped(..) = stepper {
         anyhow::ensure!(
             a.resume.is_none() && a.checkpoint.is_none() && a.observe.is_none(),
-            "--stepper discrete does not support --resume, --checkpoint or --observe"
+            "--stepper {} does not support --resume, --checkpoint or --observe",
+            if matches!(stepper, Stepper::Stepped(..)) {
+                "stepped"
+            } else {
+                "discrete"
+            }
         );
     }
     if let Some(dt) = a.every {

@@ -30,7 +30,7 @@ pub struct Summary {
     /// Walls as the simulation counts them (wall ids in events): a `box` item is `2 * dim`.
     pub walls: usize,
     pub duration: f64,
-    /// `event` or `discrete`.
+    /// `event`, `discrete` or `stepped`.
     pub stepper: String,
     pub broad_phase: String,
     /// Why `--broad-phase auto` (the default) chose it; `None` when the broad phase was given.
@@ -59,6 +59,9 @@ pub struct Summary {
     pub missed_body_wall: u64,
     pub trace: Option<String>,
     pub trace_hash: Option<String>,
+    /// The stepped engine's counts (`--stepper stepped` only).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub stepped: Option<super::stepped_run::SteppedReport>,
 }
 
 impl Summary {
@@ -80,9 +83,27 @@ impl Summary {
                 None => outln!("broad phase    {} (event-driven)", self.broad_phase),
             },
             Some(dt) => outln!(
-                "stepper        discrete, dt = {dt}, broad phase {}",
+                "stepper        {}, dt = {dt}, broad phase {}",
+                self.stepper,
                 self.broad_phase
             ),
+        }
+        if let Some(s) = &self.stepped {
+            outln!(
+                "solver         {} steps x {} sub-steps x {} sweeps ({} correction{}), {:.3} ms a step",
+                s.steps,
+                s.substeps,
+                s.iterations,
+                s.correction,
+                if s.warm_start { "" } else { ", cold starts" },
+                1e3 * s.seconds_per_step
+            );
+            outln!(
+                "contact points {} solved, {} warm-started ({:.1}%)",
+                s.contact_points,
+                s.warm_start_hits,
+                100.0 * s.warm_start_hit_rate
+            );
         }
         outln!(
             "events         {} (body-body {}, body-wall {})",
@@ -108,6 +129,9 @@ impl Summary {
             self.missed_body_wall
         );
         match (&self.trace, &self.trace_hash) {
+            (Some(t), Some(h)) if self.stepped.is_some() => {
+                outln!("trace          {t} (contacts and sampled states, hash {h})")
+            }
             (Some(t), Some(h)) => {
                 outln!("trace          {t} ({} records, hash {h})", self.events)
             }
@@ -183,6 +207,9 @@ fn simulate_dim<V: Vector>(spec: &mut RunSpec) -> Result<Summary> {
         Stepper::Event(kind) => kind,
         Stepper::Auto => unreachable!("resolved by RunSpec::new"),
         Stepper::Discrete(kind, opts) => return simulate_discrete::<V>(spec, kind, opts),
+        Stepper::Stepped(options, every) => {
+            return super::stepped_run::simulate_stepped::<V>(spec, options, every)
+        }
     };
     // The trace says when `auto` chose.
     let label = match &spec.auto {
@@ -375,6 +402,7 @@ fn simulate_dim<V: Vector>(spec: &mut RunSpec) -> Result<Summary> {
         build_seconds,
         ..summary(
             spec,
+            "event",
             kind.name(),
             None,
             c,
@@ -410,7 +438,7 @@ fn write_samples(
 }
 
 /// Completes the trace (footer, rename into place) and returns its hash as hex.
-fn finish_trace(spec: &RunSpec, writer: Option<TraceWriter>) -> Result<Option<String>> {
+pub(super) fn finish_trace(spec: &RunSpec, writer: Option<TraceWriter>) -> Result<Option<String>> {
     match (writer, spec.trace) {
         (Some(w), Some(p)) => {
             let h = w
@@ -423,7 +451,7 @@ fn finish_trace(spec: &RunSpec, writer: Option<TraceWriter>) -> Result<Option<St
 }
 
 /// The progress bar of a run, on a terminal only.
-fn progress_bar(enabled: bool) -> Option<ProgressBar> {
+pub(super) fn progress_bar(enabled: bool) -> Option<ProgressBar> {
     if !enabled {
         return None;
     }
@@ -526,6 +554,7 @@ fn simulate_discrete<V: Vector>(
         build_seconds,
         ..summary(
             spec,
+            "discrete",
             kind.name(),
             Some(opts.dt),
             sim.counts(),
@@ -588,8 +617,9 @@ impl<V: Vector> Momenta<V> {
 /// The summary of a run of either stepper (`dt` is the step of a discrete run;
 /// `momentum_drifts` linear and angular).
 #[allow(clippy::too_many_arguments)]
-fn summary(
+pub(super) fn summary(
     spec: &RunSpec,
+    stepper: &str,
     broad_phase: &str,
     dt: Option<f64>,
     c: kairos::sim::EventCounts,
@@ -606,7 +636,7 @@ fn summary(
         bodies: spec.bodies,
         walls: scene.walls.iter().map(|w| w.wall_count(scene.dim)).sum(),
         duration: scene.duration,
-        stepper: if dt.is_some() { "discrete" } else { "event" }.into(),
+        stepper: stepper.into(),
         broad_phase: broad_phase.to_string(),
         broad_phase_auto: spec.auto.clone(),
         dt,
@@ -629,6 +659,7 @@ fn summary(
         missed_body_wall: m.body_wall,
         trace: spec.trace.map(show),
         trace_hash,
+        stepped: None,
     }
 }
 

@@ -6,6 +6,7 @@ use clap::Args;
 use kairos::broad_phase::{BroadPhaseKind, BroadPhaseOptions, LookAheadOptions};
 use kairos::discrete::DiscreteOptions;
 use kairos::overlap::OverlapKind;
+use kairos::stepped::{Correction, StepOptions};
 
 /// How time advances (`--stepper`).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
@@ -14,13 +15,17 @@ pub enum StepperKind {
     Event,
     /// Fixed steps of --dt (the thesis's comparison method).
     Discrete,
+    /// Fixed steps of --dt whose contacts are solved by warm-started sequential impulses
+    /// (stacks, resting contact, friction).
+    Stepped,
 }
 
 /// Stepper and broad-phase selection and tuning, shared by the commands that simulate.
 #[derive(Args, Clone, Debug)]
 pub struct BroadPhaseArgs {
-    /// How time advances: `event` (exact, event-driven) or `discrete` (fixed steps of --dt, the
-    /// thesis's comparison method).
+    /// How time advances: `event` (exact, event-driven), `discrete` (fixed steps of --dt, the
+    /// thesis's comparison method) or `stepped` (fixed steps of --dt whose contacts are solved
+    /// by warm-started sequential impulses: stacks, resting contact, friction).
     #[arg(long, value_enum, default_value_t = StepperKind::Event)]
     pub stepper: StepperKind,
     /// Broad phase. Event stepper: auto (default: calendar-lists for dense periodic gases,
@@ -30,9 +35,23 @@ pub struct BroadPhaseArgs {
     /// bvh, sort-sweep, dbvt, grid or brute-force.
     #[arg(long, value_parser = broad_phase_names())]
     pub broad_phase: Option<String>,
-    /// Discrete stepper: the time step.
+    /// Discrete and stepped steppers: the time step.
     #[arg(long)]
     pub dt: Option<f64>,
+    /// Stepped stepper: solver sweeps over the contacts per sub-step (default 8).
+    #[arg(long)]
+    pub iterations: Option<u32>,
+    /// Stepped stepper: start every contact from zero impulses instead of the cached ones.
+    #[arg(long)]
+    pub no_warm_start: bool,
+    /// Stepped stepper: how penetrations are pushed out: split (split impulses, no energy
+    /// added; default) or baumgarte.
+    #[arg(long, value_parser = ["split", "baumgarte"])]
+    pub correction: Option<String>,
+    /// Stepped stepper: the interval at which the trace holds the moving bodies' states
+    /// (rounded to whole steps; default 1/30 s).
+    #[arg(long, value_name = "SECONDS")]
+    pub sample: Option<f64>,
     /// Stop (exit 2, no trace kept; a last checkpoint with --checkpoint) after this many
     /// events (collisions, and box crossings in a periodic box): a bound on runaway work such
     /// as a velocity of 1e100 in a small box. A trace takes 128 bytes a collision.
@@ -41,9 +60,10 @@ pub struct BroadPhaseArgs {
     /// Discrete stepper: refuse a run of more steps (duration / dt x substeps) than this.
     #[arg(long, default_value_t = DEFAULT_MAX_STEPS, value_name = "N")]
     pub max_steps: u64,
-    /// Discrete stepper: internal sub-steps per --dt.
-    #[arg(long, default_value_t = 1)]
-    pub substeps: u32,
+    /// Discrete stepper: internal sub-steps per --dt (default 1); stepped: solver sub-steps
+    /// per --dt (default 4).
+    #[arg(long)]
+    pub substeps: Option<u32>,
     /// Discrete stepper: move overlapping pairs back to their first contact within the step
     /// (bisection) before resolving them.
     #[arg(long)]
@@ -91,6 +111,9 @@ pub enum Stepper {
     Event(BroadPhaseKind),
     /// Fixed time steps with this discrete broad phase.
     Discrete(OverlapKind, DiscreteOptions),
+    /// Fixed time steps solved by sequential impulses; the trace samples the states every
+    /// this many steps.
+    Stepped(StepOptions, u64),
 }
 
 impl BroadPhaseArgs {
@@ -110,36 +133,80 @@ impl BroadPhaseArgs {
 
     /// The validated stepper.
     pub fn stepper(&self) -> Result<Stepper> {
-        if self.stepper == StepperKind::Discrete {
-            let dt = self
-                .dt
-                .ok_or_else(|| anyhow::anyhow!("--stepper discrete needs --dt"))?;
-            let kind: OverlapKind = self
-                .broad_phase
+        let finder = || -> Result<OverlapKind> {
+            self.broad_phase
                 .as_deref()
                 .unwrap_or("sap")
                 .parse()
-                .map_err(|e| anyhow::anyhow!("--broad-phase: {e}"))?;
-            let opts = DiscreteOptions {
-                dt,
-                substeps: self.substeps,
-                toi_rewind: self.toi_rewind,
-                count_misses: true,
-            };
-            opts.validate().map_err(anyhow::Error::msg)?;
-            Ok(Stepper::Discrete(kind, opts))
-        } else {
-            anyhow::ensure!(
-                self.dt.is_none() && self.substeps == 1 && !self.toi_rewind,
-                "--dt, --substeps and --toi-rewind need --stepper discrete"
-            );
-            match self.broad_phase.as_deref().unwrap_or("auto") {
-                "auto" => Ok(Stepper::Auto),
-                name => {
-                    let kind: BroadPhaseKind = name.parse().map_err(|e| {
-                        anyhow::anyhow!("--broad-phase: {e}, or auto (the default)")
-                    })?;
-                    Ok(Stepper::Event(kind))
+                .map_err(|e| anyhow::anyhow!("--broad-phase: {e}"))
+        };
+        let stepped_only = self.iterations.is_some()
+            || self.no_warm_start
+            || self.correction.is_some()
+            || self.sample.is_some();
+        match self.stepper {
+            StepperKind::Stepped => {
+                let dt = self
+                    .dt
+                    .ok_or_else(|| anyhow::anyhow!("--stepper stepped needs --dt"))?;
+                anyhow::ensure!(!self.toi_rewind, "--toi-rewind needs --stepper discrete");
+                let options = StepOptions {
+                    dt,
+                    substeps: self.substeps.unwrap_or(4),
+                    iterations: self.iterations.unwrap_or(8),
+                    warm_start: !self.no_warm_start,
+                    finder: finder()?,
+                    correction: match self.correction.as_deref() {
+                        Some("baumgarte") => Correction::Baumgarte,
+                        _ => Correction::Split,
+                    },
+                };
+                options.validate().map_err(|e| anyhow::anyhow!("--{e}"))?;
+                let sample = self.sample.unwrap_or(1.0 / 30.0);
+                anyhow::ensure!(
+                    sample > 0.0 && sample.is_finite(),
+                    "--sample must be a positive interval, got {}",
+                    kairos::num::Num(sample)
+                );
+                let every = (sample / dt).round().clamp(1.0, 1e15) as u64;
+                Ok(Stepper::Stepped(options, every))
+            }
+            StepperKind::Discrete => {
+                anyhow::ensure!(
+                    !stepped_only,
+                    "--iterations, --no-warm-start, --correction and --sample need --stepper \
+                     stepped"
+                );
+                let dt = self
+                    .dt
+                    .ok_or_else(|| anyhow::anyhow!("--stepper discrete needs --dt"))?;
+                let opts = DiscreteOptions {
+                    dt,
+                    substeps: self.substeps.unwrap_or(1),
+                    toi_rewind: self.toi_rewind,
+                    count_misses: true,
+                };
+                opts.validate().map_err(anyhow::Error::msg)?;
+                Ok(Stepper::Discrete(finder()?, opts))
+            }
+            StepperKind::Event => {
+                anyhow::ensure!(
+                    self.dt.is_none() && self.substeps.is_none() && !self.toi_rewind,
+                    "--dt, --substeps and --toi-rewind need --stepper discrete or stepped"
+                );
+                anyhow::ensure!(
+                    !stepped_only,
+                    "--iterations, --no-warm-start, --correction and --sample need --stepper \
+                     stepped"
+                );
+                match self.broad_phase.as_deref().unwrap_or("auto") {
+                    "auto" => Ok(Stepper::Auto),
+                    name => {
+                        let kind: BroadPhaseKind = name.parse().map_err(|e| {
+                            anyhow::anyhow!("--broad-phase: {e}, or auto (the default)")
+                        })?;
+                        Ok(Stepper::Event(kind))
+                    }
                 }
             }
         }

@@ -17,4 +17,5 @@ mod options;
 mod plots;
 mod query;
 mod rigid;
+mod stepped_cli;
 mod viewer;

@@ -133,6 +133,29 @@ pub enum Correction {
     Baumgarte,
 }
 
+impl StepOptions {
+    /// Checks the options: `dt` positive and finite, at least one sub-step and one sweep.
+    pub fn validate(&self) -> Result<(), StepError> {
+        if !(self.dt > 0.0 && self.dt.is_finite()) {
+            return Err(StepError::Option {
+                name: "dt",
+                range: "positive and finite",
+                got: self.dt,
+            });
+        }
+        for (name, x) in [("substeps", self.substeps), ("iterations", self.iterations)] {
+            if x == 0 {
+                return Err(StepError::Option {
+                    name,
+                    range: "at least 1",
+                    got: 0.0,
+                });
+            }
+        }
+        Ok(())
+    }
+}
+
 impl Default for StepOptions {
     fn default() -> Self {
         Self {
@@ -201,6 +224,18 @@ pub struct StepBody<V: Vector> {
     inv_inertia: V::Inertia,
 }
 
+impl<V: Vector> StepBody<V> {
+    /// The mass.
+    pub fn mass(&self) -> f64 {
+        1.0 / self.inv_mass
+    }
+
+    /// The angular momentum about the centre of mass, world frame.
+    pub fn spin_momentum(&self) -> V::Angular {
+        V::inertia_apply(self.rotation, self.inertia, self.angular_velocity)
+    }
+}
+
 /// Counts of a run.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct StepStats {
@@ -210,6 +245,24 @@ pub struct StepStats {
     pub contacts: u64,
     /// Of those, the points that started from cached impulses.
     pub warm_hits: u64,
+    /// Sweeps of the solver over the contact points, summed over the sub-steps.
+    pub sweeps: u64,
+    /// Contacts that began between two bodies ([`SteppedSim::began`]), summed over the steps.
+    pub body_body: u64,
+    /// Contacts that began between a body and a wall, summed over the steps.
+    pub body_wall: u64,
+}
+
+/// Two bodies, or a body and a wall, in contact: `a` and `b` are body ids (`a < b`), or `a`
+/// the body and `b` the wall when `wall`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub struct ContactPair {
+    /// The (lower) body.
+    pub a: u32,
+    /// The other body, or the wall.
+    pub b: u32,
+    /// Whether `b` is a wall.
+    pub wall: bool,
 }
 
 /// One contact point being solved.
@@ -255,31 +308,18 @@ pub struct SteppedSim<V: Vector> {
     points: Vec<Point<V>>,
     /// The split impulses' pseudo-velocities, linear and angular, of the current sub-step.
     pseudo: Vec<(V, V::Angular)>,
+    /// The pairs that pushed on each other in the last step, sorted, and in the step before.
+    touching: Vec<ContactPair>,
+    touched: Vec<ContactPair>,
+    /// The pairs of `touching` not in `touched`.
+    began: Vec<ContactPair>,
 }
 
 impl<V: Vector> SteppedSim<V> {
     /// The engine on `world` (its bodies at their stored states, which must all be at time
     /// 0), or why it cannot run it.
     pub fn new(world: World<V>, options: StepOptions) -> Result<Self, StepError> {
-        if !(options.dt > 0.0 && options.dt.is_finite()) {
-            return Err(StepError::Option {
-                name: "dt",
-                range: "positive and finite",
-                got: options.dt,
-            });
-        }
-        for (name, x) in [
-            ("substeps", options.substeps),
-            ("iterations", options.iterations),
-        ] {
-            if x == 0 {
-                return Err(StepError::Option {
-                    name,
-                    range: "at least 1",
-                    got: 0.0,
-                });
-            }
-        }
+        options.validate()?;
         if world.rigid.is_empty() && !world.bodies.is_empty() {
             return Err(StepError::Balls);
         }
@@ -312,6 +352,9 @@ impl<V: Vector> SteppedSim<V> {
             pairs: Vec::new(),
             points: Vec::new(),
             pseudo: Vec::new(),
+            touching: Vec::new(),
+            touched: Vec::new(),
+            began: Vec::new(),
         })
     }
 
@@ -348,13 +391,59 @@ impl<V: Vector> SteppedSim<V> {
             .sum()
     }
 
+    /// The options.
+    pub fn options(&self) -> &StepOptions {
+        &self.options
+    }
+
+    /// The contacts that began in the last step, sorted: the pairs that pushed on each other
+    /// (a positive normal impulse at some point, in some sub-step) in this step and not in the
+    /// step before.
+    pub fn began(&self) -> &[ContactPair] {
+        &self.began
+    }
+
+    /// The pairs that pushed on each other in the last step, sorted.
+    pub fn touching(&self) -> &[ContactPair] {
+        &self.touching
+    }
+
+    /// The energy now: kinetic, plus the potential of gravity (`-m g · x`).
+    pub fn energy(&self) -> f64 {
+        let g = self.world.gravity;
+        self.kinetic_energy()
+            - self
+                .bodies
+                .iter()
+                .map(|b| b.mass() * g.dot(b.position))
+                .sum::<f64>()
+    }
+
     /// One step of [`StepOptions::dt`].
     pub fn step(&mut self) {
         let h = self.options.dt / self.options.substeps as f64;
+        std::mem::swap(&mut self.touching, &mut self.touched);
+        self.touching.clear();
         for _ in 0..self.options.substeps {
             self.substep(h);
         }
+        self.touching.sort_unstable();
+        self.touching.dedup();
+        self.began.clear();
+        let mut before = self.touched.iter().peekable();
+        for &c in &self.touching {
+            while before.next_if(|&&x| x < c).is_some() {}
+            if before.peek() != Some(&&c) {
+                self.began.push(c);
+                if c.wall {
+                    self.stats.body_wall += 1;
+                } else {
+                    self.stats.body_body += 1;
+                }
+            }
+        }
         self.stats.steps += 1;
+        self.stats.sweeps += self.options.iterations as u64 * self.options.substeps as u64;
         self.time = self.stats.steps as f64 * self.options.dt;
     }
 
@@ -424,6 +513,13 @@ impl<V: Vector> SteppedSim<V> {
         for p in &self.points {
             let pt = p.tangents[0] * p.pt[0] + p.tangents[1] * p.pt[1];
             self.cache.insert(p.id, (p.pn, pt));
+            if p.pn > 0.0 {
+                self.touching.push(ContactPair {
+                    a: p.id.a,
+                    b: p.id.b,
+                    wall: p.id.wall,
+                });
+            }
         }
         self.stats.contacts += self.points.len() as u64;
     }

@@ -70,7 +70,7 @@ impl Record {
                     omega_b,
                 )
             }
-            EventKind::BodyWall | EventKind::BoxCrossing | EventKind::Resume => {
+            EventKind::BodyWall | EventKind::BoxCrossing | EventKind::Resume | EventKind::State => {
                 ([0.0; 3], [0.0; 3], [0.0; 4], [0.0; 3])
             }
         };
@@ -92,6 +92,34 @@ impl Record {
             omega_a,
             rot_b,
             omega_b,
+        }
+    }
+
+    /// A sampled state of body `a` at `time` ([`EventKind::State`]): position, velocity,
+    /// rotation and angular velocity as a trace stores them (z = 0 in 2D).
+    pub fn state(
+        time: f64,
+        a: u32,
+        pos: [f64; 3],
+        vel: [f64; 3],
+        rot: [f64; 4],
+        omega: [f64; 3],
+    ) -> Self {
+        Record {
+            time,
+            dt: 0.0,
+            kind: EventKind::State,
+            a,
+            b: 0,
+            pos_a: pos,
+            vel_a: vel,
+            pos_b: [0.0; 3],
+            vel_b: [0.0; 3],
+            rot_a: rot,
+            omega_a: omega,
+            rot_b: [0.0; 4],
+            omega_b: [0.0; 3],
+            sleep: 0,
         }
     }
 

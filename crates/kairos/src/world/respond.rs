@@ -381,7 +381,7 @@ impl<V: Vector> World<V> {
             }
             // Broad phases never predict one: it is what the simulation calls a processed
             // event that turned out to be none.
-            EventKind::Resume => Response::nothing(),
+            EventKind::Resume | EventKind::State => Response::nothing(),
             EventKind::BoxCrossing => {
                 let Some(l) = self.period else {
                     return Response::nothing();

@@ -67,7 +67,9 @@ fn run_checked<V: Vector>(scene: &Scene, max_events: u64) -> (u64, f64) {
         let t = e.time - sim.origin();
         let involved: &[u32] = match e.kind {
             EventKind::BodyBody => &[e.a, e.b],
-            EventKind::BodyWall | EventKind::BoxCrossing | EventKind::Resume => &[e.a],
+            EventKind::BodyWall | EventKind::BoxCrossing | EventKind::Resume | EventKind::State => {
+                &[e.a]
+            }
         };
         for &i in involved {
             let bi = &w.bodies()[i as usize];

@@ -34,7 +34,9 @@ fn conservation_and_no_overlap_over_1e5_events() {
         let t = e.time - sim.origin();
         let involved: &[u32] = match e.kind {
             EventKind::BodyBody => &[e.a, e.b],
-            EventKind::BodyWall | EventKind::BoxCrossing | EventKind::Resume => &[e.a],
+            EventKind::BodyWall | EventKind::BoxCrossing | EventKind::Resume | EventKind::State => {
+                &[e.a]
+            }
         };
         // Involved bodies against every other body and every wall, at the event time.
         for &i in involved {

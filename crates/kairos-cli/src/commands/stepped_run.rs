@@ -1,0 +1,270 @@
+//! A run of the stepped engine (`kairos run --stepper stepped`): fixed steps whose contacts are
+//! solved by warm-started sequential impulses ([`kairos::stepped`]), with the same trace,
+//! summary and outputs as the other steppers.
+//!
+//! The trace holds each contact that begins (a pair that pushes on each other in a step and
+//! did not in the step before) as a `body-body` or `body-wall` event with the bodies' states
+//! at the end of the step, and every `--sample` interval a `state` record of each body that
+//! moved since its last record. A body that moves less than 0.1% of its size over an interval
+//! is written still (zero velocities, out of gravity's reach) once, and again only when it has
+//! moved by more than that: a standing pyramid costs nothing after it settles.
+
+use std::time::Instant;
+
+use anyhow::{Context, Result};
+use kairos::math::{Rotation, Vector};
+use kairos::stepped::{StepOptions, StepStats, SteppedSim};
+use kairos::trace::{Record, TraceWriter};
+use serde::Serialize;
+
+use super::simulate::{finish_trace, progress_bar, summary, RunSpec, Summary};
+use crate::show;
+
+/// A body moving less than this share of its size over a sample interval is written still.
+const STILL: f64 = 1e-3;
+
+/// What a stepped run adds to the summary.
+#[derive(Serialize, Debug, Clone)]
+pub struct SteppedReport {
+    pub steps: u64,
+    pub substeps: u32,
+    /// Solver sweeps per sub-step.
+    pub iterations: u32,
+    /// Sweeps over the contacts, summed over the sub-steps.
+    pub solver_sweeps: u64,
+    /// Contact points solved, summed over the sub-steps.
+    pub contact_points: u64,
+    /// Of those, the points warm-started from the cache.
+    pub warm_start_hits: u64,
+    /// `warm_start_hits / contact_points`.
+    pub warm_start_hit_rate: f64,
+    pub warm_start: bool,
+    /// `split` or `baumgarte`.
+    pub correction: String,
+    /// Seconds per step.
+    pub seconds_per_step: f64,
+}
+
+/// The label a stepped run writes to its trace header.
+pub fn stepped_label(o: &StepOptions) -> String {
+    format!(
+        "stepped {} dt={} substeps={} iterations={}{}",
+        o.finder.name(),
+        o.dt,
+        o.substeps,
+        o.iterations,
+        if o.warm_start { "" } else { " cold" }
+    )
+}
+
+/// The run.
+pub fn simulate_stepped<V: Vector>(
+    spec: &RunSpec,
+    options: StepOptions,
+    sample_every: u64,
+) -> Result<Summary> {
+    let scene = &spec.scene;
+    let steps = (scene.duration / options.dt).ceil();
+    anyhow::ensure!(
+        steps * options.substeps as f64 <= spec.max_steps as f64,
+        "{}: --dt {} over a duration of {} makes {:.3e} sub-steps, more than --max-steps {}: \
+         use a larger --dt, or raise --max-steps if this run is meant to be that long",
+        spec.scene_name,
+        kairos::num::Num(options.dt),
+        kairos::num::Num(scene.duration),
+        steps * options.substeps as f64,
+        spec.max_steps
+    );
+    let steps = steps as u64;
+    let building = Instant::now();
+    let world = scene
+        .world::<V>()
+        .map_err(|e| anyhow::anyhow!("{}: {e}", spec.scene_name))?;
+    let mut sim = SteppedSim::new(world, options)
+        .map_err(|e| anyhow::anyhow!("{}: --stepper stepped: {e}", spec.scene_name))?;
+    let build_seconds = building.elapsed().as_secs_f64();
+    let mut writer = spec
+        .trace
+        .map(|p| {
+            TraceWriter::create_for_scene(p, scene, stepped_label(&options))
+                .with_context(|| format!("{}: cannot create trace", show(p)))
+        })
+        .transpose()?;
+    let sizes: Vec<f64> = sim.world().bodies().iter().map(|b| b.radius).collect();
+    // Per body: the position of its last record and whether it was written still.
+    let mut written: Vec<(V, bool)> = sim.bodies().iter().map(|b| (b.position, false)).collect();
+    let energy0 = sim.energy();
+    let momenta0 = momenta(&sim);
+    let interval = options.dt * sample_every as f64;
+    let bar = progress_bar(spec.progress);
+    let start = Instant::now();
+    crate::interrupt::polling();
+    for step in 1..=steps {
+        sim.step();
+        if let Some(w) = writer.as_mut() {
+            let t = sim.time();
+            let state = |i: u32| {
+                let b = &sim.bodies()[i as usize];
+                (
+                    b.position.to_array3(),
+                    b.velocity.to_array3(),
+                    b.rotation.to_array4(),
+                    V::angular_to_array3(b.angular_velocity),
+                )
+            };
+            let mut write = |r: Record| -> Result<()> {
+                w.write(&r).with_context(|| {
+                    format!("{}: writing the trace failed", show(spec.trace.unwrap()))
+                })
+            };
+            for c in sim.began() {
+                let (pos_a, vel_a, rot_a, omega_a) = state(c.a);
+                let mut r = Record::state(t, c.a, pos_a, vel_a, rot_a, omega_a);
+                if c.wall {
+                    r.kind = kairos::event::EventKind::BodyWall;
+                    r.b = c.b;
+                } else {
+                    let (pos_b, vel_b, rot_b, omega_b) = state(c.b);
+                    r.kind = kairos::event::EventKind::BodyBody;
+                    r.b = c.b;
+                    (r.pos_b, r.vel_b, r.rot_b, r.omega_b) = (pos_b, vel_b, rot_b, omega_b);
+                }
+                write(r)?;
+                written[c.a as usize].1 = false;
+                if !c.wall {
+                    written[c.b as usize].1 = false;
+                }
+                written[c.a as usize].0 = sim.bodies()[c.a as usize].position;
+                if !c.wall {
+                    written[c.b as usize].0 = sim.bodies()[c.b as usize].position;
+                }
+            }
+            if step % sample_every == 0 || step == steps {
+                for (i, b) in sim.bodies().iter().enumerate() {
+                    let size = sizes[i];
+                    let reach = (b.velocity.length() + V::angular_speed(b.angular_velocity) * size)
+                        * interval;
+                    let still = reach <= STILL * size;
+                    let (at, was_still) = written[i];
+                    if still && was_still && (b.position - at).length() <= STILL * size {
+                        continue;
+                    }
+                    let (pos, vel, rot, omega) = state(i as u32);
+                    let mut r = Record::state(t, i as u32, pos, vel, rot, omega);
+                    if still {
+                        r.vel_a = [0.0; 3];
+                        r.omega_a = [0.0; 3];
+                        r.sleep = Record::A_ASLEEP;
+                    }
+                    write(r)?;
+                    written[i] = (b.position, still);
+                }
+            }
+        }
+        if let Some(signal) = crate::interrupt::requested() {
+            return Err(crate::interrupt::Interrupted {
+                signal,
+                message: format!(
+                    "stopped at t = {} of {}; no output written",
+                    sim.time(),
+                    scene.duration
+                ),
+            }
+            .into());
+        }
+        if let Some(bar) = &bar {
+            if step % 16 == 0 {
+                bar.set_position((1000 * step / steps.max(1)) as u64);
+                bar.set_message(format!("{} contacts", contacts(&sim.stats())));
+            }
+        }
+    }
+    let wall_seconds = start.elapsed().as_secs_f64();
+    if let Some(bar) = bar {
+        bar.finish_and_clear();
+    }
+    let trace_hash = finish_trace(spec, writer)?;
+    let s = sim.stats();
+    let energy_drift = (sim.energy() - energy0).abs() / energy0.abs().max(1e-300);
+    let counts = kairos::sim::EventCounts {
+        body_body: s.body_body,
+        body_wall: s.body_wall,
+        box_crossings: 0,
+    };
+    let mut out = summary(
+        spec,
+        "stepped",
+        options.finder.name(),
+        Some(options.dt),
+        counts,
+        kairos::discrete::Misses::default(),
+        wall_seconds,
+        energy_drift,
+        momenta0.drifts(&momenta(&sim)),
+        trace_hash,
+    );
+    out.build_seconds = build_seconds;
+    out.stepped = Some(SteppedReport {
+        steps: s.steps,
+        substeps: options.substeps,
+        iterations: options.iterations,
+        solver_sweeps: s.sweeps,
+        contact_points: s.contacts,
+        warm_start_hits: s.warm_hits,
+        warm_start_hit_rate: if s.contacts > 0 {
+            s.warm_hits as f64 / s.contacts as f64
+        } else {
+            0.0
+        },
+        warm_start: options.warm_start,
+        correction: format!("{:?}", options.correction).to_lowercase(),
+        seconds_per_step: wall_seconds / s.steps.max(1) as f64,
+    });
+    Ok(out)
+}
+
+/// Contacts begun so far.
+fn contacts(s: &StepStats) -> u64 {
+    s.body_body + s.body_wall
+}
+
+/// Linear and angular momentum (about the origin) and the sums of their magnitudes.
+struct Momenta<V: Vector> {
+    linear: V,
+    angular: V::Angular,
+    linear_scale: f64,
+    angular_scale: f64,
+}
+
+fn momenta<V: Vector>(sim: &SteppedSim<V>) -> Momenta<V> {
+    let mut m = Momenta {
+        linear: V::ZERO,
+        angular: V::Angular::default(),
+        linear_scale: 0.0,
+        angular_scale: 0.0,
+    };
+    for b in sim.bodies() {
+        let p = b.velocity * b.mass();
+        m.linear += p;
+        m.linear_scale += p.length();
+        let orbit = V::cross_angular(b.position, p);
+        let spin = b.spin_momentum();
+        m.angular = V::angular_add_scaled(V::angular_add_scaled(m.angular, orbit, 1.0), spin, 1.0);
+        m.angular_scale += V::angular_speed(orbit) + V::angular_speed(spin);
+    }
+    m
+}
+
+impl<V: Vector> Momenta<V> {
+    /// The relative drifts (linear, angular) from `self` (the start) to `end`, over the
+    /// larger of the sums of the bodies' magnitudes at the start and at the end (a scene that
+    /// starts at rest and falls has none at the start).
+    fn drifts(&self, end: &Self) -> (f64, f64) {
+        const TINY: f64 = 1e-300;
+        let linear =
+            (end.linear - self.linear).length() / self.linear_scale.max(end.linear_scale).max(TINY);
+        let angular = V::angular_speed(V::angular_add_scaled(end.angular, self.angular, -1.0))
+            / self.angular_scale.max(end.angular_scale).max(TINY);
+        (linear, angular)
+    }
+}
