@@ -174,7 +174,7 @@ pub fn simulate_stepped<V: Vector>(
         }
         if let Some(bar) = &bar {
             if step % 16 == 0 {
-                bar.set_position((1000 * step / steps.max(1)) as u64);
+                bar.set_position(1000 * step / steps.max(1));
                 bar.set_message(format!("{} contacts", contacts(&sim.stats())));
             }
         }
