@@ -43,17 +43,29 @@ pub struct SteppedReport {
     pub correction: String,
     /// Seconds per step.
     pub seconds_per_step: f64,
+    /// Whether the continuous check was on.
+    pub ccd: bool,
+    /// Impacts the check resolved within a sub-step.
+    pub ccd_impacts: u64,
+    /// Times of impact it computed.
+    pub ccd_queries: u64,
+    /// Sub-steps in which it gave up after its most impacts.
+    pub ccd_gave_up: u64,
+    /// Pairs whose exact motion made a contact that the run did not: they passed through each
+    /// other (also `missed_collisions`).
+    pub tunnelled_pairs: u64,
 }
 
 /// The label a stepped run writes to its trace header.
 pub fn stepped_label(o: &StepOptions) -> String {
     format!(
-        "stepped {} dt={} substeps={} iterations={}{}",
+        "stepped {} dt={} substeps={} iterations={}{}{}",
         o.finder.name(),
         o.dt,
         o.substeps,
         o.iterations,
-        if o.warm_start { "" } else { " cold" }
+        if o.warm_start { "" } else { " cold" },
+        if o.ccd { "" } else { " no-ccd" }
     )
 }
 
@@ -197,7 +209,10 @@ pub fn simulate_stepped<V: Vector>(
         options.finder.name(),
         Some(options.dt),
         counts,
-        kairos::discrete::Misses::default(),
+        kairos::discrete::Misses {
+            body_body: s.tunnelled - s.tunnelled_wall,
+            body_wall: s.tunnelled_wall,
+        },
         wall_seconds,
         energy_drift,
         momenta0.drifts(&momenta(&sim)),
@@ -219,6 +234,11 @@ pub fn simulate_stepped<V: Vector>(
         warm_start: options.warm_start,
         correction: format!("{:?}", options.correction).to_lowercase(),
         seconds_per_step: wall_seconds / s.steps.max(1) as f64,
+        ccd: options.ccd,
+        ccd_impacts: s.ccd_impacts,
+        ccd_queries: s.ccd_queries,
+        ccd_gave_up: s.ccd_gave_up,
+        tunnelled_pairs: s.tunnelled,
     });
     Ok(out)
 }

@@ -48,6 +48,10 @@ pub struct BroadPhaseArgs {
     /// added; default) or baumgarte.
     #[arg(long, value_parser = ["split", "baumgarte"])]
     pub correction: Option<String>,
+    /// Stepped stepper: turn off the continuous check (fast bodies may then pass through
+    /// thin ones; the summary counts the pairs that did).
+    #[arg(long)]
+    pub no_ccd: bool,
     /// Stepped stepper: the interval at which the trace holds the moving bodies' states
     /// (rounded to whole steps; default 1/30 s).
     #[arg(long, value_name = "SECONDS")]
@@ -142,6 +146,7 @@ impl BroadPhaseArgs {
         };
         let stepped_only = self.iterations.is_some()
             || self.no_warm_start
+            || self.no_ccd
             || self.correction.is_some()
             || self.sample.is_some();
         match self.stepper {
@@ -160,6 +165,8 @@ impl BroadPhaseArgs {
                         Some("baumgarte") => Correction::Baumgarte,
                         _ => Correction::Split,
                     },
+                    ccd: !self.no_ccd,
+                    count_tunnelled: true,
                 };
                 options.validate().map_err(|e| anyhow::anyhow!("--{e}"))?;
                 let sample = self.sample.unwrap_or(1.0 / 30.0);
@@ -174,8 +181,8 @@ impl BroadPhaseArgs {
             StepperKind::Discrete => {
                 anyhow::ensure!(
                     !stepped_only,
-                    "--iterations, --no-warm-start, --correction and --sample need --stepper \
-                     stepped"
+                    "--iterations, --no-warm-start, --no-ccd, --correction and --sample need \
+                     --stepper stepped"
                 );
                 let dt = self
                     .dt
@@ -196,8 +203,8 @@ impl BroadPhaseArgs {
                 );
                 anyhow::ensure!(
                     !stepped_only,
-                    "--iterations, --no-warm-start, --correction and --sample need --stepper \
-                     stepped"
+                    "--iterations, --no-warm-start, --no-ccd, --correction and --sample need \
+                     --stepper stepped"
                 );
                 match self.broad_phase.as_deref().unwrap_or("auto") {
                     "auto" => Ok(Stepper::Auto),

@@ -169,3 +169,41 @@ fn a_stepped_run_refuses_what_it_cannot_do() {
         "mesh",
     );
 }
+
+/// The `bullet` scene at 3,000 units/s (a bullet crosses the thin plank's thickness 60 times a
+/// step): with the continuous check nothing passes through anything; with `--no-ccd` the
+/// bullets pass through the plank, each other and the room's walls, and the summary counts
+/// them.
+#[test]
+fn stepped_bullets_never_tunnel_with_the_check_and_do_without() {
+    let dir = tempdir("stepped-bullets");
+    ok(&kairos(
+        &["generate", "bullet", "--speed", "3000", "-o", "b.toml"],
+        &dir,
+    ));
+    let run = |more: &[&str]| {
+        let mut args = vec![
+            "run",
+            "b.toml",
+            "-q",
+            "--no-trace",
+            "--stepper",
+            "stepped",
+            "--dt",
+            DT,
+            "--summary-json",
+            "s.json",
+        ];
+        args.extend_from_slice(more);
+        ok(&kairos(&args, &dir));
+        json(&dir.join("s.json"))
+    };
+    let on = run(&[]);
+    assert_eq!(on["missed_collisions"], 0, "{on}");
+    assert_eq!(on["stepped"]["tunnelled_pairs"], 0, "{on}");
+    assert!(on["stepped"]["ccd_impacts"].as_u64().unwrap() > 0, "{on}");
+    assert!(on["body_body"].as_u64().unwrap() > 0, "{on}");
+    let off = run(&["--no-ccd"]);
+    assert!(off["missed_collisions"].as_u64().unwrap() > 0, "{off}");
+    assert_eq!(off["stepped"]["ccd"], false);
+}

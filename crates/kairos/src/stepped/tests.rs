@@ -376,3 +376,146 @@ fn measure_pyramids() {
         }
     }
 }
+
+/// The first body-body event of bodies 0 and 1 in `scene` by the exact event-driven engine,
+/// within the scene's duration.
+fn exact_first_contact(scene: &crate::scene::Scene) -> Option<f64> {
+    use crate::broad_phase::{BroadPhaseKind, BroadPhaseOptions};
+    let world = scene.world::<DVec2>().unwrap();
+    let broad = BroadPhaseKind::AllPairs.build::<DVec2>(&BroadPhaseOptions::default());
+    let mut sim = crate::sim::Simulation::new(world, broad, scene.duration);
+    while let Some(e) = sim.process_next() {
+        if e.kind == crate::event::EventKind::BodyBody && (e.a, e.b) == (0, 1) {
+            return Some(e.time);
+        }
+    }
+    None
+}
+
+/// Runs `scene` stepped for its duration; the time at the end of the step in which bodies 0
+/// and 1 first pushed on each other, and the stats.
+fn stepped_first_contact(
+    scene: &crate::scene::Scene,
+    options: StepOptions,
+) -> (Option<f64>, StepStats) {
+    let mut sim = SteppedSim::new(scene.world::<DVec2>().unwrap(), options).unwrap();
+    let steps = (scene.duration / options.dt).ceil() as usize;
+    let mut first = None;
+    for _ in 0..steps {
+        sim.step();
+        let pair = ContactPair {
+            a: 0,
+            b: 1,
+            wall: false,
+        };
+        if first.is_none() && sim.touching().contains(&pair) {
+            first = Some(sim.time());
+        }
+    }
+    (first, sim.stats())
+}
+
+/// The `bullet` scene's box fired at the thin plank (0.2 thick) at 100, 1,000 and 10,000
+/// units/s (2, 21 and 208 plank thicknesses a sub-step): with the check it hits the plank in
+/// the step of the exact contact; without it, the two faster pass through (counted as
+/// tunnelled; at 100 the bodies still overlap at the end of a sub-step).
+#[test]
+fn the_bullet_hits_the_plank_with_the_check_and_tunnels_without() {
+    for speed in [100.0, 1000.0, 10000.0] {
+        let mut scene = crate::generate::bullet(&crate::generate::BulletParams {
+            speed,
+            ..Default::default()
+        })
+        .unwrap();
+        scene.duration = 0.6;
+        let exact = exact_first_contact(&scene).expect("the bullet meets the plank");
+        let options = StepOptions::default();
+        let (hit, stats) = stepped_first_contact(&scene, options);
+        let hit = hit.unwrap_or_else(|| panic!("speed {speed}: no contact, {stats:?}"));
+        assert!(
+            hit >= exact && hit - exact <= options.dt,
+            "speed {speed}: contact at the end of the step {hit}, exact {exact}"
+        );
+        assert!(stats.ccd_impacts > 0 && stats.ccd_gave_up == 0, "{stats:?}");
+        if speed < 1000.0 {
+            continue;
+        }
+        let off = StepOptions {
+            ccd: false,
+            count_tunnelled: true,
+            ..Default::default()
+        };
+        let (hit, stats) = stepped_first_contact(&scene, off);
+        assert_eq!(hit, None, "speed {speed}: without the check it still hit");
+        assert!(stats.tunnelled > 0, "{stats:?}");
+    }
+}
+
+/// 200 random pairs of a thin spinning plank (0.02 thick, 2 long) and a small spinning box,
+/// both moving, fired at each other at up to 10^4 plank thicknesses a step (12,000 units/s
+/// at dt = 1/60): every contact the exact event-driven engine finds, the stepped engine
+/// makes, in the step of the exact time; without the check most pass through.
+#[test]
+fn fast_spinning_pairs_never_tunnel_with_the_check() {
+    let mut seed = 0x9e3779b97f4a7c15u64;
+    let mut rnd = move || {
+        seed = seed
+            .wrapping_mul(6364136223846793005)
+            .wrapping_add(1442695040888963407);
+        ((seed >> 11) as f64) / ((1u64 << 53) as f64)
+    };
+    let dt = 1.0 / 60.0;
+    let (mut hits, mut tunnelled_off, mut missed_off) = (0, 0u64, 0);
+    for k in 0..200 {
+        // Per step, the bullet covers 10^(1 + 3u) plank thicknesses (10 to 10^4).
+        let per_step = 10f64.powf(1.0 + 3.0 * rnd()) * 0.02;
+        let speed = per_step / dt;
+        let angle = std::f64::consts::PI * (rnd() - 0.5);
+        let dir = [angle.cos(), angle.sin()];
+        // The bullet starts 3 steps of its motion (at least 3 units) from a point of the plank.
+        let aim = [0.0, 1.6 * (rnd() - 0.5)];
+        let back = (3.0 * per_step).max(3.0);
+        let start = [aim[0] - dir[0] * back, aim[1] - dir[1] * back];
+        let text = format!(
+            "dim = 2\n[simulation]\nduration = {:?}\nrestitution = 0.5\nfriction = 0.3\n\
+             [[bodies]]\nshape = \"box\"\nhalf_extents = [0.01, 1.0]\nposition = [0.0, 0.0]\n\
+             orientation = {:?}\nvelocity = [{:?}, {:?}]\nangular_velocity = {:?}\n\
+             [[bodies]]\nshape = \"box\"\nhalf_extents = [0.05, 0.05]\n\
+             position = [{:?}, {:?}]\nvelocity = [{:?}, {:?}]\nangular_velocity = {:?}\n",
+            8.0 * dt,
+            0.3 * (rnd() - 0.5),
+            -dir[0] * 0.1 * speed * rnd(),
+            -dir[1] * 0.1 * speed * rnd(),
+            20.0 * (rnd() - 0.5),
+            start[0],
+            start[1],
+            dir[0] * speed,
+            dir[1] * speed,
+            400.0 * (rnd() - 0.5),
+        );
+        let scene = crate::scene::Scene::from_toml_str(&text).unwrap();
+        let Some(exact) = exact_first_contact(&scene) else {
+            continue;
+        };
+        hits += 1;
+        let (hit, stats) = stepped_first_contact(&scene, StepOptions::default());
+        let hit = hit.unwrap_or_else(|| panic!("pair {k}: no contact, exact {exact}; {stats:?}"));
+        assert!(
+            hit >= exact && hit - exact <= dt,
+            "pair {k}: contact at the end of the step {hit}, exact {exact}"
+        );
+        let off = StepOptions {
+            ccd: false,
+            count_tunnelled: true,
+            ..Default::default()
+        };
+        let (hit, stats) = stepped_first_contact(&scene, off);
+        tunnelled_off += stats.tunnelled;
+        missed_off += hit.is_none() as u32;
+    }
+    assert!(hits > 100, "only {hits} pairs met");
+    eprintln!(
+        "{hits} pairs met; without the check {missed_off} never touched, {tunnelled_off} tunnelled"
+    );
+    assert!(missed_off > hits / 2, "{missed_off} of {hits}");
+}

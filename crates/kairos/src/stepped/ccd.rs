@@ -1,0 +1,185 @@
+//! The stepped engine's continuous collision check: within a sub-step, the bodies move only
+//! up to the earliest conservative time of impact of a fast pair, the pair is resolved there,
+//! and the rest of the sub-step follows (see [`SteppedSim`]'s module docs, "Never tunnels").
+
+use super::{ContactPair, Point, SteppedSim, SPECULATIVE};
+use crate::math::Vector;
+use crate::roots::ToiStatus;
+use crate::world::World;
+
+/// Impacts resolved in one sub-step before the check gives up (counted in
+/// [`super::StepStats::ccd_gave_up`]): the rest of the sub-step then moves without it.
+pub const MAX_IMPACTS: u32 = 256;
+
+/// A pair the check watches in a sub-step.
+#[derive(Clone, Copy, Debug)]
+pub(super) struct Watched {
+    pub(super) pair: ContactPair,
+    /// Resolved once in this sub-step: its later contacts are left to the next sub-step's.
+    done: bool,
+}
+
+impl<V: Vector> SteppedSim<V> {
+    /// The pairs that may touch in a sub-step of `h` without having a contact point now: two
+    /// bodies (or a body and a wall) without a point whose relative motion over `h` may
+    /// cover the speculative margin (a pair without a point is farther apart than it).
+    pub(super) fn fast_pairs(&mut self, h: f64) -> Vec<Watched> {
+        let swept = self.swept_pairs(h);
+        let n = self.bodies.len();
+        let reach = |i: usize| {
+            let b = &self.bodies[i];
+            let spin = V::angular_speed(b.angular_velocity) * self.world.bodies[i].radius;
+            (b.velocity, spin)
+        };
+        let mut has_point: Vec<ContactPair> = self.points.iter().map(|p| p.pair()).collect();
+        has_point.sort_unstable();
+        has_point.dedup();
+        let touching = |c: &ContactPair| has_point.binary_search(c).is_ok();
+        let mut out = Vec::new();
+        for &[i, j] in &swept {
+            let (i, j) = (i as usize, j as usize);
+            let c = ContactPair {
+                a: i as u32,
+                b: j as u32,
+                wall: false,
+            };
+            let ((vi, si), (vj, sj)) = (reach(i), reach(j));
+            let size = 0.5 * (self.world.bodies[i].radius + self.world.bodies[j].radius);
+            if ((vi - vj).length() + si + sj) * h >= SPECULATIVE * size && !touching(&c) {
+                out.push(Watched {
+                    pair: c,
+                    done: false,
+                });
+            }
+        }
+        for i in 0..n {
+            let (v, s) = reach(i);
+            let size = self.world.bodies[i].radius;
+            if (v.length() + s) * h < SPECULATIVE * size {
+                continue;
+            }
+            for w in 0..self.world.wall_pieces.len() {
+                let c = ContactPair {
+                    a: i as u32,
+                    b: w as u32,
+                    wall: true,
+                };
+                if !touching(&c) {
+                    out.push(Watched {
+                        pair: c,
+                        done: false,
+                    });
+                }
+            }
+        }
+        out
+    }
+
+    /// The pairs of bodies whose boxes swept over `h` (bounding spheres at the start and the
+    /// end of the sub-step) overlap, by the sim's finder.
+    fn swept_pairs(&mut self, h: f64) -> Vec<[u32; 2]> {
+        self.boxes.clear();
+        for (b, body) in self.bodies.iter().zip(&self.world.bodies) {
+            let r = V::splat(body.radius);
+            let end = b.position + b.velocity * h;
+            self.boxes.push(crate::math::Aabb {
+                min: b.position.min(end) - r,
+                max: b.position.max(end) + r,
+            });
+        }
+        let mut pairs = Vec::new();
+        self.swept_finder.find_pairs(&self.boxes, &mut pairs);
+        pairs
+    }
+
+    /// The CCD world's bodies `i` set to the sim's states at its time 0.
+    pub(super) fn sync(ccd: &mut World<V>, sim: &[super::StepBody<V>], i: usize) {
+        let b = &sim[i];
+        let body = &mut ccd.bodies[i];
+        body.pos = b.position;
+        body.vel = b.velocity;
+        body.time = 0.0;
+        let r = &mut ccd.rigid[i];
+        r.rotation = b.rotation;
+        r.set_angular_velocity(b.angular_velocity);
+    }
+
+    /// Moves the bodies through a sub-step of `h`, stopping at each impact of a watched pair
+    /// to resolve it.
+    pub(super) fn advance_with_ccd(&mut self, h: f64, split: bool, mut watched: Vec<Watched>) {
+        let mut ccd = self
+            .ccd
+            .take()
+            .expect("the CCD world exists while the check is on");
+        let mut left = h;
+        let mut impacts = 0;
+        loop {
+            if watched.iter().all(|w| w.done) {
+                break;
+            }
+            if impacts == MAX_IMPACTS {
+                self.stats.ccd_gave_up += 1;
+                break;
+            }
+            // The earliest impact over the watched pairs, ties to the first (pairs sorted).
+            let mut first: Option<(f64, usize, ToiStatus)> = None;
+            for (k, w) in watched.iter().enumerate() {
+                if w.done {
+                    continue;
+                }
+                let c = w.pair;
+                Self::sync(&mut ccd, &self.bodies, c.a as usize);
+                let toi = if c.wall {
+                    ccd.predict_wall_by(c.a, c.b, left)
+                } else {
+                    Self::sync(&mut ccd, &self.bodies, c.b as usize);
+                    ccd.predict_pair_by(c.a, c.b, left)
+                };
+                self.stats.ccd_queries += 1;
+                if toi.is_hit() && toi.time <= left && first.is_none_or(|f| toi.time < f.0) {
+                    first = Some((toi.time.max(0.0), k, toi.status));
+                }
+            }
+            let Some((t, k, status)) = first else {
+                break;
+            };
+            self.move_bodies(t, split);
+            left -= t;
+            if status == ToiStatus::Stalled {
+                // A safe time before any contact: measured again from there.
+                continue;
+            }
+            watched[k].done = true;
+            impacts += 1;
+            self.impact(watched[k].pair, left.max(f64::MIN_POSITIVE));
+        }
+        self.ccd = Some(ccd);
+        self.move_bodies(left, split);
+    }
+
+    /// Resolves the impact of pair `c` now: its contact points (within the margin) are solved
+    /// as in a sub-step of `h` (the rest of this one), with restitution, and forgotten.
+    fn impact(&mut self, c: ContactPair, h: f64) {
+        let from = self.points.len();
+        let mut found: Vec<Point<V>> = Vec::new();
+        self.pair_points(c, h, &mut found);
+        if found.is_empty() {
+            return;
+        }
+        self.stats.ccd_impacts += 1;
+        self.points.extend(found);
+        let to = self.points.len();
+        for it in 0..self.options.iterations {
+            for k in from..to {
+                let k = if it % 2 == 1 { to - 1 - (k - from) } else { k };
+                self.solve_normal(k);
+                self.solve_friction(k);
+            }
+        }
+        self.restitution_of(from..to);
+        if self.points[from..to].iter().any(|p| p.pn > 0.0) {
+            self.touching.push(c);
+        }
+        self.points.truncate(from);
+    }
+}
