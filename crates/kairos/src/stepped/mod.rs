@@ -88,7 +88,7 @@
 
 use std::collections::HashMap;
 
-use crate::math::{Aabb, Vector};
+use crate::math::{Aabb, Rotation, Vector};
 use crate::overlap::{OverlapFinder, OverlapKind};
 use crate::query::manifold::{contact_manifold_with, ContactId, ContactPoint, ManifoldOptions};
 use crate::query::sat::as_polytope;
@@ -148,6 +148,8 @@ pub struct StepOptions {
     pub finder: OverlapKind,
     /// How penetrations are pushed out.
     pub correction: Correction,
+    /// How a contact point finds its cached impulses.
+    pub matching: Matching,
     /// The continuous check: bodies move only up to the earliest impact of a fast pair in a
     /// sub-step, so none passes through another (see the module docs, "Never tunnels").
     pub ccd: bool,
@@ -156,6 +158,23 @@ pub struct StepOptions {
     /// the check is off.
     pub count_tunnelled: bool,
 }
+
+/// How a contact point finds its impulses of the previous sub-step (the seed's comparison).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Matching {
+    /// By its [`CollisionId`]: the same bodies, pieces and features (the default).
+    Features,
+    /// The cached point of the same pair (and pieces) nearest in the world, within
+    /// [`MATCH_RADIUS`] of the pair's size.
+    WorldDistance,
+    /// The cached point of the same pair nearest in the first body's frame, within
+    /// [`MATCH_RADIUS`].
+    BodyDistance,
+}
+
+/// How far, relative to the size of a pair, a distance-matched point may be from the cached
+/// point it takes its impulses from.
+pub const MATCH_RADIUS: f64 = 0.05;
 
 /// How the stepped engine pushes out a penetration deeper than the slop.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -202,6 +221,7 @@ impl Default for StepOptions {
             correction: Correction::Split,
             ccd: true,
             count_tunnelled: false,
+            matching: Matching::Features,
         }
     }
 }
@@ -282,6 +302,9 @@ pub struct StepStats {
     pub contacts: u64,
     /// Of those, the points that started from cached impulses.
     pub warm_hits: u64,
+    /// Of the hits, those a distance match ([`Matching`]) took from a cached point of other
+    /// features: the impulses of another contact.
+    pub mismatches: u64,
     /// Sweeps of the solver over the contact points, summed over the sub-steps.
     pub sweeps: u64,
     /// Contacts that began between two bodies ([`SteppedSim::began`]), summed over the steps.
@@ -315,6 +338,16 @@ pub struct ContactPair {
     pub wall: bool,
 }
 
+/// A point's impulses and places, kept for the next sub-step.
+#[derive(Clone, Copy, Debug)]
+struct Cached<V> {
+    pn: f64,
+    /// The tangential impulse as a vector (re-projected on the next sub-step's tangents).
+    pt: V,
+    world: V,
+    local: V,
+}
+
 /// One contact point being solved.
 #[derive(Clone, Debug)]
 struct Point<V: Vector> {
@@ -326,6 +359,9 @@ struct Point<V: Vector> {
     /// Offsets of the point from the centres of mass of `a` and `b`.
     ra: V,
     rb: V,
+    /// The point in the world, and in `a`'s body frame.
+    world: V,
+    local: V,
     mass_n: f64,
     tangents: [V; 2],
     mass_t: [f64; 2],
@@ -361,7 +397,9 @@ pub struct SteppedSim<V: Vector> {
     finder: Box<dyn OverlapFinder<V>>,
     /// The impulses of the last sub-step's points: normal, and the tangential impulse as a
     /// vector (re-projected on the next sub-step's tangents).
-    cache: HashMap<CollisionId, (f64, V)>,
+    cache: HashMap<CollisionId, Cached<V>>,
+    /// The cache sorted by id, for the distance matches.
+    sorted: Vec<(CollisionId, Cached<V>)>,
     time: f64,
     stats: StepStats,
     boxes: Vec<Aabb<V>>,
@@ -383,6 +421,8 @@ pub struct SteppedSim<V: Vector> {
     /// before (check off, counting on).
     pending: Vec<ContactPair>,
     pending_before: Vec<ContactPair>,
+    /// The solver's residuals summed over the sub-steps with contacts, and their count.
+    residual: (f64, u64),
 }
 
 impl<V: Vector> SteppedSim<V> {
@@ -422,6 +462,7 @@ impl<V: Vector> SteppedSim<V> {
             bodies,
             options,
             cache: HashMap::new(),
+            sorted: Vec::new(),
             time: 0.0,
             stats: StepStats::default(),
             boxes: Vec::new(),
@@ -435,6 +476,7 @@ impl<V: Vector> SteppedSim<V> {
             swept_finder: options.finder.build(),
             pending: Vec::new(),
             pending_before: Vec::new(),
+            residual: (0.0, 0),
         })
     }
 
@@ -564,6 +606,7 @@ impl<V: Vector> SteppedSim<V> {
                 self.solve_friction(k);
             }
         }
+        self.measure_residual();
         self.restitution();
         self.never_gain_energy(&before);
         let split = self.options.correction == Correction::Split
@@ -595,9 +638,20 @@ impl<V: Vector> SteppedSim<V> {
             self.move_bodies(h, split);
         }
         self.cache.clear();
+        self.sorted.clear();
         for p in &self.points {
             let pt = p.tangents[0] * p.pt[0] + p.tangents[1] * p.pt[1];
-            self.cache.insert(p.id, (p.pn, pt));
+            let kept = Cached {
+                pn: p.pn,
+                pt,
+                world: p.world,
+                local: p.local,
+            };
+            if self.options.matching == Matching::Features {
+                self.cache.insert(p.id, kept);
+            } else {
+                self.sorted.push((p.id, kept));
+            }
             if p.pn > 0.0 {
                 self.touching.push(ContactPair {
                     a: p.id.a,
@@ -606,6 +660,7 @@ impl<V: Vector> SteppedSim<V> {
                 });
             }
         }
+        self.sorted.sort_unstable_by(|x, y| x.0.cmp(&y.0));
         self.stats.contacts += self.points.len() as u64;
     }
 
@@ -810,6 +865,7 @@ impl<V: Vector> SteppedSim<V> {
         let mid = (c.point_a + c.point_b) * 0.5;
         let ra = mid - ba.position;
         let rb = b.map_or(V::ZERO, |b| mid - self.bodies[b].position);
+        let local = ba.rotation.inverse_rotate(ra);
         let tangents = tangents(normal);
         let mass = |d: V| {
             let mut k = ba.inv_mass + b.map_or(0.0, |b| self.bodies[b].inv_mass);
@@ -847,6 +903,8 @@ impl<V: Vector> SteppedSim<V> {
             normal,
             ra,
             rb,
+            world: mid,
+            local,
             mass_n: mass(normal),
             tangents,
             mass_t,
@@ -883,13 +941,47 @@ impl<V: Vector> SteppedSim<V> {
         }
     }
 
+    /// Point `k`'s cached impulses, by [`StepOptions::matching`] (counting the mismatches).
+    fn cached(&mut self, k: usize) -> Option<Cached<V>> {
+        let p = &self.points[k];
+        let key = |id: &CollisionId| (id.a, id.b, id.wall, id.pieces);
+        let probe = if self.options.matching == Matching::Features {
+            return self.cache.get(&p.id).copied();
+        } else {
+            key(&p.id)
+        };
+        let from = self.sorted.partition_point(|(id, _)| key(id) < probe);
+        let to = self.sorted.partition_point(|(id, _)| key(id) <= probe);
+        let size = if p.id.wall {
+            self.world.bodies[p.a].radius
+        } else {
+            0.5 * (self.world.bodies[p.a].radius + self.world.bodies[p.id.b as usize].radius)
+        };
+        let mut best: Option<(f64, usize)> = None;
+        for (j, (_, c)) in self.sorted[from..to].iter().enumerate() {
+            let d = match self.options.matching {
+                Matching::WorldDistance => (c.world - p.world).length(),
+                _ => (c.local - p.local).length(),
+            };
+            if d <= MATCH_RADIUS * size && best.is_none_or(|b| d < b.0) {
+                best = Some((d, from + j));
+            }
+        }
+        let (_, j) = best?;
+        let (id, c) = self.sorted[j];
+        if id.features != p.id.features {
+            self.stats.mismatches += 1;
+        }
+        Some(c)
+    }
+
     /// Starts each point from its cached impulses, when it has some.
     fn warm_start(&mut self) {
         if !self.options.warm_start {
             return;
         }
         for k in 0..self.points.len() {
-            let Some(&(pn, pt)) = self.cache.get(&self.points[k].id) else {
+            let Some(Cached { pn, pt, .. }) = self.cached(k) else {
                 continue;
             };
             self.stats.warm_hits += 1;
@@ -913,6 +1005,34 @@ impl<V: Vector> SteppedSim<V> {
         let dn = total - p.pn;
         p.pn = total;
         self.apply(a, b, ra, rb, n * dn);
+    }
+
+    /// The root mean square, over the points, of how far each is from its solution after the
+    /// sweeps (a velocity): a point that pushes should close at exactly its bias, a point that
+    /// does not should not close faster than it.
+    fn measure_residual(&mut self) {
+        if self.points.is_empty() {
+            return;
+        }
+        let mut sq = 0.0;
+        for p in &self.points {
+            let gap = self.relative_velocity(p.a, p.b, p.ra, p.rb).dot(p.normal) - p.bias;
+            let err = if p.pn > 0.0 { gap } else { gap.min(0.0) };
+            sq += err * err;
+        }
+        self.residual.0 += (sq / self.points.len() as f64).sqrt();
+        self.residual.1 += 1;
+    }
+
+    /// The mean over the sub-steps with contacts of the solver's residual after its sweeps:
+    /// the root mean square over the points of how far each point's normal velocity is from
+    /// its solution (0 when the sweeps converged).
+    pub fn mean_residual(&self) -> f64 {
+        if self.residual.1 == 0 {
+            0.0
+        } else {
+            self.residual.0 / self.residual.1 as f64
+        }
     }
 
     /// Restitution, after the sweeps: each point that closed faster than
