@@ -660,7 +660,7 @@ impl<V: Vector> SteppedSim<V> {
                 });
             }
         }
-        self.sorted.sort_unstable_by(|x, y| x.0.cmp(&y.0));
+        self.sorted.sort_unstable_by_key(|x| x.0);
         self.stats.contacts += self.points.len() as u64;
     }
 
