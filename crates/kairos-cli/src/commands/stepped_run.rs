@@ -38,6 +38,13 @@ pub struct SteppedReport {
     pub warm_start_hits: u64,
     /// `warm_start_hits / contact_points`.
     pub warm_start_hit_rate: f64,
+    /// `features`, `world` or `body`.
+    pub matching: String,
+    /// Of the hits, those a distance match gave another contact's impulses.
+    pub mismatches: u64,
+    /// The solver's mean residual after its sweeps (a velocity; see
+    /// `SteppedSim::mean_residual`).
+    pub mean_residual: f64,
     pub warm_start: bool,
     /// `split` or `baumgarte`.
     pub correction: String,
@@ -231,6 +238,14 @@ pub fn simulate_stepped<V: Vector>(
         } else {
             0.0
         },
+        matching: match options.matching {
+            kairos::stepped::Matching::Features => "features",
+            kairos::stepped::Matching::WorldDistance => "world",
+            kairos::stepped::Matching::BodyDistance => "body",
+        }
+        .into(),
+        mismatches: s.mismatches,
+        mean_residual: sim.mean_residual(),
         warm_start: options.warm_start,
         correction: format!("{:?}", options.correction).to_lowercase(),
         seconds_per_step: wall_seconds / s.steps.max(1) as f64,

@@ -6,7 +6,7 @@ use clap::Args;
 use kairos::broad_phase::{BroadPhaseKind, BroadPhaseOptions, LookAheadOptions};
 use kairos::discrete::DiscreteOptions;
 use kairos::overlap::OverlapKind;
-use kairos::stepped::{Correction, StepOptions};
+use kairos::stepped::{Correction, Matching, StepOptions};
 
 /// How time advances (`--stepper`).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
@@ -52,6 +52,11 @@ pub struct BroadPhaseArgs {
     /// thin ones; the summary counts the pairs that did).
     #[arg(long)]
     pub no_ccd: bool,
+    /// Stepped stepper: how a contact finds its cached impulses: features (its feature ids,
+    /// the default), world or body (the nearest cached point of the pair in the world or in
+    /// the first body's frame; the summary counts the contacts given another's impulses).
+    #[arg(long, value_parser = ["features", "world", "body"])]
+    pub matching: Option<String>,
     /// Stepped stepper: the interval at which the trace holds the moving bodies' states
     /// (rounded to whole steps; default 1/30 s).
     #[arg(long, value_name = "SECONDS")]
@@ -147,6 +152,7 @@ impl BroadPhaseArgs {
         let stepped_only = self.iterations.is_some()
             || self.no_warm_start
             || self.no_ccd
+            || self.matching.is_some()
             || self.correction.is_some()
             || self.sample.is_some();
         match self.stepper {
@@ -167,6 +173,11 @@ impl BroadPhaseArgs {
                     },
                     ccd: !self.no_ccd,
                     count_tunnelled: true,
+                    matching: match self.matching.as_deref() {
+                        Some("world") => Matching::WorldDistance,
+                        Some("body") => Matching::BodyDistance,
+                        _ => Matching::Features,
+                    },
                 };
                 options.validate().map_err(|e| anyhow::anyhow!("--{e}"))?;
                 let sample = self.sample.unwrap_or(1.0 / 30.0);
@@ -181,8 +192,8 @@ impl BroadPhaseArgs {
             StepperKind::Discrete => {
                 anyhow::ensure!(
                     !stepped_only,
-                    "--iterations, --no-warm-start, --no-ccd, --correction and --sample need \
-                     --stepper stepped"
+                    "--iterations, --no-warm-start, --no-ccd, --matching, --correction and --sample \
+                     need --stepper stepped"
                 );
                 let dt = self
                     .dt
@@ -203,8 +214,8 @@ impl BroadPhaseArgs {
                 );
                 anyhow::ensure!(
                     !stepped_only,
-                    "--iterations, --no-warm-start, --no-ccd, --correction and --sample need \
-                     --stepper stepped"
+                    "--iterations, --no-warm-start, --no-ccd, --matching, --correction and --sample \
+                     need --stepper stepped"
                 );
                 match self.broad_phase.as_deref().unwrap_or("auto") {
                     "auto" => Ok(Stepper::Auto),
