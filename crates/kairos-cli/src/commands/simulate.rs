@@ -61,7 +61,47 @@ pub struct Summary {
     pub trace_hash: Option<String>,
     /// The stepped engine's counts (`--stepper stepped` only).
     #[serde(skip_serializing_if = "Option::is_none")]
-    pub stepped: Option<super::stepped_run::SteppedReport>,
+    pub stepped: Option<SteppedReport>,
+}
+
+/// What a stepped run adds to the summary.
+#[derive(Serialize, Debug, Clone)]
+pub struct SteppedReport {
+    pub steps: u64,
+    pub substeps: u32,
+    /// Solver sweeps per sub-step.
+    pub iterations: u32,
+    /// Sweeps over the contacts, summed over the sub-steps.
+    pub solver_sweeps: u64,
+    /// Contact points solved, summed over the sub-steps.
+    pub contact_points: u64,
+    /// Of those, the points warm-started from the cache.
+    pub warm_start_hits: u64,
+    /// `warm_start_hits / contact_points`.
+    pub warm_start_hit_rate: f64,
+    /// `features`, `world` or `body`.
+    pub matching: String,
+    /// Of the hits, those a distance match gave another contact's impulses.
+    pub mismatches: u64,
+    /// The solver's mean residual after its sweeps (a velocity; see
+    /// `SteppedSim::mean_residual`).
+    pub mean_residual: f64,
+    pub warm_start: bool,
+    /// `split` or `baumgarte`.
+    pub correction: String,
+    /// Seconds per step.
+    pub seconds_per_step: f64,
+    /// Whether the continuous check was on.
+    pub ccd: bool,
+    /// Impacts the check resolved within a sub-step.
+    pub ccd_impacts: u64,
+    /// Times of impact it computed.
+    pub ccd_queries: u64,
+    /// Sub-steps in which it gave up after its most impacts.
+    pub ccd_gave_up: u64,
+    /// Pairs whose exact motion made a contact that the run did not: they passed through each
+    /// other (also `missed_collisions`).
+    pub tunnelled_pairs: u64,
 }
 
 impl Summary {
@@ -207,9 +247,7 @@ fn simulate_dim<V: Vector>(spec: &mut RunSpec) -> Result<Summary> {
         Stepper::Event(kind) => kind,
         Stepper::Auto => unreachable!("resolved by RunSpec::new"),
         Stepper::Discrete(kind, opts) => return simulate_discrete::<V>(spec, kind, opts),
-        Stepper::Stepped(options, every) => {
-            return super::stepped_run::simulate_stepped::<V>(spec, options, every)
-        }
+        Stepper::Stepped(..) => unreachable!("kairos run sends stepped runs to stepped_run"),
     };
     // The trace says when `auto` chose.
     let label = match &spec.auto {

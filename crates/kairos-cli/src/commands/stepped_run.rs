@@ -15,53 +15,12 @@ use anyhow::{Context, Result};
 use kairos::math::{Rotation, Vector};
 use kairos::stepped::{StepOptions, StepStats, SteppedSim};
 use kairos::trace::{Record, TraceWriter};
-use serde::Serialize;
 
-use super::simulate::{finish_trace, progress_bar, summary, RunSpec, Summary};
+use super::simulate::{finish_trace, progress_bar, summary, RunSpec, SteppedReport, Summary};
 use crate::show;
 
 /// A body moving less than this share of its size over a sample interval is written still.
 const STILL: f64 = 1e-3;
-
-/// What a stepped run adds to the summary.
-#[derive(Serialize, Debug, Clone)]
-pub struct SteppedReport {
-    pub steps: u64,
-    pub substeps: u32,
-    /// Solver sweeps per sub-step.
-    pub iterations: u32,
-    /// Sweeps over the contacts, summed over the sub-steps.
-    pub solver_sweeps: u64,
-    /// Contact points solved, summed over the sub-steps.
-    pub contact_points: u64,
-    /// Of those, the points warm-started from the cache.
-    pub warm_start_hits: u64,
-    /// `warm_start_hits / contact_points`.
-    pub warm_start_hit_rate: f64,
-    /// `features`, `world` or `body`.
-    pub matching: String,
-    /// Of the hits, those a distance match gave another contact's impulses.
-    pub mismatches: u64,
-    /// The solver's mean residual after its sweeps (a velocity; see
-    /// `SteppedSim::mean_residual`).
-    pub mean_residual: f64,
-    pub warm_start: bool,
-    /// `split` or `baumgarte`.
-    pub correction: String,
-    /// Seconds per step.
-    pub seconds_per_step: f64,
-    /// Whether the continuous check was on.
-    pub ccd: bool,
-    /// Impacts the check resolved within a sub-step.
-    pub ccd_impacts: u64,
-    /// Times of impact it computed.
-    pub ccd_queries: u64,
-    /// Sub-steps in which it gave up after its most impacts.
-    pub ccd_gave_up: u64,
-    /// Pairs whose exact motion made a contact that the run did not: they passed through each
-    /// other (also `missed_collisions`).
-    pub tunnelled_pairs: u64,
-}
 
 /// The label a stepped run writes to its trace header.
 pub fn stepped_label(o: &StepOptions) -> String {
@@ -76,8 +35,21 @@ pub fn stepped_label(o: &StepOptions) -> String {
     )
 }
 
+/// A stepped run of a scene of either dimension.
+pub fn simulate_stepped(
+    spec: &RunSpec,
+    options: StepOptions,
+    sample_every: u64,
+) -> Result<Summary> {
+    match spec.scene.dim {
+        2 => simulate_dim::<kairos::math::DVec2>(spec, options, sample_every),
+        3 => simulate_dim::<kairos::math::DVec3>(spec, options, sample_every),
+        d => anyhow::bail!("unsupported dimension {d}"),
+    }
+}
+
 /// The run.
-pub fn simulate_stepped<V: Vector>(
+fn simulate_dim<V: Vector>(
     spec: &RunSpec,
     options: StepOptions,
     sample_every: u64,
