@@ -99,6 +99,11 @@ pub struct SteppedReport {
     pub ccd_queries: u64,
     /// Sub-steps in which it gave up after its most impacts.
     pub ccd_gave_up: u64,
+    /// Whether islands at rest sleep.
+    pub sleep: bool,
+    /// Bodies asleep at the end, and islands woken by a touch during the run.
+    pub asleep_at_end: usize,
+    pub wakes: u64,
     /// Pairs whose exact motion made a contact that the run did not: they passed through each
     /// other (also `missed_collisions`).
     pub tunnelled_pairs: u64,
@@ -143,6 +148,12 @@ impl Summary {
                 s.contact_points,
                 s.warm_start_hits,
                 100.0 * s.warm_start_hit_rate
+            );
+            outln!(
+                "continuous     {}, {} impacts resolved within a sub-step; {} asleep at the end",
+                if s.ccd { "on" } else { "off" },
+                s.ccd_impacts,
+                s.asleep_at_end
             );
         }
         outln!(

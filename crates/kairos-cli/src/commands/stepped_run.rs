@@ -225,6 +225,9 @@ fn simulate_dim<V: Vector>(
         ccd_impacts: s.ccd_impacts,
         ccd_queries: s.ccd_queries,
         ccd_gave_up: s.ccd_gave_up,
+        sleep: options.sleep,
+        asleep_at_end: sim.asleep_count(),
+        wakes: s.wakes,
         tunnelled_pairs: s.tunnelled,
     });
     Ok(out)

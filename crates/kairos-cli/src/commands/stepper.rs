@@ -48,6 +48,10 @@ pub struct BroadPhaseArgs {
     /// added; default) or baumgarte.
     #[arg(long, value_parser = ["split", "baumgarte"])]
     pub correction: Option<String>,
+    /// Stepped stepper: keep every body awake (by default islands at rest sleep until
+    /// touched).
+    #[arg(long)]
+    pub no_sleep: bool,
     /// Stepped stepper: turn off the continuous check (fast bodies may then pass through
     /// thin ones; the summary counts the pairs that did).
     #[arg(long)]
@@ -152,6 +156,7 @@ impl BroadPhaseArgs {
         let stepped_only = self.iterations.is_some()
             || self.no_warm_start
             || self.no_ccd
+            || self.no_sleep
             || self.matching.is_some()
             || self.correction.is_some()
             || self.sample.is_some();
@@ -172,6 +177,7 @@ impl BroadPhaseArgs {
                         _ => Correction::Split,
                     },
                     ccd: !self.no_ccd,
+                    sleep: !self.no_sleep,
                     count_tunnelled: true,
                     matching: match self.matching.as_deref() {
                         Some("world") => Matching::WorldDistance,
@@ -192,8 +198,8 @@ impl BroadPhaseArgs {
             StepperKind::Discrete => {
                 anyhow::ensure!(
                     !stepped_only,
-                    "--iterations, --no-warm-start, --no-ccd, --matching, --correction and --sample \
-                     need --stepper stepped"
+                    "--iterations, --no-warm-start, --no-ccd, --no-sleep, --matching, --correction and \
+                     --sample need --stepper stepped"
                 );
                 let dt = self
                     .dt
@@ -214,8 +220,8 @@ impl BroadPhaseArgs {
                 );
                 anyhow::ensure!(
                     !stepped_only,
-                    "--iterations, --no-warm-start, --no-ccd, --matching, --correction and --sample \
-                     need --stepper stepped"
+                    "--iterations, --no-warm-start, --no-ccd, --no-sleep, --matching, --correction and \
+                     --sample need --stepper stepped"
                 );
                 match self.broad_phase.as_deref().unwrap_or("auto") {
                     "auto" => Ok(Stepper::Auto),

@@ -38,6 +38,9 @@ impl<V: Vector> SteppedSim<V> {
         let mut out = Vec::new();
         for &[i, j] in &swept {
             let (i, j) = (i as usize, j as usize);
+            if self.asleep[i] && self.asleep[j] {
+                continue;
+            }
             let c = ContactPair {
                 a: i as u32,
                 b: j as u32,
@@ -53,6 +56,9 @@ impl<V: Vector> SteppedSim<V> {
             }
         }
         for i in 0..n {
+            if self.asleep[i] {
+                continue;
+            }
             let (v, s) = reach(i);
             let size = self.world.bodies[i].radius;
             if (v.length() + s) * h < SPECULATIVE * size {
@@ -160,6 +166,10 @@ impl<V: Vector> SteppedSim<V> {
     /// Resolves the impact of pair `c` now: its contact points (within the margin) are solved
     /// as in a sub-step of `h` (the rest of this one), with restitution, and forgotten.
     fn impact(&mut self, c: ContactPair, h: f64) {
+        self.wake(c.a as usize);
+        if !c.wall {
+            self.wake(c.b as usize);
+        }
         let from = self.points.len();
         let mut found: Vec<Point<V>> = Vec::new();
         self.pair_points(c, h, &mut found);

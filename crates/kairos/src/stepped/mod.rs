@@ -97,7 +97,9 @@ use crate::shape::{FeatureId, Pose, Shape, SupportMap};
 use crate::world::World;
 
 mod ccd;
+mod sleep;
 pub use ccd::MAX_IMPACTS;
+pub use sleep::{SLEEP_SPEED, TIME_TO_SLEEP};
 
 /// The speculative margin: contact points this far apart, relative to the size of the pair
 /// (the mean of the two bounding radii, or the body's own against a wall), are kept, so that
@@ -150,6 +152,8 @@ pub struct StepOptions {
     pub correction: Correction,
     /// How a contact point finds its cached impulses.
     pub matching: Matching,
+    /// Islands of bodies at rest sleep (see [`TIME_TO_SLEEP`]).
+    pub sleep: bool,
     /// The continuous check: bodies move only up to the earliest impact of a fast pair in a
     /// sub-step, so none passes through another (see the module docs, "Never tunnels").
     pub ccd: bool,
@@ -222,6 +226,7 @@ impl Default for StepOptions {
             ccd: true,
             count_tunnelled: false,
             matching: Matching::Features,
+            sleep: true,
         }
     }
 }
@@ -324,6 +329,8 @@ pub struct StepStats {
     pub tunnelled: u64,
     /// Of those, a body and a wall.
     pub tunnelled_wall: u64,
+    /// Islands woken by a touch.
+    pub wakes: u64,
 }
 
 /// Two bodies, or a body and a wall, in contact: `a` and `b` are body ids (`a < b`), or `a`
@@ -423,6 +430,11 @@ pub struct SteppedSim<V: Vector> {
     pending_before: Vec<ContactPair>,
     /// The solver's residuals summed over the sub-steps with contacts, and their count.
     residual: (f64, u64),
+    /// Per body: whether it sleeps, how long it has been slow, and its island's root while
+    /// it sleeps.
+    asleep: Vec<bool>,
+    slow_for: Vec<f64>,
+    island: Vec<u32>,
 }
 
 impl<V: Vector> SteppedSim<V> {
@@ -436,7 +448,7 @@ impl<V: Vector> SteppedSim<V> {
         if !world.meshes.is_empty() {
             return Err(StepError::Meshes);
         }
-        let bodies = world
+        let bodies: Vec<StepBody<V>> = world
             .bodies
             .iter()
             .zip(&world.rigid)
@@ -450,6 +462,7 @@ impl<V: Vector> SteppedSim<V> {
                 inv_inertia: r.inv_inertia,
             })
             .collect();
+        let n = bodies.len();
         let ccd = (options.ccd || options.count_tunnelled).then(|| {
             let mut w = world.clone();
             w.gravity = V::ZERO;
@@ -477,6 +490,9 @@ impl<V: Vector> SteppedSim<V> {
             pending: Vec::new(),
             pending_before: Vec::new(),
             residual: (0.0, 0),
+            asleep: vec![false; n],
+            slow_for: vec![0.0; n],
+            island: vec![0; n],
         })
     }
 
@@ -551,6 +567,7 @@ impl<V: Vector> SteppedSim<V> {
         }
         self.touching.sort_unstable();
         self.touching.dedup();
+        self.update_sleep(self.options.dt);
         self.began.clear();
         let mut before = self.touched.iter().peekable();
         for &c in &self.touching {
@@ -583,8 +600,10 @@ impl<V: Vector> SteppedSim<V> {
     fn substep(&mut self, h: f64) {
         let g = self.world.gravity;
         if g != V::ZERO {
-            for b in &mut self.bodies {
-                b.velocity += g * h;
+            for (b, &asleep) in self.bodies.iter_mut().zip(&self.asleep) {
+                if !asleep {
+                    b.velocity += g * h;
+                }
             }
         }
         self.collide(h);
@@ -637,8 +656,12 @@ impl<V: Vector> SteppedSim<V> {
             }
             self.move_bodies(h, split);
         }
-        self.cache.clear();
-        self.sorted.clear();
+        // The contacts of sleeping bodies keep their impulses for when they wake.
+        let asleep = &self.asleep;
+        let sleeping =
+            |id: &CollisionId| asleep[id.a as usize] && (id.wall || asleep[id.b as usize]);
+        self.cache.retain(|id, _| sleeping(id));
+        self.sorted.retain(|(id, _)| sleeping(id));
         for p in &self.points {
             let pt = p.tangents[0] * p.pt[0] + p.tangents[1] * p.pt[1];
             let kept = Cached {
@@ -661,6 +684,7 @@ impl<V: Vector> SteppedSim<V> {
             }
         }
         self.sorted.sort_unstable_by_key(|x| x.0);
+        self.sorted.dedup_by_key(|x| x.0);
         self.stats.contacts += self.points.len() as u64;
     }
 
@@ -671,6 +695,9 @@ impl<V: Vector> SteppedSim<V> {
             return;
         }
         for (i, b) in self.bodies.iter_mut().enumerate() {
+            if self.asleep[i] {
+                continue;
+            }
             let (v, pw) = if split {
                 let (pv, pw) = self.pseudo[i];
                 (b.velocity + pv, pw)
@@ -748,10 +775,23 @@ impl<V: Vector> SteppedSim<V> {
         let mut pairs = std::mem::take(&mut self.pairs);
         self.finder.find_pairs(&self.boxes, &mut pairs);
         for &[a, b] in &pairs {
+            let (sa, sb) = (self.asleep[a as usize], self.asleep[b as usize]);
+            if sa && sb {
+                continue;
+            }
+            let from = points.len();
             self.pair_points(ContactPair { a, b, wall: false }, h, &mut points);
+            if points.len() > from && (sa || sb) {
+                // An awake body touches a sleeping one: its island wakes, and its points
+                // are solved from now on.
+                self.wake(if sa { a } else { b } as usize);
+            }
         }
         self.pairs = pairs;
         for a in 0..n as u32 {
+            if self.asleep[a as usize] {
+                continue;
+            }
             for b in 0..self.world.wall_pieces.len() as u32 {
                 self.pair_points(ContactPair { a, b, wall: true }, h, &mut points);
             }

@@ -628,3 +628,34 @@ fn feature_ids_match_persisting_contacts_and_distances_mismatch_some() {
     }
     eprintln!("{report}");
 }
+
+/// A 2D pyramid of base 10 goes to sleep once it has stood still for [`TIME_TO_SLEEP`]; a box
+/// dropped on it wakes it; it sleeps again where it stands.
+#[test]
+fn a_pyramid_sleeps_wakes_when_hit_and_sleeps_again() {
+    let mut scene = pyramid(&StackParams::default(), 10).unwrap();
+    // A box 20 above the top box's centre, landing at about t = 2.
+    let mut dropped = scene.bodies[scene.bodies.len() - 1];
+    dropped.position[1] += 20.0;
+    scene.bodies.push(dropped);
+    let n = scene.bodies.len();
+    let mut sim = SteppedSim::new(scene.world::<DVec2>().unwrap(), StepOptions::default()).unwrap();
+    let start: Vec<DVec2> = sim.bodies().iter().map(|b| b.position).collect();
+    let run = |sim: &mut SteppedSim<DVec2>, until: f64| {
+        while sim.time() < until - 1e-9 {
+            sim.step();
+        }
+    };
+    run(&mut sim, 1.5);
+    assert_eq!(sim.asleep_count(), n - 1, "all but the falling box sleep");
+    run(&mut sim, 2.5);
+    assert!(sim.stats().wakes > 0, "the landing woke the pyramid");
+    run(&mut sim, 8.0);
+    assert_eq!(sim.asleep_count(), n, "all sleep again");
+    let moved = sim.bodies()[..n - 1]
+        .iter()
+        .zip(&start)
+        .map(|(b, s)| (b.position - *s).length())
+        .fold(0.0, f64::max);
+    assert!(moved < 0.05, "a pyramid box moved by {moved}");
+}
