@@ -86,7 +86,6 @@
 //! Not yet part of the engine: islands and sleeping, and meshes. The 3D pyramid of base 10
 //! takes 150 ms a step: contacts are found at every sub-step from bounding-sphere boxes.
 
-use std::collections::HashMap;
 
 use crate::math::{Aabb, Rotation, Vector};
 use crate::overlap::{OverlapFinder, OverlapKind};
@@ -355,9 +354,21 @@ struct Cached<V> {
     local: V,
 }
 
+/// The angular parts of a direction `d`'s constraint at a point: `r × d` of each body, and the
+/// angular velocity a unit impulse along `d` gives each (`I⁻¹ (r × d)`, world frame).
+#[derive(Clone, Copy, Debug, Default)]
+struct Arm<A> {
+    ja: A,
+    jb: A,
+    ka: A,
+    kb: A,
+}
+
 /// One contact point being solved.
 #[derive(Clone, Debug)]
 struct Point<V: Vector> {
+    /// The normal's and the tangents' arms.
+    arms: [Arm<V::Angular>; 3],
     id: CollisionId,
     a: usize,
     /// `None`: a wall.
@@ -404,8 +415,9 @@ pub struct SteppedSim<V: Vector> {
     finder: Box<dyn OverlapFinder<V>>,
     /// The impulses of the last sub-step's points: normal, and the tangential impulse as a
     /// vector (re-projected on the next sub-step's tangents).
-    cache: HashMap<CollisionId, Cached<V>>,
-    /// The cache sorted by id, for the distance matches.
+    /// The cache: each point's impulses by id, sorted (looked up by binary search: the
+    /// points come in the order of their pairs, so the searches walk the array in order,
+    /// where a hash map's probes missed the memory cache on a large scene).
     sorted: Vec<(CollisionId, Cached<V>)>,
     time: f64,
     stats: StepStats,
@@ -474,7 +486,6 @@ impl<V: Vector> SteppedSim<V> {
             world,
             bodies,
             options,
-            cache: HashMap::new(),
             sorted: Vec::new(),
             time: 0.0,
             stats: StepStats::default(),
@@ -660,7 +671,6 @@ impl<V: Vector> SteppedSim<V> {
         let asleep = &self.asleep;
         let sleeping =
             |id: &CollisionId| asleep[id.a as usize] && (id.wall || asleep[id.b as usize]);
-        self.cache.retain(|id, _| sleeping(id));
         self.sorted.retain(|(id, _)| sleeping(id));
         for p in &self.points {
             let pt = p.tangents[0] * p.pt[0] + p.tangents[1] * p.pt[1];
@@ -670,11 +680,7 @@ impl<V: Vector> SteppedSim<V> {
                 world: p.world,
                 local: p.local,
             };
-            if self.options.matching == Matching::Features {
-                self.cache.insert(p.id, kept);
-            } else {
-                self.sorted.push((p.id, kept));
-            }
+            self.sorted.push((p.id, kept));
             if p.pn > 0.0 {
                 self.touching.push(ContactPair {
                     a: p.id.a,
@@ -907,15 +913,25 @@ impl<V: Vector> SteppedSim<V> {
         let rb = b.map_or(V::ZERO, |b| mid - self.bodies[b].position);
         let local = ba.rotation.inverse_rotate(ra);
         let tangents = tangents(normal);
-        let mass = |d: V| {
-            let mut k = ba.inv_mass + b.map_or(0.0, |b| self.bodies[b].inv_mass);
-            let ca = V::cross_angular(ra, d);
-            k += V::angular_dot(ca, V::inertia_apply(ba.rotation, ba.inv_inertia, ca));
-            if let Some(b) = b {
-                let bb = &self.bodies[b];
-                let cb = V::cross_angular(rb, d);
-                k += V::angular_dot(cb, V::inertia_apply(bb.rotation, bb.inv_inertia, cb));
-            }
+        let arm = |d: V| {
+            let ja = V::cross_angular(ra, d);
+            let ka = V::inertia_apply(ba.rotation, ba.inv_inertia, ja);
+            let (jb, kb) = match b {
+                Some(b) => {
+                    let bb = &self.bodies[b];
+                    let jb = V::cross_angular(rb, d);
+                    (jb, V::inertia_apply(bb.rotation, bb.inv_inertia, jb))
+                }
+                None => (V::Angular::default(), V::Angular::default()),
+            };
+            Arm { ja, jb, ka, kb }
+        };
+        let arms = [arm(normal), arm(tangents[0]), arm(tangents[1])];
+        let mass = |m: &Arm<V::Angular>| {
+            let k = ba.inv_mass
+                + b.map_or(0.0, |b| self.bodies[b].inv_mass)
+                + V::angular_dot(m.ja, m.ka)
+                + V::angular_dot(m.jb, m.kb);
             if k > 0.0 {
                 1.0 / k
             } else {
@@ -923,8 +939,8 @@ impl<V: Vector> SteppedSim<V> {
             }
         };
         let mass_t = [
-            mass(tangents[0]),
-            if V::DIM == 3 { mass(tangents[1]) } else { 0.0 },
+            mass(&arms[1]),
+            if V::DIM == 3 { mass(&arms[2]) } else { 0.0 },
         ];
         let sep = c.separation;
         let deep = (-sep - SLOP * size).max(0.0);
@@ -945,7 +961,8 @@ impl<V: Vector> SteppedSim<V> {
             rb,
             world: mid,
             local,
-            mass_n: mass(normal),
+            mass_n: mass(&arms[0]),
+            arms,
             tangents,
             mass_t,
             bias,
@@ -955,6 +972,39 @@ impl<V: Vector> SteppedSim<V> {
             pn: 0.0,
             pt: [0.0; 2],
             pp: 0.0,
+        }
+    }
+
+    /// The relative velocity of point `k` along its direction `d` (0 the normal, 1 and 2 the
+    /// tangents), through its arms.
+    #[inline]
+    fn along(&self, k: usize, d: usize) -> f64 {
+        let p = &self.points[k];
+        let dir = if d == 0 { p.normal } else { p.tangents[d - 1] };
+        let arm = &p.arms[d];
+        let sa = &self.bodies[p.a];
+        let mut v = -sa.velocity.dot(dir) - V::angular_dot(sa.angular_velocity, arm.ja);
+        if let Some(b) = p.b {
+            let sb = &self.bodies[b];
+            v += sb.velocity.dot(dir) + V::angular_dot(sb.angular_velocity, arm.jb);
+        }
+        v
+    }
+
+    /// Applies impulse `lambda` along point `k`'s direction `d` (on `b`; `-lambda` on `a`).
+    #[inline]
+    fn push(&mut self, k: usize, d: usize, lambda: f64) {
+        let p = &self.points[k];
+        let dir = if d == 0 { p.normal } else { p.tangents[d - 1] };
+        let arm = p.arms[d];
+        let (a, b) = (p.a, p.b);
+        let sa = &mut self.bodies[a];
+        sa.velocity -= dir * (lambda * sa.inv_mass);
+        sa.angular_velocity = V::angular_add_scaled(sa.angular_velocity, arm.ka, -lambda);
+        if let Some(b) = b {
+            let sb = &mut self.bodies[b];
+            sb.velocity += dir * (lambda * sb.inv_mass);
+            sb.angular_velocity = V::angular_add_scaled(sb.angular_velocity, arm.kb, lambda);
         }
     }
 
@@ -986,7 +1036,11 @@ impl<V: Vector> SteppedSim<V> {
         let p = &self.points[k];
         let key = |id: &CollisionId| (id.a, id.b, id.wall, id.pieces);
         let probe = if self.options.matching == Matching::Features {
-            return self.cache.get(&p.id).copied();
+            return self
+                .sorted
+                .binary_search_by_key(&p.id, |x| x.0)
+                .ok()
+                .map(|j| self.sorted[j].1);
         } else {
             key(&p.id)
         };
@@ -1028,23 +1082,24 @@ impl<V: Vector> SteppedSim<V> {
             let p = &mut self.points[k];
             p.pn = pn;
             p.pt = [pt.dot(p.tangents[0]), pt.dot(p.tangents[1])];
-            let total = p.normal * p.pn + p.tangents[0] * p.pt[0] + p.tangents[1] * p.pt[1];
-            let (a, b, ra, rb) = (p.a, p.b, p.ra, p.rb);
-            self.apply(a, b, ra, rb, total);
+            let (pt0, pt1) = (p.pt[0], p.pt[1]);
+            self.push(k, 0, pn);
+            self.push(k, 1, pt0);
+            if V::DIM == 3 {
+                self.push(k, 2, pt1);
+            }
         }
     }
 
     /// The normal impulse at point `k`, accumulated and clamped to be non-negative.
     fn solve_normal(&mut self, k: usize) {
-        let p = &self.points[k];
-        let (a, b, ra, rb, n) = (p.a, p.b, p.ra, p.rb, p.normal);
-        let dv = self.relative_velocity(a, b, ra, rb);
+        let vn = self.along(k, 0);
         let p = &mut self.points[k];
-        let lambda = p.mass_n * (p.bias - dv.dot(n));
+        let lambda = p.mass_n * (p.bias - vn);
         let total = (p.pn + lambda).max(0.0);
         let dn = total - p.pn;
         p.pn = total;
-        self.apply(a, b, ra, rb, n * dn);
+        self.push(k, 0, dn);
     }
 
     /// The root mean square, over the points, of how far each is from its solution after the
@@ -1171,19 +1226,16 @@ impl<V: Vector> SteppedSim<V> {
     /// The friction impulse at point `k` along each tangent, accumulated and clamped to the
     /// friction cone of the point's normal impulse.
     fn solve_friction(&mut self, k: usize) {
-        let p = &self.points[k];
-        let (a, b, ra, rb) = (p.a, p.b, p.ra, p.rb);
         let dims = if V::DIM == 3 { 2 } else { 1 };
         for t in 0..dims {
-            let tangent = self.points[k].tangents[t];
-            let dv = self.relative_velocity(a, b, ra, rb);
+            let vt = self.along(k, t + 1);
             let p = &mut self.points[k];
             let limit = p.friction * p.pn;
-            let lambda = -p.mass_t[t] * dv.dot(tangent);
+            let lambda = -p.mass_t[t] * vt;
             let total = (p.pt[t] + lambda).clamp(-limit, limit);
             let dt = total - p.pt[t];
             p.pt[t] = total;
-            self.apply(a, b, ra, rb, tangent * dt);
+            self.push(k, t + 1, dt);
         }
     }
 }

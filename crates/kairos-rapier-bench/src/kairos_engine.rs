@@ -1,0 +1,58 @@
+//! Kairos's stepped engine ([`kairos::stepped::SteppedSim`]) behind [`Engine`].
+
+use kairos::math::{Rotation, Vector};
+use kairos::scene::Scene;
+use kairos::stepped::{StepOptions, SteppedSim};
+
+use crate::engine::{Engine, State};
+use crate::setup::Setup;
+
+/// The options every scene is run with: `dt = 1/60`, 4 sub-steps of 8 solver sweeps, warm
+/// starting, split-impulse position correction, no sleeping, and the continuous check `ccd`.
+pub fn options(ccd: bool) -> StepOptions {
+    StepOptions {
+        dt: 1.0 / 60.0,
+        substeps: 4,
+        iterations: 8,
+        sleep: false,
+        ccd,
+        ..StepOptions::default()
+    }
+}
+
+/// A scene in Kairos's stepped engine.
+pub struct Kairos<V: Vector> {
+    sim: SteppedSim<V>,
+}
+
+impl<V: Vector> Kairos<V> {
+    /// The engine on `scene` with `options`, and the setup its bodies give the other engine.
+    ///
+    /// # Errors
+    /// Why Kairos refused the scene or the options, or why the setup cannot be read from it.
+    pub fn new(scene: &Scene, options: StepOptions) -> Result<(Self, Setup), String> {
+        let world = scene.world::<V>().map_err(|e| e.to_string())?;
+        let sim = SteppedSim::new(world, options).map_err(|e| e.to_string())?;
+        let setup = Setup::new(scene, sim.bodies())?;
+        Ok((Self { sim }, setup))
+    }
+}
+
+impl<V: Vector> Engine for Kairos<V> {
+    fn step(&mut self) {
+        self.sim.step();
+    }
+
+    fn len(&self) -> usize {
+        self.sim.bodies().len()
+    }
+
+    fn state(&self, i: usize) -> State {
+        let b = &self.sim.bodies()[i];
+        State {
+            position: b.position.to_array3(),
+            velocity: b.velocity.to_array3(),
+            rotation: b.rotation.to_array4(),
+        }
+    }
+}
