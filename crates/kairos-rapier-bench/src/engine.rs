@@ -19,4 +19,8 @@ pub trait Engine {
     fn len(&self) -> usize;
     /// The state of body `i` now.
     fn state(&self, i: usize) -> State;
+    /// What the engine itself counted of its continuous collision detection, if it counts.
+    fn ccd_counts(&self) -> Option<String> {
+        None
+    }
 }

@@ -7,15 +7,16 @@ use kairos::stepped::{StepOptions, SteppedSim};
 use crate::engine::{Engine, State};
 use crate::setup::Setup;
 
-/// The options every scene is run with: `dt = 1/60`, 4 sub-steps of 8 solver sweeps, warm
-/// starting, split-impulse position correction, no sleeping, and the continuous check `ccd`.
-pub fn options(ccd: bool) -> StepOptions {
+/// The options every scene is run with: `dt = 1/60`, 4 sub-steps of 8 solver sweeps, no
+/// sleeping, and otherwise Kairos's defaults: warm starting, split-impulse position correction
+/// and the continuous check.
+pub fn options() -> StepOptions {
     StepOptions {
         dt: 1.0 / 60.0,
         substeps: 4,
         iterations: 8,
         sleep: false,
-        ccd,
+        ccd: true,
         ..StepOptions::default()
     }
 }
@@ -54,5 +55,13 @@ impl<V: Vector> Engine for Kairos<V> {
             velocity: b.velocity.to_array3(),
             rotation: b.rotation.to_array4(),
         }
+    }
+
+    fn ccd_counts(&self) -> Option<String> {
+        let s = self.sim.stats();
+        Some(format!(
+            "{} impacts, gave up in {} sub-steps",
+            s.ccd_impacts, s.ccd_gave_up
+        ))
     }
 }

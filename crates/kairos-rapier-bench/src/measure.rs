@@ -13,7 +13,11 @@ pub const STANDS: f64 = 0.01;
 
 /// Runs `engine` for `steps` steps, calling `observe` after each; the wall time of each step
 /// in milliseconds.
-pub fn run(engine: &mut dyn Engine, steps: usize, mut observe: impl FnMut(&dyn Engine)) -> Vec<f64> {
+pub fn run(
+    engine: &mut dyn Engine,
+    steps: usize,
+    mut observe: impl FnMut(&dyn Engine),
+) -> Vec<f64> {
     (0..steps)
         .map(|_| {
             let start = Instant::now();
@@ -37,18 +41,40 @@ pub fn median(xs: &[f64]) -> f64 {
     }
 }
 
-/// The largest distance a body of `engine` lies from where `setup` started it, relative to
-/// that body's size (its largest edge).
-pub fn largest_move(setup: &Setup, engine: &dyn Engine) -> f64 {
-    setup
-        .bodies
-        .iter()
-        .enumerate()
-        .map(|(i, b)| {
+/// How far the bodies of a stack moved from where they started, each relative to its size
+/// (its largest edge): the largest distance, and the largest sideways and vertical parts.
+#[derive(Clone, Copy, Debug, Default, PartialEq)]
+pub struct Moves {
+    /// The largest distance of a body from its start.
+    pub largest: f64,
+    /// The largest move across gravity's axis (the last axis).
+    pub sideways: f64,
+    /// The largest move along gravity's axis.
+    pub vertical: f64,
+}
+
+impl Moves {
+    /// The moves of the bodies of `engine` from where `setup` started them.
+    pub fn new(setup: &Setup, engine: &dyn Engine) -> Self {
+        let up = setup.dim - 1;
+        let mut moves = Self::default();
+        for (i, b) in setup.bodies.iter().enumerate() {
             let size = 2.0 * b.half.iter().copied().fold(0.0, f64::max);
-            distance(engine.state(i).position, b.position) / size
-        })
-        .fold(0.0, f64::max)
+            let d = sub(engine.state(i).position, b.position).map(|x| x / size);
+            let vertical = d[up].abs();
+            let length = dot(d, d).sqrt();
+            let sideways = (length * length - vertical * vertical).max(0.0).sqrt();
+            moves.largest = moves.largest.max(length);
+            moves.sideways = moves.sideways.max(sideways);
+            moves.vertical = moves.vertical.max(vertical);
+        }
+        moves
+    }
+
+    /// Whether the stack stands: no body moved by [`STANDS`] of its size or more.
+    pub fn stands(&self) -> bool {
+        self.largest < STANDS
+    }
 }
 
 /// The bodies whose centre has been inside a wall's solid side after some step: they went
@@ -85,57 +111,83 @@ impl Escapes {
     }
 }
 
-/// The first encounter of a bullet with a target it is fired at, along a direction: the
-/// target's own local x axis (a 2D plank's thin axis) or the world's x axis. The bullet starts
-/// on the negative side of the target, closing. The encounter is decided after the first step
-/// that finds the bullet on the positive side (it passed through: tunnelled) or moving back
-/// relative to the target while still on the negative side (it bounced).
+/// How the first encounter of a bullet with its target ended ([`Encounter`]).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Outcome {
+    /// Not decided by the end of the run.
+    NotMet,
+    /// The bullet turned back before reaching the target's far side.
+    Bounced,
+    /// The bullet reached the far side beside the target (deflected, or around its end).
+    Passed,
+    /// The bullet reached the far side through the target: it tunnelled.
+    Through,
+}
+
+/// The first encounter of a 2D bullet with a target it is fired at, along a direction: the
+/// target's own local x axis (a plank's thin axis) or the world's x axis. The bullet starts on
+/// the negative side of the target, closing on it. The encounter is decided after the first
+/// step that finds the bullet moving back relative to the target on the negative side
+/// ([`Outcome::Bounced`]), or on the positive side: through the target when it is then within
+/// the target's reach across the direction (the target's half extent along its local y axis,
+/// or its bounding radius, plus the bullet's bounding radius), beside it otherwise.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct Encounter {
     bullet: usize,
     target: usize,
     along_target: bool,
-    tunnelled: Option<bool>,
+    reach: f64,
+    outcome: Outcome,
 }
 
 impl Encounter {
-    /// `bullet` fired at `target` along the target's local x axis (`along_target`) or the
-    /// world's x axis.
-    pub fn new(bullet: usize, target: usize, along_target: bool) -> Self {
+    /// Body `bullet` of `setup` fired at body `target` along the target's local x axis
+    /// (`along_target`) or the world's x axis.
+    pub fn new(setup: &Setup, bullet: usize, target: usize, along_target: bool) -> Self {
+        let t = &setup.bodies[target];
+        let across = if along_target { t.half[1] } else { t.radius() };
         Self {
             bullet,
             target,
             along_target,
-            tunnelled: None,
+            reach: across + setup.bodies[bullet].radius(),
+            outcome: Outcome::NotMet,
         }
     }
 
     /// Checks the bodies of `engine` after a step.
     pub fn observe(&mut self, engine: &dyn Engine) {
-        if self.tunnelled.is_some() {
+        if self.outcome != Outcome::NotMet {
             return;
         }
         let (b, t) = (engine.state(self.bullet), engine.state(self.target));
-        let n = self.direction(&t);
-        let side = dot(sub(b.position, t.position), n);
-        let closing = dot(sub(b.velocity, t.velocity), n);
-        if side > 0.0 || closing < 0.0 {
-            self.tunnelled = Some(side > 0.0);
+        let (n, across) = self.directions(&t);
+        let d = sub(b.position, t.position);
+        let side = dot(d, n);
+        if side > 0.0 {
+            self.outcome = if dot(d, across).abs() < self.reach {
+                Outcome::Through
+            } else {
+                Outcome::Passed
+            };
+        } else if dot(sub(b.velocity, t.velocity), n) < 0.0 {
+            self.outcome = Outcome::Bounced;
         }
     }
 
-    /// Whether the bullet passed through; `None` while they have not met.
-    pub fn tunnelled(&self) -> Option<bool> {
-        self.tunnelled
+    /// How the encounter ended.
+    pub fn outcome(&self) -> Outcome {
+        self.outcome
     }
 
-    fn direction(&self, target: &State) -> [f64; 3] {
-        if self.along_target {
-            let (sin, cos) = target.rotation[0].sin_cos();
-            [cos, sin, 0.0]
+    /// The direction the bullet is fired along, and the one across it.
+    fn directions(&self, target: &State) -> ([f64; 3], [f64; 3]) {
+        let (sin, cos) = if self.along_target {
+            target.rotation[0].sin_cos()
         } else {
-            [1.0, 0.0, 0.0]
-        }
+            (0.0, 1.0)
+        };
+        ([cos, sin, 0.0], [-sin, cos, 0.0])
     }
 }
 
@@ -145,9 +197,4 @@ fn sub(a: [f64; 3], b: [f64; 3]) -> [f64; 3] {
 
 fn dot(a: [f64; 3], b: [f64; 3]) -> f64 {
     a[0] * b[0] + a[1] * b[1] + a[2] * b[2]
-}
-
-fn distance(a: [f64; 3], b: [f64; 3]) -> f64 {
-    let d = sub(a, b);
-    dot(d, d).sqrt()
 }

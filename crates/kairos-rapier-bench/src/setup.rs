@@ -50,6 +50,13 @@ pub struct Setup {
     pub walls: Vec<HalfSpace>,
 }
 
+impl BoxBody {
+    /// The radius of the body's bounding disc or ball.
+    pub fn radius(&self) -> f64 {
+        self.half.iter().map(|h| h * h).sum::<f64>().sqrt()
+    }
+}
+
 impl Setup {
     /// The setup of `scene`, whose bodies Kairos holds as `bodies` at time 0.
     ///
@@ -104,11 +111,25 @@ impl Setup {
             walls,
         })
     }
+
+    /// A length no body or wall point reaches from the origin along any axis at time 0.
+    pub fn extent(&self) -> f64 {
+        let bodies = self
+            .bodies
+            .iter()
+            .flat_map(|b| b.position.map(|x| x.abs() + b.radius()));
+        let walls = self.walls.iter().flat_map(|w| w.point.map(f64::abs));
+        bodies.chain(walls).fold(1.0, f64::max)
+    }
 }
 
 /// The half extents of body `i`, a box, from its table.
 fn half_extents(scene: &Scene, i: usize) -> Result<[f64; 3], String> {
-    let table = scene.shapes.get(i).and_then(Option::as_ref).map(|t| t.table());
+    let table = scene
+        .shapes
+        .get(i)
+        .and_then(Option::as_ref)
+        .map(kairos::scene::BodyTable::table);
     let table = table.ok_or_else(|| format!("body {i} is not a rigid body"))?;
     if table.get("shape").and_then(toml::Value::as_str) != Some("box") {
         return Err(format!("body {i} is not a box"));

@@ -440,7 +440,7 @@ fn simulate_dim<V: Vector>(spec: &mut RunSpec) -> Result<Summary> {
     if let Some(bar) = bar {
         bar.finish_and_clear();
     }
-    let trace_hash = finish_trace(spec, writer)?;
+    let trace_hash = finish_trace(spec, writer, spec.scene.duration)?;
     let total = sim.counts();
     let c = kairos::sim::EventCounts {
         body_body: total.body_body - counts_at_start.body_body,
@@ -486,12 +486,17 @@ fn write_samples(
     Ok(())
 }
 
-/// Completes the trace (footer, rename into place) and returns its hash as hex.
-pub(super) fn finish_trace(spec: &RunSpec, writer: Option<TraceWriter>) -> Result<Option<String>> {
+/// Completes the trace (footer with end time `end`, rename into place) and returns its hash
+/// as hex.
+pub(super) fn finish_trace(
+    spec: &RunSpec,
+    writer: Option<TraceWriter>,
+    end: f64,
+) -> Result<Option<String>> {
     match (writer, spec.trace) {
         (Some(w), Some(p)) => {
             let h = w
-                .finish(spec.scene.duration)
+                .finish(end)
                 .with_context(|| format!("{}: writing the trace failed", show(p)))?;
             Ok(Some(format!("{h:016x}")))
         }
@@ -598,7 +603,7 @@ fn simulate_discrete<V: Vector>(
     if let Some(bar) = bar {
         bar.finish_and_clear();
     }
-    let trace_hash = finish_trace(spec, writer)?;
+    let trace_hash = finish_trace(spec, writer, spec.scene.duration)?;
     Ok(Summary {
         build_seconds,
         ..summary(

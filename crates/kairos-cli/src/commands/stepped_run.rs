@@ -174,7 +174,8 @@ fn simulate_dim<V: Vector>(
     if let Some(bar) = bar {
         bar.finish_and_clear();
     }
-    let trace_hash = finish_trace(spec, writer)?;
+    // The last step may end after the scene's duration (steps of --dt): the trace ends there.
+    let trace_hash = finish_trace(spec, writer, sim.time().max(scene.duration))?;
     let s = sim.stats();
     let energy_drift = (sim.energy() - energy0).abs() / energy0.abs().max(1e-300);
     let counts = kairos::sim::EventCounts {

@@ -2,7 +2,7 @@
 
 use rapier2d_f64::prelude::*;
 
-use super::Config;
+use super::{Config, Slab};
 use crate::engine::{Engine, State};
 use crate::setup::Setup;
 
@@ -21,27 +21,31 @@ impl Rapier2 {
         if !config.speed_cap {
             world.integration_parameters.normalized_max_linear_velocity = f64::MAX;
         }
-        let material = |c: ColliderBuilder| c.friction(setup.friction).restitution(setup.restitution);
+        let material =
+            |c: ColliderBuilder| c.friction(setup.friction).restitution(setup.restitution);
         for wall in &setup.walls {
-            let [x, y, _] = wall.point;
-            let [nx, ny, _] = wall.normal;
+            let slab = Slab::new(wall, setup);
+            let [x, y, _] = slab.centre;
+            let angle = slab.normal[1].atan2(slab.normal[0]);
             world.insert(
-                RigidBodyBuilder::fixed().translation(Vector::new(x, y)),
-                material(ColliderBuilder::new(SharedShape::halfspace(Vector::new(nx, ny)))),
+                RigidBodyBuilder::fixed().pose(Pose::new(Vector::new(x, y), angle)),
+                material(ColliderBuilder::cuboid(slab.half[0], slab.half[1])),
             );
         }
         let handles = setup
             .bodies
             .iter()
             .map(|b| {
+                let [x, y, _] = b.position;
+                let [vx, vy, _] = b.velocity;
                 let body = RigidBodyBuilder::dynamic()
-                    .pose(Pose::new(Vector::new(b.position[0], b.position[1]), b.rotation[0]))
-                    .linvel(Vector::new(b.velocity[0], b.velocity[1]))
+                    .pose(Pose::new(Vector::new(x, y), b.rotation[0]))
+                    .linvel(Vector::new(vx, vy))
                     .angvel(b.angular_velocity[0])
                     .can_sleep(false)
-                    .ccd_enabled(config.ccd);
-                let collider = material(ColliderBuilder::cuboid(b.half[0], b.half[1])).mass(b.mass);
-                world.insert(body, collider).0
+                    .ccd_enabled(config.bullet(b.velocity));
+                let collider = ColliderBuilder::cuboid(b.half[0], b.half[1]).mass(b.mass);
+                world.insert(body, material(collider)).0
             })
             .collect();
         Self { world, handles }

@@ -2,7 +2,7 @@
 
 use rapier3d_f64::prelude::*;
 
-use super::Config;
+use super::{Config, Slab};
 use crate::engine::{Engine, State};
 use crate::setup::Setup;
 
@@ -21,13 +21,16 @@ impl Rapier3 {
         if !config.speed_cap {
             world.integration_parameters.normalized_max_linear_velocity = f64::MAX;
         }
-        let material = |c: ColliderBuilder| c.friction(setup.friction).restitution(setup.restitution);
+        let material =
+            |c: ColliderBuilder| c.friction(setup.friction).restitution(setup.restitution);
         for wall in &setup.walls {
+            let slab = Slab::new(wall, setup);
+            let turn = Rotation::from_rotation_arc(Vector::X, Vector::from_array(slab.normal));
+            let [hx, hy, hz] = slab.half;
             world.insert(
-                RigidBodyBuilder::fixed().translation(Vector::from_array(wall.point)),
-                material(ColliderBuilder::new(SharedShape::halfspace(Vector::from_array(
-                    wall.normal,
-                )))),
+                RigidBodyBuilder::fixed()
+                    .pose(Pose::from_parts(Vector::from_array(slab.centre), turn)),
+                material(ColliderBuilder::cuboid(hx, hy, hz)),
             );
         }
         let handles = setup
@@ -44,10 +47,10 @@ impl Rapier3 {
                     .linvel(Vector::from_array(b.velocity))
                     .angvel(Vector::from_array(b.angular_velocity))
                     .can_sleep(false)
-                    .ccd_enabled(config.ccd);
+                    .ccd_enabled(config.bullet(b.velocity));
                 let [hx, hy, hz] = b.half;
-                let collider = material(ColliderBuilder::cuboid(hx, hy, hz)).mass(b.mass);
-                world.insert(body, collider).0
+                let collider = ColliderBuilder::cuboid(hx, hy, hz).mass(b.mass);
+                world.insert(body, material(collider)).0
             })
             .collect();
         Self { world, handles }

@@ -1,6 +1,6 @@
 //! The stepped engine's continuous collision check: within a sub-step, the bodies move only
 //! up to the earliest conservative time of impact of a fast pair, the pair is resolved there,
-//! and the rest of the sub-step follows (see [`SteppedSim`]'s module docs, "Never tunnels").
+//! and the rest of the sub-step follows (see the module docs of [`super`], "The continuous check").
 
 use super::{ContactPair, Point, SteppedSim, SPECULATIVE};
 use crate::math::Vector;
@@ -157,10 +157,63 @@ impl<V: Vector> SteppedSim<V> {
             }
             watched[k].done = true;
             impacts += 1;
-            self.impact(watched[k].pair, left.max(f64::MIN_POSITIVE));
+            let c = watched[k].pair;
+            self.impact(c, left.max(f64::MIN_POSITIVE));
+            // The impact changed the two bodies' motion: their pairs that may now meet in the
+            // rest of the sub-step are watched too (a slow body knocked fast).
+            self.watch_after_impact(c, left, &mut watched);
         }
         self.ccd = Some(ccd);
         self.move_bodies(left, split);
+    }
+
+    /// Adds to `watched` the pairs of the bodies of pair `c` (with every wall, and with every
+    /// body whose sphere swept over `left` meets theirs) that it does not hold yet.
+    fn watch_after_impact(&self, c: ContactPair, left: f64, watched: &mut Vec<Watched>) {
+        let mut bodies = vec![c.a];
+        if !c.wall {
+            bodies.push(c.b);
+        }
+        let swept = |i: usize| {
+            let b = &self.bodies[i];
+            let r = self.world.bodies[i].radius;
+            let spin = V::angular_speed(b.angular_velocity) * r;
+            (b.position, r + (b.velocity.length() + spin) * left)
+        };
+        let add = |pair: ContactPair, watched: &mut Vec<Watched>| {
+            if !watched.iter().any(|w| w.pair == pair) {
+                watched.push(Watched { pair, done: false });
+            }
+        };
+        for &x in &bodies {
+            for w in 0..self.world.wall_pieces.len() as u32 {
+                add(
+                    ContactPair {
+                        a: x,
+                        b: w,
+                        wall: true,
+                    },
+                    watched,
+                );
+            }
+            let (cx, rx) = swept(x as usize);
+            for y in 0..self.bodies.len() as u32 {
+                if y == x {
+                    continue;
+                }
+                let (cy, ry) = swept(y as usize);
+                if (cx - cy).length() <= rx + ry {
+                    add(
+                        ContactPair {
+                            a: x.min(y),
+                            b: x.max(y),
+                            wall: false,
+                        },
+                        watched,
+                    );
+                }
+            }
+        }
     }
 
     /// Resolves the impact of pair `c` now: its contact points (within the margin) are solved
@@ -177,6 +230,14 @@ impl<V: Vector> SteppedSim<V> {
             return;
         }
         self.stats.ccd_impacts += 1;
+        let mut before = vec![(c.a as usize, V::ZERO, V::Angular::default())];
+        if !c.wall {
+            before.push((c.b as usize, V::ZERO, V::Angular::default()));
+        }
+        for x in &mut before {
+            let b = &self.bodies[x.0];
+            (x.1, x.2) = (b.velocity, b.angular_velocity);
+        }
         self.points.extend(found);
         let to = self.points.len();
         for it in 0..self.options.iterations {
@@ -187,6 +248,7 @@ impl<V: Vector> SteppedSim<V> {
             }
         }
         self.restitution_of(from..to);
+        self.never_gain_energy(&before);
         if self.points[from..to].iter().any(|p| p.pn > 0.0) {
             self.touching.push(c);
         }

@@ -39,9 +39,9 @@
 //!    motion (a 3D body keeps its angular momentum), through the continuous check below, and
 //!    replaces the cache by this sub-step's impulses.
 //!
-//! # Never tunnels
-//! With [`StepOptions::ccd`] (the default) no body passes through another within a sub-step,
-//! dynamic against dynamic, spinning or thin, at any speed, and no speed is clamped:
+//! # The continuous check
+//! With [`StepOptions::ccd`] (the default) a fast pair's first contact in a sub-step is never
+//! missed, dynamic against dynamic, spinning or thin, and no speed is clamped:
 //! 1. The *watched* pairs are those without a contact point whose relative motion over the
 //!    sub-step (`|v_a − v_b| h + (|ω_a| r_a + |ω_b| r_b) h`) may cover the speculative margin:
 //!    a pair without a point is farther apart than the margin, so no other pair can touch.
@@ -83,9 +83,14 @@
 //! kinetic energy (a room of boxes with restitution 1 never gains energy, tested). Without
 //! warm starting the 2D tower falls.
 //!
-//! Not yet part of the engine: islands and sleeping, and meshes. The 3D pyramid of base 10
+//! **Known defect.** In the `bullet` scene's room at 10³ units/s and more, bodies that have
+//! been given a large spin by an impact (thousands of radians per second) later leave the room
+//! through its walls with the check on: a contact after the first impact of a pair in a room
+//! of walls can still be passed. The first contact of every pair is caught (the tests above);
+//! the later ones are under investigation.
+//!
+//! Not yet part of the engine: meshes. The 3D pyramid of base 10
 //! takes 150 ms a step: contacts are found at every sub-step from bounding-sphere boxes.
-
 
 use crate::math::{Aabb, Rotation, Vector};
 use crate::overlap::{OverlapFinder, OverlapKind};
@@ -154,7 +159,7 @@ pub struct StepOptions {
     /// Islands of bodies at rest sleep (see [`TIME_TO_SLEEP`]).
     pub sleep: bool,
     /// The continuous check: bodies move only up to the earliest impact of a fast pair in a
-    /// sub-step, so none passes through another (see the module docs, "Never tunnels").
+    /// sub-step, so none passes through another (see the module docs, "The continuous check").
     pub ccd: bool,
     /// Count the contacts the exact motion makes that the engine does not see
     /// ([`StepStats::tunnelled`]); costs a time of impact per fast pair and sub-step when
@@ -618,10 +623,11 @@ impl<V: Vector> SteppedSim<V> {
             }
         }
         self.collide(h);
-        let before: Vec<(V, V::Angular)> = self
+        let before: Vec<(usize, V, V::Angular)> = self
             .bodies
             .iter()
-            .map(|b| (b.velocity, b.angular_velocity))
+            .enumerate()
+            .map(|(i, b)| (i, b.velocity, b.angular_velocity))
             .collect();
         self.warm_start();
         // Sweeps alternate their direction (symmetric Gauss–Seidel): a sweep always in one
@@ -1160,16 +1166,17 @@ impl<V: Vector> SteppedSim<V> {
         }
     }
 
-    /// Contacts never create kinetic energy: when the solve of a sub-step (whose velocities
-    /// were `before`) leaves more than it started with, its change is scaled down until it
+    /// Contacts never create kinetic energy: when the solve of a sub-step or an impact (the
+    /// bodies' indices and velocities `before`) leaves more than it started with, its change is scaled down until it
     /// does not. Newton's law of restitution applied point by point can ask more of a
     /// rotating body touching at several points than the impact gave (measured: +0.1% in a
     /// room of boxes with restitution 1), and a warm start undone by the clamp leaves a
     /// round-off's worth; the kinetic energy is a quadratic `E(α) = E₀ + αA + α²B` in the share
     /// `α` of the change kept, and `α` is the largest in `[0, 1]` with `E(α) ≤ E₀`.
-    fn never_gain_energy(&mut self, before: &[(V, V::Angular)]) {
+    fn never_gain_energy(&mut self, before: &[(usize, V, V::Angular)]) {
         let (mut lin, mut quad) = (0.0, 0.0);
-        for (b, &(v, w)) in self.bodies.iter().zip(before) {
+        for &(i, v, w) in before {
+            let b = &self.bodies[i];
             let m = 1.0 / b.inv_mass;
             let (dv, dw) = (
                 b.velocity - v,
@@ -1186,7 +1193,8 @@ impl<V: Vector> SteppedSim<V> {
         }
         // The positive root of αA + α²B = 0, below 1 since A + B > 0; A < 0 there.
         let alpha = (-lin / quad).clamp(0.0, 1.0);
-        for (b, &(v, w)) in self.bodies.iter_mut().zip(before) {
+        for &(i, v, w) in before {
+            let b = &mut self.bodies[i];
             let dv = b.velocity - v;
             let dw = V::angular_add_scaled(b.angular_velocity, w, -1.0);
             b.velocity = v + dv * alpha;
