@@ -170,9 +170,9 @@ fn a_stepped_run_refuses_what_it_cannot_do() {
     );
 }
 
-/// The `bullet` scene: at 100 units/s every body stays in the room with the continuous check
-/// (checked on the trace's final states); at 3,000 units/s with `--no-ccd` the bullets pass
-/// through the plank, each other and the walls, and the summary counts them.
+/// The `bullet` scene: at 100 and 1,000 units/s every body stays in the room with the
+/// continuous check (checked on the trace's final states); at 3,000 units/s with `--no-ccd`
+/// the bullets pass through the plank, each other and the walls, and the summary counts them.
 #[test]
 fn stepped_bullets_stay_in_the_room_and_without_the_check_tunnel() {
     let dir = tempdir("stepped-bullets");
@@ -198,13 +198,16 @@ fn stepped_bullets_stay_in_the_room_and_without_the_check_tunnel() {
         ok(&kairos(&args, &dir));
         json(&dir.join("s.json"))
     };
-    let on = run("100", &[]);
-    assert!(on["body_body"].as_u64().unwrap() > 0, "{on}");
-    for p in final_positions(&dir, "b.ktrace", 2) {
-        assert!(
-            (0.0..=40.0).contains(&p[0]) && (0.0..=20.0).contains(&p[1]),
-            "a body left the room: {p:?}"
-        );
+    for speed in ["100", "1000"] {
+        let on = run(speed, &[]);
+        assert!(on["body_body"].as_u64().unwrap() > 0, "{on}");
+        assert!(on["stepped"]["ccd_impacts"].as_u64().unwrap() > 0, "{on}");
+        for p in final_positions(&dir, "b.ktrace", 2) {
+            assert!(
+                (0.0..=40.0).contains(&p[0]) && (0.0..=20.0).contains(&p[1]),
+                "speed {speed}: a body left the room: {p:?}"
+            );
+        }
     }
     let off = run("3000", &["--no-ccd"]);
     assert!(off["missed_collisions"].as_u64().unwrap() > 0, "{off}");

@@ -15,9 +15,17 @@ pub const MAX_IMPACTS: u32 = 256;
 #[derive(Clone, Copy, Debug)]
 pub(super) struct Watched {
     pub(super) pair: ContactPair,
-    /// Resolved once in this sub-step: its later contacts are left to the next sub-step's.
+    /// No longer watched in this sub-step: its last impact took no impulse (the pair was
+    /// already separating where it touched), or it took [`IMPACTS_PER_PAIR`] impacts; its
+    /// later contacts are left to the next sub-step's points.
     done: bool,
+    /// Impacts of the pair in this sub-step.
+    hits: u32,
 }
+
+/// Impacts of one pair in one sub-step before the pair is left to the next sub-step's points: a box
+/// spinning at thousands of radians per second strikes a wall corner after corner.
+pub const IMPACTS_PER_PAIR: u32 = 16;
 
 impl<V: Vector> SteppedSim<V> {
     /// The pairs that may touch in a sub-step of `h` without having a contact point now: two
@@ -52,6 +60,7 @@ impl<V: Vector> SteppedSim<V> {
                 out.push(Watched {
                     pair: c,
                     done: false,
+                    hits: 0,
                 });
             }
         }
@@ -74,6 +83,7 @@ impl<V: Vector> SteppedSim<V> {
                     out.push(Watched {
                         pair: c,
                         done: false,
+                        hits: 0,
                     });
                 }
             }
@@ -155,10 +165,12 @@ impl<V: Vector> SteppedSim<V> {
                 // A safe time before any contact: measured again from there.
                 continue;
             }
-            watched[k].done = true;
             impacts += 1;
             let c = watched[k].pair;
-            self.impact(c, left.max(f64::MIN_POSITIVE));
+            let pushed = self.impact(c, left.max(f64::MIN_POSITIVE));
+            watched[k].hits += 1;
+            watched[k].done = !pushed || watched[k].hits >= IMPACTS_PER_PAIR;
+
             // The impact changed the two bodies' motion: their pairs that may now meet in the
             // rest of the sub-step are watched too (a slow body knocked fast).
             self.watch_after_impact(c, left, &mut watched);
@@ -167,8 +179,9 @@ impl<V: Vector> SteppedSim<V> {
         self.move_bodies(left, split);
     }
 
-    /// Adds to `watched` the pairs of the bodies of pair `c` (with every wall, and with every
-    /// body whose sphere swept over `left` meets theirs) that it does not hold yet.
+    /// Watches again the pairs of the bodies of pair `c` resolved earlier in the sub-step, and
+    /// adds the pairs of those bodies (with every wall, and with every body whose sphere swept
+    /// over `left` meets theirs) that `watched` does not hold yet.
     fn watch_after_impact(&self, c: ContactPair, left: f64, watched: &mut Vec<Watched>) {
         let mut bodies = vec![c.a];
         if !c.wall {
@@ -180,9 +193,23 @@ impl<V: Vector> SteppedSim<V> {
             let spin = V::angular_speed(b.angular_velocity) * r;
             (b.position, r + (b.velocity.length() + spin) * left)
         };
+        // A pair of these bodies resolved earlier in the sub-step is watched again: the
+        // impact changed their motion (a body bounced off the floor and then struck from above
+        // is driven back at it).
+        for w in watched.iter_mut() {
+            let p = w.pair;
+            let shares = bodies.contains(&p.a) || (!p.wall && bodies.contains(&p.b));
+            if shares && p != c && w.hits < IMPACTS_PER_PAIR {
+                w.done = false;
+            }
+        }
         let add = |pair: ContactPair, watched: &mut Vec<Watched>| {
             if !watched.iter().any(|w| w.pair == pair) {
-                watched.push(Watched { pair, done: false });
+                watched.push(Watched {
+                    pair,
+                    done: false,
+                    hits: 0,
+                });
             }
         };
         for &x in &bodies {
@@ -217,8 +244,9 @@ impl<V: Vector> SteppedSim<V> {
     }
 
     /// Resolves the impact of pair `c` now: its contact points (within the margin) are solved
-    /// as in a sub-step of `h` (the rest of this one), with restitution, and forgotten.
-    fn impact(&mut self, c: ContactPair, h: f64) {
+    /// as in a sub-step of `h` (the rest of this one), with restitution, and forgotten. Whether
+    /// a point took an impulse.
+    fn impact(&mut self, c: ContactPair, h: f64) -> bool {
         self.wake(c.a as usize);
         if !c.wall {
             self.wake(c.b as usize);
@@ -227,7 +255,7 @@ impl<V: Vector> SteppedSim<V> {
         let mut found: Vec<Point<V>> = Vec::new();
         self.pair_points(c, h, &mut found);
         if found.is_empty() {
-            return;
+            return false;
         }
         self.stats.ccd_impacts += 1;
         let mut before = vec![(c.a as usize, V::ZERO, V::Angular::default())];
@@ -249,9 +277,11 @@ impl<V: Vector> SteppedSim<V> {
         }
         self.restitution_of(from..to);
         self.never_gain_energy(&before);
-        if self.points[from..to].iter().any(|p| p.pn > 0.0) {
+        let pushed = self.points[from..to].iter().any(|p| p.pn > 0.0);
+        if pushed {
             self.touching.push(c);
         }
         self.points.truncate(from);
+        pushed
     }
 }
