@@ -134,6 +134,12 @@ pub trait Vector:
         inertia: Self::Inertia,
         w: Self::Angular,
     ) -> Self::Angular;
+    /// `R I Rᵀ`: the body-frame tensor `I` in the world frame, for [`Vector::inertia_mul`]
+    /// (one product per body where many vectors meet the same tensor).
+    fn inertia_to_world(rotation: Self::Rotation, inertia: Self::Inertia) -> Self::Inertia;
+    /// A world-frame tensor applied to `w` (`inertia_apply` is
+    /// `inertia_mul(inertia_to_world(R, I), w)`).
+    fn inertia_mul(inertia: Self::Inertia, w: Self::Angular) -> Self::Angular;
     /// The inverse tensor; `None` when it is not positive definite and finite, or (3D) not a
     /// body's: its principal moments break the triangle inequality ([`moments_are_a_bodys`]).
     /// A 2D body's one moment may be any positive number.
@@ -460,6 +466,14 @@ impl Vector for DVec2 {
     fn inertia_apply(_rotation: Rot2, inertia: f64, w: f64) -> f64 {
         inertia * w
     }
+    #[inline]
+    fn inertia_to_world(_rotation: Rot2, inertia: f64) -> f64 {
+        inertia
+    }
+    #[inline]
+    fn inertia_mul(inertia: f64, w: f64) -> f64 {
+        inertia * w
+    }
     fn inertia_is_finite(inertia: f64) -> bool {
         inertia.is_finite()
     }
@@ -602,6 +616,15 @@ impl Vector for DVec3 {
     #[inline]
     fn inertia_apply(rotation: DQuat, inertia: DMat3, w: DVec3) -> DVec3 {
         rotation * (inertia * (rotation.inverse() * w))
+    }
+    #[inline]
+    fn inertia_to_world(rotation: DQuat, inertia: DMat3) -> DMat3 {
+        let r = DMat3::from_quat(rotation);
+        r * inertia * r.transpose()
+    }
+    #[inline]
+    fn inertia_mul(inertia: DMat3, w: DVec3) -> DVec3 {
+        inertia * w
     }
     fn inertia_is_finite(inertia: DMat3) -> bool {
         inertia.is_finite()

@@ -73,9 +73,9 @@ pub struct SteppedReport {
     pub iterations: u32,
     /// Sweeps over the contacts, summed over the sub-steps.
     pub solver_sweeps: u64,
-    /// Contact points solved, summed over the sub-steps.
+    /// Contact points found: a slow pair's once a step, a fast pair's at every sub-step.
     pub contact_points: u64,
-    /// Of those, the points warm-started from the cache.
+    /// Of those, the points warm-started from cached impulses.
     pub warm_start_hits: u64,
     /// `warm_start_hits / contact_points`.
     pub warm_start_hit_rate: f64,

@@ -2,7 +2,8 @@
 //! up to the earliest conservative time of impact of a fast pair, the pair is resolved there,
 //! and the rest of the sub-step follows (see the module docs of [`super`], "The continuous check").
 
-use super::{ContactPair, Point, SteppedSim, SPECULATIVE};
+use super::contacts::biases;
+use super::{ContactPair, SteppedSim, SPECULATIVE};
 use crate::math::Vector;
 use crate::roots::ToiStatus;
 use crate::world::World;
@@ -28,17 +29,36 @@ pub(super) struct Watched {
 pub const IMPACTS_PER_PAIR: u32 = 16;
 
 impl<V: Vector> SteppedSim<V> {
-    /// The pairs that may touch in a sub-step of `h` without having a contact point now: two
-    /// bodies (or a body and a wall) without a point whose relative motion over `h` may
-    /// cover the speculative margin (a pair without a point is farther apart than it).
-    pub(super) fn fast_pairs(&mut self, h: f64) -> Vec<Watched> {
-        let swept = self.swept_pairs(h);
+    /// The pairs that may touch in a sub-step of `h` where their contact points cannot stop
+    /// them: two bodies (or a body and a wall) whose boxes swept over `h` meet, whose relative
+    /// motion over `elapsed` (the step so far, this sub-step included) may cover the
+    /// speculative margin (a pair without a point was farther apart than it at the start of
+    /// the step), and that either have no point or turn by more than the margin within the
+    /// sub-step (another corner swings in: the points, found at the start of the sub-step,
+    /// hold only for a translation).
+    #[inline(never)]
+    pub(super) fn fast_pairs(&mut self, h: f64, elapsed: f64) -> Vec<Watched> {
         let n = self.bodies.len();
-        let reach = |i: usize| {
-            let b = &self.bodies[i];
-            let spin = V::angular_speed(b.angular_velocity) * self.world.bodies[i].radius;
+        let reach = |sim: &Self, i: usize| {
+            let b = &sim.bodies[i];
+            let spin = V::angular_speed(b.angular_velocity) * sim.world.bodies[i].radius;
             (b.velocity, spin)
         };
+        // No pair can cover the margin when twice the fastest body's motion does not cover
+        // the smallest body's: then nothing is watched (a resting stack).
+        let (mut fastest, mut smallest) = (0.0f64, f64::INFINITY);
+        for i in 0..n {
+            if !self.asleep[i] {
+                let (v, s) = reach(self, i);
+                fastest = fastest.max(v.length() + s);
+                smallest = smallest.min(self.world.bodies[i].radius);
+            }
+        }
+        if 2.0 * fastest * elapsed < SPECULATIVE * smallest {
+            return Vec::new();
+        }
+        let swept = self.swept_pairs(h);
+        let reach = |i: usize| reach(self, i);
         let mut has_point: Vec<ContactPair> = self.points.iter().map(|p| p.pair()).collect();
         has_point.sort_unstable();
         has_point.dedup();
@@ -56,7 +76,10 @@ impl<V: Vector> SteppedSim<V> {
             };
             let ((vi, si), (vj, sj)) = (reach(i), reach(j));
             let size = 0.5 * (self.world.bodies[i].radius + self.world.bodies[j].radius);
-            if ((vi - vj).length() + si + sj) * h >= SPECULATIVE * size && !touching(&c) {
+            let margin = SPECULATIVE * size;
+            if ((vi - vj).length() + si + sj) * elapsed >= margin
+                && (!touching(&c) || (si + sj) * h >= margin)
+            {
                 out.push(Watched {
                     pair: c,
                     done: false,
@@ -70,7 +93,7 @@ impl<V: Vector> SteppedSim<V> {
             }
             let (v, s) = reach(i);
             let size = self.world.bodies[i].radius;
-            if (v.length() + s) * h < SPECULATIVE * size {
+            if (v.length() + s) * elapsed < SPECULATIVE * size {
                 continue;
             }
             for w in 0..self.world.wall_pieces.len() {
@@ -79,7 +102,7 @@ impl<V: Vector> SteppedSim<V> {
                     b: w as u32,
                     wall: true,
                 };
-                if !touching(&c) {
+                if !touching(&c) || s * h >= SPECULATIVE * size {
                     out.push(Watched {
                         pair: c,
                         done: false,
@@ -251,36 +274,51 @@ impl<V: Vector> SteppedSim<V> {
         if !c.wall {
             self.wake(c.b as usize);
         }
-        let from = self.points.len();
-        let mut found: Vec<Point<V>> = Vec::new();
-        self.pair_points(c, h, &mut found);
-        if found.is_empty() {
+        let from = self.rows.len();
+        let (mut rows, mut points) = (
+            std::mem::take(&mut self.rows),
+            std::mem::take(&mut self.points),
+        );
+        self.pair_points(c, &mut rows, &mut points);
+        (self.rows, self.points) = (rows, points);
+        let to = self.rows.len();
+        if to == from {
             return false;
         }
         self.stats.ccd_impacts += 1;
-        let mut before = vec![(c.a as usize, V::ZERO, V::Angular::default())];
+        for k in from..to {
+            let p = &self.points[k];
+            let (sep, size) = (p.separation, p.size);
+            biases(&mut self.rows[k], sep, size, h, self.options.correction);
+        }
+        // The solver's velocities of the two bodies (the rest are not read), the walls' last.
+        let n = self.bodies.len();
+        self.vel.resize(n + 1, (V::ZERO, V::Angular::default()));
+        self.vel[n] = (V::ZERO, V::Angular::default());
+        let mut before = vec![c.a as usize];
         if !c.wall {
-            before.push((c.b as usize, V::ZERO, V::Angular::default()));
+            before.push(c.b as usize);
         }
-        for x in &mut before {
-            let b = &self.bodies[x.0];
-            (x.1, x.2) = (b.velocity, b.angular_velocity);
-        }
-        self.points.extend(found);
-        let to = self.points.len();
-        for it in 0..self.options.iterations {
-            for k in from..to {
-                let k = if it % 2 == 1 { to - 1 - (k - from) } else { k };
-                self.solve_normal(k);
-                self.solve_friction(k);
-            }
-        }
+        let before: Vec<(usize, V, V::Angular)> = before
+            .into_iter()
+            .map(|i| {
+                let b = &self.bodies[i];
+                self.vel[i] = (b.velocity, b.angular_velocity);
+                (i, b.velocity, b.angular_velocity)
+            })
+            .collect();
+        self.sweeps_of(from..to);
         self.restitution_of(from..to);
         self.never_gain_energy(&before);
-        let pushed = self.points[from..to].iter().any(|p| p.pn > 0.0);
+        for &(i, _, _) in &before {
+            let b = &mut self.bodies[i];
+            (b.velocity, b.angular_velocity) = self.vel[i];
+        }
+        let pushed = self.rows[from..to].iter().any(|r| r.pn > 0.0);
         if pushed {
             self.touching.push(c);
         }
+        self.rows.truncate(from);
         self.points.truncate(from);
         pushed
     }

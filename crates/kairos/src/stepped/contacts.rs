@@ -20,16 +20,23 @@ impl<V: Vector> SteppedSim<V> {
             .map(|(k, s)| (k as u32, s))
     }
 
-    /// Finds this sub-step's contact points, in a fixed order.
-    pub(super) fn collide(&mut self, h: f64) {
+    /// Finds this step's contact points at the current poses, in a fixed order: the points of
+    /// the pairs in slow relative motion ([`FOLLOW`]) first, followed through the step by
+    /// their anchors, then those of the fast pairs, found again at each sub-step.
+    #[inline(never)]
+    pub(super) fn collide(&mut self, dt: f64) {
+        let mut rows = std::mem::take(&mut self.rows);
         let mut points = std::mem::take(&mut self.points);
+        rows.clear();
         points.clear();
+        self.fast.clear();
         let n = self.bodies.len();
-        // Boxes of the bounding spheres, grown by the margin and by a sub-step's motion.
+        // Boxes of the bounding spheres, grown by the margin and by the step's motion: two
+        // bodies whose boxes do not meet are farther apart than the margin (the continuous
+        // check watches them).
         self.boxes.clear();
         for (b, body) in self.bodies.iter().zip(&self.world.bodies) {
-            let reach = body.radius * (1.0 + SPECULATIVE) + b.velocity.length() * h;
-            let r = V::splat(reach);
+            let r = V::splat(body.radius * (1.0 + SPECULATIVE) + b.velocity.length() * dt);
             self.boxes.push(Aabb {
                 min: b.position - r,
                 max: b.position + r,
@@ -37,14 +44,24 @@ impl<V: Vector> SteppedSim<V> {
         }
         let mut pairs = std::mem::take(&mut self.pairs);
         self.finder.find_pairs(&self.boxes, &mut pairs);
+        let (mut fast_rows, mut fast_points) = (Vec::new(), Vec::new());
         for &[a, b] in &pairs {
             let (sa, sb) = (self.asleep[a as usize], self.asleep[b as usize]);
             if sa && sb {
                 continue;
             }
-            let from = points.len();
-            self.pair_points(ContactPair { a, b, wall: false }, h, &mut points);
-            if points.len() > from && (sa || sb) {
+            let c = ContactPair { a, b, wall: false };
+            let found = if self.is_fast(c, dt) {
+                self.fast.push(c);
+                let from = fast_points.len();
+                self.pair_points(c, &mut fast_rows, &mut fast_points);
+                fast_points.len() > from
+            } else {
+                let from = points.len();
+                self.pair_points(c, &mut rows, &mut points);
+                points.len() > from
+            };
+            if found && (sa || sb) {
                 // An awake body touches a sleeping one: its island wakes, and its points
                 // are solved from now on.
                 self.wake(if sa { a } else { b } as usize);
@@ -56,15 +73,197 @@ impl<V: Vector> SteppedSim<V> {
                 continue;
             }
             for b in 0..self.world.wall_pieces.len() as u32 {
-                self.pair_points(ContactPair { a, b, wall: true }, h, &mut points);
+                let c = ContactPair { a, b, wall: true };
+                if self.is_fast(c, dt) {
+                    self.fast.push(c);
+                    self.pair_points(c, &mut fast_rows, &mut fast_points);
+                } else {
+                    self.pair_points(c, &mut rows, &mut points);
+                }
             }
         }
+        self.slow = rows.len();
+        rows.append(&mut fast_rows);
+        points.append(&mut fast_points);
+        self.stats.contacts += rows.len() as u64;
+        self.rows = rows;
         self.points = points;
+    }
+
+    /// Whether pair `c` moves fast relative to itself over `dt`: by more than [`FOLLOW`] of
+    /// its size, counting a turn as its angle times the radius.
+    fn is_fast(&self, c: ContactPair, dt: f64) -> bool {
+        let motion = |i: usize| {
+            let b = &self.bodies[i];
+            (
+                b.velocity,
+                V::angular_speed(b.angular_velocity) * self.world.bodies[i].radius,
+            )
+        };
+        let (va, sa) = motion(c.a as usize);
+        let ra = self.world.bodies[c.a as usize].radius;
+        let (dv, spin, size) = if c.wall {
+            (va, sa, ra)
+        } else {
+            let (vb, sb) = motion(c.b as usize);
+            let rb = self.world.bodies[c.b as usize].radius;
+            (vb - va, sa + sb, 0.5 * (ra + rb))
+        };
+        (dv.length() + spin) * dt > FOLLOW * size
+    }
+
+    /// At a sub-step after the first: the fast pairs' points found again at the current
+    /// poses, each starting from the impulses of the sub-step before under its id.
+    #[inline(never)]
+    pub(super) fn refresh_fast(&mut self, dt: f64) {
+        // A slow pair made fast in the step (a body struck by an impact) joins the fast.
+        let mut woke = Vec::new();
+        let mut last = None;
+        for p in &self.points[..self.slow] {
+            let c = p.pair();
+            if last != Some(c) {
+                last = Some(c);
+                if self.is_fast(c, dt) {
+                    woke.push(c);
+                }
+            }
+        }
+        woke.sort_unstable();
+        let joins = |c: ContactPair| woke.binary_search(&c).is_ok();
+        let keep: Vec<bool> = self.points[..self.slow]
+            .iter()
+            .map(|p| woke.is_empty() || !joins(p.pair()))
+            .collect();
+        let mut before: Vec<(CollisionId, Cached<V>)> = self
+            .rows
+            .iter()
+            .zip(&self.points)
+            .enumerate()
+            .filter(|&(k, _)| k >= self.slow || !keep[k])
+            .map(|(_, (r, p))| (p.id, cached_of(r, p)))
+            .collect();
+        if before.is_empty() && self.fast.is_empty() && woke.is_empty() {
+            return;
+        }
+        before.sort_unstable_by_key(|x| x.0);
+        let (mut rows, mut points) = (
+            std::mem::take(&mut self.rows),
+            std::mem::take(&mut self.points),
+        );
+        rows.truncate(self.slow);
+        points.truncate(self.slow);
+        if !woke.is_empty() {
+            let mut k = 0;
+            rows.retain(|_| {
+                k += 1;
+                keep[k - 1]
+            });
+            points.retain(|p| !joins(p.pair()));
+            self.fast.extend(woke.iter().copied());
+        }
+        let slow = rows.len();
+        self.slow = slow;
+        for k in 0..self.fast.len() {
+            self.pair_points(self.fast[k], &mut rows, &mut points);
+        }
+        (self.rows, self.points) = (rows, points);
+        self.stats.contacts += (self.rows.len() - slow) as u64;
+        if self.options.warm_start {
+            let mut hint = 0;
+            for k in slow..self.rows.len() {
+                self.warm_from(&before, k, &mut hint);
+            }
+        }
+    }
+
+    /// Each point's biases for a sub-step of `h`, from its separation now: the separation at
+    /// the start of the step plus the approach of its two anchors since then along the normal
+    /// (the anchors move with their bodies); and the list of the points to push apart.
+    #[inline(never)]
+    pub(super) fn update_rows(&mut self, h: f64) {
+        self.pushing.clear();
+        let n = self.bodies.len();
+        self.inv_world.clear();
+        self.inv_world.extend(
+            self.bodies
+                .iter()
+                .map(|b| V::inertia_to_world(b.rotation, b.inv_inertia)),
+        );
+        let slow = self.slow;
+        for (k, (r, p)) in self.rows.iter_mut().zip(&self.points).enumerate() {
+            if k >= slow {
+                // Found at the current poses.
+                biases(r, p.separation, p.size, h, self.options.correction);
+                if r.push > 0.0 {
+                    self.pushing.push(k as u32);
+                }
+                continue;
+            }
+            let ba = &self.bodies[r.a as usize];
+            let pb = ((r.b as usize) < n).then(|| self.bodies[r.b as usize].position);
+            // The normal turns with the body whose face it is (a box sliding on a turning box).
+            let normal = match (p.normal_of, pb) {
+                (Some(false), _) => ba.rotation.rotate(p.normal_local),
+                (Some(true), Some(_)) => self.bodies[r.b as usize].rotation.rotate(p.normal_local),
+                _ => r.normal,
+            };
+            // A smooth shape's support point stays under its centre along the normal.
+            let n0 = p.normal;
+            let smooth = |v: V| v + (normal - n0) * v.dot(n0);
+            let at_a = ba.position
+                + if p.turns[0] {
+                    ba.rotation.rotate(p.anchor_a)
+                } else {
+                    smooth(p.anchor_a)
+                };
+            let at_b = match pb {
+                Some(pb) if p.turns[1] => {
+                    pb + self.bodies[r.b as usize].rotation.rotate(p.anchor_b)
+                }
+                Some(pb) => pb + smooth(p.anchor_b),
+                None => p.anchor_b,
+            };
+            // Both anchors start at the point's middle, so their gap starts at zero.
+            let sep = p.separation + (at_b - at_a).dot(normal);
+            if normal != r.normal {
+                // The solver pushes along the turned normal; the tangential impulse keeps its
+                // direction as far as the new tangents allow.
+                let pt = r.tangents[0] * r.pt[0] + r.tangents[1] * r.pt[1];
+                r.normal = normal;
+                r.tangents = tangents(normal);
+                r.pt = [pt.dot(r.tangents[0]), pt.dot(r.tangents[1])];
+            }
+            // Both bodies push at one point (so angular momentum is kept): the anchor of the
+            // feature that meets a face (where the contact is as it slides along the face),
+            // else the anchors' middle.
+            let mid = match p.normal_of {
+                Some(false) => at_b,
+                Some(true) => at_a,
+                None => (at_a + at_b) * 0.5,
+            };
+            let ib = pb.map(|_| self.inv_world[r.b as usize]);
+            set_arms(
+                r,
+                mid - ba.position,
+                pb.map_or(V::ZERO, |pb| mid - pb),
+                self.inv_world[r.a as usize],
+                ib,
+            );
+            biases(r, sep, p.size, h, self.options.correction);
+            if r.push > 0.0 {
+                self.pushing.push(k as u32);
+            }
+        }
     }
 
     /// The contact points of pair `c` (two bodies, or a body and a wall) at the current poses,
     /// within the speculative margin, appended to `points` in a fixed order.
-    pub(super) fn pair_points(&self, c: ContactPair, h: f64, points: &mut Vec<Point<V>>) {
+    pub(super) fn pair_points(
+        &self,
+        c: ContactPair,
+        rows: &mut Vec<Row<V>>,
+        points: &mut Vec<Point<V>>,
+    ) {
         let i = c.a as usize;
         if !c.wall {
             let j = c.b as usize;
@@ -81,7 +280,7 @@ impl<V: Vector> SteppedSim<V> {
                             pieces: [ki, kj],
                             features: p.id,
                         };
-                        points.push(self.point(id, i, Some(j), m.normal, p, size, h));
+                        self.point(id, i, Some(j), m.normal, p, size, rows, points);
                     }
                 }
             }
@@ -144,11 +343,12 @@ impl<V: Vector> SteppedSim<V> {
                 pieces,
                 features: flipped.id,
             };
-            points.push(self.point(id, i, None, -nrm, &flipped, size, h));
+            self.point(id, i, None, -nrm, &flipped, size, rows, points);
         }
     }
 
-    /// A contact point between body `a` and body `b` (or a wall), its normal from `a` to `b`.
+    /// A contact point between body `a` and body `b` (or a wall), its normal from `a` to `b`,
+    /// appended to `rows` and `points`.
     #[allow(clippy::too_many_arguments)]
     pub(super) fn point(
         &self,
@@ -158,8 +358,9 @@ impl<V: Vector> SteppedSim<V> {
         normal: V,
         c: &ContactPoint<V>,
         size: f64,
-        h: f64,
-    ) -> Point<V> {
+        rows: &mut Vec<Row<V>>,
+        points: &mut Vec<Point<V>>,
+    ) {
         let ba = &self.bodies[a];
         // Both bodies push at one point, the middle of the two: an impulse along any direction
         // then has opposite torques about the origin on the two bodies, so momentum and
@@ -168,68 +369,105 @@ impl<V: Vector> SteppedSim<V> {
         let mid = (c.point_a + c.point_b) * 0.5;
         let ra = mid - ba.position;
         let rb = b.map_or(V::ZERO, |b| mid - self.bodies[b].position);
-        let local = ba.rotation.inverse_rotate(ra);
-        let tangents = tangents(normal);
-        let arm = |d: V| {
-            let ja = V::cross_angular(ra, d);
-            let ka = V::inertia_apply(ba.rotation, ba.inv_inertia, ja);
-            let (jb, kb) = match b {
-                Some(b) => {
-                    let bb = &self.bodies[b];
-                    let jb = V::cross_angular(rb, d);
-                    (jb, V::inertia_apply(bb.rotation, bb.inv_inertia, jb))
-                }
-                None => (V::Angular::default(), V::Angular::default()),
-            };
-            Arm { ja, jb, ka, kb }
+        let inv_mass = [ba.inv_mass, b.map_or(0.0, |b| self.bodies[b].inv_mass)];
+        let turns = [c.id.a != FeatureId::None, c.id.b != FeatureId::None];
+        let normal_of = match (c.id.a, c.id.b) {
+            (FeatureId::Face(_), _) => Some(false),
+            (_, FeatureId::Face(_)) if b.is_some() => Some(true),
+            _ => None,
         };
-        let arms = [arm(normal), arm(tangents[0]), arm(tangents[1])];
-        let mass = |m: &Arm<V::Angular>| {
-            let k = ba.inv_mass
-                + b.map_or(0.0, |b| self.bodies[b].inv_mass)
-                + V::angular_dot(m.ja, m.ka)
-                + V::angular_dot(m.jb, m.kb);
-            if k > 0.0 {
-                1.0 / k
-            } else {
-                0.0
-            }
-        };
-        let mass_t = [
-            mass(&arms[1]),
-            if V::DIM == 3 { mass(&arms[2]) } else { 0.0 },
-        ];
-        let sep = c.separation;
-        let deep = (-sep - SLOP * size).max(0.0);
-        // Speculative: a gap may close in this sub-step, no further.
-        let mut bias = if sep > 0.0 { -sep / h } else { 0.0 };
-        let mut push = 0.0;
-        match self.options.correction {
-            Correction::Baumgarte => bias += BAUMGARTE / h * deep,
-            Correction::Split => push = BAUMGARTE / h * deep,
-        }
         let closing = self.relative_velocity(a, b, ra, rb).dot(normal);
-        Point {
-            id,
-            a,
-            b,
+        let mut row = Row {
+            a: a as u32,
+            b: b.unwrap_or(self.bodies.len()) as u32,
             normal,
-            ra,
-            rb,
-            world: mid,
-            local,
-            mass_n: mass(&arms[0]),
-            arms,
-            tangents,
-            mass_t,
-            bias,
-            push,
-            closing,
+            tangents: tangents(normal),
+            arms: [Arm::default(); 3],
+            inv_mass,
+            mass_n: 0.0,
+            mass_t: [0.0; 2],
+            bias: 0.0,
+            push: 0.0,
             friction: self.world.friction,
             pn: 0.0,
             pt: [0.0; 2],
             pp: 0.0,
-        }
+        };
+        let world = |i: usize| {
+            let s = &self.bodies[i];
+            V::inertia_to_world(s.rotation, s.inv_inertia)
+        };
+        set_arms(&mut row, ra, rb, world(a), b.map(world));
+        rows.push(row);
+        points.push(Point {
+            id,
+            world: mid,
+            local: ba.rotation.inverse_rotate(ra),
+            anchor_a: if turns[0] {
+                ba.rotation.inverse_rotate(ra)
+            } else {
+                ra
+            },
+            anchor_b: match b {
+                Some(b) if turns[1] => self.bodies[b].rotation.inverse_rotate(rb),
+                Some(_) => rb,
+                None => mid,
+            },
+            turns,
+            normal_of,
+            normal,
+            normal_local: match (normal_of, b) {
+                (Some(false), _) => ba.rotation.inverse_rotate(normal),
+                (Some(true), Some(b)) => self.bodies[b].rotation.inverse_rotate(normal),
+                _ => normal,
+            },
+            separation: c.separation,
+            closing,
+            size,
+        });
+    }
+}
+
+/// Row `r`'s arms and masses for a point at offsets `ra` and `rb` from its bodies' centres of
+/// mass, with their inverse inertia tensors in the world frame (`b` `None`: a wall).
+#[inline]
+fn set_arms<V: Vector>(r: &mut Row<V>, ra: V, rb: V, ia: V::Inertia, ib: Option<V::Inertia>) {
+    let k0 = r.inv_mass[0] + r.inv_mass[1];
+    let mut masses = [0.0; 3];
+    let dirs = if V::DIM == 3 { 3 } else { 2 };
+    for d in 0..dirs {
+        let dir = if d == 0 { r.normal } else { r.tangents[d - 1] };
+        let ja = V::cross_angular(ra, dir);
+        let ka = V::inertia_mul(ia, ja);
+        let (jb, kb) = match ib {
+            Some(ib) => {
+                let jb = V::cross_angular(rb, dir);
+                (jb, V::inertia_mul(ib, jb))
+            }
+            None => (V::Angular::default(), V::Angular::default()),
+        };
+        let k = k0 + V::angular_dot(ja, ka) + V::angular_dot(jb, kb);
+        masses[d] = if k > 0.0 { 1.0 / k } else { 0.0 };
+        r.arms[d] = Arm { ja, jb, ka, kb };
+    }
+    r.mass_n = masses[0];
+    r.mass_t = [masses[1], masses[2]];
+}
+
+/// Row `r`'s biases for a sub-step of `h` at separation `sep`: a gap may close in the
+/// sub-step, no further; a penetration deeper than the slop is pushed out by `β / h` of it,
+/// by the split impulses or by the velocities ([`Correction`]).
+pub(super) fn biases<V: Vector>(r: &mut Row<V>, sep: f64, size: f64, h: f64, c: Correction) {
+    let slop = match c {
+        Correction::Split => SLOP,
+        Correction::Baumgarte => BAUMGARTE_SLOP,
+    };
+    let deep = (-sep - slop * size).max(0.0);
+    r.bias = if sep > 0.0 { -sep / h } else { 0.0 };
+    r.push = 0.0;
+    match c {
+        Correction::Baumgarte => r.bias += BAUMGARTE / h * deep,
+        Correction::Split => r.push = BAUMGARTE / h * deep,
     }
 }
 

@@ -11,40 +11,57 @@
 //! starts from them when the contact persists (*warm starting*, the seed's `lambda_0`).
 //!
 //! # The step
-//! A step of `dt` is `substeps` sub-steps of `h = dt / substeps`. Each sub-step:
+//! A step of `dt` first finds the contacts at the current poses: the pairs of bodies whose
+//! bounding spheres' boxes, grown by the speculative margin and the step's motion, overlap
+//! (the discrete finder of [`StepOptions::finder`]), each pair of pieces' manifold within the
+//! margin (with a clip slack, [`CLIP_SLACK`], that keeps the ids of equal boxes' corners), and
+//! each body against each wall (a plane by the body's vertices below the margin; a segment,
+//! polygon or static shape by its pieces' manifolds). Each point starts from the impulses
+//! cached under its id at the end of the step before (none for a new contact).
+//!
+//! A pair in slow relative motion (at most [`FOLLOW`] of its size over the step: a stack, a
+//! resting contact) keeps these points through the step; they follow the bodies (the
+//! separation by the approach of the two anchors along the normal, which turns with the face
+//! it comes from; a smooth shape's anchor stays under its centre). A faster pair's points are
+//! found again at every sub-step. Finding contacts once a step is what made the 2D pyramid of
+//! base 100 go from 129 to 89 ms a step (measured with `kairos run --stepper stepped`).
+//!
+//! Then the step is `substeps` sub-steps of `h = dt / substeps`. Each sub-step:
 //! 1. adds gravity to the velocities of the bodies;
-//! 2. finds the contacts at the current poses: the pairs of bodies whose bounding spheres'
-//!    boxes, grown by the speculative margin, overlap (the discrete finder of
-//!    [`StepOptions::finder`]), each pair of pieces' manifold within the margin (with a clip
-//!    slack, [`CLIP_SLACK`], that keeps the ids of equal boxes' corners), and each body
-//!    against each wall (a plane by the body's vertices below the margin; a segment, polygon
-//!    or static shape by its pieces' manifolds); both bodies push at the middle of each
-//!    point's two sides, so momentum and angular momentum are kept;
-//! 3. warm-starts each contact point from the impulses cached under its id at the previous
-//!    sub-step (none for a new contact);
+//! 2. sets each point's biases from its separation now, and its arms at its anchor now; both
+//!    bodies push at one point (the anchor of the feature that meets a face, else the middle
+//!    of the two), so momentum and angular momentum are kept;
+//! 3. warm-starts: each point's impulses of the sub-step before (the cache's, for the first)
+//!    are applied again;
 //! 4. runs `iterations` sweeps over the contact points, in a fixed order that alternates its
 //!    direction from sweep to sweep (symmetric Gauss–Seidel): the normal impulse,
 //!    accumulated and clamped to be non-negative, with a bias that closes a speculative gap
 //!    (a point apart by `s > 0` may approach by `s / h`); then the friction impulse along
-//!    each tangent, accumulated and clamped to the friction cone (`|λ_t| ≤ μ λ_n`);
-//! 5. restitution: each point that closed faster than [`RESTITUTION_SPEED`] and took an
-//!    impulse leaves at the restitution's share of its closing speed; and the change the
-//!    contacts made to the velocities is scaled down if it raised the kinetic energy (it
-//!    never does beyond round-off except through restitution at several points of one
-//!    turning body);
+//!    each tangent, accumulated and clamped to the friction cone (`|λ_t| ≤ μ λ_n`). The
+//!    sweeps read a compact array of rows and a copy of the velocities, with the walls as
+//!    one static entry, so a sweep is one pass over memory without a branch;
+//! 5. restitution (at every sub-step for the points found again at each, at the last for
+//!    the others): each point that closed faster than [`RESTITUTION_SPEED`] when it was found
+//!    and took an impulse leaves at the restitution's share of its closing speed; and the
+//!    change the contacts made to the velocities is scaled down if it raised the kinetic
+//!    energy (it never does beyond round-off except through restitution at several points of
+//!    one turning body);
 //! 6. position correction ([`Correction`]): a penetration deeper than the slop is pushed
 //!    out by `β / h` of it per sub-step, by split impulses on pseudo-velocities that are
 //!    forgotten after the sub-step (default), or by a Baumgarte bias on the velocities;
 //! 7. moves every body: positions with the velocities, rotations by the exact torque-free
-//!    motion (a 3D body keeps its angular momentum), through the continuous check below, and
-//!    replaces the cache by this sub-step's impulses.
+//!    motion (a 3D body keeps its angular momentum), through the continuous check below.
+//!
+//! At the end of the step the cache is replaced by the step's impulses.
 //!
 //! # The continuous check
 //! With [`StepOptions::ccd`] (the default) a fast pair's first contact in a sub-step is never
 //! missed, dynamic against dynamic, spinning or thin, and no speed is clamped:
-//! 1. The *watched* pairs are those without a contact point whose relative motion over the
-//!    sub-step (`|v_a − v_b| h + (|ω_a| r_a + |ω_b| r_b) h`) may cover the speculative margin:
-//!    a pair without a point is farther apart than the margin, so no other pair can touch.
+//! 1. The *watched* pairs are those whose relative motion since the start of the step
+//!    (`(|v_a − v_b| + |ω_a| r_a + |ω_b| r_b) t`) may cover the speculative margin and that
+//!    either have no contact point (a pair without a point was farther apart than the margin,
+//!    so no other pair can touch) or turn by more than the margin within the sub-step (their
+//!    points hold for a translation only: another corner swings in).
 //! 2. The earliest conservative time of impact over the watched pairs (Kairos's rotating
 //!    time of impact, [`World::predict_pair_by`] on the bodies' straight-line, torque-free
 //!    motion for the sub-step: never after the true first contact) is found; every body moves
@@ -85,16 +102,14 @@
 //! kinetic energy (a room of boxes with restitution 1 never gains energy, tested). Without
 //! warm starting the 2D tower falls.
 //!
-//! **Known defect.** In the `bullet` scene's room (four walls, restitution 1) every body
-//! stays in the room at 100 and 1,000 units/s; at 3,000 and 10,000 the thin plank, struck by
-//! bullets spinning at thousands of radians per second, leaves through a wall within 2 s, and at
-//! 10⁵ two bodies do. A pair takes at most [`ccd::IMPACTS_PER_PAIR`] impacts a sub-step and
-//! a body struck in a corner between walls and other bodies can exhaust it; under
-//! investigation. The energy guard clips Newton's restitution at several points of such
-//! spinning bodies, so that scene loses energy (a third in 2 s at 1,000 units/s).
+//! **The bullet room.** In the `bullet` scene's room (four walls, restitution 1) every body
+//! stays in the room at 100, 1,000, 3,000, 10⁴ and 10⁵ units/s (bullets spun by impacts to
+//! thousands of radians per second: a pair with points that turns by more than the margin
+//! in a sub-step is watched, as one without). **Known defect:** the energy guard clips
+//! Newton's restitution at several points of such spinning bodies, so that scene loses
+//! energy in 2 s: 15% at 1,000 units/s, 61% at 3,000, 85% at 10⁴.
 //!
-//! Not yet part of the engine: meshes. The 3D pyramid of base 10
-//! takes 150 ms a step: contacts are found at every sub-step from bounding-sphere boxes.
+//! Not yet part of the engine: meshes.
 
 use crate::math::{Aabb, Rotation, Vector};
 use crate::overlap::{OverlapFinder, OverlapKind};
@@ -117,8 +132,15 @@ pub use sleep::{SLEEP_SPEED, TIME_TO_SLEEP};
 pub const SPECULATIVE: f64 = 0.04;
 
 /// Penetration that is left alone, relative to the size of the pair: the position correction
-/// pushes out only what is deeper (a contact resting exactly at zero would flicker).
-pub const SLOP: f64 = 0.0005;
+/// pushes out only what is deeper (a contact resting exactly at zero would flicker). Each layer
+/// of a stack may sink by it, so it is small: measured on the 3D pyramid of base 20 (20
+/// layers) for 10 s, a box moved by 1.08% of its size at 5e-4, 0.76% at 2e-4, 0.65% at 1e-4.
+pub const SLOP: f64 = 0.0001;
+
+/// The slop of [`Correction::Baumgarte`]: a bias on the velocities that pushes out a
+/// penetration shallower than this makes the contacts jitter (measured: the 2D pyramid of base
+/// 20 falls at 1e-4 and stands at 5e-4).
+pub const BAUMGARTE_SLOP: f64 = 0.0005;
 
 /// How far, relative to the size of the shapes, a corner may lie outside the face it rests on
 /// and keep its feature id ([`ManifoldOptions::clip_slack`]): equal boxes stacked face on face
@@ -128,6 +150,15 @@ pub const SLOP: f64 = 0.0005;
 /// 4% of the points miss the cache and a box moves by 14% of its size; with this slack every
 /// point after the first sub-step hits and no box moves by more than 0.3%.
 pub const CLIP_SLACK: f64 = 1e-3;
+
+/// A pair whose relative motion over a step (the speed of one centre relative to the other,
+/// plus each turn's rate times the body's radius, times `dt`) is at most this share of its
+/// size keeps the points found at the start of the step through the sub-steps: they follow
+/// the bodies (the separation by the anchors' approach along the normal, turned with the
+/// face it comes from; the arms from the anchors' middle). A faster pair's points are found
+/// again at each sub-step. Following a point is exact for a translation along a flat face and
+/// errs by about `size θ² / 2` for a turn by `θ`.
+pub const FOLLOW: f64 = 0.01;
 
 /// The manifold options of a pair of size `size`.
 fn manifold(size: f64) -> ManifoldOptions {
@@ -313,9 +344,11 @@ impl<V: Vector> StepBody<V> {
 pub struct StepStats {
     /// Steps taken.
     pub steps: u64,
-    /// Contact points solved, summed over the sub-steps.
+    /// Contact points found: each slow pair's once a step, each fast pair's at every
+    /// sub-step ([`FOLLOW`]).
     pub contacts: u64,
-    /// Of those, the points that started from cached impulses.
+    /// Of those, the points that started from cached impulses (the step before's, or for a
+    /// fast pair's the sub-step before's).
     pub warm_hits: u64,
     /// Of the hits, those a distance match ([`Matching`]) took from a cached point of other
     /// features: the impulses of another contact.
@@ -375,36 +408,76 @@ struct Arm<A> {
     kb: A,
 }
 
-/// One contact point being solved.
+/// Row `r`'s impulses and point `p`'s places, to be cached.
+fn cached_of<V: Vector>(r: &Row<V>, p: &Point<V>) -> Cached<V> {
+    Cached {
+        pn: r.pn,
+        pt: r.tangents[0] * r.pt[0] + r.tangents[1] * r.pt[1],
+        world: p.world,
+        local: p.local,
+    }
+}
+
+/// A body's velocities in the solver: linear and angular (world frame).
+pub(super) type Vel<V> = (V, <V as Vector>::Angular);
+
+/// One contact point's solver data: what the sweeps read and write, kept together so that a
+/// sweep walks one compact array.
 #[derive(Clone, Debug)]
-struct Point<V: Vector> {
+struct Row<V: Vector> {
+    /// The bodies' indices into the solver's velocities; a wall is the last entry, a static
+    /// body of zero velocity and zero inverse mass.
+    a: u32,
+    b: u32,
+    normal: V,
+    tangents: [V; 2],
     /// The normal's and the tangents' arms.
     arms: [Arm<V::Angular>; 3],
-    id: CollisionId,
-    a: usize,
-    /// `None`: a wall.
-    b: Option<usize>,
-    normal: V,
-    /// Offsets of the point from the centres of mass of `a` and `b`.
-    ra: V,
-    rb: V,
-    /// The point in the world, and in `a`'s body frame.
-    world: V,
-    local: V,
+    /// The inverse masses of `a` and `b` (0 for a wall).
+    inv_mass: [f64; 2],
     mass_n: f64,
-    tangents: [V; 2],
     mass_t: [f64; 2],
-    /// The normal velocity bias of the velocity solve.
+    /// The normal velocity bias of the velocity solve (this sub-step's).
     bias: f64,
     /// The pseudo-velocity bias of the split-impulse solve (0 without penetration).
     push: f64,
-    /// The normal velocity before the solve (negative: closing).
-    closing: f64,
     friction: f64,
     /// Accumulated impulses: normal, along each tangent, and the split impulse.
     pn: f64,
     pt: [f64; 2],
     pp: f64,
+}
+
+/// The rest of a contact point: its id, where it is, and what the sub-steps need to follow its
+/// separation.
+#[derive(Clone, Debug)]
+struct Point<V: Vector> {
+    id: CollisionId,
+    /// The point in the world, and in `a`'s body frame, at the start of the step.
+    world: V,
+    local: V,
+    /// The anchors the sub-steps follow the separation by: the point's offset from `a`'s
+    /// centre and from `b`'s (the point itself for a wall), in the body's frame when the
+    /// body's feature there turns with it, in the world frame when it is a smooth shape's
+    /// support point ([`FeatureId::None`]: a rolling ball's surface point under its centre
+    /// does not turn with the ball).
+    anchor_a: V,
+    anchor_b: V,
+    /// Whether each anchor turns with its body.
+    turns: [bool; 2],
+    /// The normal, in the frame of the body whose face it comes from (`Some(false)`: `a`,
+    /// `Some(true)`: `b`), which the sub-steps turn with that body; `None`: fixed in the
+    /// world (a wall's face, an edge crossing, curved surfaces).
+    normal_of: Option<bool>,
+    normal_local: V,
+    /// The normal at the start of the step.
+    normal: V,
+    /// The separation at the start of the step (negative: penetration).
+    separation: f64,
+    /// The normal velocity at the start of the step (negative: closing).
+    closing: f64,
+    /// The size the point's slop is measured against.
+    size: f64,
 }
 
 impl<V: Vector> Point<V> {
@@ -434,9 +507,22 @@ pub struct SteppedSim<V: Vector> {
     stats: StepStats,
     boxes: Vec<Aabb<V>>,
     pairs: Vec<[u32; 2]>,
+    /// This step's contact points: the solver's rows, and the rest, index for index.
+    rows: Vec<Row<V>>,
     points: Vec<Point<V>>,
-    /// The split impulses' pseudo-velocities, linear and angular, of the current sub-step.
-    pseudo: Vec<(V, V::Angular)>,
+    /// The solver's velocities: the bodies', then a wall's (zero) last.
+    vel: Vec<Vel<V>>,
+    /// The split impulses' pseudo-velocities, linear and angular, of the current sub-step
+    /// (a wall's last).
+    pseudo: Vec<Vel<V>>,
+    /// The rows whose points penetrate beyond the slop in this sub-step.
+    pushing: Vec<u32>,
+    /// The bodies' inverse inertia tensors in the world frame, this sub-step.
+    inv_world: Vec<V::Inertia>,
+    /// The rows before this index are the slow pairs' (found once a step); the rest are the
+    /// fast pairs' (`fast`), found again at each sub-step.
+    slow: usize,
+    fast: Vec<ContactPair>,
     /// The pairs that pushed on each other in the last step, sorted, and in the step before.
     touching: Vec<ContactPair>,
     touched: Vec<ContactPair>,
@@ -502,8 +588,14 @@ impl<V: Vector> SteppedSim<V> {
             stats: StepStats::default(),
             boxes: Vec::new(),
             pairs: Vec::new(),
+            rows: Vec::new(),
             points: Vec::new(),
+            vel: Vec::new(),
             pseudo: Vec::new(),
+            pushing: Vec::new(),
+            inv_world: Vec::new(),
+            slow: 0,
+            fast: Vec::new(),
             touching: Vec::new(),
             touched: Vec::new(),
             began: Vec::new(),
@@ -581,13 +673,18 @@ impl<V: Vector> SteppedSim<V> {
 
     /// One step of [`StepOptions::dt`].
     pub fn step(&mut self) {
-        let h = self.options.dt / self.options.substeps as f64;
+        let substeps = self.options.substeps;
+        let h = self.options.dt / substeps as f64;
         std::mem::swap(&mut self.touching, &mut self.touched);
         self.touching.clear();
-        for _ in 0..self.options.substeps {
-            self.substep(h);
+        self.collide(self.options.dt);
+        self.warm_from_cache();
+        for s in 0..substeps {
+            self.substep(h, s, s + 1 == substeps);
         }
-        self.touching.sort_unstable();
+        self.store_cache();
+        // Runs of sorted pairs: a stable sort merges them.
+        self.touching.sort();
         self.touching.dedup();
         self.update_sleep(self.options.dt);
         self.began.clear();
@@ -615,11 +712,12 @@ impl<V: Vector> SteppedSim<V> {
         self.pending.dedup();
         std::mem::swap(&mut self.pending, &mut self.pending_before);
         self.stats.steps += 1;
-        self.stats.sweeps += self.options.iterations as u64 * self.options.substeps as u64;
+        self.stats.sweeps += self.options.iterations as u64 * substeps as u64;
         self.time = self.stats.steps as f64 * self.options.dt;
     }
 
-    fn substep(&mut self, h: f64) {
+    /// Sub-step `s` of the step, of length `h`.
+    fn substep(&mut self, h: f64, s: u32, last: bool) {
         let g = self.world.gravity;
         if g != V::ZERO {
             for (b, &asleep) in self.bodies.iter_mut().zip(&self.asleep) {
@@ -628,46 +726,36 @@ impl<V: Vector> SteppedSim<V> {
                 }
             }
         }
-        self.collide(h);
-        let before: Vec<(usize, V, V::Angular)> = self
-            .bodies
-            .iter()
-            .enumerate()
-            .map(|(i, b)| (i, b.velocity, b.angular_velocity))
+        if s > 0 {
+            self.refresh_fast(self.options.dt);
+        }
+        self.load_velocities();
+        self.update_rows(h);
+        let before: Vec<(usize, V, V::Angular)> = (0..self.bodies.len())
+            .map(|i| (i, self.vel[i].0, self.vel[i].1))
             .collect();
         self.warm_start();
-        // Sweeps alternate their direction (symmetric Gauss–Seidel): a sweep always in one
-        // direction solves the left point of each contact before the right one, and that bias
-        // makes a tower sway (measured: the top of a tower of ten 2D boxes moves 6% of a box
-        // in 10 s one way, 0.1% alternating).
-        let n = self.points.len();
-        for it in 0..self.options.iterations {
-            for k in 0..n {
-                let k = if it % 2 == 1 { n - 1 - k } else { k };
-                self.solve_normal(k);
-                self.solve_friction(k);
-            }
-        }
+        self.sweeps();
         self.measure_residual();
-        self.restitution();
+        self.restitution(last);
         self.never_gain_energy(&before);
-        let split = self.options.correction == Correction::Split
-            && self.points.iter().any(|p| p.push > 0.0);
+        let split = self.options.correction == Correction::Split && !self.pushing.is_empty();
         if split {
-            self.pseudo.clear();
-            self.pseudo
-                .resize(self.bodies.len(), (V::ZERO, V::Angular::default()));
-            for it in 0..self.options.iterations {
-                for k in 0..n {
-                    let k = if it % 2 == 1 { n - 1 - k } else { k };
-                    if self.points[k].push > 0.0 {
-                        self.solve_split(k);
-                    }
-                }
+            self.split_sweeps();
+        }
+        self.store_velocities();
+        // The pairs that pushed, each once (a pair's points are consecutive).
+        let mut last = None;
+        for (r, p) in self.rows.iter().zip(&self.points) {
+            if r.pn > 0.0 && last != Some(p.pair()) {
+                last = Some(p.pair());
+                self.touching.push(p.pair());
             }
         }
+        // The pairs without a point at the start of the step that may touch by the end of
+        // this sub-step are watched.
         let watched = if self.options.ccd || self.options.count_tunnelled {
-            self.fast_pairs(h)
+            self.fast_pairs(h, h * (s + 1) as f64)
         } else {
             Vec::new()
         };
@@ -679,35 +767,27 @@ impl<V: Vector> SteppedSim<V> {
             }
             self.move_bodies(h, split);
         }
-        // The contacts of sleeping bodies keep their impulses for when they wake.
+    }
+
+    /// Replaces the cache by this step's impulses; the contacts of sleeping bodies keep
+    /// theirs for when they wake.
+    #[inline(never)]
+    fn store_cache(&mut self) {
         let asleep = &self.asleep;
         let sleeping =
             |id: &CollisionId| asleep[id.a as usize] && (id.wall || asleep[id.b as usize]);
         self.sorted.retain(|(id, _)| sleeping(id));
-        for p in &self.points {
-            let pt = p.tangents[0] * p.pt[0] + p.tangents[1] * p.pt[1];
-            let kept = Cached {
-                pn: p.pn,
-                pt,
-                world: p.world,
-                local: p.local,
-            };
-            self.sorted.push((p.id, kept));
-            if p.pn > 0.0 {
-                self.touching.push(ContactPair {
-                    a: p.id.a,
-                    b: p.id.b,
-                    wall: p.id.wall,
-                });
-            }
+        for (r, p) in self.rows.iter().zip(&self.points) {
+            self.sorted.push((p.id, cached_of(r, p)));
         }
-        self.sorted.sort_unstable_by_key(|x| x.0);
+        // Runs of sorted ids: a stable sort merges them.
+        self.sorted.sort_by_key(|x| x.0);
         self.sorted.dedup_by_key(|x| x.0);
-        self.stats.contacts += self.points.len() as u64;
     }
 
     /// Moves every body by `dt` with its velocities (and the split impulses' pseudo-velocities
     /// when `split`): positions on straight lines, rotations by the exact torque-free motion.
+    #[inline(never)]
     fn move_bodies(&mut self, dt: f64, split: bool) {
         if dt == 0.0 {
             return;

@@ -40,6 +40,7 @@ impl<V: Vector> SteppedSim<V> {
 
     /// After a step of `dt`: the bodies' slow times, and the islands (union–find over the
     /// pairs that pushed in the step) whose bodies have all been slow long enough go to sleep.
+    #[inline(never)]
     pub(super) fn update_sleep(&mut self, dt: f64) {
         if !self.options.sleep {
             return;

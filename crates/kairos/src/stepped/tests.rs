@@ -629,12 +629,13 @@ fn feature_ids_match_persisting_contacts_and_distances_mismatch_some() {
     eprintln!("{report}");
 }
 
-/// A 2D pyramid of base 10 goes to sleep once it has stood still for [`TIME_TO_SLEEP`]; a box
+/// A 2D pyramid of base 10 goes to sleep once it has stood still for [`TIME_TO_SLEEP`]; a ball
 /// dropped on it wakes it; it sleeps again where it stands.
 #[test]
 fn a_pyramid_sleeps_wakes_when_hit_and_sleeps_again() {
     let mut scene = pyramid(&StackParams::default(), 10).unwrap();
-    // A box 20 above the top box's centre, landing at about t = 2.
+    // A ball (a body without a shape table) of the top box's bounding radius, 20 above the
+    // top box's centre, landing at about t = 2.
     let mut dropped = scene.bodies[scene.bodies.len() - 1];
     dropped.position[1] += 20.0;
     scene.bodies.push(dropped);
