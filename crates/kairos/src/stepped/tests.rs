@@ -636,7 +636,7 @@ fn feature_ids_match_persisting_contacts_and_distances_mismatch_some() {
         if name == "sliding" {
             // Where the sliding box's corner passes the end of the box below, the clipped
             // point changes features in place: a distance match takes the old features'
-            // impulses (measured: 1 of 960 points each, world and body frame).
+            // impulses (measured: 1 of 600 points each, world and body frame).
             assert!(mismatched > 0, "{report}");
         }
     }
