@@ -54,7 +54,11 @@ fn simulate_dim<V: Vector>(
     options: StepOptions,
     sample_every: u64,
 ) -> Result<Summary> {
-    let scene = &spec.scene;
+    // Balls without a shape are solved as rigid balls.
+    let scene = &spec
+        .scene
+        .with_rigid_balls()
+        .map_err(|e| anyhow::anyhow!("{}: {e}", spec.scene_name))?;
     let steps = (scene.duration / options.dt).ceil();
     anyhow::ensure!(
         steps * options.substeps as f64 <= spec.max_steps as f64,

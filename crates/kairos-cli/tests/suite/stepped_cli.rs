@@ -139,21 +139,7 @@ fn a_stepped_run_refuses_what_it_cannot_do() {
         &["run", "s.toml", "-o", "x.ktrace", "--iterations", "4"],
         "--stepper stepped",
     );
-    // Balls that are not rigid bodies, and meshes.
-    let balls = crate_file("../../scenes", "billiard-256.toml");
-    refused(
-        &[
-            "run",
-            &balls,
-            "-o",
-            "x.ktrace",
-            "--stepper",
-            "stepped",
-            "--dt",
-            DT,
-        ],
-        "rigid bodies",
-    );
+    // Meshes.
     let tori = crate_file("../../scenes", "tumbling-tori.toml");
     refused(
         &[
@@ -212,4 +198,40 @@ fn stepped_bullets_stay_in_the_room_and_without_the_check_tunnel() {
     let off = run("3000", &["--no-ccd"]);
     assert!(off["missed_collisions"].as_u64().unwrap() > 0, "{off}");
     assert_eq!(off["stepped"]["ccd"], false);
+}
+
+/// A scene of plain balls (no `shape`) runs as rigid balls: the billiard of 256 balls in its
+/// box, every ball still in the box at the end, contacts recorded, none tunnelled.
+#[test]
+fn a_stepped_run_takes_plain_balls_as_rigid_balls() {
+    let dir = tempdir("stepped-balls");
+    let balls = crate_file("../../scenes", "billiard-256.toml");
+    ok(&kairos(
+        &[
+            "run",
+            &balls,
+            "-q",
+            "-o",
+            "b.ktrace",
+            "--stepper",
+            "stepped",
+            "--dt",
+            DT,
+            "--summary-json",
+            "s.json",
+        ],
+        &dir,
+    ));
+    let s = json(&dir.join("s.json"));
+    assert!(s["body_body"].as_u64().unwrap() > 1000, "{s}");
+    assert_eq!(s["stepped"]["tunnelled_pairs"], 0, "{s}");
+    let side = 60.4759276947875;
+    let finals = final_positions(&dir, "b.ktrace", 2);
+    assert_eq!(finals.len(), 256);
+    for p in finals {
+        assert!(
+            (0.0..=side).contains(&p[0]) && (0.0..=side).contains(&p[1]),
+            "a ball left the box: {p:?}"
+        );
+    }
 }

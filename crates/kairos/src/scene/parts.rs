@@ -270,6 +270,38 @@ pub fn rigid_body_spec(dim: usize, table: &Table) -> Result<BodySpec, String> {
     rigid_body_spec_in(dim, table, &MeshFiles::new())
 }
 
+impl super::Scene {
+    /// The scene with every ball without a `shape` made a rigid ball (`shape = "ball"`) of
+    /// its radius and mass, not spinning: for an engine that needs rigid states (the stepped
+    /// engine). A clone when every body has a shape. Fails, naming the body, when a ball
+    /// makes no rigid ball.
+    pub fn with_rigid_balls(&self) -> Result<super::Scene, String> {
+        let plain = |i: usize| self.shapes.get(i).is_none_or(|s| s.is_none());
+        let mut out = self.clone();
+        if !(0..self.bodies.len()).any(plain) {
+            return Ok(out);
+        }
+        out.shapes.resize(self.bodies.len(), None);
+        for (i, b) in self.bodies.iter().enumerate() {
+            if !plain(i) {
+                continue;
+            }
+            let vector = |v: [f64; 3]| {
+                Value::Array(v[..self.dim].iter().map(|&x| Value::Float(x)).collect())
+            };
+            let mut t = Table::new();
+            t.insert("shape".into(), Value::String("ball".into()));
+            t.insert("radius".into(), Value::Float(b.radius));
+            t.insert("mass".into(), Value::Float(b.mass));
+            t.insert("position".into(), vector(b.position));
+            t.insert("velocity".into(), vector(b.velocity));
+            out.bodies[i] = rigid_body_spec(self.dim, &t).map_err(|e| format!("body {i}: {e}"))?;
+            out.shapes[i] = Some(BodyTable::new(t));
+        }
+        Ok(out)
+    }
+}
+
 /// [`rigid_body_spec`] with the meshes already read (a scene's [`super::Scene::meshes`]: a `mesh`
 /// key naming one of them takes it instead of reading the file).
 ///

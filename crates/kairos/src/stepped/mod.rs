@@ -288,7 +288,10 @@ pub enum StepError {
         got: f64,
     },
     /// A world without rigid states.
-    #[error("the stepped engine needs rigid bodies: give the balls `shape = \"ball\"`")]
+    #[error(
+        "the stepped engine needs rigid bodies: give the balls `shape = \"ball\"` \
+         (`Scene::with_rigid_balls` does)"
+    )]
     Balls,
     /// A world with mesh bodies.
     #[error("the stepped engine does not take mesh bodies yet")]
