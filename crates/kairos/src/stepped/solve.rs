@@ -29,6 +29,23 @@ fn kick<V: Vector>(
     b.1 = V::angular_add_scaled(b.1, arm.kb, lambda);
 }
 
+/// The normal impulse of row `r` that brings its normal velocity (of the velocities `a` and
+/// `b`) to `target`, added to the accumulated impulse `acc` and clamped so that `acc` stays
+/// non-negative; returns the new accumulated impulse.
+#[inline(always)]
+fn normal_impulse<V: Vector>(
+    r: &Row<V>,
+    target: f64,
+    acc: f64,
+    a: &mut Vel<V>,
+    b: &mut Vel<V>,
+) -> f64 {
+    let vn = along(r.normal, &r.arms[0], a, b);
+    let total = (acc + r.mass_n * (target - vn)).max(0.0);
+    kick(r.normal, &r.arms[0], r.inv_mass, total - acc, a, b);
+    total
+}
+
 /// One point's normal impulse, accumulated and clamped to be non-negative, then its friction
 /// impulse along each tangent, accumulated and clamped to the friction cone of the normal
 /// impulse: the two bodies' velocities read once and written once.
@@ -36,17 +53,7 @@ fn kick<V: Vector>(
 fn solve_row<V: Vector>(r: &mut Row<V>, vel: &mut [Vel<V>]) {
     let (ia, ib) = (r.a as usize, r.b as usize);
     let (mut a, mut b) = (vel[ia], vel[ib]);
-    let vn = along(r.normal, &r.arms[0], &a, &b);
-    let total = (r.pn + r.mass_n * (r.bias - vn)).max(0.0);
-    kick(
-        r.normal,
-        &r.arms[0],
-        r.inv_mass,
-        total - r.pn,
-        &mut a,
-        &mut b,
-    );
-    r.pn = total;
+    r.pn = normal_impulse(r, r.bias, r.pn, &mut a, &mut b);
     let limit = r.friction * r.pn;
     let dims = if V::DIM == 3 { 2 } else { 1 };
     for t in 0..dims {
@@ -73,17 +80,7 @@ fn solve_row<V: Vector>(r: &mut Row<V>, vel: &mut [Vel<V>]) {
 fn split_row<V: Vector>(r: &mut Row<V>, pseudo: &mut [Vel<V>]) {
     let (ia, ib) = (r.a as usize, r.b as usize);
     let (mut a, mut b) = (pseudo[ia], pseudo[ib]);
-    let vn = along(r.normal, &r.arms[0], &a, &b);
-    let total = (r.pp + r.mass_n * (r.push - vn)).max(0.0);
-    kick(
-        r.normal,
-        &r.arms[0],
-        r.inv_mass,
-        total - r.pp,
-        &mut a,
-        &mut b,
-    );
-    r.pp = total;
+    r.pp = normal_impulse(r, r.push, r.pp, &mut a, &mut b);
     pseudo[ia] = a;
     pseudo[ib] = b;
 }
@@ -346,17 +343,7 @@ impl<V: Vector> SteppedSim<V> {
             }
             let (ia, ib) = (r.a as usize, r.b as usize);
             let (mut a, mut b) = (self.vel[ia], self.vel[ib]);
-            let vn = along(r.normal, &r.arms[0], &a, &b);
-            let total = (r.pn - r.mass_n * (vn + e * p.closing)).max(0.0);
-            kick(
-                r.normal,
-                &r.arms[0],
-                r.inv_mass,
-                total - r.pn,
-                &mut a,
-                &mut b,
-            );
-            r.pn = total;
+            r.pn = normal_impulse(r, -e * p.closing, r.pn, &mut a, &mut b);
             self.vel[ia] = a;
             self.vel[ib] = b;
         }
