@@ -132,7 +132,7 @@ impl<V: Vector> SteppedSim<V> {
     }
 
     /// The CCD world's bodies `i` set to the sim's states at its time 0.
-    pub(super) fn sync(ccd: &mut World<V>, sim: &[super::StepBody<V>], i: usize) {
+    fn sync(ccd: &mut World<V>, sim: &[super::StepBody<V>], i: usize) {
         let b = &sim[i];
         let body = &mut ccd.bodies[i];
         body.pos = b.position;
@@ -141,6 +141,23 @@ impl<V: Vector> SteppedSim<V> {
         let r = &mut ccd.rigid[i];
         r.rotation = b.rotation;
         r.set_angular_velocity(b.angular_velocity);
+    }
+
+    /// The conservative time of impact by `t_max` of pair `c` on the bodies' straight-line,
+    /// torque-free motion from their states now, asked of the CCD world `ccd`.
+    pub(super) fn toi_of(
+        ccd: &mut World<V>,
+        sim: &[super::StepBody<V>],
+        c: ContactPair,
+        t_max: f64,
+    ) -> crate::roots::Toi {
+        Self::sync(ccd, sim, c.a as usize);
+        if c.wall {
+            ccd.predict_wall_by(c.a, c.b, t_max)
+        } else {
+            Self::sync(ccd, sim, c.b as usize);
+            ccd.predict_pair_by(c.a, c.b, t_max)
+        }
     }
 
     /// Moves the bodies through a sub-step of `h`, stopping at each impact of a watched pair
@@ -166,14 +183,7 @@ impl<V: Vector> SteppedSim<V> {
                 if w.done {
                     continue;
                 }
-                let c = w.pair;
-                Self::sync(&mut ccd, &self.bodies, c.a as usize);
-                let toi = if c.wall {
-                    ccd.predict_wall_by(c.a, c.b, left)
-                } else {
-                    Self::sync(&mut ccd, &self.bodies, c.b as usize);
-                    ccd.predict_pair_by(c.a, c.b, left)
-                };
+                let toi = Self::toi_of(&mut ccd, &self.bodies, w.pair, left);
                 self.stats.ccd_queries += 1;
                 if toi.is_hit() && toi.time <= left && first.is_none_or(|f| toi.time < f.0) {
                     first = Some((toi.time.max(0.0), k, toi.status));

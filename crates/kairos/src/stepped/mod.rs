@@ -829,16 +829,9 @@ impl<V: Vector> SteppedSim<V> {
             .take()
             .expect("the CCD world exists while counting");
         for w in watched {
-            let c = w.pair;
-            Self::sync(&mut ccd, &self.bodies, c.a as usize);
-            let toi = if c.wall {
-                ccd.predict_wall_by(c.a, c.b, h)
-            } else {
-                Self::sync(&mut ccd, &self.bodies, c.b as usize);
-                ccd.predict_pair_by(c.a, c.b, h)
-            };
+            let toi = Self::toi_of(&mut ccd, &self.bodies, w.pair, h);
             if toi.is_hit() && toi.time <= h {
-                self.pending.push(c);
+                self.pending.push(w.pair);
             }
         }
         self.ccd = Some(ccd);

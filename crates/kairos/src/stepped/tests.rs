@@ -674,3 +674,27 @@ fn a_pyramid_sleeps_wakes_when_hit_and_sleeps_again() {
         .fold(0.0, f64::max);
     assert!(moved < 0.05, "a pyramid box moved by {moved}");
 }
+
+/// A scene of plain balls (no `shape`) is refused as it is and runs once its balls are made
+/// rigid balls ([`crate::scene::Scene::with_rigid_balls`]): a ball dropped on a ball resting on
+/// the floor comes to rest on it, both within 1% of their radius of where they stack.
+#[test]
+fn plain_balls_made_rigid_balls_stack() {
+    let text = "dim = 2\n[simulation]\nduration = 5.0\ngravity = [0.0, -10.0]\n\
+        restitution = 0.0\n[[walls]]\nplane = { point = [0.0, 0.0], normal = [0.0, 1.0] }\n\
+        [[bodies]]\nposition = [0.0, 0.5]\nvelocity = [0.0, 0.0]\nradius = 0.5\n\
+        [[bodies]]\nposition = [0.0, 3.0]\nvelocity = [0.0, 0.0]\nradius = 0.5\nmass = 2.0\n";
+    let scene = crate::scene::Scene::from_toml_str(text).unwrap();
+    let refused = SteppedSim::new(scene.world::<DVec2>().unwrap(), StepOptions::default());
+    assert!(matches!(refused, Err(StepError::Balls)));
+    let rigid = scene.with_rigid_balls().unwrap();
+    assert!(rigid.shapes.iter().all(|s| s.is_some()));
+    assert_eq!(rigid.bodies[1].mass, 2.0);
+    let mut sim = SteppedSim::new(rigid.world::<DVec2>().unwrap(), StepOptions::default()).unwrap();
+    for _ in 0..180 {
+        sim.step();
+    }
+    let (low, high) = (sim.bodies()[0].position, sim.bodies()[1].position);
+    assert!((low - DVec2::new(0.0, 0.5)).length() < 0.005, "{low}");
+    assert!((high - DVec2::new(0.0, 1.5)).length() < 0.005, "{high}");
+}
