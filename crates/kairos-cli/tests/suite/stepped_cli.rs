@@ -156,6 +156,27 @@ fn a_stepped_run_refuses_what_it_cannot_do() {
     );
 }
 
+/// `kairos run SCENE --stepper stepped --dt DT` in `dir` with the options `more`, writing
+/// `b.ktrace`: its summary.
+fn stepped_run(dir: &std::path::Path, scene: &str, more: &[&str]) -> serde_json::Value {
+    let mut args = vec![
+        "run",
+        scene,
+        "-q",
+        "-o",
+        "b.ktrace",
+        "--stepper",
+        "stepped",
+        "--dt",
+        DT,
+        "--summary-json",
+        "s.json",
+    ];
+    args.extend_from_slice(more);
+    ok(&kairos(&args, dir));
+    json(&dir.join("s.json"))
+}
+
 /// The `bullet` scene: at 100 to 10,000 units/s every body stays in the room with the
 /// continuous check (checked on the trace's final states); at 3,000 units/s with `--no-ccd`
 /// the bullets pass through the plank, each other and the walls, and the summary counts them.
@@ -167,22 +188,7 @@ fn stepped_bullets_stay_in_the_room_and_without_the_check_tunnel() {
             &["generate", "bullet", "--speed", speed, "-o", "b.toml"],
             &dir,
         ));
-        let mut args = vec![
-            "run",
-            "b.toml",
-            "-q",
-            "-o",
-            "b.ktrace",
-            "--stepper",
-            "stepped",
-            "--dt",
-            DT,
-            "--summary-json",
-            "s.json",
-        ];
-        args.extend_from_slice(more);
-        ok(&kairos(&args, &dir));
-        json(&dir.join("s.json"))
+        stepped_run(&dir, "b.toml", more)
     };
     for speed in ["100", "1000", "3000", "10000"] {
         let on = run(speed, &[]);
@@ -206,23 +212,7 @@ fn stepped_bullets_stay_in_the_room_and_without_the_check_tunnel() {
 fn a_stepped_run_takes_plain_balls_as_rigid_balls() {
     let dir = tempdir("stepped-balls");
     let balls = crate_file("../../scenes", "billiard-256.toml");
-    ok(&kairos(
-        &[
-            "run",
-            &balls,
-            "-q",
-            "-o",
-            "b.ktrace",
-            "--stepper",
-            "stepped",
-            "--dt",
-            DT,
-            "--summary-json",
-            "s.json",
-        ],
-        &dir,
-    ));
-    let s = json(&dir.join("s.json"));
+    let s = stepped_run(&dir, &balls, &[]);
     assert!(s["body_body"].as_u64().unwrap() > 1000, "{s}");
     assert_eq!(s["stepped"]["tunnelled_pairs"], 0, "{s}");
     let side = 60.4759276947875;

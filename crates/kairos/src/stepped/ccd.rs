@@ -39,17 +39,12 @@ impl<V: Vector> SteppedSim<V> {
     #[inline(never)]
     pub(super) fn fast_pairs(&mut self, h: f64, elapsed: f64) -> Vec<Watched> {
         let n = self.bodies.len();
-        let reach = |sim: &Self, i: usize| {
-            let b = &sim.bodies[i];
-            let spin = V::angular_speed(b.angular_velocity) * sim.world.bodies[i].radius;
-            (b.velocity, spin)
-        };
         // No pair can cover the margin when twice the fastest body's motion does not cover
         // the smallest body's: then nothing is watched (a resting stack).
         let (mut fastest, mut smallest) = (0.0f64, f64::INFINITY);
         for i in 0..n {
             if !self.asleep[i] {
-                let (v, s) = reach(self, i);
+                let (v, s) = self.motion(i);
                 fastest = fastest.max(v.length() + s);
                 smallest = smallest.min(self.world.bodies[i].radius);
             }
@@ -58,7 +53,7 @@ impl<V: Vector> SteppedSim<V> {
             return Vec::new();
         }
         let swept = self.swept_pairs(h);
-        let reach = |i: usize| reach(self, i);
+        let reach = |i: usize| self.motion(i);
         let mut has_point: Vec<ContactPair> = self.points.iter().map(|p| p.pair()).collect();
         has_point.sort_unstable();
         has_point.dedup();
@@ -221,10 +216,9 @@ impl<V: Vector> SteppedSim<V> {
             bodies.push(c.b);
         }
         let swept = |i: usize| {
-            let b = &self.bodies[i];
+            let (v, spin) = self.motion(i);
             let r = self.world.bodies[i].radius;
-            let spin = V::angular_speed(b.angular_velocity) * r;
-            (b.position, r + (b.velocity.length() + spin) * left)
+            (self.bodies[i].position, r + (v.length() + spin) * left)
         };
         // A pair of these bodies resolved earlier in the sub-step is watched again: the
         // impact changed their motion (a body bounced off the floor and then struck from above

@@ -93,19 +93,12 @@ impl<V: Vector> SteppedSim<V> {
     /// Whether pair `c` moves fast relative to itself over `dt`: by more than [`FOLLOW`] of
     /// its size, counting a turn as its angle times the radius.
     fn is_fast(&self, c: ContactPair, dt: f64) -> bool {
-        let motion = |i: usize| {
-            let b = &self.bodies[i];
-            (
-                b.velocity,
-                V::angular_speed(b.angular_velocity) * self.world.bodies[i].radius,
-            )
-        };
-        let (va, sa) = motion(c.a as usize);
+        let (va, sa) = self.motion(c.a as usize);
         let ra = self.world.bodies[c.a as usize].radius;
         let (dv, spin, size) = if c.wall {
             (va, sa, ra)
         } else {
-            let (vb, sb) = motion(c.b as usize);
+            let (vb, sb) = self.motion(c.b as usize);
             let rb = self.world.bodies[c.b as usize].radius;
             (vb - va, sa + sb, 0.5 * (ra + rb))
         };
@@ -128,23 +121,20 @@ impl<V: Vector> SteppedSim<V> {
                 }
             }
         }
-        woke.sort_unstable();
-        let joins = |c: ContactPair| woke.binary_search(&c).is_ok();
-        let keep: Vec<bool> = self.points[..self.slow]
-            .iter()
-            .map(|p| woke.is_empty() || !joins(p.pair()))
-            .collect();
-        let mut before: Vec<(CollisionId, Cached<V>)> = self
-            .rows
-            .iter()
-            .zip(&self.points)
-            .enumerate()
-            .filter(|&(k, _)| k >= self.slow || !keep[k])
-            .map(|(_, (r, p))| (p.id, cached_of(r, p)))
-            .collect();
-        if before.is_empty() && self.fast.is_empty() && woke.is_empty() {
+        if woke.is_empty() && self.fast.is_empty() {
             return;
         }
+        woke.sort_unstable();
+        let joins = |c: ContactPair| woke.binary_search(&c).is_ok();
+        // The impulses of the points found again: the fast pairs', and the joining pairs'.
+        let from = if woke.is_empty() { self.slow } else { 0 };
+        let mut before: Vec<(CollisionId, Cached<V>)> = self.rows[from..]
+            .iter()
+            .zip(&self.points[from..])
+            .enumerate()
+            .filter(|&(k, (_, p))| from + k >= self.slow || joins(p.pair()))
+            .map(|(_, (r, p))| (p.id, cached_of(r, p)))
+            .collect();
         before.sort_unstable_by_key(|x| x.0);
         let (mut rows, mut points) = (
             std::mem::take(&mut self.rows),
@@ -153,6 +143,7 @@ impl<V: Vector> SteppedSim<V> {
         rows.truncate(self.slow);
         points.truncate(self.slow);
         if !woke.is_empty() {
+            let keep: Vec<bool> = points.iter().map(|p| !joins(p.pair())).collect();
             let mut k = 0;
             rows.retain(|_| {
                 k += 1;

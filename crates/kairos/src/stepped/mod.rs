@@ -648,6 +648,14 @@ impl<V: Vector> SteppedSim<V> {
             .sum()
     }
 
+    /// Body `i`'s motion: its velocity, and its angular speed times its bounding radius (the
+    /// fastest any of its points turns about its centre).
+    pub(super) fn motion(&self, i: usize) -> (V, f64) {
+        let b = &self.bodies[i];
+        let spin = V::angular_speed(b.angular_velocity) * self.world.bodies[i].radius;
+        (b.velocity, spin)
+    }
+
     /// The options.
     pub fn options(&self) -> &StepOptions {
         &self.options

@@ -50,9 +50,9 @@ impl<V: Vector> SteppedSim<V> {
             if self.asleep[i] {
                 continue;
             }
-            let b = &self.bodies[i];
             let r = self.world.bodies[i].radius;
-            let speed = b.velocity.length() + V::angular_speed(b.angular_velocity) * r;
+            let (v, spin) = self.motion(i);
+            let speed = v.length() + spin;
             if speed <= SLEEP_SPEED * r {
                 self.slow_for[i] += dt;
             } else {
