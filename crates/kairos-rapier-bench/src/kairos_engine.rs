@@ -2,22 +2,29 @@
 
 use kairos::math::{Rotation, Vector};
 use kairos::scene::Scene;
-use kairos::stepped::{StepOptions, SteppedSim};
+use kairos::stepped::{Correction, StepOptions, SteppedSim};
 
 use crate::engine::{Engine, State};
 use crate::setup::Setup;
 
-/// The options every scene is run with: `dt = 1/60`, 4 sub-steps of 8 solver sweeps, no
-/// sleeping, and otherwise Kairos's defaults: warm starting, split-impulse position correction
-/// and the continuous check.
-pub fn options() -> StepOptions {
+/// The options every scene is run with: `dt = 1/60`, 4 sub-steps, no sleeping, the position
+/// `correction` and solver sweeps `iterations` given, and otherwise Kairos's defaults (warm
+/// starting, the continuous check).
+pub fn options(correction: Option<&str>, iterations: Option<u32>) -> StepOptions {
+    let defaults = StepOptions::default();
     StepOptions {
         dt: 1.0 / 60.0,
         substeps: 4,
-        iterations: 8,
+        iterations: iterations.unwrap_or(defaults.iterations),
+        correction: match correction {
+            Some("soft") => Correction::Soft,
+            Some("baumgarte") => Correction::Baumgarte,
+            Some(_) => Correction::Split,
+            None => defaults.correction,
+        },
         sleep: false,
         ccd: true,
-        ..StepOptions::default()
+        ..defaults
     }
 }
 

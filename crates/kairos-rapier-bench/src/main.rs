@@ -53,6 +53,12 @@ struct Args {
     /// Simulated seconds of every scene [default: 2, or 0.5 with --quick].
     #[arg(long)]
     seconds: Option<f64>,
+    /// Kairos's position correction: split, soft or baumgarte [default: Kairos's].
+    #[arg(long, value_parser = ["split", "soft", "baumgarte"])]
+    correction: Option<String>,
+    /// Kairos's solver sweeps per sub-step [default: Kairos's].
+    #[arg(long)]
+    iterations: Option<u32>,
 }
 
 /// The time step of every engine.
@@ -88,6 +94,7 @@ fn main() -> ExitCode {
 }
 
 fn run(args: &Args) -> Result<Vec<Row>, String> {
+    let options = kairos_engine::options(args.correction.as_deref(), args.iterations);
     let base = args.base.unwrap_or(if args.quick { 20 } else { 100 });
     let seconds = args.seconds.unwrap_or(if args.quick { 0.5 } else { 2.0 });
     if !(seconds > 0.0 && seconds.is_finite()) {
@@ -111,7 +118,7 @@ fn run(args: &Args) -> Result<Vec<Row>, String> {
     ];
     for (name, scene) in stacks {
         let scene = scene.map_err(|e| format!("{name}: {e}"))?;
-        rows.extend(stack_rows(&name, &scene, seconds)?);
+        rows.extend(stack_rows(&name, &scene, seconds, options)?);
     }
     for speed in [1e3, 1e4] {
         let scene = bullet(&BulletParams {
@@ -124,6 +131,7 @@ fn run(args: &Args) -> Result<Vec<Row>, String> {
             &format!("bullets, speed {speed:.0e}"),
             &scene,
             seconds,
+            options,
         )?);
     }
     Ok(rows)
@@ -155,8 +163,13 @@ fn steps(seconds: f64) -> usize {
 
 /// A stack in Kairos (continuous check on, its default) and rapier (no bullets, its default,
 /// with one and with 8 solver sweeps per sub-step): how fast, and whether it stands.
-fn stack_rows(name: &str, scene: &Scene, seconds: f64) -> Result<Vec<Row>, String> {
-    let (kairos, setup) = new_kairos(scene, kairos_engine::options())?;
+fn stack_rows(
+    name: &str,
+    scene: &Scene,
+    seconds: f64,
+    options: StepOptions,
+) -> Result<Vec<Row>, String> {
+    let (kairos, setup) = new_kairos(scene, options)?;
     let configs = [
         rapier::Config::DEFAULT,
         rapier::Config {
@@ -164,7 +177,7 @@ fn stack_rows(name: &str, scene: &Scene, seconds: f64) -> Result<Vec<Row>, Strin
             ..rapier::Config::DEFAULT
         },
     ];
-    let engines = std::iter::once((kairos_label(), kairos))
+    let engines = std::iter::once((kairos_label(&options), kairos))
         .chain(configs.map(|c| (c.label(), new_rapier(&setup, c))));
     let mut rows: Vec<Row> = Vec::new();
     for (label, mut engine) in engines {
@@ -195,8 +208,13 @@ fn stack_rows(name: &str, scene: &Scene, seconds: f64) -> Result<Vec<Row>, Strin
 /// defaults cap the speed and without the cap, and CCD on the fired bodies only without the
 /// cap): how fast, and whether the small box passed through the plank (bodies 1 and 0) and the
 /// two upper boxes through each other (bodies 2 and 3) at their first encounter.
-fn bullet_rows(name: &str, scene: &Scene, seconds: f64) -> Result<Vec<Row>, String> {
-    let (kairos, setup) = new_kairos(scene, kairos_engine::options())?;
+fn bullet_rows(
+    name: &str,
+    scene: &Scene,
+    seconds: f64,
+    options: StepOptions,
+) -> Result<Vec<Row>, String> {
+    let (kairos, setup) = new_kairos(scene, options)?;
     let all = rapier::Config {
         ccd: rapier::Ccd::All,
         ..rapier::Config::DEFAULT
@@ -209,14 +227,14 @@ fn bullet_rows(name: &str, scene: &Scene, seconds: f64) -> Result<Vec<Row>, Stri
         ccd: rapier::Ccd::Fired,
         ..uncapped
     };
-    let engines = std::iter::once((kairos_label(), kairos))
+    let engines = std::iter::once((kairos_label(&options), kairos))
         .chain([all, uncapped, fired].map(|c| (c.label(), new_rapier(&setup, c))));
     let mut rows: Vec<Row> = Vec::new();
     for (label, mut engine) in engines {
         progress(name, &label, engine.len());
         let mut escapes = Escapes::new(&setup);
-        let mut plank = Encounter::new(&setup, 1, 0, true);
-        let mut pair = Encounter::new(&setup, 2, 3, false);
+        let mut plank = Encounter::new(&setup, 1, 0, true, DT);
+        let mut pair = Encounter::new(&setup, 2, 3, false, DT);
         let times = measure::run(engine.as_mut(), steps(seconds), |e| {
             escapes.observe(e);
             plank.observe(e);
@@ -250,11 +268,16 @@ fn outcome(o: Outcome) -> &'static str {
         Outcome::Bounced => "bounced",
         Outcome::Passed => "passed beside",
         Outcome::Through => "THROUGH",
+        Outcome::TooFast => "not decidable from the steps' states",
     }
 }
 
-fn kairos_label() -> String {
-    "kairos stepped, 4 substeps × 8 iterations".into()
+fn kairos_label(o: &StepOptions) -> String {
+    format!(
+        "kairos stepped, {} substeps × {} iterations, {:?}",
+        o.substeps, o.iterations, o.correction
+    )
+    .to_lowercase()
 }
 
 fn progress(scene: &str, engine: &str, bodies: usize) {

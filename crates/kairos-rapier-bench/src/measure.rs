@@ -122,6 +122,10 @@ pub enum Outcome {
     Passed,
     /// The bullet reached the far side through the target: it tunnelled.
     Through,
+    /// Not to be decided from the states after each step: the bullet closes on the target
+    /// by more than twice their distance within one step, so it may reach the target, come
+    /// back off a wall and be anywhere at the end of the step.
+    TooFast,
 }
 
 /// The first encounter of a 2D bullet with a target it is fired at, along a direction: the
@@ -133,6 +137,7 @@ pub enum Outcome {
 /// or its bounding radius, plus the bullet's bounding radius), beside it otherwise.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct Encounter {
+    too_fast: bool,
     bullet: usize,
     target: usize,
     along_target: bool,
@@ -142,11 +147,14 @@ pub struct Encounter {
 
 impl Encounter {
     /// Body `bullet` of `setup` fired at body `target` along the target's local x axis
-    /// (`along_target`) or the world's x axis.
-    pub fn new(setup: &Setup, bullet: usize, target: usize, along_target: bool) -> Self {
-        let t = &setup.bodies[target];
+    /// (`along_target`) or the world's x axis, observed every `dt`.
+    pub fn new(setup: &Setup, bullet: usize, target: usize, along_target: bool, dt: f64) -> Self {
+        let (b, t) = (&setup.bodies[bullet], &setup.bodies[target]);
         let across = if along_target { t.half[1] } else { t.radius() };
+        let gap = dot(sub(t.position, b.position), sub(t.position, b.position)).sqrt();
+        let closing = dot(sub(b.velocity, t.velocity), sub(b.velocity, t.velocity)).sqrt();
         Self {
+            too_fast: closing * dt > 2.0 * gap,
             bullet,
             target,
             along_target,
@@ -158,6 +166,10 @@ impl Encounter {
     /// Checks the bodies of `engine` after a step.
     pub fn observe(&mut self, engine: &dyn Engine) {
         if self.outcome != Outcome::NotMet {
+            return;
+        }
+        if self.too_fast {
+            self.outcome = Outcome::TooFast;
             return;
         }
         let (b, t) = (engine.state(self.bullet), engine.state(self.target));
