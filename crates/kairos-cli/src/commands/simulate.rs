@@ -75,6 +75,8 @@ pub struct SteppedReport {
     pub solver_sweeps: u64,
     /// Contact points found: a slow pair's once a step, a fast pair's at every sub-step.
     pub contact_points: u64,
+    /// Of those, the points a pair at rest kept from the step before (persistent manifolds).
+    pub kept_points: u64,
     /// Of those, the points warm-started from cached impulses.
     pub warm_start_hits: u64,
     /// `warm_start_hits / contact_points`.
@@ -87,8 +89,10 @@ pub struct SteppedReport {
     /// `SteppedSim::mean_residual`).
     pub mean_residual: f64,
     pub warm_start: bool,
-    /// `split` or `baumgarte`.
+    /// `split`, `soft` or `baumgarte`.
     pub correction: String,
+    /// Whether pairs at rest kept their points from step to step.
+    pub persistent_manifolds: bool,
     /// Seconds per step.
     pub seconds_per_step: f64,
     /// Whether the continuous check was on.
@@ -144,8 +148,9 @@ impl Summary {
                 1e3 * s.seconds_per_step
             );
             outln!(
-                "contact points {} solved, {} warm-started ({:.1}%)",
+                "contact points {} solved ({} kept from the step before), {} warm-started ({:.1}%)",
                 s.contact_points,
+                s.kept_points,
                 s.warm_start_hits,
                 100.0 * s.warm_start_hit_rate
             );

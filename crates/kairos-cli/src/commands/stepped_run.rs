@@ -209,6 +209,7 @@ fn simulate_dim<V: Vector>(
         iterations: options.iterations,
         solver_sweeps: s.sweeps,
         contact_points: s.contacts,
+        kept_points: s.kept,
         warm_start_hits: s.warm_hits,
         warm_start_hit_rate: if s.contacts > 0 {
             s.warm_hits as f64 / s.contacts as f64
@@ -225,6 +226,7 @@ fn simulate_dim<V: Vector>(
         mean_residual: sim.mean_residual(),
         warm_start: options.warm_start,
         correction: format!("{:?}", options.correction).to_lowercase(),
+        persistent_manifolds: options.keep_manifolds,
         seconds_per_step: wall_seconds / s.steps.max(1) as f64,
         ccd: options.ccd,
         ccd_impacts: s.ccd_impacts,

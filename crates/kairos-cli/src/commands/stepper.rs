@@ -38,16 +38,20 @@ pub struct BroadPhaseArgs {
     /// Discrete and stepped steppers: the time step.
     #[arg(long)]
     pub dt: Option<f64>,
-    /// Stepped stepper: solver sweeps over the contacts per sub-step (default 8).
+    /// Stepped stepper: solver sweeps over the contacts per sub-step (default 4).
     #[arg(long)]
     pub iterations: Option<u32>,
     /// Stepped stepper: start every contact from zero impulses instead of the cached ones.
     #[arg(long)]
     pub no_warm_start: bool,
     /// Stepped stepper: how penetrations are pushed out: split (split impulses, no energy
-    /// added; default) or baumgarte.
-    #[arg(long, value_parser = ["split", "baumgarte"])]
+    /// added; default), soft (soft contacts and a relax pass) or baumgarte.
+    #[arg(long, value_parser = ["split", "soft", "baumgarte"])]
     pub correction: Option<String>,
+    /// Stepped stepper: find every pair's contact points at every step (by default a pair
+    /// at rest keeps its points while it drifts by less than 0.5% of its size).
+    #[arg(long)]
+    pub no_persistent_manifolds: bool,
     /// Stepped stepper: keep every body awake (by default islands at rest sleep until
     /// touched).
     #[arg(long)]
@@ -157,6 +161,7 @@ impl BroadPhaseArgs {
             || self.no_warm_start
             || self.no_ccd
             || self.no_sleep
+            || self.no_persistent_manifolds
             || self.matching.is_some()
             || self.correction.is_some()
             || self.sample.is_some();
@@ -169,15 +174,17 @@ impl BroadPhaseArgs {
                 let options = StepOptions {
                     dt,
                     substeps: self.substeps.unwrap_or(4),
-                    iterations: self.iterations.unwrap_or(8),
+                    iterations: self.iterations.unwrap_or(StepOptions::default().iterations),
                     warm_start: !self.no_warm_start,
                     finder: finder()?,
                     correction: match self.correction.as_deref() {
                         Some("baumgarte") => Correction::Baumgarte,
+                        Some("soft") => Correction::Soft,
                         _ => Correction::Split,
                     },
                     ccd: !self.no_ccd,
                     sleep: !self.no_sleep,
+                    keep_manifolds: !self.no_persistent_manifolds,
                     count_tunnelled: true,
                     matching: match self.matching.as_deref() {
                         Some("world") => Matching::WorldDistance,
@@ -198,7 +205,8 @@ impl BroadPhaseArgs {
             StepperKind::Discrete => {
                 anyhow::ensure!(
                     !stepped_only,
-                    "--iterations, --no-warm-start, --no-ccd, --no-sleep, --matching, --correction and \
+                    "--iterations, --no-warm-start, --no-ccd, --no-sleep, --no-persistent-manifolds, --matching, \
+                     --correction and \
                      --sample need --stepper stepped"
                 );
                 let dt = self
@@ -220,7 +228,8 @@ impl BroadPhaseArgs {
                 );
                 anyhow::ensure!(
                     !stepped_only,
-                    "--iterations, --no-warm-start, --no-ccd, --no-sleep, --matching, --correction and \
+                    "--iterations, --no-warm-start, --no-ccd, --no-sleep, --no-persistent-manifolds, --matching, \
+                     --correction and \
                      --sample need --stepper stepped"
                 );
                 match self.broad_phase.as_deref().unwrap_or("auto") {

@@ -3,7 +3,7 @@
 //! and the rest of the sub-step follows (see the module docs of [`super`], "The continuous check").
 
 use super::contacts::biases;
-use super::{ContactPair, SteppedSim, SPECULATIVE};
+use super::{ContactPair, Softness, SteppedSim, SPECULATIVE};
 use crate::math::Vector;
 use crate::roots::ToiStatus;
 use crate::world::World;
@@ -290,10 +290,18 @@ impl<V: Vector> SteppedSim<V> {
             return false;
         }
         self.stats.ccd_impacts += 1;
+        let soft = Softness::pair(h);
         for k in from..to {
             let p = &self.points[k];
             let (sep, size) = (p.separation, p.size);
-            biases(&mut self.rows[k], sep, size, h, self.options.correction);
+            biases(
+                &mut self.rows[k],
+                sep,
+                size,
+                h,
+                self.options.correction,
+                &soft,
+            );
         }
         // The solver's velocities of the two bodies (the rest are not read), the walls' last.
         let n = self.bodies.len();

@@ -1,7 +1,9 @@
 //! The stepped engine's contacts: the pairs' manifolds at the current poses, a plane's
 //! points, and each point's arms, masses and biases for the solver.
 
+use super::solve::along;
 use super::*;
+use crate::query::sat::SatCache;
 
 impl<V: Vector> SteppedSim<V> {
     /// The pose of body `i`'s shape frame now.
@@ -25,11 +27,37 @@ impl<V: Vector> SteppedSim<V> {
     /// their anchors, then those of the fast pairs, found again at each sub-step.
     #[inline(never)]
     pub(super) fn collide(&mut self, dt: f64) {
-        let mut rows = std::mem::take(&mut self.rows);
-        let mut points = std::mem::take(&mut self.points);
+        let mut rows = std::mem::take(&mut self.spare_rows);
+        let mut points = std::mem::take(&mut self.spare_points);
         rows.clear();
         points.clear();
+        // The slow pairs' points of the step before, by pair, which a pair that has not
+        // drifted keeps.
+        let (old_rows, old_points) = (
+            std::mem::take(&mut self.rows),
+            std::mem::take(&mut self.points),
+        );
+        let mut old: Vec<(ContactPair, u32, u32)> = Vec::new();
+        if self.options.keep_manifolds && self.options.matching == Matching::Features {
+            for (k, p) in old_points[..self.slow.min(old_points.len())]
+                .iter()
+                .enumerate()
+            {
+                match old.last_mut() {
+                    Some(last) if last.0 == p.pair() => last.2 = k as u32 + 1,
+                    _ => old.push((p.pair(), k as u32, k as u32 + 1)),
+                }
+            }
+            old.sort_unstable_by_key(|x| x.0);
+        }
+        let kept = |c: ContactPair| {
+            old.binary_search_by_key(&c, |x| x.0)
+                .ok()
+                .map(|i| old[i].1 as usize..old[i].2 as usize)
+                .map(|r| (&old_rows[r.clone()], &old_points[r]))
+        };
         self.fast.clear();
+        self.sat.get_mut().turn();
         let n = self.bodies.len();
         // Boxes of the bounding spheres, grown by the margin and by the step's motion: two
         // bodies whose boxes do not meet are farther apart than the margin (the continuous
@@ -58,7 +86,10 @@ impl<V: Vector> SteppedSim<V> {
                 fast_points.len() > from
             } else {
                 let from = points.len();
-                self.pair_points(c, &mut rows, &mut points);
+                let old = kept(c);
+                if !old.is_some_and(|old| self.keep_points(c, old, &mut rows, &mut points)) {
+                    self.pair_points(c, &mut rows, &mut points);
+                }
                 points.len() > from
             };
             if found && (sa || sb) {
@@ -77,7 +108,9 @@ impl<V: Vector> SteppedSim<V> {
                 if self.is_fast(c, dt) {
                     self.fast.push(c);
                     self.pair_points(c, &mut fast_rows, &mut fast_points);
-                } else {
+                } else if !kept(c)
+                    .is_some_and(|old| self.keep_points(c, old, &mut rows, &mut points))
+                {
                     self.pair_points(c, &mut rows, &mut points);
                 }
             }
@@ -88,6 +121,7 @@ impl<V: Vector> SteppedSim<V> {
         self.stats.contacts += rows.len() as u64;
         self.rows = rows;
         self.points = points;
+        (self.spare_rows, self.spare_points) = (old_rows, old_points);
     }
 
     /// Whether pair `c` moves fast relative to itself over `dt`: by more than [`FOLLOW`] of
@@ -169,24 +203,30 @@ impl<V: Vector> SteppedSim<V> {
 
     /// Each point's biases for a sub-step of `h`, from its separation now: the separation at
     /// the start of the step plus the approach of its two anchors since then along the normal
-    /// (the anchors move with their bodies); and the list of the points to push apart.
+    /// (the anchors move with their bodies); and the count of the points to push apart. With
+    /// `arms` (the first sub-step of a step), the followed points' normals, tangents, arms and
+    /// masses are set at the current poses too; the later sub-steps keep them, as Box2D does
+    /// (a slow pair turns by at most [`FOLLOW`] in the step), and only the separation follows.
     #[inline(never)]
-    pub(super) fn update_rows(&mut self, h: f64) {
-        self.pushing.clear();
+    pub(super) fn update_rows(&mut self, h: f64, arms: bool) {
+        self.pushing = 0;
         let n = self.bodies.len();
-        self.inv_world.clear();
-        self.inv_world.extend(
-            self.bodies
-                .iter()
-                .map(|b| V::inertia_to_world(b.rotation, b.inv_inertia)),
-        );
+        if arms {
+            self.inv_world.clear();
+            self.inv_world.extend(
+                self.bodies
+                    .iter()
+                    .map(|b| V::inertia_to_world(b.rotation, b.inv_inertia)),
+            );
+        }
         let slow = self.slow;
+        let (correction, soft) = (self.options.correction, Softness::pair(h));
         for (k, (r, p)) in self.rows.iter_mut().zip(&self.points).enumerate() {
             if k >= slow {
                 // Found at the current poses.
-                biases(r, p.separation, p.size, h, self.options.correction);
+                biases(r, p.separation, p.size, h, correction, &soft);
                 if r.push > 0.0 {
-                    self.pushing.push(k as u32);
+                    self.pushing += 1;
                 }
                 continue;
             }
@@ -216,6 +256,11 @@ impl<V: Vector> SteppedSim<V> {
             };
             // Both anchors start at the point's middle, so their gap starts at zero.
             let sep = p.separation + (at_b - at_a).dot(normal);
+            if !arms {
+                biases(r, sep, p.size, h, correction, &soft);
+                self.pushing += (r.push > 0.0) as usize;
+                continue;
+            }
             if normal != r.normal {
                 // The solver pushes along the turned normal; the tangential impulse keeps its
                 // direction as far as the new tangents allow.
@@ -240,9 +285,9 @@ impl<V: Vector> SteppedSim<V> {
                 self.inv_world[r.a as usize],
                 ib,
             );
-            biases(r, sep, p.size, h, self.options.correction);
+            biases(r, sep, p.size, h, correction, &soft);
             if r.push > 0.0 {
-                self.pushing.push(k as u32);
+                self.pushing += 1;
             }
         }
     }
@@ -262,7 +307,18 @@ impl<V: Vector> SteppedSim<V> {
             let (pose_i, pose_j) = (self.pose(i), self.pose(j));
             for (ki, si) in self.pieces(i) {
                 for (kj, sj) in self.pieces(j) {
-                    let m = contact_manifold_with(si, &pose_i, sj, &pose_j, &manifold(size), None);
+                    // The pair's separating axis of the step before, tried first.
+                    let key = [c.a, c.b, ki, kj];
+                    let mut sat = self.sat.borrow().of(key);
+                    let m = contact_manifold_with(
+                        si,
+                        &pose_i,
+                        sj,
+                        &pose_j,
+                        &manifold(size),
+                        Some(&mut sat),
+                    );
+                    self.sat.borrow_mut().new.push((key, sat));
                     for p in m.points() {
                         let id = CollisionId {
                             a: c.a,
@@ -415,8 +471,114 @@ impl<V: Vector> SteppedSim<V> {
             separation: c.separation,
             closing,
             size,
+            found: [
+                (ba.position, ba.rotation),
+                b.map_or((V::ZERO, V::Rotation::IDENTITY), |b| {
+                    (self.bodies[b].position, self.bodies[b].rotation)
+                }),
+            ],
+            kept: false,
         });
     }
+
+    /// How far pair `c` (whose points were found at the poses `found`) has drifted since:
+    /// the change of the offset between the two centres, plus each body's turn times its
+    /// radius.
+    fn drift(&self, c: ContactPair, found: &[(V, V::Rotation); 2]) -> f64 {
+        let (ba, ra) = (
+            &self.bodies[c.a as usize],
+            self.world.bodies[c.a as usize].radius,
+        );
+        let mut moved = ba.position - found[0].0;
+        let mut turned = turn::<V>(found[0].1, ba.rotation) * ra;
+        if !c.wall {
+            let bb = &self.bodies[c.b as usize];
+            moved -= bb.position - found[1].0;
+            turned += turn::<V>(found[1].1, bb.rotation) * self.world.bodies[c.b as usize].radius;
+        }
+        moved.length() + turned
+    }
+
+    /// Appends pair `c`'s points kept from the step before (`old_rows`, `old_points` in
+    /// `range`) when the pair has drifted by at most [`KEEP`] of its size since they were
+    /// found; their closing speeds are measured again. Whether they were kept.
+    fn keep_points(
+        &mut self,
+        c: ContactPair,
+        old: (&[Row<V>], &[Point<V>]),
+        rows: &mut Vec<Row<V>>,
+        points: &mut Vec<Point<V>>,
+    ) -> bool {
+        let Some(first) = old.1.first() else {
+            return false;
+        };
+        if self.drift(c, &first.found) > KEEP * first.size {
+            return false;
+        }
+        let n = self.bodies.len();
+        let vel = |i: u32| {
+            if (i as usize) < n {
+                let b = &self.bodies[i as usize];
+                (b.velocity, b.angular_velocity)
+            } else {
+                (V::ZERO, V::Angular::default())
+            }
+        };
+        for (r, p) in old.0.iter().zip(old.1) {
+            let mut p = p.clone();
+            p.closing = along(r.normal, &r.arms[0], &vel(r.a), &vel(r.b));
+            p.kept = true;
+            rows.push(*r);
+            points.push(p);
+        }
+        self.stats.kept += old.1.len() as u64;
+        true
+    }
+}
+
+/// The separating axes of the pairs of pieces, by `[a, b, piece of a, piece of b]`: those of
+/// the step before (sorted), and this step's as they are found. An axis only speeds up the
+/// test of a pair still apart ([`SatCache`]); the manifold is the same with or without it.
+#[derive(Debug, Default)]
+pub(super) struct SatCaches {
+    old: Vec<([u32; 4], SatCache)>,
+    new: Vec<([u32; 4], SatCache)>,
+}
+
+impl SatCaches {
+    /// The axis of the step before of the pieces `key`, if any.
+    fn of(&self, key: [u32; 4]) -> SatCache {
+        self.old
+            .binary_search_by_key(&key, |x| x.0)
+            .map_or_else(|_| SatCache::default(), |k| self.old[k].1)
+    }
+
+    /// At the start of a step: this step's axes become the old ones.
+    fn turn(&mut self) {
+        std::mem::swap(&mut self.old, &mut self.new);
+        self.new.clear();
+        // Runs of sorted keys, a pair found again later in the step last: the latest kept.
+        self.old.sort_by_key(|x| x.0);
+        self.old.reverse();
+        self.old.dedup_by_key(|x| x.0);
+        self.old.reverse();
+    }
+}
+
+/// The angle between rotations `q0` and `q1` (radians, at least 0).
+fn turn<V: Vector>(q0: V::Rotation, q1: V::Rotation) -> f64 {
+    let (a, b) = (q0.to_array4(), q1.to_array4());
+    if V::DIM == 2 {
+        return (b[0] - a[0]).abs();
+    }
+    // Unit quaternions: |q1 - q0| = 2 sin(θ / 4) on the nearer of ±q0.
+    let dot: f64 = (0..4).map(|k| a[k] * b[k]).sum();
+    let s = if dot < 0.0 { -1.0 } else { 1.0 };
+    let d = (0..4)
+        .map(|k| (b[k] - s * a[k]).powi(2))
+        .sum::<f64>()
+        .sqrt();
+    4.0 * (0.5 * d).min(1.0).asin()
 }
 
 /// Row `r`'s arms and masses for a point at offsets `ra` and `rb` from its bodies' centres of
@@ -447,10 +609,18 @@ fn set_arms<V: Vector>(r: &mut Row<V>, ra: V, rb: V, ia: V::Inertia, ib: Option<
 
 /// Row `r`'s biases for a sub-step of `h` at separation `sep`: a gap may close in the
 /// sub-step, no further; a penetration deeper than the slop is pushed out by `β / h` of it,
-/// by the split impulses or by the velocities ([`Correction`]).
-pub(super) fn biases<V: Vector>(r: &mut Row<V>, sep: f64, size: f64, h: f64, c: Correction) {
+/// by the split impulses or by the velocities ([`Correction`]), or by a soft contact's spring
+/// (`soft`: [`Softness::pair`] of `h`).
+pub(super) fn biases<V: Vector>(
+    r: &mut Row<V>,
+    sep: f64,
+    size: f64,
+    h: f64,
+    c: Correction,
+    soft: &[Softness; 2],
+) {
     let slop = match c {
-        Correction::Split => SLOP,
+        Correction::Split | Correction::Soft => SLOP,
         Correction::Baumgarte => BAUMGARTE_SLOP,
     };
     let deep = (-sep - slop * size).max(0.0);
@@ -459,6 +629,11 @@ pub(super) fn biases<V: Vector>(r: &mut Row<V>, sep: f64, size: f64, h: f64, c: 
     match c {
         Correction::Baumgarte => r.bias += BAUMGARTE / h * deep,
         Correction::Split => r.push = BAUMGARTE / h * deep,
+        // The spring's push, at most the fastest (stiffer against a static body).
+        Correction::Soft => {
+            let rate = soft[(r.inv_mass[1] == 0.0) as usize].bias_rate;
+            r.push = (rate * deep).min(SOFT_MAX_PUSH * size);
+        }
     }
 }
 

@@ -162,6 +162,15 @@ pub const CLIP_SLACK: f64 = 1e-3;
 /// errs by about `size θ² / 2` for a turn by `θ`.
 pub const FOLLOW: f64 = 0.01;
 
+/// A pair in slow relative motion keeps its points from step to step, without a narrow phase
+/// (a *persistent manifold*), while the bodies have moved relative to each other since the
+/// points were found by at most this share of its size (each turn counting as its angle
+/// times the body's radius). Within the step the points then follow the bodies by at most
+/// [`FOLLOW`] more. A point beyond the speculative margin when the manifold was found is
+/// still farther than `SPECULATIVE - KEEP - FOLLOW` (3.5%) of the size at the end of the
+/// step, so no contact is missed; the next step finds the manifold again.
+pub const KEEP: f64 = 0.005;
+
 /// The manifold options of a pair of size `size`.
 fn manifold(size: f64) -> ManifoldOptions {
     ManifoldOptions {
@@ -204,6 +213,10 @@ pub struct StepOptions {
     /// ([`StepStats::tunnelled`]); costs a time of impact per fast pair and sub-step when
     /// the check is off.
     pub count_tunnelled: bool,
+    /// Slow pairs keep their contact points from step to step while they drift by at most
+    /// [`KEEP`] of their size (with [`Matching::Features`] only: the distance matchings
+    /// compare the points where they are found at each step).
+    pub keep_manifolds: bool,
 }
 
 /// How a contact point finds its impulses of the previous sub-step (the seed's comparison).
@@ -232,6 +245,57 @@ pub enum Correction {
     /// Baumgarte: the push is a velocity bias of the contact itself, kept by the bodies after
     /// the sub-step (kinetic energy grows by the push).
     Baumgarte,
+    /// Soft contacts and a relax pass (Box2D v3's soft step): a penetrating contact is a
+    /// stiff damped spring ([`SOFT_HERTZ`], [`SOFT_DAMPING`]) solved with a mass and an
+    /// impulse scale, the bodies move with the velocities that push, and a second pass without
+    /// the push (the *relax*) gives the velocities they keep, so the push adds no kinetic
+    /// energy. `iterations` is the count of each pass: one of each is the intended use.
+    Soft,
+}
+
+/// The stiffness of a soft contact ([`Correction::Soft`]) between two moving bodies, in
+/// cycles per unit time; at most a quarter of the sub-step rate. A contact with a static body
+/// or a wall is twice as stiff.
+pub const SOFT_HERTZ: f64 = 30.0;
+
+/// The damping ratio of a soft contact (heavily over-damped: a push, never a bounce).
+pub const SOFT_DAMPING: f64 = 10.0;
+
+/// The fastest a soft contact pushes a penetration out, in sizes of the pair per unit time.
+pub const SOFT_MAX_PUSH: f64 = 3.0;
+
+/// A soft constraint's coefficients for a sub-step of `h` (Catto, *Solver2D*, 2024): the
+/// velocity bias per unit of penetration, the share of the rigid mass, and the share of the
+/// accumulated impulse taken off at each solve.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub(crate) struct Softness {
+    pub bias_rate: f64,
+    pub mass_scale: f64,
+    pub impulse_scale: f64,
+}
+
+impl Softness {
+    /// The coefficients of a spring of `hertz` and damping ratio `zeta` over a sub-step `h`.
+    pub fn new(hertz: f64, zeta: f64, h: f64) -> Self {
+        let omega = 2.0 * std::f64::consts::PI * hertz;
+        let a1 = 2.0 * zeta + h * omega;
+        let a2 = h * omega * a1;
+        let a3 = 1.0 / (1.0 + a2);
+        Self {
+            bias_rate: omega / a1,
+            mass_scale: a2 * a3,
+            impulse_scale: a3,
+        }
+    }
+
+    /// The softness of moving and of static contacts for a sub-step `h`.
+    pub fn pair(h: f64) -> [Self; 2] {
+        let hertz = SOFT_HERTZ.min(0.25 / h);
+        [
+            Self::new(hertz, SOFT_DAMPING, h),
+            Self::new(2.0 * hertz, SOFT_DAMPING, h),
+        ]
+    }
 }
 
 impl StepOptions {
@@ -262,7 +326,7 @@ impl Default for StepOptions {
         Self {
             dt: 1.0 / 60.0,
             substeps: 4,
-            iterations: 8,
+            iterations: 4,
             warm_start: true,
             finder: OverlapKind::Sap,
             correction: Correction::Split,
@@ -270,6 +334,7 @@ impl Default for StepOptions {
             count_tunnelled: false,
             matching: Matching::Features,
             sleep: true,
+            keep_manifolds: true,
         }
     }
 }
@@ -352,6 +417,9 @@ pub struct StepStats {
     /// Contact points found: each slow pair's once a step, each fast pair's at every
     /// sub-step ([`FOLLOW`]).
     pub contacts: u64,
+    /// Of those, the points a slow pair kept from the step before without a narrow phase
+    /// ([`KEEP`]).
+    pub kept: u64,
     /// Of those, the points that started from cached impulses (the step before's, or for a
     /// fast pair's the sub-step before's).
     pub warm_hits: u64,
@@ -428,7 +496,7 @@ pub(super) type Vel<V> = (V, <V as Vector>::Angular);
 
 /// One contact point's solver data: what the sweeps read and write, kept together so that a
 /// sweep walks one compact array.
-#[derive(Clone, Debug)]
+#[derive(Clone, Copy, Debug)]
 struct Row<V: Vector> {
     /// The bodies' indices into the solver's velocities; a wall is the last entry, a static
     /// body of zero velocity and zero inverse mass.
@@ -483,6 +551,12 @@ struct Point<V: Vector> {
     closing: f64,
     /// The size the point's slop is measured against.
     size: f64,
+    /// The poses of `a` and `b` (the identity for a wall) when the point was found, from
+    /// which the pair's drift is measured ([`KEEP`]).
+    found: [(V, V::Rotation); 2],
+    /// Kept from the step before ([`KEEP`]): its row still holds its impulses, which are the
+    /// ones the cache holds under its id.
+    kept: bool,
 }
 
 impl<V: Vector> Point<V> {
@@ -520,13 +594,19 @@ pub struct SteppedSim<V: Vector> {
     /// The split impulses' pseudo-velocities, linear and angular, of the current sub-step
     /// (a wall's last).
     pseudo: Vec<Vel<V>>,
-    /// The rows whose points penetrate beyond the slop in this sub-step.
-    pushing: Vec<u32>,
+    /// How many rows' points penetrate beyond the slop in this sub-step.
+    pushing: usize,
     /// The bodies' inverse inertia tensors in the world frame, this sub-step.
     inv_world: Vec<V::Inertia>,
     /// The rows before this index are the slow pairs' (found once a step); the rest are the
     /// fast pairs' (`fast`), found again at each sub-step.
     slow: usize,
+    /// The rows and points of the step before, kept while the new ones are found (their
+    /// memory reused).
+    spare_rows: Vec<Row<V>>,
+    spare_points: Vec<Point<V>>,
+    /// The pairs of pieces' separating axes ([`contacts::SatCaches`]).
+    sat: std::cell::RefCell<contacts::SatCaches>,
     fast: Vec<ContactPair>,
     /// The pairs that pushed on each other in the last step, sorted, and in the step before.
     touching: Vec<ContactPair>,
@@ -597,9 +677,12 @@ impl<V: Vector> SteppedSim<V> {
             points: Vec::new(),
             vel: Vec::new(),
             pseudo: Vec::new(),
-            pushing: Vec::new(),
+            pushing: 0,
             inv_world: Vec::new(),
             slow: 0,
+            spare_rows: Vec::new(),
+            spare_points: Vec::new(),
+            sat: Default::default(),
             fast: Vec::new(),
             touching: Vec::new(),
             touched: Vec::new(),
@@ -743,18 +826,31 @@ impl<V: Vector> SteppedSim<V> {
             self.refresh_fast(self.options.dt);
         }
         self.load_velocities();
-        self.update_rows(h);
+        self.update_rows(h, s == 0);
         let before: Vec<(usize, V, V::Angular)> = (0..self.bodies.len())
             .map(|i| (i, self.vel[i].0, self.vel[i].1))
             .collect();
         self.warm_start();
-        self.sweeps();
-        self.measure_residual();
+        let split = match self.options.correction {
+            Correction::Split => self.pushing > 0,
+            Correction::Soft => {
+                self.soft_sweeps(h);
+                true
+            }
+            Correction::Baumgarte => false,
+        };
+        self.sweeps(split && self.options.correction == Correction::Split);
+        if last {
+            self.measure_residual();
+        }
         self.restitution(last);
         self.never_gain_energy(&before);
-        let split = self.options.correction == Correction::Split && !self.pushing.is_empty();
-        if split {
-            self.split_sweeps();
+        if self.options.correction == Correction::Soft {
+            // The bodies move with the velocities that pushed, and keep the relaxed ones.
+            for (p, v) in self.pseudo.iter_mut().zip(&self.vel) {
+                p.0 -= v.0;
+                p.1 = V::angular_add_scaled(p.1, v.1, -1.0);
+            }
         }
         self.store_velocities();
         // The pairs that pushed, each once (a pair's points are consecutive).

@@ -9,7 +9,7 @@ use super::*;
 
 /// The relative velocity along `d` of row `r`'s point (`b`'s minus `a`'s), through the arm.
 #[inline(always)]
-fn along<V: Vector>(d: V, arm: &Arm<V::Angular>, a: &Vel<V>, b: &Vel<V>) -> f64 {
+pub(super) fn along<V: Vector>(d: V, arm: &Arm<V::Angular>, a: &Vel<V>, b: &Vel<V>) -> f64 {
     (b.0 - a.0).dot(d) + V::angular_dot(b.1, arm.jb) - V::angular_dot(a.1, arm.ja)
 }
 
@@ -54,22 +54,51 @@ fn solve_row<V: Vector>(r: &mut Row<V>, vel: &mut [Vel<V>]) {
     let (ia, ib) = (r.a as usize, r.b as usize);
     let (mut a, mut b) = (vel[ia], vel[ib]);
     r.pn = normal_impulse(r, r.bias, r.pn, &mut a, &mut b);
+    friction(r, &mut a, &mut b);
+    vel[ia] = a;
+    vel[ib] = b;
+}
+
+/// One point's friction impulse along each tangent, accumulated and clamped to the friction
+/// cone of its normal impulse.
+#[inline(always)]
+fn friction<V: Vector>(r: &mut Row<V>, a: &mut Vel<V>, b: &mut Vel<V>) {
     let limit = r.friction * r.pn;
     let dims = if V::DIM == 3 { 2 } else { 1 };
     for t in 0..dims {
         let d = r.tangents[t];
-        let vt = along(d, &r.arms[t + 1], &a, &b);
+        let vt = along(d, &r.arms[t + 1], a, b);
         let total = (r.pt[t] - r.mass_t[t] * vt).clamp(-limit, limit);
-        kick(
-            d,
-            &r.arms[t + 1],
-            r.inv_mass,
-            total - r.pt[t],
-            &mut a,
-            &mut b,
-        );
+        kick(d, &r.arms[t + 1], r.inv_mass, total - r.pt[t], a, b);
         r.pt[t] = total;
     }
+}
+
+/// One point's soft solve (its normal impulse as a stiff damped spring with the coefficients
+/// `soft`, moving and static, when it penetrates; rigid to its speculative bias when apart),
+/// then its friction as in [`solve_row`].
+#[inline(always)]
+fn soft_row<V: Vector>(r: &mut Row<V>, vel: &mut [Vel<V>], soft: &[Softness; 2]) {
+    let (ia, ib) = (r.a as usize, r.b as usize);
+    let (mut a, mut b) = (vel[ia], vel[ib]);
+    let vn = along(r.normal, &r.arms[0], &a, &b);
+    let total = if r.bias < 0.0 {
+        r.pn + r.mass_n * (r.bias - vn)
+    } else {
+        let s = &soft[(r.inv_mass[1] == 0.0) as usize];
+        r.pn + s.mass_scale * r.mass_n * (r.push - vn) - s.impulse_scale * r.pn
+    }
+    .max(0.0);
+    kick(
+        r.normal,
+        &r.arms[0],
+        r.inv_mass,
+        total - r.pn,
+        &mut a,
+        &mut b,
+    );
+    r.pn = total;
+    friction(r, &mut a, &mut b);
     vel[ia] = a;
     vel[ib] = b;
 }
@@ -189,6 +218,11 @@ impl<V: Vector> SteppedSim<V> {
         let cache = std::mem::take(&mut self.sorted);
         let mut hint = 0;
         for k in 0..self.rows.len() {
+            if self.points[k].kept {
+                // Its row holds the impulses the cache has under its id.
+                self.stats.warm_hits += 1;
+                continue;
+            }
             self.warm_from(&cache, k, &mut hint);
         }
         self.sorted = cache;
@@ -259,33 +293,60 @@ impl<V: Vector> SteppedSim<V> {
         }
     }
 
-    /// The sweeps over every row.
-    pub(super) fn sweeps(&mut self) {
-        self.sweeps_of(0..self.rows.len());
+    /// [`Correction::Soft`]'s pushing sweeps over every row, then the velocities they leave
+    /// copied to the pseudo-velocities (the bodies move with them; the relax sweeps that
+    /// follow give the velocities the bodies keep).
+    #[inline(never)]
+    pub(super) fn soft_sweeps(&mut self, h: f64) {
+        let soft = Softness::pair(h);
+        let (rows, vel) = (&mut self.rows, &mut self.vel);
+        for it in 0..self.options.iterations {
+            if it % 2 == 0 {
+                rows.iter_mut().for_each(|r| soft_row(r, vel, &soft));
+            } else {
+                rows.iter_mut().rev().for_each(|r| soft_row(r, vel, &soft));
+            }
+        }
+        if let Some(w) = vel.last_mut() {
+            *w = (V::ZERO, V::Angular::default());
+        }
+        self.pseudo.clear();
+        self.pseudo.extend_from_slice(vel);
     }
 
-    /// The split impulses' sweeps over the rows that penetrate, on pseudo-velocities that
-    /// start at zero.
+    /// The sweeps over every row; with `split`, each sweep also solves the split impulses of
+    /// the rows that penetrate, on pseudo-velocities that start at zero. The two solves share
+    /// no state (the split impulses read only the rows' arms, masses and pushes, which the
+    /// sweeps do not change), so doing both in one pass over the rows gives the same numbers
+    /// as two passes, reading each row once.
     #[inline(never)]
-    pub(super) fn split_sweeps(&mut self) {
+    pub(super) fn sweeps(&mut self, split: bool) {
+        if !split {
+            self.sweeps_of(0..self.rows.len());
+            return;
+        }
         self.pseudo.clear();
         self.pseudo
             .resize(self.bodies.len() + 1, (V::ZERO, V::Angular::default()));
-        let (rows, pseudo, pushing) = (&mut self.rows, &mut self.pseudo, &self.pushing);
+        let (rows, vel, pseudo) = (&mut self.rows, &mut self.vel, &mut self.pseudo);
+        let both = |r: &mut Row<V>| {
+            solve_row(r, vel);
+            if r.push > 0.0 {
+                split_row(r, pseudo);
+            }
+        };
+        let mut both = both;
         for it in 0..self.options.iterations {
             if it % 2 == 0 {
-                pushing
-                    .iter()
-                    .for_each(|&k| split_row(&mut rows[k as usize], pseudo));
+                rows.iter_mut().for_each(&mut both);
             } else {
-                pushing
-                    .iter()
-                    .rev()
-                    .for_each(|&k| split_row(&mut rows[k as usize], pseudo));
+                rows.iter_mut().rev().for_each(&mut both);
             }
         }
-        if let Some(w) = pseudo.last_mut() {
-            *w = (V::ZERO, V::Angular::default());
+        for v in [vel, pseudo] {
+            if let Some(w) = v.last_mut() {
+                *w = (V::ZERO, V::Angular::default());
+            }
         }
     }
 
@@ -308,8 +369,8 @@ impl<V: Vector> SteppedSim<V> {
         self.residual.1 += 1;
     }
 
-    /// The mean over the sub-steps with contacts of the solver's residual after its sweeps:
-    /// the root mean square over the points of how far each point's normal velocity is from
+    /// The mean over the steps with contacts of the solver's residual after the sweeps of
+    /// their last sub-step: the root mean square over the points of how far each point's normal velocity is from
     /// its solution (0 when the sweeps converged).
     pub fn mean_residual(&self) -> f64 {
         if self.residual.1 == 0 {
