@@ -320,8 +320,12 @@ impl<V: Vector> SteppedSim<V> {
             })
             .collect();
         self.sweeps_of(from..to);
+        let swept: Vec<(usize, V, V::Angular)> = before
+            .iter()
+            .map(|&(i, _, _)| (i, self.vel[i].0, self.vel[i].1))
+            .collect();
         self.restitution_of(from..to);
-        self.never_gain_energy(&before);
+        self.never_gain_energy(&before, &swept);
         for &(i, _, _) in &before {
             let b = &mut self.bodies[i];
             (b.velocity, b.angular_velocity) = self.vel[i];

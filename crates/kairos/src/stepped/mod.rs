@@ -26,11 +26,23 @@
 //! found again at every sub-step. Finding contacts once a step is what made the 2D pyramid of
 //! base 100 go from 129 to 89 ms a step (measured with `kairos run --stepper stepped`).
 //!
+//! **Persistent manifolds** ([`StepOptions::keep_manifolds`], on by default): a slow pair keeps
+//! its points from one step to the next, with the impulses they hold (the ones the cache has
+//! under their ids), while its bodies have moved relative to each other by at most [`KEEP`]
+//! of its size since the points were found; then the narrow phase finds them again. On a
+//! resting stack nearly every point is kept. Each pair of pieces also starts its separating
+//! axis test from its axis of the step before, which settles a pair still apart in one axis.
+//! Besides the time, keeping points ended the flicker of the 3D corner ids of boxes stacked
+//! on four others (a degenerate clip): the warm-start hit rate of the 3D pyramid went from 91%
+//! to 99%, and its largest move at 4 sweeps from 4.4% to 0.53% of a box.
+//!
 //! Then the step is `substeps` sub-steps of `h = dt / substeps`. Each sub-step:
 //! 1. adds gravity to the velocities of the bodies;
-//! 2. sets each point's biases from its separation now, and its arms at its anchor now; both
-//!    bodies push at one point (the anchor of the feature that meets a face, else the middle
-//!    of the two), so momentum and angular momentum are kept;
+//! 2. sets each point's biases from its separation now; at the first sub-step also its
+//!    normal, tangents, arms and masses at its anchor then, which the later sub-steps keep
+//!    (Box2D's choice: a slow pair turns by at most [`FOLLOW`] in the step); both bodies push
+//!    at one point (the anchor of the feature that meets a face, else the middle of the two),
+//!    so momentum and angular momentum are kept;
 //! 3. warm-starts: each point's impulses of the sub-step before (the cache's, for the first)
 //!    are applied again;
 //! 4. runs `iterations` sweeps over the contact points, in a fixed order that alternates its
@@ -39,7 +51,9 @@
 //!    (a point apart by `s > 0` may approach by `s / h`); then the friction impulse along
 //!    each tangent, accumulated and clamped to the friction cone (`|λ_t| ≤ μ λ_n`). The
 //!    sweeps read a compact array of rows and a copy of the velocities, with the walls as
-//!    one static entry, so a sweep is one pass over memory without a branch;
+//!    one static entry, so a sweep is one pass over memory without a branch; the split
+//!    impulses of step 6 are solved in the same pass (they share no state with the sweeps),
+//!    so each row is read once a sweep;
 //! 5. restitution (at every sub-step for the points found again at each, at the last for
 //!    the others): each point that closed faster than [`RESTITUTION_SPEED`] when it was found
 //!    and took an impulse leaves at the restitution's share of its closing speed; and the
@@ -48,7 +62,9 @@
 //!    one turning body);
 //! 6. position correction ([`Correction`]): a penetration deeper than the slop is pushed
 //!    out by `β / h` of it per sub-step, by split impulses on pseudo-velocities that are
-//!    forgotten after the sub-step (default), or by a Baumgarte bias on the velocities;
+//!    forgotten after the sub-step (default), or by a Baumgarte bias on the velocities; or
+//!    (soft contacts) a penetrating point is a stiff damped spring, the bodies move with the
+//!    velocities that push and keep those of a second, relax pass without the push;
 //! 7. moves every body: positions with the velocities, rotations by the exact torque-free
 //!    motion (a 3D body keeps its angular momentum), through the continuous check below.
 //!
@@ -186,6 +202,10 @@ pub const BAUMGARTE: f64 = 0.2;
 /// gravity's scale: an absolute speed) bounce without restitution: a resting contact must not
 /// jitter.
 pub const RESTITUTION_SPEED: f64 = 1.0;
+
+/// Sweeps of the restitution pass over the points that bounce (alternating in direction, as
+/// the solver's): a body that lands on several points at once bounces off all of them.
+pub const RESTITUTION_SWEEPS: u32 = 8;
 
 /// The options of a [`SteppedSim`].
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -843,8 +863,11 @@ impl<V: Vector> SteppedSim<V> {
         if last {
             self.measure_residual();
         }
+        let swept: Vec<(usize, V, V::Angular)> = (0..self.bodies.len())
+            .map(|i| (i, self.vel[i].0, self.vel[i].1))
+            .collect();
         self.restitution(last);
-        self.never_gain_energy(&before);
+        self.never_gain_energy(&before, &swept);
         if self.options.correction == Correction::Soft {
             // The bodies move with the velocities that pushed, and keep the relaxed ones.
             for (p, v) in self.pseudo.iter_mut().zip(&self.vel) {

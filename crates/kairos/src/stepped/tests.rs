@@ -806,3 +806,30 @@ fn plain_balls_made_rigid_balls_stack() {
     assert!((low - DVec2::new(0.0, 0.5)).length() < 0.005, "{low}");
     assert!((high - DVec2::new(0.0, 1.5)).length() < 0.005, "{high}");
 }
+
+/// An elastic impact keeps its energy: boxes spinning into a frictionless floor at
+/// restitution 1, without gravity, leave with the kinetic energy they came with (the energy
+/// guard scales down only a bounce that would add energy, to exactly the energy before).
+#[test]
+fn a_spinning_box_bounces_off_the_floor_with_its_energy() {
+    for (w, vy) in [(0.0, -5.0), (20.0, -5.0), (-60.0, -3.0), (200.0, -8.0)] {
+        let text = format!(
+            "dim = 2\n[simulation]\nduration = 1.0\nrestitution = 1.0\n\
+             [[walls]]\nplane = {{ point = [0.0, 0.0], normal = [0.0, 1.0] }}\n\
+             [[bodies]]\nshape = \"box\"\nhalf_extents = [0.5, 0.25]\nposition = [0.0, 2.0]\n\
+             velocity = [1.0, {vy:?}]\nangular_velocity = {w:?}\n"
+        );
+        let scene = crate::scene::Scene::from_toml_str(&text).unwrap();
+        let mut sim =
+            SteppedSim::new(scene.world::<DVec2>().unwrap(), StepOptions::default()).unwrap();
+        let e0 = sim.kinetic_energy();
+        for _ in 0..60 {
+            sim.step();
+        }
+        let e1 = sim.kinetic_energy();
+        eprintln!("w {w}: {e0} -> {e1} ({:.3e})", e1 / e0 - 1.0);
+        assert!(sim.stats().body_wall > 0, "w {w}: never hit");
+        assert!(e1 <= e0 * (1.0 + 1e-9), "w {w}: gained {e0} -> {e1}");
+        assert!(e1 >= 0.99 * e0, "w {w}: lost {e0} -> {e1}");
+    }
+}
