@@ -626,49 +626,61 @@ fn simulate_discrete<V: Vector>(
     })
 }
 
-/// The linear and angular momentum of a world (about the origin, with unwrapped positions in
-/// a periodic box and the rigid bodies' spins), with the sums of the bodies' magnitudes that
-/// scale their drifts.
-struct Momenta<V: Vector> {
+/// The linear and angular momentum of a world's bodies (about the origin; with unwrapped
+/// positions in a periodic box, and the rigid bodies' spins), with the sums of the bodies'
+/// magnitudes that scale their drifts. Both steppers' summaries use it.
+pub(super) struct Momenta<V: Vector> {
     linear: V,
     angular: V::Angular,
     linear_scale: f64,
     angular_scale: f64,
 }
 
-impl<V: Vector> Momenta<V> {
-    fn of(w: &kairos::world::World<V>) -> Self {
-        let mut m = Momenta {
+impl<V: Vector> Default for Momenta<V> {
+    fn default() -> Self {
+        Self {
             linear: V::ZERO,
             angular: V::Angular::default(),
             linear_scale: 0.0,
             angular_scale: 0.0,
-        };
+        }
+    }
+}
+
+impl<V: Vector> Momenta<V> {
+    /// The event-driven world's.
+    fn of(w: &kairos::world::World<V>) -> Self {
+        let mut m = Self::default();
         for (i, b) in w.bodies().iter().enumerate() {
-            let p = b.vel * b.mass();
-            m.linear += p;
-            m.linear_scale += p.length();
-            let orbit = V::cross_angular(w.unwrapped_position(i as u32), p);
-            m.angular = V::angular_add_scaled(m.angular, orbit, 1.0);
-            m.angular_scale += V::angular_speed(orbit);
-            if let Some(r) = w.rigid().get(i) {
-                let spin = r.angular_momentum();
-                m.angular = V::angular_add_scaled(m.angular, spin, 1.0);
-                m.angular_scale += V::angular_speed(spin);
-            }
+            let spin = w.rigid().get(i).map(|r| r.angular_momentum());
+            m.add(w.unwrapped_position(i as u32), b.vel * b.mass(), spin);
         }
         m
     }
 
-    /// The relative drifts (linear, angular) from `self` (the start) to `end`.
-    fn drifts(&self, end: &Self) -> (f64, f64) {
+    /// Adds a body at `position` with momentum `p` and, for a rigid body, the angular
+    /// momentum `spin` about its centre.
+    pub(super) fn add(&mut self, position: V, p: V, spin: Option<V::Angular>) {
+        self.linear += p;
+        self.linear_scale += p.length();
+        let orbit = V::cross_angular(position, p);
+        self.angular = V::angular_add_scaled(self.angular, orbit, 1.0);
+        self.angular_scale += V::angular_speed(orbit);
+        if let Some(spin) = spin {
+            self.angular = V::angular_add_scaled(self.angular, spin, 1.0);
+            self.angular_scale += V::angular_speed(spin);
+        }
+    }
+
+    /// The relative drifts (linear, angular) from `self` (the start) to `end`, over the
+    /// larger of the sums of the bodies' magnitudes at the start and at the end (a scene that
+    /// starts at rest and falls has none at the start).
+    pub(super) fn drifts(&self, end: &Self) -> (f64, f64) {
         const TINY: f64 = 1e-300;
-        let linear = (end.linear - self.linear).length()
-            / self.linear.length().max(self.linear_scale).max(TINY);
+        let linear =
+            (end.linear - self.linear).length() / self.linear_scale.max(end.linear_scale).max(TINY);
         let angular = V::angular_speed(V::angular_add_scaled(end.angular, self.angular, -1.0))
-            / V::angular_speed(self.angular)
-                .max(self.angular_scale)
-                .max(TINY);
+            / self.angular_scale.max(end.angular_scale).max(TINY);
         (linear, angular)
     }
 }

@@ -16,7 +16,9 @@ use kairos::math::{Rotation, Vector};
 use kairos::stepped::{StepOptions, StepStats, SteppedSim};
 use kairos::trace::{Record, TraceWriter};
 
-use super::simulate::{finish_trace, progress_bar, summary, RunSpec, SteppedReport, Summary};
+use super::simulate::{
+    finish_trace, progress_bar, summary, Momenta, RunSpec, SteppedReport, Summary,
+};
 use crate::show;
 
 /// A body moving less than this share of its size over a sample interval is written still.
@@ -245,43 +247,11 @@ fn contacts(s: &StepStats) -> u64 {
     s.body_body + s.body_wall
 }
 
-/// Linear and angular momentum (about the origin) and the sums of their magnitudes.
-struct Momenta<V: Vector> {
-    linear: V,
-    angular: V::Angular,
-    linear_scale: f64,
-    angular_scale: f64,
-}
-
+/// The bodies' linear and angular momentum (about the origin).
 fn momenta<V: Vector>(sim: &SteppedSim<V>) -> Momenta<V> {
-    let mut m = Momenta {
-        linear: V::ZERO,
-        angular: V::Angular::default(),
-        linear_scale: 0.0,
-        angular_scale: 0.0,
-    };
+    let mut m = Momenta::default();
     for b in sim.bodies() {
-        let p = b.velocity * b.mass();
-        m.linear += p;
-        m.linear_scale += p.length();
-        let orbit = V::cross_angular(b.position, p);
-        let spin = b.spin_momentum();
-        m.angular = V::angular_add_scaled(V::angular_add_scaled(m.angular, orbit, 1.0), spin, 1.0);
-        m.angular_scale += V::angular_speed(orbit) + V::angular_speed(spin);
+        m.add(b.position, b.velocity * b.mass(), Some(b.spin_momentum()));
     }
     m
-}
-
-impl<V: Vector> Momenta<V> {
-    /// The relative drifts (linear, angular) from `self` (the start) to `end`, over the
-    /// larger of the sums of the bodies' magnitudes at the start and at the end (a scene that
-    /// starts at rest and falls has none at the start).
-    fn drifts(&self, end: &Self) -> (f64, f64) {
-        const TINY: f64 = 1e-300;
-        let linear =
-            (end.linear - self.linear).length() / self.linear_scale.max(end.linear_scale).max(TINY);
-        let angular = V::angular_speed(V::angular_add_scaled(end.angular, self.angular, -1.0))
-            / self.angular_scale.max(end.angular_scale).max(TINY);
-        (linear, angular)
-    }
 }
