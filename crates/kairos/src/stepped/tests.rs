@@ -22,6 +22,15 @@ fn largest_move<V: Vector>(scene: &crate::scene::Scene, seconds: f64, options: S
     worst
 }
 
+/// How far the farthest body of `sim` is from where it was (`start`).
+fn farthest<V: Vector>(sim: &SteppedSim<V>, start: &[V]) -> f64 {
+    sim.bodies()
+        .iter()
+        .zip(start)
+        .map(|(b, s)| (b.position - *s).length())
+        .fold(0.0, f64::max)
+}
+
 /// A 2D tower of ten boxes stands for 10 s at dt = 1/60 with 4 sub-steps: no box moves by
 /// 1% of its size. Without warm starting the same tower sways and falls.
 #[test]
@@ -344,12 +353,7 @@ fn resting_pairs_keep_their_points_and_stacks_stand_either_way() {
         } else {
             assert_eq!(s.kept, 0);
         }
-        let moved = sim
-            .bodies()
-            .iter()
-            .zip(&start)
-            .map(|(b, s)| (b.position - *s).length())
-            .fold(0.0, f64::max);
+        let moved = farthest(&sim, &start);
         assert!(
             moved < 0.01,
             "keep {keep_manifolds}: a box moved by {moved}"
@@ -659,12 +663,7 @@ fn warm_starting_leaves_a_smaller_residual_and_needs_fewer_sweeps() {
         for _ in 0..120 {
             sim.step();
         }
-        let moved = sim
-            .bodies()
-            .iter()
-            .zip(&start)
-            .map(|(b, s)| (b.position - *s).length())
-            .fold(0.0, f64::max);
+        let moved = farthest(&sim, &start);
         (sim.mean_residual(), moved)
     };
     let (warm, warm_moved) = residual(true, 4);
