@@ -27,35 +27,14 @@ impl<V: Vector> SteppedSim<V> {
     /// their anchors, then those of the fast pairs, found again at each sub-step.
     #[inline(never)]
     pub(super) fn collide(&mut self, dt: f64) {
-        let mut rows = std::mem::take(&mut self.spare_rows);
-        let mut points = std::mem::take(&mut self.spare_points);
-        rows.clear();
-        points.clear();
-        // The slow pairs' points of the step before, by pair, which a pair that has not
-        // drifted keeps.
-        let (old_rows, old_points) = (
+        // The slow pairs' points of the step before, which a pair that has not drifted keeps:
+        // in place while the pairs come in the same order (a resting scene copies nothing).
+        let keep = self.options.keep_manifolds && self.options.matching == Matching::Features;
+        let mut kept = Kept::new(
             std::mem::take(&mut self.rows),
             std::mem::take(&mut self.points),
+            if keep { self.slow } else { 0 },
         );
-        let mut old: Vec<(ContactPair, u32, u32)> = Vec::new();
-        if self.options.keep_manifolds && self.options.matching == Matching::Features {
-            for (k, p) in old_points[..self.slow.min(old_points.len())]
-                .iter()
-                .enumerate()
-            {
-                match old.last_mut() {
-                    Some(last) if last.0 == p.pair() => last.2 = k as u32 + 1,
-                    _ => old.push((p.pair(), k as u32, k as u32 + 1)),
-                }
-            }
-            old.sort_unstable_by_key(|x| x.0);
-        }
-        let kept = |c: ContactPair| {
-            old.binary_search_by_key(&c, |x| x.0)
-                .ok()
-                .map(|i| old[i].1 as usize..old[i].2 as usize)
-                .map(|r| (&old_rows[r.clone()], &old_points[r]))
-        };
         self.fast.clear();
         self.sat.get_mut().turn();
         let n = self.bodies.len();
@@ -85,12 +64,7 @@ impl<V: Vector> SteppedSim<V> {
                 self.pair_points(c, &mut fast_rows, &mut fast_points);
                 fast_points.len() > from
             } else {
-                let from = points.len();
-                let old = kept(c);
-                if !old.is_some_and(|old| self.keep_points(c, old, &mut rows, &mut points)) {
-                    self.pair_points(c, &mut rows, &mut points);
-                }
-                points.len() > from
+                self.slow_points(c, &mut kept)
             };
             if found && (sa || sb) {
                 // An awake body touches a sleeping one: its island wakes, and its points
@@ -108,20 +82,38 @@ impl<V: Vector> SteppedSim<V> {
                 if self.is_fast(c, dt) {
                     self.fast.push(c);
                     self.pair_points(c, &mut fast_rows, &mut fast_points);
-                } else if !kept(c)
-                    .is_some_and(|old| self.keep_points(c, old, &mut rows, &mut points))
-                {
-                    self.pair_points(c, &mut rows, &mut points);
+                } else {
+                    self.slow_points(c, &mut kept);
                 }
             }
         }
+        let (mut rows, mut points) = kept.finish();
         self.slow = rows.len();
         rows.append(&mut fast_rows);
         points.append(&mut fast_points);
         self.stats.contacts += rows.len() as u64;
         self.rows = rows;
         self.points = points;
-        (self.spare_rows, self.spare_points) = (old_rows, old_points);
+    }
+
+    /// Slow pair `c`'s points: kept from the step before when it has drifted by at most
+    /// [`KEEP`] of its size since they were found (their closing speeds measured again), else
+    /// found now. Whether it has any.
+    fn slow_points(&mut self, c: ContactPair, kept: &mut Kept<V>) -> bool {
+        let may_keep = |points: &[Point<V>]| {
+            points
+                .first()
+                .is_some_and(|p| self.drift(c, &p.found) <= KEEP * p.size)
+        };
+        if let Some(range) = kept.take(c, may_keep) {
+            let (rows, points) = kept.arrays_mut();
+            self.refresh_kept(&rows[range.clone()], &mut points[range]);
+            return true;
+        }
+        let (mut rows, mut points) = std::mem::take(&mut kept.scratch);
+        self.pair_points(c, &mut rows, &mut points);
+        kept.scratch = (rows, points);
+        kept.append_scratch()
     }
 
     /// Whether pair `c` moves fast relative to itself over `dt`: by more than [`FOLLOW`] of
@@ -499,22 +491,9 @@ impl<V: Vector> SteppedSim<V> {
         moved.length() + turned
     }
 
-    /// Appends pair `c`'s points kept from the step before (`old_rows`, `old_points` in
-    /// `range`) when the pair has drifted by at most [`KEEP`] of its size since they were
-    /// found; their closing speeds are measured again. Whether they were kept.
-    fn keep_points(
-        &mut self,
-        c: ContactPair,
-        old: (&[Row<V>], &[Point<V>]),
-        rows: &mut Vec<Row<V>>,
-        points: &mut Vec<Point<V>>,
-    ) -> bool {
-        let Some(first) = old.1.first() else {
-            return false;
-        };
-        if self.drift(c, &first.found) > KEEP * first.size {
-            return false;
-        }
+    /// Marks the points `points` (of `rows`) kept from the step before, and measures their
+    /// closing speeds again.
+    fn refresh_kept(&mut self, rows: &[Row<V>], points: &mut [Point<V>]) {
         let n = self.bodies.len();
         let vel = |i: u32| {
             if (i as usize) < n {
@@ -524,15 +503,146 @@ impl<V: Vector> SteppedSim<V> {
                 (V::ZERO, V::Angular::default())
             }
         };
-        for (r, p) in old.0.iter().zip(old.1) {
-            let mut p = p.clone();
+        for (r, p) in rows.iter().zip(points.iter_mut()) {
             p.closing = along(r.normal, &r.arms[0], &vel(r.a), &vel(r.b));
             p.kept = true;
-            rows.push(*r);
-            points.push(p);
         }
-        self.stats.kept += old.1.len() as u64;
+        self.stats.kept += points.len() as u64;
+    }
+}
+
+/// The slow pairs' points of the step before, and this step's as they are made: while the
+/// slow pairs that have points come in the order of the step before and keep them, the old
+/// arrays serve as the new ones in place; at the first that does not, the rest of the old
+/// points moves aside (kept from there by a search) and the new ones are appended.
+pub(super) struct Kept<V: Vector> {
+    rows: Vec<Row<V>>,
+    points: Vec<Point<V>>,
+    /// The old pairs in their order: pair, and the range of its points.
+    groups: Vec<(ContactPair, u32, u32)>,
+    /// The same, sorted by pair.
+    sorted: Vec<(ContactPair, u32, u32)>,
+    /// While in place: the next old pair to meet.
+    next: usize,
+    /// Once moved aside: where the old points were cut, and those after the cut.
+    cut: Option<usize>,
+    tail_rows: Vec<Row<V>>,
+    tail_points: Vec<Point<V>>,
+    /// A pair's points found now, before they are known to exist.
+    scratch: (Vec<Row<V>>, Vec<Point<V>>),
+}
+
+impl<V: Vector> Kept<V> {
+    /// The old rows and points, of which the first `slow` are slow pairs' that may be kept.
+    fn new(rows: Vec<Row<V>>, points: Vec<Point<V>>, slow: usize) -> Self {
+        let slow = slow.min(points.len());
+        let mut groups: Vec<(ContactPair, u32, u32)> = Vec::new();
+        for (k, p) in points[..slow].iter().enumerate() {
+            match groups.last_mut() {
+                Some(last) if last.0 == p.pair() => last.2 = k as u32 + 1,
+                _ => groups.push((p.pair(), k as u32, k as u32 + 1)),
+            }
+        }
+        let mut sorted = groups.clone();
+        sorted.sort_unstable_by_key(|x| x.0);
+        Self {
+            rows,
+            points,
+            groups,
+            sorted,
+            next: 0,
+            cut: None,
+            tail_rows: Vec::new(),
+            tail_points: Vec::new(),
+            scratch: (Vec::new(), Vec::new()),
+        }
+    }
+
+    /// While in place, where the new points end: the start of the next old pair's.
+    fn end_in_place(&self) -> usize {
+        self.groups.get(self.next).map_or_else(
+            || self.groups.last().map_or(0, |g| g.2 as usize),
+            |g| g.1 as usize,
+        )
+    }
+
+    /// Moves the old points from the next old pair on aside.
+    fn move_aside(&mut self) {
+        if self.cut.is_some() {
+            return;
+        }
+        let cut = self.end_in_place();
+        self.cut = Some(cut);
+        self.tail_rows = self.rows.split_off(cut);
+        self.tail_points = self.points.split_off(cut);
+    }
+
+    /// Pair `c`'s old points if it has some and `may_keep` allows, as the range of the new
+    /// arrays they now take.
+    fn take(
+        &mut self,
+        c: ContactPair,
+        may_keep: impl Fn(&[Point<V>]) -> bool,
+    ) -> Option<std::ops::Range<usize>> {
+        let i = self.sorted.binary_search_by_key(&c, |x| x.0).ok()?;
+        let (_, a, b) = self.sorted[i];
+        let old = a as usize..b as usize;
+        if self.cut.is_none() {
+            if self.groups.get(self.next).is_some_and(|g| g.0 == c) {
+                if may_keep(&self.points[old.clone()]) {
+                    self.next += 1;
+                    return Some(old);
+                }
+            } else if !may_keep(&self.points[old.clone()]) {
+                return None;
+            }
+            // Out of order, or dropped: the old points move aside from here.
+            self.move_aside();
+            if self.next < self.groups.len() && self.groups[self.next].0 == c {
+                // Dropped: the next pair in order is now another.
+                self.next += 1;
+                return None;
+            }
+        }
+        let cut = self.cut.expect("moved aside");
+        if old.start < cut {
+            return None;
+        }
+        let tail = old.start - cut..old.end - cut;
+        if !may_keep(&self.tail_points[tail.clone()]) {
+            return None;
+        }
+        let from = self.points.len();
+        self.rows.extend_from_slice(&self.tail_rows[tail.clone()]);
+        self.points.extend_from_slice(&self.tail_points[tail]);
+        Some(from..self.points.len())
+    }
+
+    /// The new arrays.
+    fn arrays_mut(&mut self) -> (&mut Vec<Row<V>>, &mut Vec<Point<V>>) {
+        (&mut self.rows, &mut self.points)
+    }
+
+    /// Appends the points of the scratch arrays (moving the old ones aside first); whether
+    /// there were any.
+    fn append_scratch(&mut self) -> bool {
+        if self.scratch.1.is_empty() {
+            return false;
+        }
+        self.move_aside();
+        self.rows.append(&mut self.scratch.0);
+        self.points.append(&mut self.scratch.1);
         true
+    }
+
+    /// The slow pairs' points of this step.
+    fn finish(mut self) -> (Vec<Row<V>>, Vec<Point<V>>) {
+        if self.cut.is_none() {
+            let end = self.end_in_place();
+            self.rows.truncate(end);
+            self.points.truncate(end);
+        }
+        (self.rows, self.points)
     }
 }
 

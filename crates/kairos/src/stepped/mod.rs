@@ -629,10 +629,6 @@ pub struct SteppedSim<V: Vector> {
     /// The rows before this index are the slow pairs' (found once a step); the rest are the
     /// fast pairs' (`fast`), found again at each sub-step.
     slow: usize,
-    /// The rows and points of the step before, kept while the new ones are found (their
-    /// memory reused).
-    spare_rows: Vec<Row<V>>,
-    spare_points: Vec<Point<V>>,
     /// The pairs of pieces' separating axes ([`contacts::SatCaches`]).
     sat: std::cell::RefCell<contacts::SatCaches>,
     fast: Vec<ContactPair>,
@@ -708,8 +704,6 @@ impl<V: Vector> SteppedSim<V> {
             pushing: 0,
             inv_world: Vec::new(),
             slow: 0,
-            spare_rows: Vec::new(),
-            spare_points: Vec::new(),
             sat: Default::default(),
             fast: Vec::new(),
             touching: Vec::new(),
