@@ -817,14 +817,16 @@ fn bad_polylines_are_refused() {
 fn a_closed_pipe_ends_the_report_quietly() {
     use std::process::{Command, Stdio};
     let file = crate_file("../../scenes/query", "plank.toml");
-    let mut child = Command::new(env!("CARGO_BIN_EXE_kairos"))
+    // The reader is gone before the program starts (closed here, not after the spawn: a
+    // report small enough for the pipe's buffer could be written before a late close).
+    let (reader, writer) = std::io::pipe().expect("a pipe");
+    drop(reader);
+    let child = Command::new(env!("CARGO_BIN_EXE_kairos"))
         .args(["query", &file])
-        .stdout(Stdio::piped())
+        .stdout(writer)
         .stderr(Stdio::piped())
         .spawn()
         .expect("run kairos");
-    // The reader is gone before the report is written.
-    drop(child.stdout.take());
     let out = child.wait_with_output().expect("kairos ends");
     let err = text(&out.stderr);
     assert_eq!(out.status.code(), Some(141), "{err}");
