@@ -1,6 +1,7 @@
 use super::*;
 use crate::generate::{pyramid, stack, StackParams};
 use crate::math::{DVec2, DVec3};
+use crate::overlap::OverlapKind;
 
 /// Runs `scene`'s world for `seconds` and returns the largest displacement of any body from
 /// where it started.
