@@ -320,12 +320,10 @@ impl<V: Vector> SteppedSim<V> {
             })
             .collect();
         self.sweeps_of(from..to);
-        let swept: Vec<(usize, V, V::Angular)> = before
-            .iter()
-            .map(|&(i, _, _)| (i, self.vel[i].0, self.vel[i].1))
-            .collect();
+        let swept = (self.world.restitution > 0.0)
+            .then(|| self.solver_velocities(before.iter().map(|x| x.0)));
         self.restitution_of(from..to);
-        self.never_gain_energy(&before, &swept);
+        self.never_gain_energy(&before, swept.as_deref());
         for &(i, _, _) in &before {
             let b = &mut self.bodies[i];
             (b.velocity, b.angular_velocity) = self.vel[i];

@@ -587,31 +587,32 @@ impl<V: Vector> Kept<V> {
         let i = self.sorted.binary_search_by_key(&c, |x| x.0).ok()?;
         let (_, a, b) = self.sorted[i];
         let old = a as usize..b as usize;
-        if self.cut.is_none() {
-            if self.groups.get(self.next).is_some_and(|g| g.0 == c) {
-                if may_keep(&self.points[old.clone()]) {
-                    self.next += 1;
-                    return Some(old);
-                }
-            } else if !may_keep(&self.points[old.clone()]) {
-                return None;
-            }
-            // Out of order, or dropped: the old points move aside from here.
-            self.move_aside();
-            if self.next < self.groups.len() && self.groups[self.next].0 == c {
-                // Dropped: the next pair in order is now another.
+        // Where its old points are now: in place, or moved aside past the cut.
+        let tail = match self.cut {
+            None => None,
+            Some(cut) if old.start >= cut => Some(old.start - cut..old.end - cut),
+            Some(_) => return None,
+        };
+        let points = match &tail {
+            None => &self.points[old.clone()],
+            Some(t) => &self.tail_points[t.clone()],
+        };
+        if !may_keep(points) {
+            return None;
+        }
+        let tail = match tail {
+            Some(t) => t,
+            None if self.groups.get(self.next).is_some_and(|g| g.0 == c) => {
                 self.next += 1;
-                return None;
+                return Some(old);
             }
-        }
-        let cut = self.cut.expect("moved aside");
-        if old.start < cut {
-            return None;
-        }
-        let tail = old.start - cut..old.end - cut;
-        if !may_keep(&self.tail_points[tail.clone()]) {
-            return None;
-        }
+            // Out of order: the old points move aside from the next pair's on.
+            None => {
+                self.move_aside();
+                let cut = self.cut.expect("moved aside");
+                old.start - cut..old.end - cut
+            }
+        };
         let from = self.points.len();
         self.rows.extend_from_slice(&self.tail_rows[tail.clone()]);
         self.points.extend_from_slice(&self.tail_points[tail]);

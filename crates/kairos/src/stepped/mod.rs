@@ -620,9 +620,7 @@ impl<V: Vector> SteppedSim<V> {
         }
         self.load_velocities();
         self.update_rows(h, s == 0);
-        let before: Vec<(usize, V, V::Angular)> = (0..self.bodies.len())
-            .map(|i| (i, self.vel[i].0, self.vel[i].1))
-            .collect();
+        let before = self.solver_velocities(0..self.bodies.len());
         self.warm_start();
         let split = match self.options.correction {
             Correction::Split => self.pushing > 0,
@@ -636,11 +634,11 @@ impl<V: Vector> SteppedSim<V> {
         if last {
             self.measure_residual();
         }
-        let swept: Vec<(usize, V, V::Angular)> = (0..self.bodies.len())
-            .map(|i| (i, self.vel[i].0, self.vel[i].1))
-            .collect();
+        // Without restitution there is no bounce to tell from the sweeps.
+        let swept =
+            (self.world.restitution > 0.0).then(|| self.solver_velocities(0..self.bodies.len()));
         self.restitution(last);
-        self.never_gain_energy(&before, &swept);
+        self.never_gain_energy(&before, swept.as_deref());
         if self.options.correction == Correction::Soft {
             // The bodies move with the velocities that pushed, and keep the relaxed ones.
             for (p, v) in self.pseudo.iter_mut().zip(&self.vel) {

@@ -4,9 +4,9 @@
 
 #[allow(unused_imports)] // for the docs' links
 use super::{CollisionId, StepStats, SteppedSim, TIME_TO_SLEEP};
+use crate::overlap::OverlapKind;
 #[allow(unused_imports)]
 use crate::query::manifold::ManifoldOptions;
-use crate::overlap::OverlapKind;
 
 /// The speculative margin: contact points this far apart, relative to the size of the pair
 /// (the mean of the two bounding radii, or the body's own against a wall), are kept, so that

@@ -114,6 +114,28 @@ fn split_row<V: Vector>(r: &mut Row<V>, pseudo: &mut [Vel<V>]) {
     pseudo[ib] = b;
 }
 
+/// `sweeps` passes of `f` over `items`, alternating in direction (symmetric Gauss–Seidel; see
+/// [`SteppedSim::sweeps_of`]).
+#[inline(always)]
+fn alternating<T>(items: &mut [T], sweeps: u32, mut f: impl FnMut(&mut T)) {
+    for it in 0..sweeps {
+        if it % 2 == 0 {
+            items.iter_mut().for_each(&mut f);
+        } else {
+            items.iter_mut().rev().for_each(&mut f);
+        }
+    }
+}
+
+/// Sets the walls' entry (the last) of solver velocities back to zero: round-off of the
+/// walls' zero arms never moves a wall.
+#[inline(always)]
+fn still_walls<V: Vector>(vel: &mut [Vel<V>]) {
+    if let Some(w) = vel.last_mut() {
+        *w = (V::ZERO, V::Angular::default());
+    }
+}
+
 impl<V: Vector> SteppedSim<V> {
     /// Copies the bodies' velocities into the solver's, with the walls' zero last.
     #[inline(never)]
@@ -278,19 +300,11 @@ impl<V: Vector> SteppedSim<V> {
     /// alternating).
     #[inline(never)]
     pub(super) fn sweeps_of(&mut self, range: std::ops::Range<usize>) {
-        let rows = &mut self.rows[range];
         let vel = &mut self.vel;
-        for it in 0..self.options.iterations {
-            if it % 2 == 0 {
-                rows.iter_mut().for_each(|r| solve_row(r, vel));
-            } else {
-                rows.iter_mut().rev().for_each(|r| solve_row(r, vel));
-            }
-        }
-        // Round-off of the walls' zero arms never moves a wall.
-        if let Some(w) = vel.last_mut() {
-            *w = (V::ZERO, V::Angular::default());
-        }
+        alternating(&mut self.rows[range], self.options.iterations, |r| {
+            solve_row(r, vel)
+        });
+        still_walls(vel);
     }
 
     /// [`Correction::Soft`]'s pushing sweeps over every row, then the velocities they leave
@@ -299,17 +313,11 @@ impl<V: Vector> SteppedSim<V> {
     #[inline(never)]
     pub(super) fn soft_sweeps(&mut self, h: f64) {
         let soft = Softness::pair(h);
-        let (rows, vel) = (&mut self.rows, &mut self.vel);
-        for it in 0..self.options.iterations {
-            if it % 2 == 0 {
-                rows.iter_mut().for_each(|r| soft_row(r, vel, &soft));
-            } else {
-                rows.iter_mut().rev().for_each(|r| soft_row(r, vel, &soft));
-            }
-        }
-        if let Some(w) = vel.last_mut() {
-            *w = (V::ZERO, V::Angular::default());
-        }
+        let vel = &mut self.vel;
+        alternating(&mut self.rows, self.options.iterations, |r| {
+            soft_row(r, vel, &soft)
+        });
+        still_walls(vel);
         self.pseudo.clear();
         self.pseudo.extend_from_slice(vel);
     }
@@ -328,26 +336,15 @@ impl<V: Vector> SteppedSim<V> {
         self.pseudo.clear();
         self.pseudo
             .resize(self.bodies.len() + 1, (V::ZERO, V::Angular::default()));
-        let (rows, vel, pseudo) = (&mut self.rows, &mut self.vel, &mut self.pseudo);
-        let both = |r: &mut Row<V>| {
+        let (vel, pseudo) = (&mut self.vel, &mut self.pseudo);
+        alternating(&mut self.rows, self.options.iterations, |r| {
             solve_row(r, vel);
             if r.push > 0.0 {
                 split_row(r, pseudo);
             }
-        };
-        let mut both = both;
-        for it in 0..self.options.iterations {
-            if it % 2 == 0 {
-                rows.iter_mut().for_each(&mut both);
-            } else {
-                rows.iter_mut().rev().for_each(&mut both);
-            }
-        }
-        for v in [vel, pseudo] {
-            if let Some(w) = v.last_mut() {
-                *w = (V::ZERO, V::Angular::default());
-            }
-        }
+        });
+        still_walls(vel);
+        still_walls(pseudo);
     }
 
     /// The root mean square, over the points, of how far each is from its solution after the
@@ -397,33 +394,27 @@ impl<V: Vector> SteppedSim<V> {
         if !(e > 0.0) {
             return;
         }
-        let bouncing: Vec<usize> = range
+        let mut bouncing: Vec<usize> = range
             .filter(|&k| self.points[k].closing < -RESTITUTION_SPEED && self.rows[k].pn > 0.0)
             .collect();
         // Sweeps, alternating, over the bouncing points: one pass would leave a box landing
         // flat on two corners spinning, the second corner's bounce undoing part of the
         // first's (measured: a box landing flat at restitution 1 left with 55% of its energy).
-        for it in 0..RESTITUTION_SWEEPS {
-            let mut bounce = |k: usize| {
-                let (r, p) = (&mut self.rows[k], &self.points[k]);
-                let (ia, ib) = (r.a as usize, r.b as usize);
-                let (mut a, mut b) = (self.vel[ia], self.vel[ib]);
-                r.pn = normal_impulse(r, -e * p.closing, r.pn, &mut a, &mut b);
-                self.vel[ia] = a;
-                self.vel[ib] = b;
-            };
-            if it % 2 == 0 {
-                bouncing.iter().for_each(|&k| bounce(k));
-            } else {
-                bouncing.iter().rev().for_each(|&k| bounce(k));
-            }
-            if bouncing.len() < 2 {
-                break;
-            }
-        }
-        if let Some(w) = self.vel.last_mut() {
-            *w = (V::ZERO, V::Angular::default());
-        }
+        let sweeps = if bouncing.len() < 2 {
+            1
+        } else {
+            RESTITUTION_SWEEPS
+        };
+        let (rows, points, vel) = (&mut self.rows, &self.points, &mut self.vel);
+        alternating(&mut bouncing, sweeps, |&mut k| {
+            let r = &mut rows[k];
+            let (ia, ib) = (r.a as usize, r.b as usize);
+            let (mut a, mut b) = (vel[ia], vel[ib]);
+            r.pn = normal_impulse(r, -e * points[k].closing, r.pn, &mut a, &mut b);
+            vel[ia] = a;
+            vel[ib] = b;
+        });
+        still_walls(vel);
     }
 
     /// The kinetic energy of the bodies `of` at the velocities `vel` (indices of `of` into
@@ -470,29 +461,42 @@ impl<V: Vector> SteppedSim<V> {
     pub(super) fn never_gain_energy(
         &mut self,
         before: &[(usize, V, V::Angular)],
-        swept: &[(usize, V, V::Angular)],
+        swept: Option<&[(usize, V, V::Angular)]>,
     ) {
         let (e0, lin0, quad0) = self.energy_along(before);
         if !(lin0 + quad0 > 0.0) || !(quad0 > 0.0) {
             return;
         }
-        let (es, lin, quad) = self.energy_along(swept);
-        if es <= e0 && quad > 0.0 {
-            // E(α) = es + αA + α²B = e0: the root in [0, 1] (c = es - e0 <= 0).
-            let c = es - e0;
-            let root = (lin * lin - 4.0 * quad * c).max(0.0).sqrt();
-            let alpha = if lin >= 0.0 {
-                -2.0 * c / (lin + root)
-            } else {
-                (root - lin) / (2.0 * quad)
-            };
-            if alpha.is_finite() {
-                self.scale_change(swept, alpha.clamp(0.0, 1.0));
-                return;
+        if let Some(swept) = swept {
+            let (es, lin, quad) = self.energy_along(swept);
+            if es <= e0 && quad > 0.0 {
+                // E(α) = es + αA + α²B = e0: the root in [0, 1] (c = es - e0 <= 0).
+                let c = es - e0;
+                let root = (lin * lin - 4.0 * quad * c).max(0.0).sqrt();
+                let alpha = if lin >= 0.0 {
+                    -2.0 * c / (lin + root)
+                } else {
+                    (root - lin) / (2.0 * quad)
+                };
+                if alpha.is_finite() {
+                    self.scale_change(swept, alpha.clamp(0.0, 1.0));
+                    return;
+                }
             }
         }
         // E(1) - E(0) = A + B > 0 from `before`: the positive root of αA + α²B = 0, below 1.
-        let alpha = (-lin0 / quad0).clamp(0.0, 1.0);
-        self.scale_change(before, alpha);
+        self.scale_change(before, (-lin0 / quad0).clamp(0.0, 1.0));
+    }
+
+    /// The solver's velocities of `bodies`, with their indices (what the energy guard
+    /// compares with).
+    pub(super) fn solver_velocities(
+        &self,
+        bodies: impl IntoIterator<Item = usize>,
+    ) -> Vec<(usize, V, V::Angular)> {
+        bodies
+            .into_iter()
+            .map(|i| (i, self.vel[i].0, self.vel[i].1))
+            .collect()
     }
 }
