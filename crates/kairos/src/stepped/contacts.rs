@@ -30,7 +30,8 @@ impl<V: Vector> SteppedSim<V> {
         // The slow pairs' points of the step before, which a pair that has not drifted keeps:
         // in place while the pairs come in the same order (a resting scene copies nothing).
         let keep = self.options.keep_manifolds && self.options.matching == Matching::Features;
-        let mut kept = Kept::new(
+        let mut kept = std::mem::take(&mut self.kept);
+        kept.begin(
             std::mem::take(&mut self.rows),
             std::mem::take(&mut self.points),
             if keep { self.slow } else { 0 },
@@ -51,7 +52,7 @@ impl<V: Vector> SteppedSim<V> {
         }
         let mut pairs = std::mem::take(&mut self.pairs);
         self.finder.find_pairs(&self.boxes, &mut pairs);
-        let (mut fast_rows, mut fast_points) = (Vec::new(), Vec::new());
+        let (mut fast_rows, mut fast_points) = std::mem::take(&mut kept.fast);
         for &[a, b] in &pairs {
             let (sa, sb) = (self.asleep[a as usize], self.asleep[b as usize]);
             if sa && sb {
@@ -87,10 +88,10 @@ impl<V: Vector> SteppedSim<V> {
                 }
             }
         }
-        let (mut rows, mut points) = kept.finish();
-        self.slow = rows.len();
-        rows.append(&mut fast_rows);
-        points.append(&mut fast_points);
+        kept.fast = (fast_rows, fast_points);
+        let (rows, points, slow) = kept.finish();
+        self.kept = kept;
+        self.slow = slow;
         self.stats.contacts += rows.len() as u64;
         self.rows = rows;
         self.points = points;
@@ -113,7 +114,7 @@ impl<V: Vector> SteppedSim<V> {
         let (mut rows, mut points) = std::mem::take(&mut kept.scratch);
         self.pair_points(c, &mut rows, &mut points);
         kept.scratch = (rows, points);
-        kept.append_scratch()
+        kept.append_scratch(c)
     }
 
     /// Whether pair `c` moves fast relative to itself over `dt`: by more than [`FOLLOW`] of
@@ -530,32 +531,52 @@ pub(super) struct Kept<V: Vector> {
     tail_points: Vec<Point<V>>,
     /// A pair's points found now, before they are known to exist.
     scratch: (Vec<Row<V>>, Vec<Point<V>>),
+    /// The fast pairs' points, found again at each sub-step.
+    fast: (Vec<Row<V>>, Vec<Point<V>>),
 }
 
-impl<V: Vector> Kept<V> {
-    /// The old rows and points, of which the first `slow` are slow pairs' that may be kept.
-    fn new(rows: Vec<Row<V>>, points: Vec<Point<V>>, slow: usize) -> Self {
-        let slow = slow.min(points.len());
-        let mut groups: Vec<(ContactPair, u32, u32)> = Vec::new();
-        for (k, p) in points[..slow].iter().enumerate() {
-            match groups.last_mut() {
-                Some(last) if last.0 == p.pair() => last.2 = k as u32 + 1,
-                _ => groups.push((p.pair(), k as u32, k as u32 + 1)),
-            }
-        }
-        let mut sorted = groups.clone();
-        sorted.sort_unstable_by_key(|x| x.0);
+impl<V: Vector> Default for Kept<V> {
+    fn default() -> Self {
         Self {
-            rows,
-            points,
-            groups,
-            sorted,
+            rows: Vec::new(),
+            points: Vec::new(),
+            groups: Vec::new(),
+            sorted: Vec::new(),
             next: 0,
             cut: None,
             tail_rows: Vec::new(),
             tail_points: Vec::new(),
             scratch: (Vec::new(), Vec::new()),
+            fast: (Vec::new(), Vec::new()),
         }
+    }
+}
+
+impl<V: Vector> Kept<V> {
+    /// Starts a step from the old rows and points, of which the first `slow` are slow pairs'
+    /// that may be kept (the buffers of the step before reused).
+    fn begin(&mut self, rows: Vec<Row<V>>, points: Vec<Point<V>>, slow: usize) {
+        let slow = slow.min(points.len());
+        self.groups.clear();
+        for (k, p) in points[..slow].iter().enumerate() {
+            match self.groups.last_mut() {
+                Some(last) if last.0 == p.pair() => last.2 = k as u32 + 1,
+                _ => self.groups.push((p.pair(), k as u32, k as u32 + 1)),
+            }
+        }
+        self.sorted.clear();
+        self.sorted.extend_from_slice(&self.groups);
+        self.sorted.sort_unstable_by_key(|x| x.0);
+        self.rows = rows;
+        self.points = points;
+        self.next = 0;
+        self.cut = None;
+        self.tail_rows.clear();
+        self.tail_points.clear();
+        self.scratch.0.clear();
+        self.scratch.1.clear();
+        self.fast.0.clear();
+        self.fast.1.clear();
     }
 
     /// While in place, where the new points end: the start of the next old pair's.
@@ -573,8 +594,14 @@ impl<V: Vector> Kept<V> {
         }
         let cut = self.end_in_place();
         self.cut = Some(cut);
-        self.tail_rows = self.rows.split_off(cut);
-        self.tail_points = self.points.split_off(cut);
+        // Copied into the buffers of the steps before: a fresh allocation of a large scene's
+        // rows at every step costs its page faults.
+        self.tail_rows.clear();
+        self.tail_rows.extend_from_slice(&self.rows[cut..]);
+        self.rows.truncate(cut);
+        self.tail_points.clear();
+        self.tail_points.extend_from_slice(&self.points[cut..]);
+        self.points.truncate(cut);
     }
 
     /// Pair `c`'s old points if it has some and `may_keep` allows, as the range of the new
@@ -626,9 +653,22 @@ impl<V: Vector> Kept<V> {
 
     /// Appends the points of the scratch arrays (moving the old ones aside first); whether
     /// there were any.
-    fn append_scratch(&mut self) -> bool {
+    fn append_scratch(&mut self, c: ContactPair) -> bool {
         if self.scratch.1.is_empty() {
             return false;
+        }
+        // Found again as many points as it had, in place and in order: they take the old
+        // ones' places (a resting scene whose pairs drift one by one copies nothing else).
+        if let (None, Some(&(pair, from, to))) = (self.cut, self.groups.get(self.next)) {
+            let old = from as usize..to as usize;
+            if pair == c && old.len() == self.scratch.1.len() {
+                self.rows[old.clone()].clone_from_slice(&self.scratch.0);
+                self.points[old].clone_from_slice(&self.scratch.1);
+                self.scratch.0.clear();
+                self.scratch.1.clear();
+                self.next += 1;
+                return true;
+            }
         }
         self.move_aside();
         self.rows.append(&mut self.scratch.0);
@@ -636,14 +676,21 @@ impl<V: Vector> Kept<V> {
         true
     }
 
-    /// The slow pairs' points of this step.
-    fn finish(mut self) -> (Vec<Row<V>>, Vec<Point<V>>) {
+    /// This step's points: the slow pairs' then the fast pairs', and how many are slow.
+    fn finish(&mut self) -> (Vec<Row<V>>, Vec<Point<V>>, usize) {
         if self.cut.is_none() {
             let end = self.end_in_place();
             self.rows.truncate(end);
             self.points.truncate(end);
         }
-        (self.rows, self.points)
+        let slow = self.rows.len();
+        self.rows.append(&mut self.fast.0);
+        self.points.append(&mut self.fast.1);
+        (
+            std::mem::take(&mut self.rows),
+            std::mem::take(&mut self.points),
+            slow,
+        )
     }
 }
 

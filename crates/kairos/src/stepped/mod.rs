@@ -402,6 +402,8 @@ pub struct SteppedSim<V: Vector> {
     slow: usize,
     /// The pairs of pieces' separating axes ([`contacts::SatCaches`]).
     sat: std::cell::RefCell<contacts::SatCaches>,
+    /// The slow pairs' points kept from step to step, and the buffers a step reuses.
+    kept: contacts::Kept<V>,
     fast: Vec<ContactPair>,
     /// The pairs that pushed on each other in the last step, sorted, and in the step before.
     touching: Vec<ContactPair>,
@@ -476,6 +478,7 @@ impl<V: Vector> SteppedSim<V> {
             inv_world: Vec::new(),
             slow: 0,
             sat: Default::default(),
+            kept: Default::default(),
             fast: Vec::new(),
             touching: Vec::new(),
             touched: Vec::new(),
@@ -680,10 +683,23 @@ impl<V: Vector> SteppedSim<V> {
         let sleeping =
             |id: &CollisionId| asleep[id.a as usize] && (id.wall || asleep[id.b as usize]);
         self.sorted.retain(|(id, _)| sleeping(id));
+        let from = self.sorted.len();
         for (r, p) in self.rows.iter().zip(&self.points) {
             self.sorted.push((p.id, cached_of(r, p)));
         }
-        // Runs of sorted ids: a stable sort merges them.
+        // A pair's points are together, in the order its manifold gave them, and the pairs
+        // mostly in order: each pair's points sorted first, the whole is a few sorted runs,
+        // which the stable sort merges in a pass or two.
+        let mut k = from;
+        while k < self.sorted.len() {
+            let pair = |x: &(CollisionId, Cached<V>)| (x.0.a, x.0.b, x.0.wall);
+            let end = k + self.sorted[k..]
+                .iter()
+                .take_while(|x| pair(x) == pair(&self.sorted[k]))
+                .count();
+            self.sorted[k..end].sort_by_key(|x| x.0);
+            k = end;
+        }
         self.sorted.sort_by_key(|x| x.0);
         self.sorted.dedup_by_key(|x| x.0);
     }
