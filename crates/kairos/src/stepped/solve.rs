@@ -114,15 +114,48 @@ fn split_row<V: Vector>(r: &mut Row<V>, pseudo: &mut [Vel<V>]) {
     pseudo[ib] = b;
 }
 
+/// A sweep takes the rows in windows of [`LANES`] runs of [`RUN`] rows each ([`alternating`]).
+pub(super) const LANES: usize = 2;
+/// See [`LANES`].
+pub(super) const RUN: usize = 32;
+
 /// `sweeps` passes of `f` over `items`, alternating in direction (symmetric Gauss–Seidel; see
 /// [`SteppedSim::sweeps_of`]).
+///
+/// A pass interleaves runs: of each window of [`LANES`] × [`RUN`] items, the first item of
+/// each run, then the second of each, and so on; going back, the reverse of that order.
+/// Consecutive rows are mostly one pair's points or one body's pairs, each waiting for the
+/// velocities the one before wrote; rows a run apart mostly touch other bodies, so the
+/// processor works on two at once. Short runs keep the order near the rows' own, which
+/// carries a stack's weight down in one sweep (measured on the 2D pyramid of base 100 with 4
+/// sweeps: 15% less time a step than one run; the top of a 2D pyramid of base 20 moves 0.86%
+/// of a box in 10 s, 0.76% with one run, 1.1% with runs of 64 and 1.4% with 4 runs of a
+/// quarter of the rows). The order is one fixed sequence all the same, whatever the run.
 #[inline(always)]
 fn alternating<T>(items: &mut [T], sweeps: u32, mut f: impl FnMut(&mut T)) {
+    const WINDOW: usize = LANES * RUN;
+    let windows = items.len().div_ceil(WINDOW);
     for it in 0..sweeps {
         if it % 2 == 0 {
-            items.iter_mut().for_each(&mut f);
+            for w in 0..windows {
+                for i in 0..RUN {
+                    for l in 0..LANES {
+                        if let Some(x) = items.get_mut(w * WINDOW + l * RUN + i) {
+                            f(x);
+                        }
+                    }
+                }
+            }
         } else {
-            items.iter_mut().rev().for_each(&mut f);
+            for w in (0..windows).rev() {
+                for i in (0..RUN).rev() {
+                    for l in (0..LANES).rev() {
+                        if let Some(x) = items.get_mut(w * WINDOW + l * RUN + i) {
+                            f(x);
+                        }
+                    }
+                }
+            }
         }
     }
 }
