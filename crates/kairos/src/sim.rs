@@ -121,9 +121,19 @@ impl<V: Vector> Simulation<V> {
     /// its absolute time; `None` when no event remains before the end time.
     #[inline]
     pub fn process_next(&mut self) -> Option<Event> {
+        self.process_next_by(self.end_time)
+    }
+
+    /// Processes the next event of any kind if it happens at or before absolute time `t`
+    /// (capped at the end time) and returns it; `None`, with nothing processed, when none does.
+    /// The events are the same as [`Simulation::process_next`]'s, however a run is cut into
+    /// pieces by `t`: a broad phase that finds no event by `t` keeps looking past it on the
+    /// next call.
+    #[inline]
+    pub fn process_next_by(&mut self, t: f64) -> Option<Event> {
         {
-            let end_local = self.end_time - self.origin;
-            let mut event = self.broad.next_event(&self.world, self.now, end_local)?;
+            let horizon = t.min(self.end_time) - self.origin;
+            let mut event = self.broad.next_event(&self.world, self.now, horizon)?;
             // An event predicted before now comes only from bodies that overlap in a state the
             // simulation never made (a damaged or hand-edited checkpoint): it is processed now,
             // so that time never runs backwards.

@@ -23,7 +23,7 @@ use crate::overlap::OverlapKind;
 use crate::world::World;
 
 /// A next-event search strategy.
-pub trait BroadPhase<V: Vector> {
+pub trait BroadPhase<V: Vector>: Send {
     /// The broad phase's name as used on the command line.
     fn name(&self) -> &'static str;
     /// The earliest event (in [`Event::cmp_order`]) whose time is `<= horizon`, given that the

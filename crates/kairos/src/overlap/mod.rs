@@ -46,7 +46,7 @@ pub use sort_sweep::SortSweep;
 use crate::math::{Aabb, Vector};
 
 /// A discrete broad phase: the overlapping pairs of a set of boxes.
-pub trait OverlapFinder<V: Vector> {
+pub trait OverlapFinder<V: Vector>: Send {
     /// The name used on the command line.
     fn name(&self) -> &'static str;
     /// Every overlapping pair of `boxes`, as `[i, j]` with `i < j`, sorted, into `out`.

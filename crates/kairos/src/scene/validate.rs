@@ -40,6 +40,17 @@ impl Scene {
             v.iter()
                 .try_for_each(|x| finite(*x, what, item).map(|_| ()))
         };
+        // Checked here too, not only when a file is parsed: scenes built from arrays (the Python
+        // package) or by hand come through this gate alone.
+        if !(self.duration > 0.0 && self.duration.is_finite()) {
+            return Err(invalid(
+                Item::Simulation,
+                format!(
+                    "`duration` must be positive and finite, got {}",
+                    Num(self.duration)
+                ),
+            ));
+        }
         if !(0.0..=1.0).contains(&self.restitution) {
             return Err(invalid(
                 Item::Simulation,

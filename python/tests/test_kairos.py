@@ -1,0 +1,276 @@
+"""The Python package: scenes from arrays, runs, states and events as numpy arrays, traces."""
+
+import _thread
+import os
+import pathlib
+import subprocess
+import threading
+import time
+
+import numpy as np
+import pytest
+
+import kairos
+
+REPO = pathlib.Path(__file__).resolve().parents[2]
+
+
+def kairos_bin():
+    """The command-line program, for the tests that compare with it."""
+    env = os.environ.get("KAIROS_BIN")
+    if env:
+        return env
+    for profile in ("suite", "release"):
+        p = REPO / "target" / profile / "kairos"
+        if p.exists():
+            return str(p)
+    pytest.skip("no kairos binary: set KAIROS_BIN or build it (cargo build --profile suite)")
+
+
+def two_balls(**kw):
+    args = dict(
+        positions=[[1.0, 1.0], [3.0, 1.0]],
+        velocities=[[1.0, 0.0], [-1.0, 0.0]],
+        radii=0.5,
+        walls=[{"box": {"min": [0, 0], "max": [5, 5]}}],
+        duration=3.0,
+    )
+    args.update(kw)
+    return kairos.Scene(**args)
+
+
+# --- scenes -----------------------------------------------------------------------------------
+
+
+def test_a_scene_from_arrays_keeps_its_arrays():
+    x = np.array([[1.0, 1.0, 1.0], [3.0, 1.0, 1.0], [1.0, 3.0, 1.0]])
+    v = np.array([[0.5, 0.0, 0.0], [0.0, 0.5, 0.0], [0.0, 0.0, 0.5]])
+    s = kairos.Scene(positions=x, velocities=v, radii=[0.5, 0.4, 0.3], box=[5, 5, 5], duration=2)
+    assert (s.n, s.dim, len(s)) == (3, 3, 3)
+    np.testing.assert_array_equal(s.positions, x)
+    np.testing.assert_array_equal(s.velocities, v)
+    np.testing.assert_array_equal(s.radii, [0.5, 0.4, 0.3])
+    # Default masses: unit density.
+    np.testing.assert_allclose(s.masses, 4 / 3 * np.pi * np.array([0.5, 0.4, 0.3]) ** 3)
+    np.testing.assert_array_equal(s.box, [5, 5, 5])
+    assert s.duration == 2 and s.restitution == 1 and not s.rigid
+    assert s.positions.dtype == np.float64 and s.positions.shape == (3, 3)
+
+
+@pytest.mark.parametrize(
+    "change, message",
+    [
+        (dict(positions=[[1.0, 1.0], [1.5, 1.0]]), "body 0: overlaps body 1"),
+        (dict(velocities=[[1.0, 0.0], [np.nan, 0.0]]), "body 1: `velocity` must be finite"),
+        (dict(radii=[0.5, -1.0]), "body 1: `radius` must be positive"),
+        (dict(masses=[1.0, 0.0]), "body 1: `mass`"),
+        (dict(positions=[[1.0, 1.0], [7.0, 1.0]]), "body 1"),
+        (dict(velocities=[[1.0, 0.0]]), "`velocities` must have shape (2, 2)"),
+        (dict(radii=[0.5, 0.5, 0.5]), "`radii` must have shape (2,)"),
+        (dict(walls=[{"box": {"min": [0, 0]}}]), "wall 0: `box` needs `max`"),
+        (dict(walls=[{"wall": 1}]), "wall 0: no kind of wall given"),
+        (dict(duration=-1.0), "duration"),
+        (dict(restitution=1.5), "`restitution` must be in [0, 1]"),
+        (dict(gravity=[0.0, -1.0, 0.0]), "`gravity` has 3 components"),
+    ],
+)
+def test_bad_scenes_raise_a_scene_error_naming_the_item(change, message):
+    with pytest.raises(kairos.SceneError) as e:
+        two_balls(**change)
+    assert message in str(e.value)
+    assert isinstance(e.value, ValueError)
+
+
+def test_toml_round_trip(tmp_path):
+    s = kairos.Scene.gas(n=200, packing=0.2, dim=3, seed=3, duration=2)
+    path = tmp_path / "gas.toml"
+    s.to_toml(path)
+    t = kairos.Scene.from_toml(path)
+    np.testing.assert_array_equal(s.positions, t.positions)
+    np.testing.assert_array_equal(s.velocities, t.velocities)
+    np.testing.assert_array_equal(s.box, t.box)
+    a, b = kairos.Simulation(s).run(), kairos.Simulation(t).run()
+    np.testing.assert_array_equal(a, b)
+    assert kairos.Scene.from_toml_str(path.read_text()).n == 200
+
+
+def test_a_scene_file_error_names_the_file(tmp_path):
+    bad = tmp_path / "bad.toml"
+    bad.write_text("dim = 2\n[simulation]\nduration = 1\n[[bodies]]\nposition = [0, 0]\n")
+    with pytest.raises(kairos.SceneError, match="bad.toml: body 0"):
+        kairos.Scene.from_toml(bad)
+    with pytest.raises(kairos.SceneError, match="missing.toml"):
+        kairos.Scene.from_toml(tmp_path / "missing.toml")
+
+
+# --- runs -------------------------------------------------------------------------------------
+
+
+def test_a_run_returns_its_collisions_and_the_state_at_its_end():
+    sim = kairos.Simulation(two_balls())
+    ev = sim.run()
+    assert ev.dtype == kairos.EVENT_DTYPE
+    # Head-on at t = 0.5, then each ball off its wall, and so on.
+    assert ev[0]["time"] == 0.5 and ev[0]["kind"] == kairos.BODY_BODY
+    assert (ev[0]["a"], ev[0]["b"]) == (0, 1)
+    assert np.all(np.diff(ev["time"]) >= 0)
+    assert sim.time == sim.end_time == 3.0
+    assert sim.positions.shape == (2, 2) and sim.velocities.shape == (2, 2)
+    np.testing.assert_allclose(sim.positions, [[2.0, 1.0], [4.0, 1.0]])
+    c = sim.counts()
+    assert c["body_body"] + c["body_wall"] == len(ev)
+
+
+def test_the_same_events_whatever_the_broad_phase_and_however_the_run_is_cut():
+    s = kairos.Scene.gas(n=500, packing=0.35, dim=3, seed=7, duration=2)
+    whole = kairos.Simulation(s, broad_phase="calendar")
+    ref = whole.run()
+    assert len(ref) > 1000
+    for bp in ("auto", "calendar-lists", "sap", "kaya-bvh", "grid"):
+        sim = kairos.Simulation(s, broad_phase=bp)
+        parts = [sim.run(until=0.37), sim.run(events=123), sim.run(until=1.5), sim.run()]
+        np.testing.assert_array_equal(np.concatenate(parts), ref, err_msg=bp)
+        np.testing.assert_array_equal(sim.positions, whole.positions, err_msg=bp)
+        np.testing.assert_array_equal(sim.velocities, whole.velocities, err_msg=bp)
+
+
+def test_the_state_between_events_and_in_the_box():
+    s = kairos.Scene.gas(n=300, packing=0.3, dim=2, seed=1, duration=5)
+    sim = kairos.Simulation(s)
+    sim.run(until=2.5)
+    assert sim.time == 2.5
+    x = sim.positions
+    assert np.all(x >= 0) and np.all(x <= s.box)
+    assert abs(sim.energy_drift) < 1e-12
+    ke = 0.5 * np.sum(s.masses[:, None] * sim.velocities**2)
+    assert ke == pytest.approx(sim.kinetic_energy, rel=1e-12)
+    # Momentum stays zero.
+    assert np.abs((s.masses[:, None] * sim.velocities).sum(axis=0)).max() < 1e-10
+
+
+def test_runs_only_go_forward_and_stay_within_the_duration():
+    sim = kairos.Simulation(two_balls())
+    sim.run(until=1.0)
+    with pytest.raises(ValueError, match="before"):
+        sim.run(until=0.5)
+    with pytest.raises(ValueError, match="past the scene's duration"):
+        sim.run(until=10.0)
+    with pytest.raises(ValueError, match="broad_phase"):
+        kairos.Simulation(two_balls(), broad_phase="quadtree")
+    assert sim.run(record=False) is None
+
+
+def test_the_equation_of_state_of_a_hard_sphere_gas():
+    eta = 0.3
+    s = kairos.Scene.gas(n=1000, packing=eta, dim=3, seed=2, duration=6)
+    sim = kairos.Simulation(s)
+    sim.observe(1.0)
+    sim.run()
+    obs = sim.observables()
+    assert len(obs["time"]) == 6
+    z = obs["compressibility"][1:].mean()  # the first window relaxes from the lattice
+    cs = (1 + eta + eta**2 - eta**3) / (1 - eta) ** 3
+    assert z == pytest.approx(cs, rel=0.04)
+    assert np.all(obs["max_overlap"] < 1e-9)
+
+
+def test_the_gil_is_released_while_a_simulation_runs():
+    s = kairos.Scene.gas(n=4000, packing=0.4, dim=3, seed=1, duration=3)
+    sim = kairos.Simulation(s)
+    ticks = []
+    done = threading.Event()
+
+    def count():
+        while not done.is_set():
+            ticks.append(1)
+            time.sleep(0.001)
+
+    t = threading.Thread(target=count)
+    t.start()
+    start = len(ticks)
+    sim.run(record=False)
+    during = len(ticks) - start
+    done.set()
+    t.join()
+    assert during > 10, "the other thread did not run during the simulation"
+
+
+def test_ctrl_c_stops_a_long_run_quickly_and_leaves_it_consistent():
+    s = kairos.Scene.gas(n=20000, packing=0.45, dim=3, seed=1, duration=1000)
+    sim = kairos.Simulation(s)
+    timer = threading.Timer(0.3, _thread.interrupt_main)
+    timer.start()
+    t0 = time.monotonic()
+    with pytest.raises(KeyboardInterrupt):
+        sim.run(record=False)
+    assert time.monotonic() - t0 < 0.3 + 1.0
+    stopped = sim.time
+    assert 0 < stopped < 1000
+    # Going on gives the uninterrupted run's events.
+    rest = sim.run(events=500)
+    ref = kairos.Simulation(s)
+    ref.run(until=stopped, record=False)
+    np.testing.assert_array_equal(rest, ref.run(events=500))
+
+
+# --- traces -----------------------------------------------------------------------------------
+
+
+def test_a_trace_of_the_command_line_holds_the_packages_events(tmp_path):
+    s = kairos.Scene.gas(n=200, packing=0.3, dim=3, seed=5, duration=1)
+    scene = tmp_path / "gas.toml"
+    s.to_toml(scene)
+    trace = tmp_path / "gas.ktrace"
+    subprocess.run(
+        [kairos_bin(), "run", str(scene), "-o", str(trace), "--broad-phase", "calendar", "-q"],
+        check=True,
+    )
+    tr = kairos.read_trace(trace)
+    assert (tr.dim, tr.version, tr.rigid) == (3, 2, False)
+    assert tr.records.dtype == kairos.RECORD_DTYPE and tr.bodies.dtype == kairos.BODY_DTYPE
+    np.testing.assert_array_equal(tr.bodies["pos"], s.positions)
+    ev = kairos.Simulation(s).run()
+    np.testing.assert_array_equal(tr.records["time"], ev["time"])
+    np.testing.assert_array_equal(tr.records["a"], ev["a"])
+    np.testing.assert_array_equal(tr.records["b"], ev["b"])
+    np.testing.assert_array_equal(tr.records["kind"], ev["kind"])
+    assert tr.end_time == 1.0 and len(tr) == len(ev)
+    # The same bytes numpy reads straight from the file (docs/trace-format.md).
+    raw = trace.read_bytes()
+    header_len = int(np.frombuffer(raw, "<u8", 1, 16)[0])
+    count = int(np.frombuffer(raw, "<u8", 1, len(raw) - 24)[0])
+    direct = np.frombuffer(raw, kairos.RECORD_DTYPE, count, header_len)
+    np.testing.assert_array_equal(direct, tr.records)
+
+
+def test_a_damaged_trace_raises_a_trace_error(tmp_path):
+    s = kairos.Scene.gas(n=50, packing=0.2, dim=2, seed=1, duration=1)
+    scene, trace = tmp_path / "g.toml", tmp_path / "g.ktrace"
+    s.to_toml(scene)
+    subprocess.run([kairos_bin(), "run", str(scene), "-o", str(trace), "-q"], check=True)
+    raw = bytearray(trace.read_bytes())
+    cut = tmp_path / "cut.ktrace"
+    cut.write_bytes(raw[: len(raw) // 2])
+    with pytest.raises(kairos.TraceError, match="cut.ktrace"):
+        kairos.read_trace(cut)
+    raw[len(raw) // 2] ^= 0xFF
+    flipped = tmp_path / "flipped.ktrace"
+    flipped.write_bytes(bytes(raw))
+    with pytest.raises(kairos.TraceError, match="flipped.ktrace"):
+        kairos.read_trace(flipped)
+    with pytest.raises(kairos.TraceError):
+        kairos.read_trace(tmp_path / "none.ktrace")
+
+
+def test_rigid_scenes_from_files_run(tmp_path):
+    scene = tmp_path / "polygons.toml"
+    subprocess.run(
+        [kairos_bin(), "generate", "polygons", "--n", "20", "--duration", "2", "-o", str(scene)],
+        check=True,
+    )
+    s = kairos.Scene.from_toml(scene)
+    assert s.rigid and s.dim == 2
+    sim = kairos.Simulation(s)
+    ev = sim.run()
+    assert len(ev) > 0 and sim.positions.shape == (20, 2)
+    assert abs(sim.energy_drift) < 1e-9
