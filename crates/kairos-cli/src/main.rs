@@ -47,7 +47,8 @@ enum Command {
     Generate(GenerateCommand),
     /// Export a trace's events or final state as CSV.
     Export(inspect::ExportArgs),
-    /// Write extended-XYZ frames of a trace at a fixed interval (for OVITO and ASE).
+    /// Write frames of a trace at a fixed interval: extended XYZ (OVITO, ASE) or GSD
+    /// (HOOMD-blue, freud, OVITO, MDAnalysis).
     Frames(inspect::FramesArgs),
     /// Write a self-contained HTML page that replays a trace (speed of time, stepping, the
     /// kaya-bvh boxes).

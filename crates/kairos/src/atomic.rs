@@ -1,7 +1,7 @@
 //! Output files that appear complete or not at all, and never destroy what they replace by
 //! mistake.
 //!
-//! Every file Kairos writes (traces, checkpoints, CSV, JSON, SVG and HTML) goes through
+//! Every file Kairos writes (traces, checkpoints, GSD, CSV, JSON, SVG and HTML) goes through
 //! [`AtomicWriter`], which follows these rules:
 //!
 //! * **A regular file (or a new one)** is written under a temporary name beside it,
@@ -22,7 +22,7 @@
 //! SIGTERM).
 
 use std::fs::{File, OpenOptions};
-use std::io::{self, BufWriter, Write};
+use std::io::{self, BufWriter, Seek, SeekFrom, Write};
 use std::path::{Path, PathBuf};
 use std::sync::Mutex;
 
@@ -234,6 +234,14 @@ impl Write for AtomicWriter {
     }
     fn flush(&mut self) -> io::Result<()> {
         self.out.flush()
+    }
+}
+
+/// Seeking flushes the buffer first: formats that go back to update a header or an index
+/// (GSD) write through it as through a file. A sink that cannot seek (a pipe) refuses.
+impl Seek for AtomicWriter {
+    fn seek(&mut self, pos: SeekFrom) -> io::Result<u64> {
+        self.out.seek(pos)
     }
 }
 

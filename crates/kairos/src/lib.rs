@@ -16,6 +16,9 @@
 //! * [`scene`] (with [`scene::xyz`]), [`generate`], [`trace`], [`checkpoint`]: scene files (with large
 //!   scenes' bodies in extended XYZ), generators, binary event traces with their replay, and
 //!   restartable checkpoints, all written through [`atomic`].
+//! * [`gsd`]: GSD files (HOOMD-blue's format): a writer and a reader of the file layer, and
+//!   frames of the HOOMD schema (positions, velocities, orientations, box, types and shapes)
+//!   for HOOMD-blue, freud, OVITO and MDAnalysis.
 //! * [`shape`]: convex shapes (support functions, bounds, mass properties), poses and rigid
 //!   motions, the base of the convex queries;
 //! * [`query`]: convex queries on shapes: GJK distance, closest points, contact features and
@@ -48,6 +51,7 @@ pub mod checkpoint;
 pub mod discrete;
 pub mod event;
 pub mod generate;
+pub mod gsd;
 pub mod hash;
 pub mod math;
 pub mod names;

@@ -7,6 +7,7 @@ use std::process::ExitCode;
 
 use anyhow::{Context, Result};
 use clap::Args;
+use kairos::gsd::hoomd::{HoomdWriter, Particles};
 use kairos::scene::Scene;
 use kairos::trace::{Record, Replay, TraceReader};
 
@@ -36,9 +37,39 @@ pub struct FramesArgs {
     /// Interval of simulated time between frames (the first frame is at time 0).
     #[arg(long, value_name = "DT")]
     pub every: f64,
-    /// Extended-XYZ file to write (read by OVITO and ASE).
+    /// File to write: extended XYZ (read by OVITO and ASE) or GSD (read by HOOMD-blue, freud,
+    /// OVITO and MDAnalysis), as --format says.
     #[arg(short, long)]
     pub output: PathBuf,
+    /// Format of the output; by default `gsd` for a name ending in `.gsd`, else `xyz`.
+    #[arg(long, value_enum)]
+    pub format: Option<FrameFormat>,
+}
+
+/// The formats `kairos frames` writes.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
+pub enum FrameFormat {
+    /// Extended XYZ: text, one block per frame (OVITO, ASE).
+    Xyz,
+    /// GSD, HOOMD-blue's binary format, in its `hoomd` schema (HOOMD-blue, freud, OVITO,
+    /// MDAnalysis); see docs/trace-format.md.
+    Gsd,
+}
+
+impl FrameFormat {
+    /// The format an output's name asks for: `gsd` for `.gsd` (any case), else `xyz`.
+    pub fn of_path(path: &Path) -> Self {
+        match path.extension() {
+            Some(e) if e.eq_ignore_ascii_case("gsd") => FrameFormat::Gsd,
+            _ => FrameFormat::Xyz,
+        }
+    }
+}
+
+/// Where `kairos frames` writes its frames.
+enum FrameOut {
+    Xyz(kairos::atomic::AtomicWriter),
+    Gsd(Box<HoomdWriter<kairos::atomic::AtomicWriter>>),
 }
 
 /// Arguments of `kairos diff`.
@@ -253,7 +284,16 @@ pub fn frames(a: FramesArgs) -> Result<ExitCode> {
     );
     let radii: Vec<f64> = scene.bodies.iter().map(|b| b.radius).collect();
     let mut replay = Replay::new(reader.header());
-    let mut out = output::create(&a.output)?;
+    let format = a.format.unwrap_or_else(|| FrameFormat::of_path(&a.output));
+    let mut out = match format {
+        FrameFormat::Xyz => FrameOut::Xyz(output::create(&a.output)?),
+        FrameFormat::Gsd => {
+            let particles = Particles::from_scene(&scene)
+                .map_err(|e| anyhow::anyhow!("{}: {e}", show(&a.trace)))?;
+            let file = output::create(&a.output)?;
+            FrameOut::Gsd(Box::new(HoomdWriter::new(file, &a.output, particles)?))
+        }
+    };
     // Frames at the multiples of --every within the trace's span (a resumed run's trace
     // starts at its checkpoint).
     let mut k = (start / a.every).ceil() as u64;
@@ -266,9 +306,15 @@ pub fn frames(a: FramesArgs) -> Result<ExitCode> {
         let r = next(&mut reader, &a.trace)?;
         // The frames before the next record (after the last one: every frame left).
         while next_frame <= end && r.as_ref().is_none_or(|r| next_frame < r.time) {
-            let period = scene.periodic.as_ref();
-            write_xyz(&replay, &mut out, next_frame, &radii, period)
-                .with_context(|| write_failed(&a.output))?;
+            match &mut out {
+                FrameOut::Xyz(f) => {
+                    let period = scene.periodic.as_ref();
+                    write_xyz(&replay, f, next_frame, &radii, period)
+                        .with_context(|| write_failed(&a.output))?;
+                }
+                // Its errors name the file.
+                FrameOut::Gsd(g) => g.write_replay(k, next_frame, &replay)?,
+            }
             k += 1;
             next_frame = k as f64 * a.every;
         }
@@ -277,7 +323,13 @@ pub fn frames(a: FramesArgs) -> Result<ExitCode> {
             None => break,
         }
     }
-    output::commit(out, &a.output)?;
+    match out {
+        FrameOut::Xyz(f) => output::commit(f, &a.output)?,
+        FrameOut::Gsd(g) => {
+            let file = g.finish()?;
+            output::commit(file, &a.output)?;
+        }
+    }
     Ok(ExitCode::SUCCESS)
 }
 

@@ -10,6 +10,7 @@ mod data_safety;
 mod discrete_cli;
 mod golden;
 mod gravity;
+mod gsd_frames;
 mod inputs_kept;
 mod large_scenes;
 mod messages;
