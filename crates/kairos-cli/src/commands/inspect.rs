@@ -288,6 +288,13 @@ pub fn frames(a: FramesArgs) -> Result<ExitCode> {
     let mut out = match format {
         FrameFormat::Xyz => FrameOut::Xyz(output::create(&a.output)?),
         FrameFormat::Gsd => {
+            // The index at a GSD file's end points back into it: written with seeks.
+            anyhow::ensure!(
+                !kairos::atomic::is_sink(&a.output) && !a.output.starts_with("/dev"),
+                "{}: a GSD file is written with seeks, so not to a pipe or a device: give a \
+                 file name (or --format xyz)",
+                show(&a.output)
+            );
             let particles = Particles::from_scene(&scene)
                 .map_err(|e| anyhow::anyhow!("{}: {e}", show(&a.trace)))?;
             let file = output::create(&a.output)?;

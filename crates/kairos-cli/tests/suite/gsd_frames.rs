@@ -322,6 +322,26 @@ fn the_format_follows_the_name_unless_given() {
     );
     assert!(!o.status.success());
     assert!(text(&o.stderr).contains("pdb"), "{}", text(&o.stderr));
+    // Standard output: refused before any work (a GSD file is written with seeks).
+    let o = kairos(
+        &[
+            "frames",
+            "t.ktrace",
+            "--every",
+            "1",
+            "-o",
+            "/dev/null",
+            "--format",
+            "gsd",
+        ],
+        &dir,
+    );
+    assert!(!o.status.success());
+    assert!(
+        text(&o.stderr).contains("written with seeks"),
+        "{}",
+        text(&o.stderr)
+    );
     // A folder that does not exist: an error naming the file, nothing written.
     let o = kairos(
         &["frames", "t.ktrace", "--every", "1", "-o", "no/such/f.gsd"],
