@@ -16,13 +16,14 @@ mod bench;
 mod commands;
 mod interrupt;
 mod output;
+mod plot;
 mod render;
 
 use std::process::ExitCode;
 
 use clap::{Parser, Subcommand};
 
-use commands::{ccd, demo, generate, inspect, query, run};
+use commands::{ccd, demo, generate, inspect, query, run, sweep};
 use render::{snapshot, view};
 
 #[global_allocator]
@@ -70,6 +71,12 @@ enum Command {
     /// the time per query. The files' format is that of the standard CCD benchmark: see
     /// docs/ccd-queries.md.
     Ccd(ccd::CcdArgs),
+    /// A grid of independent runs of hard-sphere or hard-disc gases (packing fractions ×
+    /// seeds) on all cores: a table of results and the equation of state.
+    ///
+    /// Each run is a pure function of its packing fraction, seed and options: the table is the
+    /// same on any number of threads (but for the wall times).
+    Sweep(sweep::SweepArgs),
     /// Scenario benchmarks that print markdown tables.
     #[command(subcommand)]
     Bench(bench::BenchCommand),
@@ -137,6 +144,7 @@ fn main() -> ExitCode {
         Command::Generate(GenerateCommand::Pyramids(a)) => generate::generate_pyramids(a),
         Command::Export(a) => inspect::export(a),
         Command::Frames(a) => inspect::frames(a),
+        Command::Sweep(a) => sweep::sweep(a),
         Command::View(a) => view::view(a),
         Command::Snapshot(a) => snapshot::snapshot(a),
         Command::Diff(a) => inspect::diff(a),

@@ -16,6 +16,8 @@
 //! * [`scene`] (with [`scene::xyz`]), [`generate`], [`trace`], [`checkpoint`]: scene files (with large
 //!   scenes' bodies in extended XYZ), generators, binary event traces with their replay, and
 //!   restartable checkpoints, all written through [`atomic`].
+//! * [`ensemble`]: many independent runs (sweeps) on all cores, each a pure function of its
+//!   scene and options;
 //! * [`gsd`]: GSD files (HOOMD-blue's format): a writer and a reader of the file layer, and
 //!   frames of the HOOMD schema (positions, velocities, orientations, box, types and shapes)
 //!   for HOOMD-blue, freud, OVITO and MDAnalysis.
@@ -49,6 +51,7 @@ pub mod broad_phase;
 pub mod ccd;
 pub mod checkpoint;
 pub mod discrete;
+pub mod ensemble;
 pub mod event;
 pub mod generate;
 pub mod gsd;

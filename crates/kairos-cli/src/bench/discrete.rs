@@ -20,9 +20,9 @@ use kairos::sim::Simulation;
 use serde::{Deserialize, Serialize};
 
 use super::median;
-use super::plot::{discrete_chart, write_chart, DiscreteRow};
 use super::rows;
 use super::table::Table;
+use crate::plot::{discrete_chart, write_chart, DiscreteRow};
 
 /// Arguments of `kairos bench discrete`.
 #[derive(Args)]

@@ -4,7 +4,6 @@
 pub mod d2m;
 pub mod discrete;
 pub mod overlap;
-pub mod plot;
 pub mod rows;
 pub mod scale;
 pub mod table;

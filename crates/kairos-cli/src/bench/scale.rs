@@ -19,9 +19,9 @@ use kairos::world::World;
 use serde::{Deserialize, Serialize};
 
 use super::distinct;
-use super::plot::{write_chart, Chart, Series, SeriesStyle};
 use super::rows::{self, by_name};
 use super::table::Table;
+use crate::plot::{write_chart, Chart, Series, SeriesStyle};
 use crate::show;
 
 /// Arguments of `kairos bench scale`.

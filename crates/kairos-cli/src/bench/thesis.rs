@@ -12,10 +12,10 @@ use kairos::sim::Simulation;
 
 use serde::{Deserialize, Serialize};
 
-use super::plot::{write_chart, Chart, Series, SeriesStyle};
 use super::rows::{self, by_name};
 use super::table::Table;
 use super::{distinct, median};
+use crate::plot::{write_chart, Chart, Series, SeriesStyle};
 
 /// Arguments of `kairos bench thesis`.
 #[derive(Args)]

@@ -19,4 +19,5 @@ mod plots;
 mod query;
 mod rigid;
 mod stepped_cli;
+mod sweep;
 mod viewer;

@@ -1,4 +1,4 @@
-//! SVG charts of benchmark results (`--plot F.svg` of the `bench` commands).
+//! SVG charts (`--plot F.svg` of the `bench` commands and of `sweep`).
 //!
 //! A [`Chart`] is plain data (titles, axes, [`Series`]); [`render_svg`] draws it with the
 //! `plotters` SVG backend into a string and [`write_chart`] writes that string atomically.
@@ -45,6 +45,9 @@ pub struct Series {
     pub style: SeriesStyle,
     /// Optional text written beside each point (index-matched with `points`; may be shorter).
     pub point_labels: Vec<String>,
+    /// Optional error bar of each point, drawn from `y - e` to `y + e` (index-matched with
+    /// `points`; may be shorter).
+    pub y_errors: Vec<f64>,
 }
 
 impl Series {
@@ -55,7 +58,14 @@ impl Series {
             points,
             style,
             point_labels: Vec::new(),
+            y_errors: Vec::new(),
         }
+    }
+
+    /// The same series with an error bar on each point.
+    pub fn with_y_errors(mut self, errors: Vec<f64>) -> Self {
+        self.y_errors = errors;
+        self
     }
 
     /// The same series with a label beside each point.
@@ -309,7 +319,7 @@ struct Look {
 /// A series ready to draw: placeable points and look.
 struct Drawn<'a> {
     series: &'a Series,
-    points: Vec<(f64, f64, Option<&'a str>)>,
+    points: Vec<(f64, f64, Option<&'a str>, f64)>,
     look: Look,
 }
 
@@ -397,12 +407,24 @@ pub fn render_svg(chart: &Chart) -> Result<Svg> {
     let mut drawn = Vec::new();
     let (mut colored, mut references) = (0, 0);
     for s in &chart.series {
-        let points: Vec<(f64, f64, Option<&str>)> = s
+        let points: Vec<(f64, f64, Option<&str>, f64)> = s
             .points
             .iter()
             .enumerate()
             .filter(|(_, &(x, y))| placeable(chart.log_x, x) && placeable(chart.log_y, y))
-            .map(|(i, &(x, y))| (x, y, s.point_labels.get(i).map(String::as_str)))
+            .map(|(i, &(x, y))| {
+                let e = s
+                    .y_errors
+                    .get(i)
+                    .copied()
+                    .filter(|e| e.is_finite() && *e > 0.0);
+                (
+                    x,
+                    y,
+                    s.point_labels.get(i).map(String::as_str),
+                    e.unwrap_or(0.0),
+                )
+            })
             .collect();
         let left_out = s.points.len() - points.len();
         if left_out > 0 {
@@ -515,7 +537,18 @@ fn draw_plot(area: &Area<'_>, chart: &Chart, drawn: &[Drawn<'_>], x: Axis, y: Ax
     let label_style = TextStyle::from((FONT, 12).into_font()).color(&label_color);
     for d in drawn {
         let look = d.look;
-        let xy = d.points.iter().map(|&(x, y, _)| (x, y));
+        let xy = d.points.iter().map(|&(x, y, _, _)| (x, y));
+        // Error bars first, under the markers (not on a logarithmic axis, where y - e may not
+        // be placeable).
+        if !chart.log_y {
+            let bar = look.color.stroke_width(1);
+            ctx.draw_series(
+                d.points
+                    .iter()
+                    .filter(|p| p.3 > 0.0)
+                    .map(|&(x, y, _, e)| PathElement::new(vec![(x, y - e), (x, y + e)], bar)),
+            )?;
+        }
         let stroke = look.color.stroke_width(2);
         if look.style == SeriesStyle::Measured {
             ctx.draw_series(LineSeries::new(xy.clone(), stroke))?;
@@ -532,7 +565,7 @@ fn draw_plot(area: &Area<'_>, chart: &Chart, drawn: &[Drawn<'_>], x: Axis, y: Ax
                 }))?;
             }
         }
-        ctx.draw_series(d.points.iter().filter_map(|&(x, y, label)| {
+        ctx.draw_series(d.points.iter().filter_map(|&(x, y, label, _)| {
             let label = label.filter(|l| !l.is_empty())?;
             Some(
                 EmptyElement::at((x, y))
