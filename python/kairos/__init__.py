@@ -22,6 +22,17 @@ import numpy as np
 
 from . import _kairos
 from ._kairos import SceneError, TraceError
+from ._sweep import RESULT_COLUMNS, sweep
+from ._query import (
+    TOI_HIT,
+    TOI_NONE,
+    TOI_OVERLAPPING,
+    TOI_STALLED,
+    distance,
+    edge_edge,
+    time_of_impact,
+    vertex_face,
+)
 
 __all__ = [
     "Scene",
@@ -29,6 +40,17 @@ __all__ = [
     "SceneError",
     "TraceError",
     "read_trace",
+    "GsdWriter",
+    "sweep",
+    "distance",
+    "time_of_impact",
+    "vertex_face",
+    "edge_edge",
+    "TOI_NONE",
+    "TOI_HIT",
+    "TOI_OVERLAPPING",
+    "TOI_STALLED",
+    "RESULT_COLUMNS",
     "EVENT_DTYPE",
     "RECORD_DTYPE",
     "RECORD3_DTYPE",
@@ -121,8 +143,13 @@ class Scene:
     ...]}`` (3D). The scene is checked as a scene file is (overlaps, bodies outside the box or
     walls, non-finite numbers, ...): a problem raises :class:`SceneError` naming the body.
 
-    Rigid bodies (shapes, orientations, angular velocities) come from scene files for now:
-    :meth:`Scene.from_toml`.
+    Rigid bodies: give ``shapes`` instead of ``radii``, one dict of a scene file's shape keys
+    for every body or a list of ``N`` (``{"shape": "box", "half_extents": [1, 0.5]}``,
+    ``{"shape": "polygon", "vertices": [...]}``, ...; ``docs/scene-format.md``), with
+    ``orientations`` (``(N,)`` angles in 2D, ``(N, 4)`` quaternions ``w, x, y, z`` in 3D),
+    ``angular_velocities`` (``(N,)`` or ``(N, 3)``), ``masses`` (default: unit density) and
+    ``friction``. ``walls`` also takes static shapes (``{"shape": "box", ..., "position":
+    [...]}``).
     """
 
     __slots__ = ("_inner",)
@@ -130,19 +157,39 @@ class Scene:
     def __init__(
         self,
         positions,
-        velocities,
-        radii,
+        velocities=None,
+        radii=None,
         masses=None,
         box: Optional[Sequence[float]] = None,
         walls: Optional[Sequence[dict]] = None,
         duration: float = 1.0,
         restitution: float = 1.0,
         gravity: Optional[Sequence[float]] = None,
+        shapes=None,
+        orientations=None,
+        angular_velocities=None,
+        friction: Optional[float] = None,
     ):
         x = np.asarray(positions, dtype=np.float64)
         if x.ndim != 2 or x.shape[1] not in (2, 3):
             raise SceneError(f"scene: `positions` must have shape (N, 2) or (N, 3), got {x.shape}")
         n, dim = x.shape
+        if velocities is None:
+            velocities = np.zeros((n, dim))
+        if shapes is not None:
+            if radii is not None:
+                raise SceneError("scene: give `radii` for balls or `shapes` for rigid bodies, not both")
+            self._inner = _rigid(
+                x, velocities, masses, shapes, orientations, angular_velocities, box, walls,
+                duration, restitution, gravity, friction,
+            )
+            return
+        if orientations is not None or angular_velocities is not None or friction is not None:
+            raise SceneError(
+                "scene: orientations, angular velocities and friction are rigid bodies': give `shapes`"
+            )
+        if radii is None:
+            raise SceneError("scene: give the balls' `radii` (or `shapes` for rigid bodies)")
         r = _column("radii", radii, n)
         if masses is None:
             masses = np.pi * r**2 if dim == 2 else 4.0 / 3.0 * np.pi * r**3
@@ -159,6 +206,10 @@ class Scene:
             None if walls is None else [dict(w) for w in walls],
             None if gravity is None else [float(g) for g in gravity],
         )
+
+    def __reduce__(self):
+        # Pickled as its TOML text, which reads back bit for bit (a Dask task's scene).
+        return (Scene.from_toml_str, (self.to_toml_str(),))
 
     @classmethod
     def _wrap(cls, inner) -> "Scene":
@@ -276,6 +327,57 @@ class Scene:
         return f"kairos.Scene(n={self.n}, dim={self.dim}, {where}, duration={self.duration})"
 
 
+def _rows(name: str, values, n: int, width: int) -> list:
+    """`values` as `n` rows of `width` numbers (a number a row when `width` is 1)."""
+    a = np.asarray(values, dtype=np.float64)
+    if width == 1 and a.ndim == 1:
+        a = a[:, None]
+    if a.shape != (n, width):
+        want = f"({n},)" if width == 1 else f"({n}, {width})"
+        raise SceneError(f"scene: `{name}` must have shape {want}, got {np.shape(values)}")
+    return [r[0] if width == 1 else r for r in a.tolist()]
+
+
+def _rigid(x, velocities, masses, shapes, orientations, angular, box, walls, duration,
+           restitution, gravity, friction):
+    n, dim = x.shape
+    if isinstance(shapes, dict):
+        shapes = [shapes] * n
+    shapes = list(shapes)
+    if len(shapes) != n or not all(isinstance(s, dict) for s in shapes):
+        raise SceneError(f"scene: `shapes` must be one dict or a list of {n} dicts")
+    from ._query import _plain
+
+    rw = 1 if dim == 2 else 4
+    aw = 1 if dim == 2 else 3
+    columns = {
+        "position": _rows("positions", x, n, dim),
+        "velocity": _rows("velocities", velocities, n, dim),
+    }
+    if orientations is not None:
+        columns["orientation"] = _rows("orientations", orientations, n, rw)
+    if angular is not None:
+        columns["angular_velocity"] = _rows("angular_velocities", angular, n, aw)
+    if masses is not None:
+        columns["mass"] = _column("masses", masses, n).tolist()
+    bodies = []
+    for i in range(n):
+        body = _plain(dict(shapes[i]))
+        for k, col in columns.items():
+            body[k] = col[i]
+        bodies.append(body)
+    return _kairos.Scene.from_tables(
+        dim,
+        bodies,
+        float(duration),
+        float(restitution),
+        None if box is None else [float(l) for l in box],
+        None if walls is None else [_plain(dict(w)) for w in walls],
+        None if gravity is None else [float(g) for g in gravity],
+        None if friction is None else float(friction),
+    )
+
+
 def _events(cols) -> np.ndarray:
     out = np.empty(len(cols["time"]), dtype=EVENT_DTYPE)
     for k in ("time", "kind", "a", "b"):
@@ -341,6 +443,18 @@ class Simulation:
     def velocities(self) -> np.ndarray:
         """Every body's velocity at :attr:`time`, ``(N, d)``."""
         return self._inner.velocities
+
+    @property
+    def orientations(self) -> Optional[np.ndarray]:
+        """Rigid bodies' orientations at :attr:`time`: ``(N,)`` angles in 2D, ``(N, 4)``
+        quaternions ``w, x, y, z`` in 3D; None in a scene of balls."""
+        return self._inner.orientations
+
+    @property
+    def angular_velocities(self) -> Optional[np.ndarray]:
+        """Rigid bodies' angular velocities (world frame) at :attr:`time`: ``(N,)`` in 2D,
+        ``(N, 3)`` in 3D; None in a scene of balls."""
+        return self._inner.angular_velocities
 
     @property
     def time(self) -> float:
@@ -412,6 +526,49 @@ class Trace:
             f"kairos.Trace(dim={self.dim}, bodies={len(self.bodies)}, records={len(self.records)}, "
             f"end_time={self.end_time})"
         )
+
+
+class GsdWriter:
+    """A GSD file (HOOMD-blue's format, the ``hoomd`` schema) of a simulation's states, one
+    frame per :meth:`append`, for HOOMD-blue, freud, OVITO and MDAnalysis::
+
+        with kairos.GsdWriter("traj.gsd", scene) as gsd:
+            for t in np.arange(0, 10, 0.5):
+                sim.run(until=t, record=False)
+                gsd.append(sim)
+
+    Frames hold the box, positions (wrapped into HOOMD's centred box, with images),
+    velocities, the types and shapes, and rigid bodies' orientations and angular momenta, as
+    ``kairos frames --format gsd`` writes them (``docs/trace-format.md``, "GSD frames"), and
+    each frame's time as ``log/kairos/time``. The file takes its name when closed; one left
+    unclosed, or closed by an error in its ``with`` block, is not written.
+    """
+
+    def __init__(self, path, scene: Scene):
+        if not isinstance(scene, Scene):
+            raise TypeError(f"GsdWriter needs a kairos.Scene, got {type(scene).__name__}")
+        self._inner = _kairos.GsdWriter(os.fspath(path), scene._inner)
+
+    def append(self, sim: "Simulation") -> None:
+        """Writes the state of ``sim`` at its current time (:attr:`Simulation.time`)."""
+        self._inner.append(sim._inner)
+
+    @property
+    def frames(self) -> int:
+        return self._inner.frames
+
+    def close(self) -> None:
+        """Finishes the file and gives it its name."""
+        self._inner.close()
+
+    def __enter__(self) -> "GsdWriter":
+        return self
+
+    def __exit__(self, kind, value, tb) -> None:
+        if kind is None:
+            self.close()
+        else:
+            self._inner.abandon()
 
 
 def read_trace(path) -> Trace:

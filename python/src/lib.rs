@@ -25,7 +25,10 @@ use pyo3::exceptions::{PyRuntimeError, PyValueError};
 use pyo3::prelude::*;
 use pyo3::types::PyDict;
 
+mod gsd;
+mod query;
 mod state;
+mod sweep;
 
 create_exception!(
     _kairos,
@@ -41,7 +44,7 @@ create_exception!(
 );
 
 /// A scene error as `kairos.SceneError`, prefixed by the file it came from, if any.
-fn scene_error(e: LibSceneError, file: Option<&str>) -> PyErr {
+pub(crate) fn scene_error(e: LibSceneError, file: Option<&str>) -> PyErr {
     match file {
         Some(f) => SceneError::new_err(format!("{f}: {e}")),
         None => SceneError::new_err(e.to_string()),
@@ -188,6 +191,63 @@ impl PyScene {
         };
         scene.validate().map_err(|e| scene_error(e, None))?;
         Ok(Self { scene })
+    }
+
+    /// A scene of rigid bodies (or any bodies) from their tables as a scene file writes them
+    /// (dicts of the body keys: `shape` and its keys, `position`, `velocity`,
+    /// `orientation`, `angular_velocity`, `mass` or `density`), with the walls' tables and
+    /// the `[simulation]` settings; parsed and validated as a scene file is.
+    #[staticmethod]
+    #[pyo3(signature = (dim, bodies, duration, restitution, periodic=None, walls=None, gravity=None, friction=None))]
+    #[allow(clippy::too_many_arguments)]
+    fn from_tables(
+        dim: usize,
+        bodies: Vec<Bound<'_, PyDict>>,
+        duration: f64,
+        restitution: f64,
+        periodic: Option<Vec<f64>>,
+        walls: Option<Vec<Bound<'_, PyDict>>>,
+        gravity: Option<Vec<f64>>,
+        friction: Option<f64>,
+    ) -> PyResult<Self> {
+        use toml::Value;
+        let floats = |v: &[f64]| Value::Array(v.iter().map(|x| Value::Float(*x)).collect());
+        let tables = |items: &[Bound<'_, PyDict>], what: &str| -> PyResult<Vec<Value>> {
+            items
+                .iter()
+                .enumerate()
+                .map(|(i, d)| {
+                    query::to_toml(d.as_any(), &format!("{what} {i}"))
+                        .map_err(|e| SceneError::new_err(format!("{what} {i}: {e}")))
+                })
+                .collect()
+        };
+        let mut sim = toml::Table::new();
+        sim.insert("duration".into(), Value::Float(duration));
+        sim.insert("restitution".into(), Value::Float(restitution));
+        if let Some(g) = gravity {
+            sim.insert("gravity".into(), floats(&g));
+        }
+        if let Some(f) = friction {
+            sim.insert("friction".into(), Value::Float(f));
+        }
+        let mut doc = toml::Table::new();
+        doc.insert("dim".into(), Value::Integer(dim as i64));
+        doc.insert("simulation".into(), Value::Table(sim));
+        if let Some(l) = periodic {
+            let mut b = toml::Table::new();
+            b.insert("periodic".into(), floats(&l));
+            doc.insert("boundary".into(), Value::Table(b));
+        }
+        if let Some(w) = walls {
+            doc.insert("walls".into(), Value::Array(tables(&w, "wall")?));
+        }
+        doc.insert("bodies".into(), Value::Array(tables(&bodies, "body")?));
+        let text = toml::to_string(&doc)
+            .map_err(|e| SceneError::new_err(format!("scene: cannot be written as TOML: {e}")))?;
+        Scene::from_toml_str(&text)
+            .map(|scene| Self { scene })
+            .map_err(|e| scene_error(e, None))
     }
 
     /// A hard-sphere (3D) or hard-disc (2D) gas in a periodic box (`kairos generate gas`):
@@ -372,6 +432,7 @@ enum Slice {
 }
 
 /// Processes events until `stop` or `deadline`, recording collisions in `log` when given.
+#[allow(clippy::too_many_arguments)]
 fn advance<V: Vector>(
     sim: &mut Simulation<V>,
     inner_view: &mut f64,
@@ -436,6 +497,13 @@ pub struct PySimulation {
 }
 
 impl PySimulation {
+    /// Every body's state at the current time, as a GSD frame takes it, and the time.
+    pub(crate) fn frame_state(&self) -> PyResult<(state::FrameState, f64)> {
+        let inner = self.lock()?;
+        let t = inner.view;
+        Ok((with_sim!(&inner.sim, s => state::frame_state(s, t)), t))
+    }
+
     fn lock(&self) -> PyResult<std::sync::MutexGuard<'_, Inner>> {
         self.inner
             .lock()
@@ -601,6 +669,37 @@ impl PySimulation {
         state::matrix(py, flat, self.dim)
     }
 
+    /// Rigid bodies' orientations at the current time: 2D `(n,)` angles, 3D `(n, 4)`
+    /// quaternions `w, x, y, z`; `None` in a scene of balls.
+    #[getter]
+    fn orientations<'py>(&self, py: Python<'py>) -> PyResult<Option<Bound<'py, PyAny>>> {
+        let inner = self.lock()?;
+        let Some(flat) = with_sim!(&inner.sim, s => state::orientations(s, inner.view)) else {
+            return Ok(None);
+        };
+        Ok(Some(if self.dim == 2 {
+            PyArray1::from_vec(py, flat).into_any()
+        } else {
+            state::matrix(py, flat, 4)?.into_any()
+        }))
+    }
+
+    /// Rigid bodies' angular velocities (world frame) at the current time: 2D `(n,)`, 3D
+    /// `(n, 3)`; `None` in a scene of balls.
+    #[getter]
+    fn angular_velocities<'py>(&self, py: Python<'py>) -> PyResult<Option<Bound<'py, PyAny>>> {
+        let inner = self.lock()?;
+        let Some(flat) = with_sim!(&inner.sim, s => state::angular_velocities(s, inner.view))
+        else {
+            return Ok(None);
+        };
+        Ok(Some(if self.dim == 2 {
+            PyArray1::from_vec(py, flat).into_any()
+        } else {
+            state::matrix(py, flat, 3)?.into_any()
+        }))
+    }
+
     /// The current time.
     #[getter]
     fn time(&self) -> PyResult<f64> {
@@ -666,7 +765,12 @@ fn read_trace<'py>(py: Python<'py>, path: PathBuf) -> PyResult<Bound<'py, PyDict
 fn _kairos(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_class::<PyScene>()?;
     m.add_class::<PySimulation>()?;
+    m.add_class::<gsd::PyGsdWriter>()?;
     m.add_function(wrap_pyfunction!(read_trace, m)?)?;
+    m.add_function(wrap_pyfunction!(sweep::run_one, m)?)?;
+    m.add_function(wrap_pyfunction!(query::pair_query, m)?)?;
+    m.add_function(wrap_pyfunction!(query::feature_ccd, m)?)?;
+    m.add_function(wrap_pyfunction!(sweep::run_many, m)?)?;
     m.add("SceneError", m.py().get_type::<SceneError>())?;
     m.add("TraceError", m.py().get_type::<TraceError>())?;
     m.add("__version__", env!("CARGO_PKG_VERSION"))?;

@@ -109,3 +109,92 @@ pub fn trace_dict<'py>(
     d.set_item("records", ev)?;
     Ok(d)
 }
+
+/// Every rigid body's rotation at absolute time `t`, flat: 2D the angle, 3D the quaternion
+/// `w, x, y, z`; `None` in a world of balls.
+pub fn orientations<V: Vector>(sim: &Simulation<V>, t: f64) -> Option<Vec<f64>> {
+    use kairos::math::Rotation;
+    let w = sim.world();
+    let rigid = w.rigid();
+    if rigid.is_empty() {
+        return None;
+    }
+    let local = t - sim.origin();
+    let width = if V::DIM == 2 { 1 } else { 4 };
+    Some(
+        rigid
+            .iter()
+            .zip(w.bodies())
+            .flat_map(|(r, b)| r.at(local - b.time).0.to_array4()[..width].to_vec())
+            .collect(),
+    )
+}
+
+/// Every rigid body's angular velocity (world frame) at absolute time `t`, flat: 2D one
+/// number, 3D three; `None` in a world of balls.
+pub fn angular_velocities<V: Vector>(sim: &Simulation<V>, t: f64) -> Option<Vec<f64>> {
+    let w = sim.world();
+    let rigid = w.rigid();
+    if rigid.is_empty() {
+        return None;
+    }
+    let local = t - sim.origin();
+    let width = if V::DIM == 2 { 1 } else { 3 };
+    Some(
+        rigid
+            .iter()
+            .zip(w.bodies())
+            .flat_map(|(r, b)| V::angular_to_array3(r.at(local - b.time).1)[..width].to_vec())
+            .collect(),
+    )
+}
+
+/// Every body's state at absolute time `t` as a GSD frame wants it: unwrapped centres (z = 0
+/// in 2D), velocities, and for rigid bodies quaternions `w, x, y, z` (a turn about z in 2D)
+/// and angular velocities (`[0, 0, ω]` in 2D).
+pub struct FrameState {
+    pub position: Vec<[f64; 3]>,
+    pub velocity: Vec<[f64; 3]>,
+    pub rotation: Option<Vec<[f64; 4]>>,
+    pub angular_velocity: Option<Vec<[f64; 3]>>,
+}
+
+pub fn frame_state<V: Vector>(sim: &Simulation<V>, t: f64) -> FrameState {
+    use kairos::math::Rotation;
+    let w = sim.world();
+    let local = t - sim.origin();
+    let n = w.bodies().len();
+    let (mut position, mut velocity) = (Vec::with_capacity(n), Vec::with_capacity(n));
+    for (i, b) in w.bodies().iter().enumerate() {
+        let (x, v) = w.body_state_at(i, local);
+        // Unwrapped: the stored state's unwrapped position moved as the body moved since.
+        position.push((w.unwrapped_position(i as u32) + (x - b.pos)).to_array3());
+        velocity.push(v.to_array3());
+    }
+    let rigid = w.rigid();
+    let (rotation, angular_velocity) = if rigid.is_empty() {
+        (None, None)
+    } else {
+        let (mut q, mut o) = (Vec::with_capacity(n), Vec::with_capacity(n));
+        for (r, b) in rigid.iter().zip(w.bodies()) {
+            let (rot, om) = r.at(local - b.time);
+            let a = rot.to_array4();
+            let om = V::angular_to_array3(om);
+            if V::DIM == 3 {
+                q.push(a);
+                o.push(om);
+            } else {
+                let (s, c) = (0.5 * a[0]).sin_cos();
+                q.push([c, 0.0, 0.0, s]);
+                o.push([0.0, 0.0, om[0]]);
+            }
+        }
+        (Some(q), Some(o))
+    };
+    FrameState {
+        position,
+        velocity,
+        rotation,
+        angular_velocity,
+    }
+}

@@ -274,3 +274,58 @@ def test_rigid_scenes_from_files_run(tmp_path):
     ev = sim.run()
     assert len(ev) > 0 and sim.positions.shape == (20, 2)
     assert abs(sim.energy_drift) < 1e-9
+
+
+def test_rigid_bodies_from_arrays():
+    n = 12
+    rng = np.random.default_rng(4)
+    x = np.array([[2.0 + 3 * (i % 4), 2.0 + 3 * (i // 4)] for i in range(n)])
+    theta = rng.uniform(0, np.pi, n)
+    omega = rng.normal(size=n)
+    shapes = [{"shape": "box", "half_extents": [0.5, 0.3]}] * (n - 1) + [
+        {"shape": "polygon", "vertices": [[0, 0], [1, 0], [0, 1]]}
+    ]
+    s = kairos.Scene(
+        positions=x, velocities=rng.normal(size=(n, 2)), shapes=shapes, orientations=theta,
+        angular_velocities=omega, walls=[{"box": {"min": [0, 0], "max": [13, 10]}}], duration=3,
+    )
+    assert s.rigid and s.n == n
+    sim = kairos.Simulation(s)
+    assert sim.orientations.shape == (n,) and sim.angular_velocities.shape == (n,)
+    np.testing.assert_allclose(sim.orientations[:-1], theta[:-1], atol=1e-15)
+    np.testing.assert_allclose(sim.angular_velocities, omega, atol=1e-15)
+    ev = sim.run()
+    assert len(ev) > 0 and abs(sim.energy_drift) < 1e-9
+    assert not np.allclose(sim.orientations, theta)
+    # The same scene through its TOML text: the same events.
+    again = kairos.Simulation(kairos.Scene.from_toml_str(s.to_toml_str()))
+    np.testing.assert_array_equal(again.run(), ev)
+    # A scene of balls has no orientations.
+    assert kairos.Simulation(two_balls()).orientations is None
+
+
+def test_3d_rigid_bodies_from_arrays_and_their_errors():
+    cube = {"shape": "box", "half_extents": [0.5, 0.5, 0.5]}
+    q = [[1, 0, 0, 0], [np.cos(0.3), 0, np.sin(0.3), 0]]
+    s = kairos.Scene(
+        positions=[[1, 1, 1], [4, 1, 1]], velocities=[[1, 0, 0], [-1, 0, 0]],
+        shapes=[cube, {"shape": "ball", "radius": 0.5}], orientations=q,
+        angular_velocities=[[0, 0, 1], [0, 0, 0]], masses=[2.0, 1.0],
+        walls=[{"box": {"min": [-1, -1, -1], "max": [6, 4, 4]}}], duration=2,
+    )
+    np.testing.assert_array_equal(s.masses, [2.0, 1.0])
+    sim = kairos.Simulation(s)
+    assert sim.orientations.shape == (2, 4) and sim.angular_velocities.shape == (2, 3)
+    sim.run()
+    assert abs(np.linalg.norm(sim.orientations, axis=1) - 1).max() < 1e-12
+    with pytest.raises(kairos.SceneError, match="body 1: half_extents"):
+        kairos.Scene(positions=[[0, 0], [3, 0]], shapes=[{"shape": "box", "half_extents": [1, 1]},
+                                                        {"shape": "box", "half_extents": [1, -1]}],
+                     walls=[{"box": {"min": [-5, -5], "max": [5, 5]}}])
+    with pytest.raises(kairos.SceneError, match="body 0: overlaps body 1"):
+        kairos.Scene(positions=[[0, 0], [0.5, 0]], shapes={"shape": "box", "half_extents": [1, 1]},
+                     walls=[{"box": {"min": [-5, -5], "max": [5, 5]}}])
+    with pytest.raises(kairos.SceneError, match=r"`orientations` must have shape \(2, 4\)"):
+        kairos.Scene(positions=[[1, 1, 1], [4, 1, 1]], shapes=cube, orientations=[0.1, 0.2])
+    with pytest.raises(kairos.SceneError, match="not both"):
+        kairos.Scene(positions=[[1, 1]], radii=0.5, shapes=cube)

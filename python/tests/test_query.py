@@ -1,0 +1,97 @@
+"""The collision queries on numpy inputs, against closed forms."""
+
+import numpy as np
+import pytest
+
+import kairos
+
+SQUARE = {"shape": "box", "half_extents": [1.0, 1.0], "position": [0.0, 0.0]}
+DISC = {"shape": "ball", "radius": 0.5, "position": [3.0, 0.0]}
+
+
+def test_the_distance_of_a_square_and_a_disc_one_and_batched():
+    d = kairos.distance(SQUARE, DISC)
+    assert d["distance"] == pytest.approx(1.5, abs=1e-12) and not d["intersecting"]
+    np.testing.assert_allclose(d["point_a"], [1, 0], atol=1e-12)
+    np.testing.assert_allclose(d["normal"], [1, 0], atol=1e-12)
+    # The disc around the square: exact distances from a closed form.
+    rng = np.random.default_rng(3)
+    pos = rng.uniform(-4, 4, size=(200, 2))
+    rot = rng.uniform(-np.pi, np.pi, size=200)
+    b = kairos.distance(SQUARE, DISC, rot_a=rot, pos_b=pos)
+    local = np.einsum("kij,kj->ki", np.stack([np.stack([np.cos(rot), np.sin(rot)], 1),
+                                               np.stack([-np.sin(rot), np.cos(rot)], 1)], 1), pos)
+    q = np.abs(local) - 1.0
+    box = np.linalg.norm(np.maximum(q, 0), axis=1) + np.minimum(q.max(axis=1), 0)
+    np.testing.assert_allclose(b["distance"], box - 0.5, atol=1e-9)
+    np.testing.assert_array_equal(b["intersecting"], box < 0.5)
+    assert b["point_a"].shape == (200, 2)
+
+
+def test_3d_boxes_with_quaternion_batches():
+    cube = {"shape": "box", "half_extents": [1.0, 1.0, 1.0], "position": [0, 0, 0]}
+    other = dict(cube, position=[3.0, 0.0, 0.0])
+    # Turned by 45 degrees about z, the first cube reaches sqrt(2) along x.
+    half = np.pi / 8
+    rot = np.array([[1, 0, 0, 0], [np.cos(half), 0, 0, np.sin(half)]], float)
+    d = kairos.distance(cube, other, rot_a=rot)
+    np.testing.assert_allclose(d["distance"], [1.0, 2.0 - np.sqrt(2)], atol=1e-9)
+    with pytest.raises(ValueError, match="rot_a"):
+        kairos.distance(cube, other, rot_a=[[1, 0, 0]])
+    with pytest.raises(ValueError, match="orientation"):
+        kairos.distance(cube, other, rot_a=[[0, 0, 0, 0]])
+
+
+def test_time_of_impact_never_after_the_contact():
+    moving = dict(DISC, velocity=[-1.0, 0.0])
+    t = kairos.time_of_impact(SQUARE, moving, until=5.0)
+    assert t["status"] == kairos.TOI_HIT
+    assert 1.5 - 1e-6 < t["time"] <= 1.5
+    miss = kairos.time_of_impact(SQUARE, dict(DISC, velocity=[1.0, 0.0]), until=5.0)
+    assert miss["status"] == kairos.TOI_NONE and miss["time"] == np.inf
+    over = kairos.time_of_impact(SQUARE, dict(DISC, position=[1.2, 0.0]), until=1.0)
+    assert over["status"] == kairos.TOI_OVERLAPPING and over["time"] == 0.0
+    # Batched over the disc's start: contact when the gap has closed at speed 1.
+    starts = np.array([[2.0, 0.0], [3.0, 0.0], [6.0, 0.0]])
+    b = kairos.time_of_impact(SQUARE, moving, until=4.0, pos_b=starts)
+    np.testing.assert_array_equal(b["status"], [1, 1, 0])
+    assert np.all(b["time"][:2] <= [0.5, 1.5]) and np.all(b["time"][:2] > [0.5 - 1e-6, 1.5 - 1e-6])
+    # A spinning plank sweeps the disc: the rotation is part of the motion.
+    plank = {"shape": "box", "half_extents": [2.0, 0.05], "position": [0, 0],
+             "angular_velocity": 1.0}
+    ball = {"shape": "ball", "radius": 0.1, "position": [0.0, 1.0]}
+    s = kairos.time_of_impact(plank, ball, until=3.0)
+    # The plank's top face reaches the ball's centre line when its angle is near pi/2 - ...
+    assert s["status"] == kairos.TOI_HIT and 1.3 < s["time"] < np.pi / 2
+
+
+def test_bad_bodies_are_named():
+    with pytest.raises(kairos.SceneError, match="body 1: shape: unknown shape `blob`"):
+        kairos.distance(SQUARE, {"shape": "blob", "position": [0, 0]})
+    with pytest.raises(kairos.SceneError, match="body 0"):
+        kairos.distance(dict(SQUARE, half_extents=[-1, 1]), DISC)
+    with pytest.raises(ValueError, match="until must be a time"):
+        kairos.time_of_impact(SQUARE, DISC, until=-1)
+
+
+def test_vertex_face_and_edge_edge_never_miss():
+    tri = np.array([[0, 0, 0], [1, 0, 0], [0, 1, 0]], float)
+    start = np.vstack([[0.2, 0.2, 1.0], tri])
+    end = np.vstack([[0.2, 0.2, -1.0], tri])
+    t = kairos.vertex_face(start, end)
+    assert 0.5 - 1e-9 <= t <= 0.5
+    outside = start.copy(), end.copy()
+    outside[0][0, :2] = outside[1][0, :2] = [0.8, 0.8]
+    assert kairos.vertex_face(*outside) == np.inf
+    batch = kairos.vertex_face(np.stack([start, outside[0]]), np.stack([end, outside[1]]))
+    assert batch.shape == (2,) and batch[1] == np.inf
+    # Two edges crossing at t = 0.25.
+    a = np.array([[-1, 0, 1], [1, 0, 1], [0, -1, 0], [0, 1, 0]], float)
+    b = a.copy()
+    b[:2, 2] = -3.0
+    e = kairos.edge_edge(a, b)
+    assert 0.25 - 1e-9 <= e <= 0.25
+    with pytest.raises(ValueError, match=r"\(k, 4, 3\)"):
+        kairos.edge_edge(a[:3], b[:3])
+    with pytest.raises(ValueError, match="finite"):
+        kairos.edge_edge(np.full((4, 3), np.nan), b)
