@@ -30,6 +30,7 @@ from ._query import (
     TOI_STALLED,
     distance,
     edge_edge,
+    mesh_contact,
     time_of_impact,
     vertex_face,
 )
@@ -46,6 +47,7 @@ __all__ = [
     "time_of_impact",
     "vertex_face",
     "edge_edge",
+    "mesh_contact",
     "TOI_NONE",
     "TOI_HIT",
     "TOI_OVERLAPPING",

@@ -120,6 +120,34 @@ def _features(start, end, edge: bool, tolerance: float) -> np.ndarray:
     return t[0].item() if single else t
 
 
+def _mesh(which: str, m: dict):
+    v = np.ascontiguousarray(m["vertices"], dtype=np.float64)
+    t = np.ascontiguousarray(m["triangles"], dtype=np.int64)
+    if v.ndim != 2 or v.shape[1] != 3 or t.ndim != 2 or t.shape[1] != 3:
+        raise ValueError(f"mesh {which}: vertices must be (n, 3) and triangles (m, 3)")
+    centre = m.get("centre")
+    centre = v.mean(axis=0) if centre is None else np.asarray(centre, dtype=np.float64)
+    three = lambda k: [float(x) for x in np.asarray(m.get(k, (0.0, 0.0, 0.0)), dtype=np.float64)]
+    return (v.reshape(-1), t.reshape(-1), [float(x) for x in centre], three("velocity"),
+            three("angular_velocity"))
+
+
+def mesh_contact(a: dict, b: dict, until: float, separation: float = 1e-10) -> Optional[dict]:
+    """The earliest contact in ``[0, until]`` of two triangle meshes, D2M's query (sphere
+    trees, then the vertex-face and edge-edge tests by interval root finding: never missed).
+
+    Each mesh is a dict: ``vertices`` ``(n, 3)`` and ``triangles`` ``(m, 3)`` at ``t = 0`` in
+    the world frame (a closed or open surface), and its motion: ``velocity`` of its ``centre``
+    (default: the vertices' mean) and ``angular_velocity`` about it (world frame), both
+    constant. Returns None when they do not touch by ``until``, else ``time`` (moved back from
+    the root finder's ``first`` so that the meshes are left about ``separation`` apart),
+    ``first``, the contact ``point`` and unit ``normal`` (from ``a`` to ``b``) at ``first``,
+    ``approach_speed``, and the features that meet (``kind`` ``vertex-face`` with ``vertex_of``,
+    ``vertex`` and ``triangle``, or ``edge-edge`` with ``edge_a`` and ``edge_b``).
+    """
+    return _kairos.mesh_contact(*_mesh("a", a), *_mesh("b", b), float(until), float(separation))
+
+
 def vertex_face(start, end, tolerance: float = 1e-9):
     """The earliest time in ``[0, 1]`` at which a vertex ``p`` may touch a triangle ``a b c``,
     all four moving on straight lines from ``start`` to ``end`` (``(4, 3)``, rows ``p, a, b,

@@ -770,6 +770,7 @@ fn _kairos(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(sweep::run_one, m)?)?;
     m.add_function(wrap_pyfunction!(query::pair_query, m)?)?;
     m.add_function(wrap_pyfunction!(query::feature_ccd, m)?)?;
+    m.add_function(wrap_pyfunction!(query::mesh_contact, m)?)?;
     m.add_function(wrap_pyfunction!(sweep::run_many, m)?)?;
     m.add("SceneError", m.py().get_type::<SceneError>())?;
     m.add("TraceError", m.py().get_type::<TraceError>())?;

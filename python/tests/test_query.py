@@ -95,3 +95,32 @@ def test_vertex_face_and_edge_edge_never_miss():
         kairos.edge_edge(a[:3], b[:3])
     with pytest.raises(ValueError, match="finite"):
         kairos.edge_edge(np.full((4, 3), np.nan), b)
+
+
+def cube(centre, half=0.5):
+    c = np.array(centre, float)
+    v = np.array([[x, y, z] for x in (-half, half) for y in (-half, half) for z in (-half, half)])
+    # Outward, counter-clockwise seen from outside.
+    t = [[0, 1, 3], [0, 3, 2], [4, 6, 7], [4, 7, 5], [0, 4, 5], [0, 5, 1],
+         [2, 3, 7], [2, 7, 6], [0, 2, 6], [0, 6, 4], [1, 5, 7], [1, 7, 3]]
+    return {"vertices": v + c, "triangles": np.array(t)}
+
+
+def test_mesh_contact_of_two_cubes():
+    a = cube([0, 0, 0])
+    b = dict(cube([3, 0.2, 0.1]), velocity=[-1, 0, 0])
+    c = kairos.mesh_contact(a, b, until=5.0)
+    assert c is not None
+    # The faces meet when the gap of 2 has closed at speed 1.
+    assert 2.0 - 1e-6 < c["first"] <= 2.0 and c["time"] <= c["first"]
+    # A unit normal, or zero where the features give none (parallel edges of the faces).
+    assert np.linalg.norm(c["normal"]) == pytest.approx(1.0) or not c["normal"].any()
+    assert 0.5 - 1e-6 <= c["point"][0] <= 0.5 + 1e-6
+    assert c["kind"] in ("vertex-face", "edge-edge")
+    assert kairos.mesh_contact(a, b, until=1.5) is None
+    # Spinning about z while it comes: the corner reaches first, earlier than 2.
+    spin = dict(b, angular_velocity=[0, 0, 2.0])
+    s = kairos.mesh_contact(a, spin, until=5.0)
+    assert s is not None and s["first"] < 2.0
+    with pytest.raises(ValueError, match="mesh b: triangle index 9"):
+        kairos.mesh_contact(a, dict(b, triangles=[[0, 1, 9]]), until=1.0)
