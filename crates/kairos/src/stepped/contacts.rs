@@ -611,8 +611,12 @@ impl<V: Vector> Kept<V> {
         c: ContactPair,
         may_keep: impl Fn(&[Point<V>]) -> bool,
     ) -> Option<std::ops::Range<usize>> {
-        let i = self.sorted.binary_search_by_key(&c, |x| x.0).ok()?;
-        let (_, a, b) = self.sorted[i];
+        // In place, the pair is mostly the next old one: no search.
+        let next = self.groups.get(self.next).filter(|g| self.cut.is_none() && g.0 == c);
+        let (_, a, b) = match next {
+            Some(&g) => g,
+            None => self.sorted[self.sorted.binary_search_by_key(&c, |x| x.0).ok()?],
+        };
         let old = a as usize..b as usize;
         // Where its old points are now: in place, or moved aside past the cut.
         let tail = match self.cut {
