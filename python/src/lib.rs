@@ -504,10 +504,24 @@ impl PySimulation {
         Ok((with_sim!(&inner.sim, s => state::frame_state(s, t)), t))
     }
 
+    /// The simulation, once no other thread runs it. Another Python thread's `run` holds it
+    /// with the GIL released and takes the GIL back between slices to check signals: waiting
+    /// for it while holding the GIL would deadlock, so the wait lets the GIL go.
     fn lock(&self) -> PyResult<std::sync::MutexGuard<'_, Inner>> {
-        self.inner
-            .lock()
-            .map_err(|_| PyRuntimeError::new_err("the simulation was left inconsistent by a crash"))
+        use std::sync::TryLockError;
+        loop {
+            match self.inner.try_lock() {
+                Ok(g) => return Ok(g),
+                Err(TryLockError::Poisoned(_)) => {
+                    return Err(PyRuntimeError::new_err(
+                        "the simulation was left inconsistent by a crash",
+                    ))
+                }
+                Err(TryLockError::WouldBlock) => Python::with_gil(|py| {
+                    py.allow_threads(|| std::thread::sleep(Duration::from_millis(1)))
+                }),
+            }
+        }
     }
 }
 

@@ -329,3 +329,16 @@ def test_3d_rigid_bodies_from_arrays_and_their_errors():
         kairos.Scene(positions=[[1, 1, 1], [4, 1, 1]], shapes=cube, orientations=[0.1, 0.2])
     with pytest.raises(kairos.SceneError, match="not both"):
         kairos.Scene(positions=[[1, 1]], radii=0.5, shapes=cube)
+
+
+def test_reading_a_simulation_another_thread_runs_waits_without_deadlock():
+    s = kairos.Scene.gas(n=4000, packing=0.4, dim=3, seed=1, duration=2)
+    sim = kairos.Simulation(s)
+    t = threading.Thread(target=lambda: sim.run(record=False))
+    t.start()
+    time.sleep(0.05)
+    # Waits for the run (which releases the GIL and takes it back between slices).
+    assert sim.time in (0.0, 2.0)
+    t.join(timeout=60)
+    assert not t.is_alive()
+    assert sim.time == 2.0 and sim.positions.shape == (4000, 3)
