@@ -393,15 +393,32 @@ class Simulation:
     ``broad_phase`` is ``"auto"`` (the fastest for the scene) or one of ``"calendar"``,
     ``"calendar-lists"``, ``"kaya-bvh"``, ``"sap"``, ``"grid"``, ``"all-pairs"``: every one
     gives the same events, bit for bit.
+
+    ``trace="run.ktrace"`` writes the run's trace as ``kairos run`` does (the same records, so
+    the same :attr:`trace_hash`), for ``kairos view``, ``snapshot``, ``frames`` and
+    :func:`read_trace`. The file appears when a run reaches the scene's end, or at
+    :meth:`finish_trace`.
     """
 
     __slots__ = ("_inner", "scene")
 
-    def __init__(self, scene: Scene, broad_phase: str = "auto"):
+    def __init__(self, scene: Scene, broad_phase: str = "auto", trace=None):
         if not isinstance(scene, Scene):
             raise TypeError(f"Simulation needs a kairos.Scene, got {type(scene).__name__}")
         self.scene = scene
-        self._inner = _kairos.Simulation(scene._inner, broad_phase)
+        self._inner = _kairos.Simulation(
+            scene._inner, broad_phase, None if trace is None else os.fspath(trace)
+        )
+
+    def finish_trace(self) -> None:
+        """Ends the trace at :attr:`time` (a run stopped before the scene's end) and gives the
+        file its name. Nothing without a trace or once it is finished."""
+        self._inner.finish_trace()
+
+    @property
+    def trace_hash(self) -> Optional[str]:
+        """The finished trace's record hash (as ``kairos run`` prints it), or None."""
+        return self._inner.trace_hash
 
     def run(
         self, until: Optional[float] = None, events: Optional[int] = None, record: bool = True

@@ -18,7 +18,7 @@ use kairos::math::{DVec2, DVec3, Vector};
 use kairos::observe::{Observer, Sample};
 use kairos::scene::{BodySpec, Scene, SceneError as LibSceneError, WallSpec};
 use kairos::sim::Simulation;
-use kairos::trace::TraceReader;
+use kairos::trace::{Record, TraceReader, TraceWriter};
 use numpy::{PyArray1, PyArray2, PyReadonlyArray1};
 use pyo3::create_exception;
 use pyo3::exceptions::{PyRuntimeError, PyValueError};
@@ -403,6 +403,26 @@ struct Inner {
     observer: Option<(Observer, Vec<Sample>)>,
     /// Whether the end of the scene's duration was reached (the last window closed).
     ended: bool,
+    /// The trace being written, if asked for: a record a collision, finished at the end.
+    trace: Option<(TraceWriter, PathBuf)>,
+    /// The hash of the finished trace's records.
+    trace_hash: Option<u64>,
+}
+
+impl Inner {
+    /// Writes the trace's footer with `end` as its end time and moves it into place.
+    fn finish_trace(&mut self, end: f64) -> PyResult<()> {
+        if let Some((w, path)) = self.trace.take() {
+            let h = w.finish(end).map_err(|e| {
+                pyo3::exceptions::PyOSError::new_err(format!(
+                    "{}: writing the trace failed: {e}",
+                    path.display()
+                ))
+            })?;
+            self.trace_hash = Some(h);
+        }
+        Ok(())
+    }
 }
 
 /// Where a run stops.
@@ -429,6 +449,8 @@ enum Slice {
     Done,
     /// The slice's wall-clock budget ran out first: signals are checked, then the run goes on.
     Budget,
+    /// Writing the trace failed.
+    TraceFailed(std::io::Error),
 }
 
 /// Processes events until `stop` or `deadline`, recording collisions in `log` when given.
@@ -438,6 +460,7 @@ fn advance<V: Vector>(
     inner_view: &mut f64,
     observer: &mut Option<(Observer, Vec<Sample>)>,
     ended: &mut bool,
+    trace: &mut Option<(TraceWriter, PathBuf)>,
     stop: Stop,
     done: &mut u64,
     mut log: Option<&mut EventLog>,
@@ -457,6 +480,13 @@ fn advance<V: Vector>(
         match sim.process_next_by(stop.until) {
             Some(e) => {
                 if matches!(e.kind, EventKind::BodyBody | EventKind::BodyWall) {
+                    if let Some((w, _)) = trace.as_mut() {
+                        let r = Record::from_event(&e, sim.world(), sim.lookahead());
+                        if let Err(err) = w.write(&r) {
+                            *inner_view = sim.now();
+                            return Slice::TraceFailed(err);
+                        }
+                    }
                     *done += 1;
                     if let Some(log) = log.as_deref_mut() {
                         push(log, &e);
@@ -528,8 +558,8 @@ impl PySimulation {
 #[pymethods]
 impl PySimulation {
     #[new]
-    #[pyo3(signature = (scene, broad_phase="auto"))]
-    fn new(scene: &PyScene, broad_phase: &str) -> PyResult<Self> {
+    #[pyo3(signature = (scene, broad_phase="auto", trace=None))]
+    fn new(scene: &PyScene, broad_phase: &str, trace: Option<PathBuf>) -> PyResult<Self> {
         use kairos::broad_phase::{BroadPhaseKind, BroadPhaseOptions};
         let scene = &scene.scene;
         let kind = if broad_phase == "auto" {
@@ -552,12 +582,26 @@ impl PySimulation {
                 scene.duration,
             )),
         };
+        let trace = match trace {
+            None => None,
+            Some(path) => Some((
+                TraceWriter::create_for_scene(&path, scene, kind.to_string()).map_err(|e| {
+                    pyo3::exceptions::PyOSError::new_err(format!(
+                        "{}: cannot create the trace: {e}",
+                        path.display()
+                    ))
+                })?,
+                path,
+            )),
+        };
         Ok(Self {
             inner: Mutex::new(Inner {
                 sim,
                 view: 0.0,
                 observer: None,
                 ended: false,
+                trace,
+                trace_hash: None,
             }),
             dim: scene.dim,
             broad_phase: kind.to_string(),
@@ -603,13 +647,25 @@ impl PySimulation {
                     view,
                     observer,
                     ended,
+                    trace,
+                    ..
                 } = &mut *inner;
-                with_sim!(sim, s => advance(s, view, observer, ended, stop, &mut done, log.as_mut(), deadline))
+                with_sim!(sim, s => advance(s, view, observer, ended, trace, stop, &mut done, log.as_mut(), deadline))
             });
             match slice {
                 Slice::Done => break,
                 Slice::Budget => py.check_signals()?,
+                Slice::TraceFailed(e) => {
+                    let (_, path) = inner.trace.take().expect("a trace was being written");
+                    return Err(pyo3::exceptions::PyOSError::new_err(format!(
+                        "{}: writing the trace failed: {e}",
+                        path.display()
+                    )));
+                }
             }
+        }
+        if inner.ended {
+            inner.finish_trace(end)?;
         }
         let Some(log) = log else {
             return Ok(None);
@@ -712,6 +768,20 @@ impl PySimulation {
         } else {
             state::matrix(py, flat, 3)?.into_any()
         }))
+    }
+
+    /// Ends the trace at the current time (a run that stops before the scene's end); its file
+    /// appears only then. Does nothing without a trace, or once it is finished.
+    fn finish_trace(&self) -> PyResult<()> {
+        let mut inner = self.lock()?;
+        let t = inner.view;
+        inner.finish_trace(t)
+    }
+
+    /// The hash of the finished trace's records (as `kairos run` prints it), or None.
+    #[getter]
+    fn trace_hash(&self) -> PyResult<Option<String>> {
+        Ok(self.lock()?.trace_hash.map(|h| format!("{h:016x}")))
     }
 
     /// The current time.

@@ -342,3 +342,33 @@ def test_reading_a_simulation_another_thread_runs_waits_without_deadlock():
     t.join(timeout=60)
     assert not t.is_alive()
     assert sim.time == 2.0 and sim.positions.shape == (4000, 3)
+
+
+def test_a_trace_written_from_python_is_the_command_lines(tmp_path):
+    s = kairos.Scene.gas(n=300, packing=0.3, dim=3, seed=8, duration=1)
+    scene = tmp_path / "g.toml"
+    s.to_toml(scene)
+    cli_trace, summary = tmp_path / "cli.ktrace", tmp_path / "s.json"
+    subprocess.run(
+        [kairos_bin(), "run", str(scene), "-o", str(cli_trace), "-q", "--summary-json", str(summary)],
+        check=True,
+    )
+    import json
+
+    expected = json.loads(summary.read_text())["trace_hash"]
+    path = tmp_path / "py.ktrace"
+    sim = kairos.Simulation(s, trace=path)
+    sim.run(until=0.4)
+    assert not path.exists()  # written only when finished
+    sim.run()
+    assert path.exists() and sim.trace_hash == expected
+    np.testing.assert_array_equal(kairos.read_trace(path).records, kairos.read_trace(cli_trace).records)
+    # Stopped early: finished by hand at the time reached.
+    early = tmp_path / "early.ktrace"
+    e = kairos.Simulation(s, trace=early)
+    e.run(until=0.5)
+    e.finish_trace()
+    tr = kairos.read_trace(early)
+    assert tr.end_time == 0.5 and 0 < len(tr) < len(kairos.read_trace(path))
+    with pytest.raises(OSError, match="cannot create the trace"):
+        kairos.Simulation(s, trace=tmp_path / "no" / "such" / "t.ktrace")
