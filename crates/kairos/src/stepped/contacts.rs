@@ -612,7 +612,10 @@ impl<V: Vector> Kept<V> {
         may_keep: impl Fn(&[Point<V>]) -> bool,
     ) -> Option<std::ops::Range<usize>> {
         // In place, the pair is mostly the next old one: no search.
-        let next = self.groups.get(self.next).filter(|g| self.cut.is_none() && g.0 == c);
+        let next = self
+            .groups
+            .get(self.next)
+            .filter(|g| self.cut.is_none() && g.0 == c);
         let (_, a, b) = match next {
             Some(&g) => g,
             None => self.sorted[self.sorted.binary_search_by_key(&c, |x| x.0).ok()?],
