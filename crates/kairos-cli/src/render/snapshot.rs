@@ -21,7 +21,7 @@ use crate::output::{self, Files};
 use crate::render::picture::{self, Axes, Bounds, DrawnWall, Shape};
 use crate::show;
 
-/// Colours shared with the replay page (`assets/viewer.js`).
+/// Colours shared with the replay page (`assets/viewer-core.js`).
 pub const BACKGROUND: &str = "#ffffff";
 /// Walls.
 pub const WALL: &str = "#222222";

@@ -2,7 +2,8 @@
 //! the simulator writes a file, a separate viewer replays it, changes the speed of time and
 //! draws the broad phase's AABBs).
 //!
-//! The page is `assets/viewer.html` with `assets/viewer.css` and `assets/viewer.js` inlined and
+//! The page is `assets/viewer.html` with `assets/viewer.css` and the script (`viewer-core.js`,
+//! then the renderer `viewer-2d.js`) inlined and
 //! the trace embedded as one JSON object whose arrays are base64 little-endian numbers: event
 //! times as `f64` (exact order and time), look-aheads, positions and velocities as `f32` (far
 //! below a pixel; positions in a periodic box are wrapped into it first, so they stay small),
@@ -50,7 +51,12 @@ pub const MAX_EVENTS: usize = 100_000;
 
 const TEMPLATE: &str = include_str!("../../assets/viewer.html");
 const STYLE: &str = include_str!("../../assets/viewer.css");
-const SCRIPT: &str = include_str!("../../assets/viewer.js");
+/// The page's script: the shared core (data, state at the cursor, rotations, the kaya-bvh
+/// search), then the renderer, which continues the core's function scope and closes it.
+const SCRIPT: &str = concat!(
+    include_str!("../../assets/viewer-core.js"),
+    include_str!("../../assets/viewer-2d.js")
+);
 
 /// The largest turn (radians) a tumbling 3D body should make between two of the page's
 /// orientation samples (bounded by twice the largest angular speed recorded).
