@@ -23,6 +23,7 @@ import numpy as np
 from . import _kairos
 from ._kairos import SceneError, TraceError
 from ._sweep import RESULT_COLUMNS, sweep
+from ._query import _plain
 from ._query import (
     TOI_HIT,
     TOI_NONE,
@@ -205,7 +206,7 @@ class Scene:
             float(duration),
             float(restitution),
             None if box is None else [float(l) for l in box],
-            None if walls is None else [dict(w) for w in walls],
+            None if walls is None else [_plain(dict(w)) for w in walls],
             None if gravity is None else [float(g) for g in gravity],
         )
 
@@ -348,7 +349,6 @@ def _rigid(x, velocities, masses, shapes, orientations, angular, box, walls, dur
     shapes = list(shapes)
     if len(shapes) != n or not all(isinstance(s, dict) for s in shapes):
         raise SceneError(f"scene: `shapes` must be one dict or a list of {n} dicts")
-    from ._query import _plain
 
     rw = 1 if dim == 2 else 4
     aw = 1 if dim == 2 else 3

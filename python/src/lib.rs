@@ -51,64 +51,33 @@ pub(crate) fn scene_error(e: LibSceneError, file: Option<&str>) -> PyErr {
     }
 }
 
+/// The broad phase named `name`; `None` for `auto` (the scene's choice).
+pub(crate) fn broad_phase_kind(
+    name: &str,
+) -> PyResult<Option<kairos::broad_phase::BroadPhaseKind>> {
+    if name == "auto" {
+        return Ok(None);
+    }
+    name.parse()
+        .map(Some)
+        .map_err(|e| PyValueError::new_err(format!("broad_phase: {e}")))
+}
+
 /// A validated scene.
 #[pyclass(name = "Scene", module = "kairos._kairos", frozen)]
 pub struct PyScene {
     pub(crate) scene: Scene,
 }
 
-/// A wall from its Python description: one of `{"box": {"min": [...], "max": [...]}}`,
-/// `{"plane": {"point": [...], "normal": [...]}}`, `{"a": [...], "b": [...]}` (a segment) or
-/// `{"polygon": [[...], ...]}`.
-fn wall_spec(k: usize, d: &Bound<'_, PyDict>) -> PyResult<WallSpec> {
-    let bad = |m: &str| SceneError::new_err(format!("wall {k}: {m}"));
-    let vec = |v: Bound<'_, PyAny>, what: &str| -> PyResult<Vec<f64>> {
-        v.extract::<Vec<f64>>()
-            .map_err(|_| bad(&format!("`{what}` must be a list of numbers")))
+/// Wall `k` from its dict, read as a scene file's `[[walls]]` table is (the same keys, checks
+/// and messages).
+fn wall_spec(k: usize, d: &Bound<'_, PyDict>, dim: usize) -> PyResult<WallSpec> {
+    let toml::Value::Table(t) = query::to_toml(d.as_any(), &format!("wall {k}"))
+        .map_err(|e| SceneError::new_err(format!("wall {k}: {e}")))?
+    else {
+        return Err(SceneError::new_err(format!("wall {k}: must be a dict")));
     };
-    let sub = |name: &str| -> PyResult<Option<Bound<'_, PyDict>>> {
-        match d.get_item(name)? {
-            None => Ok(None),
-            Some(v) => v
-                .downcast_into::<PyDict>()
-                .map(Some)
-                .map_err(|_| bad(&format!("`{name}` must be a dict"))),
-        }
-    };
-    let field = |t: &Bound<'_, PyDict>, outer: &str, key: &str| -> PyResult<Vec<f64>> {
-        match t.get_item(key)? {
-            Some(v) => vec(v, &format!("{outer}.{key}")),
-            None => Err(bad(&format!("`{outer}` needs `{key}`"))),
-        }
-    };
-    if let Some(b) = sub("box")? {
-        return Ok(WallSpec::Box {
-            min: field(&b, "box", "min")?,
-            max: field(&b, "box", "max")?,
-        });
-    }
-    if let Some(p) = sub("plane")? {
-        return Ok(WallSpec::Plane {
-            point: field(&p, "plane", "point")?,
-            normal: field(&p, "plane", "normal")?,
-        });
-    }
-    if let Some(p) = d.get_item("polygon")? {
-        let vertices = p
-            .extract::<Vec<Vec<f64>>>()
-            .map_err(|_| bad("`polygon` must be a list of vertices"))?;
-        return Ok(WallSpec::Polygon { vertices });
-    }
-    match (d.get_item("a")?, d.get_item("b")?) {
-        (Some(a), Some(b)) => Ok(WallSpec::Segment {
-            a: vec(a, "a")?,
-            b: vec(b, "b")?,
-        }),
-        _ => Err(bad(
-            "no kind of wall given; a wall is a dict with `box` ({min, max}), `plane` \
-             ({point, normal}), `polygon` (vertices) or the ends `a` and `b` of a segment",
-        )),
-    }
+    WallSpec::from_table(&t, k, dim).map_err(|e| scene_error(e, None))
 }
 
 #[pymethods]
@@ -163,7 +132,7 @@ impl PyScene {
             .unwrap_or_default()
             .iter()
             .enumerate()
-            .map(|(k, d)| wall_spec(k, d))
+            .map(|(k, d)| wall_spec(k, d, dim))
             .collect::<PyResult<Vec<_>>>()?;
         let mut g = [0.0; 3];
         if let Some(gv) = gravity {
@@ -562,13 +531,8 @@ impl PySimulation {
     fn new(scene: &PyScene, broad_phase: &str, trace: Option<PathBuf>) -> PyResult<Self> {
         use kairos::broad_phase::{BroadPhaseKind, BroadPhaseOptions};
         let scene = &scene.scene;
-        let kind = if broad_phase == "auto" {
-            BroadPhaseKind::auto(scene.dim, scene.packing()).kind
-        } else {
-            broad_phase
-                .parse::<BroadPhaseKind>()
-                .map_err(|e| PyValueError::new_err(format!("broad_phase: {e}")))?
-        };
+        let kind = broad_phase_kind(broad_phase)?
+            .unwrap_or_else(|| BroadPhaseKind::auto(scene.dim, scene.packing()).kind);
         let opts = BroadPhaseOptions::default();
         let sim = match scene.dim {
             2 => Sim::D2(Simulation::new(

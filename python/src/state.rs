@@ -15,19 +15,20 @@ pub fn matrix(py: Python<'_>, flat: Vec<f64>, cols: usize) -> PyResult<Bound<'_,
 
 /// Every body's position at absolute time `t` (on or after its last event), flat.
 pub fn positions<V: Vector>(sim: &Simulation<V>, t: f64) -> Vec<f64> {
-    let w = sim.world();
-    let local = t - sim.origin();
-    (0..w.bodies().len())
-        .flat_map(|i| w.body_state_at(i, local).0.to_array3()[..V::DIM].to_vec())
-        .collect()
+    states(sim, t, |(x, _)| x)
 }
 
 /// Every body's velocity at absolute time `t`, flat.
 pub fn velocities<V: Vector>(sim: &Simulation<V>, t: f64) -> Vec<f64> {
+    states(sim, t, |(_, v)| v)
+}
+
+/// One vector of every body's state (position, velocity) at absolute time `t`, flat.
+fn states<V: Vector>(sim: &Simulation<V>, t: f64, pick: impl Fn((V, V)) -> V) -> Vec<f64> {
     let w = sim.world();
     let local = t - sim.origin();
     (0..w.bodies().len())
-        .flat_map(|i| w.body_state_at(i, local).1.to_array3()[..V::DIM].to_vec())
+        .flat_map(|i| pick(w.body_state_at(i, local)).to_array3()[..V::DIM].to_vec())
         .collect()
 }
 

@@ -1,7 +1,6 @@
 //! Ensembles from Python: one run ([`run_one`], a Dask task's) or many on all cores with rayon
 //! ([`run_many`]), each a pure function of its scene and options (`kairos::ensemble`).
 
-use kairos::broad_phase::BroadPhaseKind;
 use kairos::ensemble::{self, RunOptions, RunResult, Stat};
 use pyo3::exceptions::PyValueError;
 use pyo3::prelude::*;
@@ -11,19 +10,10 @@ use crate::{scene_error, PyScene};
 
 /// The options of every run.
 fn options(observe: Option<f64>, skip: usize, broad_phase: &str) -> PyResult<RunOptions> {
-    let broad_phase = if broad_phase == "auto" {
-        None
-    } else {
-        Some(
-            broad_phase
-                .parse::<BroadPhaseKind>()
-                .map_err(|e| PyValueError::new_err(format!("broad_phase: {e}")))?,
-        )
-    };
     Ok(RunOptions {
         observe,
         skip,
-        broad_phase,
+        broad_phase: crate::broad_phase_kind(broad_phase)?,
     })
 }
 

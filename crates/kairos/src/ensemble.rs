@@ -175,32 +175,18 @@ pub fn run_all(
     threads: Option<usize>,
     on_done: &(dyn Fn(usize) + Sync),
 ) -> Vec<Result<RunResult, SceneError>> {
-    let go = || {
-        scenes
-            .par_iter()
-            .enumerate()
-            .map(|(i, s)| {
-                let r = run(s, opts);
-                on_done(i);
-                r
-            })
-            .collect()
+    let one = |(i, s): (usize, &Scene)| {
+        let r = run(s, opts);
+        on_done(i);
+        r
     };
     match rayon::ThreadPoolBuilder::new()
         .num_threads(threads.unwrap_or(0))
         .build()
     {
-        Ok(pool) => pool.install(go),
+        Ok(pool) => pool.install(|| scenes.par_iter().enumerate().map(one).collect()),
         // No pool could be made (no threads to be had): one after another on this thread.
-        Err(_) => scenes
-            .iter()
-            .enumerate()
-            .map(|(i, s)| {
-                let r = run(s, opts);
-                on_done(i);
-                r
-            })
-            .collect(),
+        Err(_) => scenes.iter().enumerate().map(one).collect(),
     }
 }
 

@@ -203,83 +203,7 @@ impl Scene {
         };
         let mut walls = Vec::new();
         for (i, t) in tables(&root, "walls")?.into_iter().enumerate() {
-            let item = Item::Wall(i);
-            if t.contains_key("shape") {
-                if let Some(k) = ["plane", "polygon", "box"]
-                    .into_iter()
-                    .find(|k| t.contains_key(*k))
-                {
-                    return Err(invalid(
-                        item,
-                        format!("give exactly one of `shape` and `{k}`"),
-                    ));
-                }
-                walls.push(WallSpec::Shape { table: t.clone() });
-                continue;
-            }
-            check_keys(t, &["a", "b", "plane", "polygon", "box"], item)?;
-            let segment = t.contains_key("a") || t.contains_key("b");
-            let kinds = ["plane", "polygon", "box"]
-                .iter()
-                .filter(|k| t.contains_key(**k))
-                .count()
-                + usize::from(segment);
-            if kinds > 1 {
-                return Err(invalid(
-                    item,
-                    "give exactly one of `a`/`b`, `plane`, `polygon` or `box`",
-                ));
-            }
-            let spec = if let Some(p) = t.get("plane") {
-                let p = p
-                    .as_table()
-                    .ok_or_else(|| invalid(item, "`plane` must be a table { point, normal }"))?;
-                check_keys(p, &["point", "normal"], item)?;
-                WallSpec::Plane {
-                    point: vector(p, "point", dim, item)?,
-                    normal: vector(p, "normal", dim, item)?,
-                }
-            } else if let Some(poly) = t.get("polygon") {
-                let arr = poly
-                    .as_array()
-                    .ok_or_else(|| invalid(item, "`polygon` must be an array of vertices"))?;
-                let mut vertices = Vec::new();
-                for (k, vtx) in arr.iter().enumerate() {
-                    let mut holder = Table::new();
-                    holder.insert(format!("polygon vertex {k}"), vtx.clone());
-                    vertices.push(vector(&holder, &format!("polygon vertex {k}"), dim, item)?);
-                }
-                WallSpec::Polygon { vertices }
-            } else if let Some(b) = t.get("box") {
-                let b = b
-                    .as_table()
-                    .ok_or_else(|| invalid(item, "`box` must be a table { min, max }"))?;
-                check_keys(b, &["min", "max"], item)?;
-                WallSpec::Box {
-                    min: vector(b, "min", dim, item)?,
-                    max: vector(b, "max", dim, item)?,
-                }
-            } else if segment {
-                let end = |key: &str| {
-                    if t.contains_key(key) {
-                        vector(t, key, dim, item)
-                    } else {
-                        Err(invalid(
-                            item,
-                            format!(
-                                "missing field `{key}` (a segment needs both ends, `a` and `b`)"
-                            ),
-                        ))
-                    }
-                };
-                WallSpec::Segment {
-                    a: end("a")?,
-                    b: end("b")?,
-                }
-            } else {
-                return Err(invalid(item, WALL_KINDS));
-            };
-            walls.push(spec);
+            walls.push(WallSpec::from_table(t, i, dim)?);
         }
         let mut bodies = Vec::new();
         let mut shapes = Vec::new();
@@ -453,4 +377,85 @@ fn read_meshes(root: &Table) -> Result<MeshFiles, SceneError> {
         meshes.insert(name.clone(), std::sync::Arc::new(mesh));
     }
     Ok(meshes)
+}
+
+impl WallSpec {
+    /// Reads wall `index` of a scene of dimension `dim` from its table (the `[[walls]]` item of
+    /// a scene file, see `docs/scene-format.md`): errors name the wall and the key.
+    pub fn from_table(t: &Table, index: usize, dim: usize) -> Result<WallSpec, SceneError> {
+        let item = Item::Wall(index);
+        if t.contains_key("shape") {
+            if let Some(k) = ["plane", "polygon", "box"]
+                .into_iter()
+                .find(|k| t.contains_key(*k))
+            {
+                return Err(invalid(
+                    item,
+                    format!("give exactly one of `shape` and `{k}`"),
+                ));
+            }
+            return Ok(WallSpec::Shape { table: t.clone() });
+        }
+        check_keys(t, &["a", "b", "plane", "polygon", "box"], item)?;
+        let segment = t.contains_key("a") || t.contains_key("b");
+        let kinds = ["plane", "polygon", "box"]
+            .iter()
+            .filter(|k| t.contains_key(**k))
+            .count()
+            + usize::from(segment);
+        if kinds > 1 {
+            return Err(invalid(
+                item,
+                "give exactly one of `a`/`b`, `plane`, `polygon` or `box`",
+            ));
+        }
+        let spec = if let Some(p) = t.get("plane") {
+            let p = p
+                .as_table()
+                .ok_or_else(|| invalid(item, "`plane` must be a table { point, normal }"))?;
+            check_keys(p, &["point", "normal"], item)?;
+            WallSpec::Plane {
+                point: vector(p, "point", dim, item)?,
+                normal: vector(p, "normal", dim, item)?,
+            }
+        } else if let Some(poly) = t.get("polygon") {
+            let arr = poly
+                .as_array()
+                .ok_or_else(|| invalid(item, "`polygon` must be an array of vertices"))?;
+            let mut vertices = Vec::new();
+            for (k, vtx) in arr.iter().enumerate() {
+                let mut holder = Table::new();
+                holder.insert(format!("polygon vertex {k}"), vtx.clone());
+                vertices.push(vector(&holder, &format!("polygon vertex {k}"), dim, item)?);
+            }
+            WallSpec::Polygon { vertices }
+        } else if let Some(b) = t.get("box") {
+            let b = b
+                .as_table()
+                .ok_or_else(|| invalid(item, "`box` must be a table { min, max }"))?;
+            check_keys(b, &["min", "max"], item)?;
+            WallSpec::Box {
+                min: vector(b, "min", dim, item)?,
+                max: vector(b, "max", dim, item)?,
+            }
+        } else if segment {
+            let end = |key: &str| {
+                if t.contains_key(key) {
+                    vector(t, key, dim, item)
+                } else {
+                    Err(invalid(
+                        item,
+                        format!("missing field `{key}` (a segment needs both ends, `a` and `b`)"),
+                    ))
+                }
+            };
+            WallSpec::Segment {
+                a: end("a")?,
+                b: end("b")?,
+            }
+        } else {
+            return Err(invalid(item, WALL_KINDS));
+        };
+        Ok(spec)
+    }
 }
