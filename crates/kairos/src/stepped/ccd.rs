@@ -44,7 +44,7 @@ impl<V: Vector> SteppedSim<V> {
         let (mut fastest, mut smallest) = (0.0f64, f64::INFINITY);
         for i in 0..n {
             if !self.asleep[i] {
-                let (v, s) = self.motion(i);
+                let (v, s) = self.moving_reach(i);
                 fastest = fastest.max(v.length() + s);
                 smallest = smallest.min(self.world.bodies[i].radius);
             }
@@ -53,7 +53,7 @@ impl<V: Vector> SteppedSim<V> {
             return Vec::new();
         }
         let swept = self.swept_pairs(h);
-        let reach = |i: usize| self.motion(i);
+        let reach = |i: usize| self.moving_reach(i);
         let mut has_point: Vec<ContactPair> = self.points.iter().map(|p| p.pair()).collect();
         has_point.sort_unstable();
         has_point.dedup();
@@ -113,9 +113,9 @@ impl<V: Vector> SteppedSim<V> {
     /// end of the sub-step) overlap, by the sim's finder.
     fn swept_pairs(&mut self, h: f64) -> Vec<[u32; 2]> {
         self.boxes.clear();
-        for (b, body) in self.bodies.iter().zip(&self.world.bodies) {
+        for (i, (b, body)) in self.bodies.iter().zip(&self.world.bodies).enumerate() {
             let r = V::splat(body.radius);
-            let end = b.position + b.velocity * h;
+            let end = b.position + self.moving(i).0 * h;
             self.boxes.push(crate::math::Aabb {
                 min: b.position.min(end) - r,
                 max: b.position.max(end) + r,
@@ -126,23 +126,26 @@ impl<V: Vector> SteppedSim<V> {
         pairs
     }
 
-    /// The CCD world's bodies `i` set to the sim's states at its time 0.
-    fn sync(ccd: &mut World<V>, sim: &[super::StepBody<V>], i: usize) {
-        let b = &sim[i];
+    /// The CCD world's body `i` set to the sim's state at its time 0, moving as the rest of
+    /// the sub-step moves it ([`Self::moving`]).
+    fn sync(ccd: &mut World<V>, sim: &Self, i: usize) {
+        let b = &sim.bodies[i];
+        let (v, w) = sim.moving(i);
         let body = &mut ccd.bodies[i];
         body.pos = b.position;
-        body.vel = b.velocity;
+        body.vel = v;
         body.time = 0.0;
         let r = &mut ccd.rigid[i];
         r.rotation = b.rotation;
-        r.set_angular_velocity(b.angular_velocity);
+        r.set_angular_velocity(w);
     }
 
     /// The conservative time of impact by `t_max` of pair `c` on the bodies' straight-line,
-    /// torque-free motion from their states now, asked of the CCD world `ccd`.
+    /// torque-free motion from their states now, as the rest of the sub-step moves them,
+    /// asked of the CCD world `ccd`.
     pub(super) fn toi_of(
         ccd: &mut World<V>,
-        sim: &[super::StepBody<V>],
+        sim: &Self,
         c: ContactPair,
         t_max: f64,
     ) -> crate::roots::Toi {
@@ -178,7 +181,7 @@ impl<V: Vector> SteppedSim<V> {
                 if w.done {
                     continue;
                 }
-                let toi = Self::toi_of(&mut ccd, &self.bodies, w.pair, left);
+                let toi = Self::toi_of(&mut ccd, self, w.pair, left);
                 self.stats.ccd_queries += 1;
                 if toi.is_hit() && toi.time <= left && first.is_none_or(|f| toi.time < f.0) {
                     first = Some((toi.time.max(0.0), k, toi.status));
@@ -216,7 +219,7 @@ impl<V: Vector> SteppedSim<V> {
             bodies.push(c.b);
         }
         let swept = |i: usize| {
-            let (v, spin) = self.motion(i);
+            let (v, spin) = self.moving_reach(i);
             let r = self.world.bodies[i].radius;
             (self.bodies[i].position, r + (v.length() + spin) * left)
         };
@@ -327,6 +330,12 @@ impl<V: Vector> SteppedSim<V> {
         for &(i, _, _) in &before {
             let b = &mut self.bodies[i];
             (b.velocity, b.angular_velocity) = self.vel[i];
+            // The impact's bodies leave it with the velocities it gave them alone: a
+            // pseudo-velocity (a push out of penetration, or a soft contact's push) that drove
+            // them into it would drive them on through.
+            if self.moving_split {
+                self.pseudo[i] = (V::ZERO, V::Angular::default());
+            }
         }
         let pushed = self.rows[from..to].iter().any(|r| r.pn > 0.0);
         if pushed {

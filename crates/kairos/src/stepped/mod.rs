@@ -393,6 +393,9 @@ pub struct SteppedSim<V: Vector> {
     /// The split impulses' pseudo-velocities, linear and angular, of the current sub-step
     /// (a wall's last).
     pseudo: Vec<Vel<V>>,
+    /// Whether the rest of the sub-step moves the bodies by `pseudo` too (split impulses that
+    /// pushed, or soft contacts): the continuous check must predict that motion.
+    moving_split: bool,
     /// How many rows' points penetrate beyond the slop in this sub-step.
     pushing: usize,
     /// The bodies' inverse inertia tensors in the world frame, this sub-step.
@@ -474,6 +477,7 @@ impl<V: Vector> SteppedSim<V> {
             points: Vec::new(),
             vel: Vec::new(),
             pseudo: Vec::new(),
+            moving_split: false,
             pushing: 0,
             inv_world: Vec::new(),
             slow: 0,
@@ -533,6 +537,28 @@ impl<V: Vector> SteppedSim<V> {
         let b = &self.bodies[i];
         let spin = V::angular_speed(b.angular_velocity) * self.world.bodies[i].radius;
         (b.velocity, spin)
+    }
+
+    /// Body `i`'s velocities in the rest of the sub-step as [`Self::move_bodies`] moves it:
+    /// its own, plus its pseudo-velocities when the sub-step moves by them.
+    pub(super) fn moving(&self, i: usize) -> Vel<V> {
+        let b = &self.bodies[i];
+        if self.moving_split {
+            let (pv, pw) = self.pseudo[i];
+            (
+                b.velocity + pv,
+                V::angular_add_scaled(b.angular_velocity, pw, 1.0),
+            )
+        } else {
+            (b.velocity, b.angular_velocity)
+        }
+    }
+
+    /// [`Self::moving`]'s reach: the linear velocity, and the angular speed times the body's
+    /// bounding radius.
+    pub(super) fn moving_reach(&self, i: usize) -> (V, f64) {
+        let (v, w) = self.moving(i);
+        (v, V::angular_speed(w) * self.world.bodies[i].radius)
     }
 
     /// The options.
@@ -659,7 +685,8 @@ impl<V: Vector> SteppedSim<V> {
             }
         }
         // The pairs without a point at the start of the step that may touch by the end of
-        // this sub-step are watched.
+        // this sub-step are watched, on the motion the bodies will make.
+        self.moving_split = split;
         let watched = if self.options.ccd || self.options.count_tunnelled {
             self.fast_pairs(h, h * (s + 1) as f64)
         } else {
@@ -743,7 +770,7 @@ impl<V: Vector> SteppedSim<V> {
             .take()
             .expect("the CCD world exists while counting");
         for w in watched {
-            let toi = Self::toi_of(&mut ccd, &self.bodies, w.pair, h);
+            let toi = Self::toi_of(&mut ccd, self, w.pair, h);
             if toi.is_hit() && toi.time <= h {
                 self.pending.push(w.pair);
             }
