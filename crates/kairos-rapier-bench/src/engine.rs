@@ -19,6 +19,9 @@ pub trait Engine {
     fn len(&self) -> usize;
     /// The state of body `i` now.
     fn state(&self, i: usize) -> State;
+    /// The contact points its solver took in the last step (each pair's points within its
+    /// contact margin).
+    fn points(&self) -> usize;
     /// What the engine itself counted of its continuous collision detection, if it counts.
     fn ccd_counts(&self) -> Option<String> {
         None

@@ -31,6 +31,8 @@ pub fn options(correction: Option<&str>, iterations: Option<u32>) -> StepOptions
 /// A scene in Kairos's stepped engine.
 pub struct Kairos<V: Vector> {
     sim: SteppedSim<V>,
+    /// Contact points found in the last step.
+    points: u64,
 }
 
 impl<V: Vector> Kairos<V> {
@@ -42,13 +44,19 @@ impl<V: Vector> Kairos<V> {
         let world = scene.world::<V>().map_err(|e| e.to_string())?;
         let sim = SteppedSim::new(world, options).map_err(|e| e.to_string())?;
         let setup = Setup::new(scene, sim.bodies())?;
-        Ok((Self { sim }, setup))
+        Ok((Self { sim, points: 0 }, setup))
     }
 }
 
 impl<V: Vector> Engine for Kairos<V> {
     fn step(&mut self) {
+        let before = self.sim.stats().contacts;
         self.sim.step();
+        self.points = self.sim.stats().contacts - before;
+    }
+
+    fn points(&self) -> usize {
+        self.points as usize
     }
 
     fn len(&self) -> usize {

@@ -70,6 +70,8 @@ struct Row {
     engine: String,
     bodies: usize,
     steps: usize,
+    /// Contact points the solver took in the last step.
+    points: usize,
     /// The median wall time of a step, and the total of the run (s).
     ms: f64,
     total: f64,
@@ -190,7 +192,7 @@ fn stack_rows(
             label,
             &times,
             &rows,
-            engine.len(),
+            engine.as_ref(),
             format!(
                 "{} ({:.2}%; {:.2}% sideways, {:.2}% vertical)",
                 if moves.stands() { "yes" } else { "no" },
@@ -254,7 +256,7 @@ fn bullet_rows(
             label,
             &times,
             &rows,
-            engine.len(),
+            engine.as_ref(),
             "—".into(),
             tunnelled,
         ));
@@ -287,18 +289,19 @@ fn progress(scene: &str, engine: &str, bodies: usize) {
 /// The row of a run of `times`; `before` holds the scene's earlier rows, Kairos's first.
 fn row(
     scene: &str,
-    engine: String,
+    label: String,
     times: &[f64],
     before: &[Row],
-    bodies: usize,
+    engine: &dyn Engine,
     stands: String,
     tunnelled: String,
 ) -> Row {
     let ms = measure::median(times);
     Row {
         scene: scene.into(),
-        engine,
-        bodies,
+        engine: label,
+        bodies: engine.len(),
+        points: engine.points(),
         steps: times.len(),
         ms,
         total: times.iter().sum::<f64>() / 1e3,
@@ -311,17 +314,18 @@ fn row(
 /// The Markdown table of `rows`.
 fn table(rows: &[Row]) -> String {
     let mut out = String::from(
-        "| scene | engine | bodies | steps | ms/step (median) | total s | rapier/kairos | \
-         stands (largest move) | tunnelled |\n|---|---|---:|---:|---:|---:|---:|---|---|\n",
+        "| scene | engine | bodies | steps | points | ms/step (median) | total s | rapier/kairos | \
+         stands (largest move) | tunnelled |\n|---|---|---:|---:|---:|---:|---:|---:|---|---|\n",
     );
     for r in rows {
         writeln!(
             out,
-            "| {} | {} | {} | {} | {:.3} | {:.2} | {:.3} | {} | {} |",
+            "| {} | {} | {} | {} | {} | {:.3} | {:.2} | {:.3} | {} | {} |",
             r.scene,
             r.engine,
             r.bodies,
             r.steps,
+            r.points,
             r.ms,
             r.total,
             r.ms / r.kairos_ms,

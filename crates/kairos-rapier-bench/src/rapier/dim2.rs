@@ -57,6 +57,14 @@ impl Engine for Rapier2 {
         self.world.step();
     }
 
+    fn points(&self) -> usize {
+        self.world
+            .contact_pairs()
+            .flat_map(|p| p.manifolds())
+            .map(|m| m.data.solver_contacts.len())
+            .sum()
+    }
+
     fn len(&self) -> usize {
         self.handles.len()
     }

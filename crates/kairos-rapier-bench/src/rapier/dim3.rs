@@ -62,6 +62,14 @@ impl Engine for Rapier3 {
         self.world.step();
     }
 
+    fn points(&self) -> usize {
+        self.world
+            .contact_pairs()
+            .flat_map(|p| p.manifolds())
+            .map(|m| m.data.solver_contacts.len())
+            .sum()
+    }
+
     fn len(&self) -> usize {
         self.handles.len()
     }

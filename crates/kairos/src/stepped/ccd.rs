@@ -31,8 +31,8 @@ pub const IMPACTS_PER_PAIR: u32 = 16;
 impl<V: Vector> SteppedSim<V> {
     /// The pairs that may touch in a sub-step of `h` where their contact points cannot stop
     /// them: two bodies (or a body and a wall) whose boxes swept over `h` meet, whose relative
-    /// motion over `elapsed` (the step so far, this sub-step included) may cover the
-    /// speculative margin (a pair without a point was farther apart than it at the start of
+    /// motion over `elapsed` (the step so far, this sub-step included; [`Self::travel`]) may
+    /// cover the speculative margin (a pair without a point was farther apart than it at the start of
     /// the step), and that either have no point or turn by more than the margin within the
     /// sub-step (another corner swings in: the points, found at the start of the sub-step,
     /// hold only for a translation).
@@ -41,19 +41,20 @@ impl<V: Vector> SteppedSim<V> {
         let n = self.bodies.len();
         // No pair can cover the margin when twice the fastest body's motion does not cover
         // the smallest body's: then nothing is watched (a resting stack).
-        let (mut fastest, mut smallest) = (0.0f64, f64::INFINITY);
+        let (mut farthest, mut smallest) = (0.0f64, f64::INFINITY);
         for i in 0..n {
             if !self.asleep[i] {
-                let (v, s) = self.moving_reach(i);
-                fastest = fastest.max(v.length() + s);
+                let (d, turn) = self.travel(i, elapsed, h);
+                farthest = farthest.max(d.length() + turn);
                 smallest = smallest.min(self.world.bodies[i].radius);
             }
         }
-        if 2.0 * fastest * elapsed < SPECULATIVE * smallest {
+        if 2.0 * farthest < SPECULATIVE * smallest {
             return Vec::new();
         }
         let swept = self.swept_pairs(h);
-        let reach = |i: usize| self.moving_reach(i);
+        let travel = |i: usize| self.travel(i, elapsed, h);
+        let spin = |i: usize| self.moving_reach(i).1;
         let mut has_point: Vec<ContactPair> = self.points.iter().map(|p| p.pair()).collect();
         has_point.sort_unstable();
         has_point.dedup();
@@ -69,11 +70,11 @@ impl<V: Vector> SteppedSim<V> {
                 b: j as u32,
                 wall: false,
             };
-            let ((vi, si), (vj, sj)) = (reach(i), reach(j));
+            let ((di, ti), (dj, tj)) = (travel(i), travel(j));
             let size = 0.5 * (self.world.bodies[i].radius + self.world.bodies[j].radius);
             let margin = SPECULATIVE * size;
-            if ((vi - vj).length() + si + sj) * elapsed >= margin
-                && (!touching(&c) || (si + sj) * h >= margin)
+            if (di - dj).length() + ti + tj >= margin
+                && (!touching(&c) || (spin(i) + spin(j)) * h >= margin)
             {
                 out.push(Watched {
                     pair: c,
@@ -86,11 +87,12 @@ impl<V: Vector> SteppedSim<V> {
             if self.asleep[i] {
                 continue;
             }
-            let (v, s) = reach(i);
+            let (d, turn) = travel(i);
             let size = self.world.bodies[i].radius;
-            if (v.length() + s) * elapsed < SPECULATIVE * size {
+            if d.length() + turn < SPECULATIVE * size {
                 continue;
             }
+            let s = spin(i);
             for w in 0..self.world.wall_pieces.len() {
                 let c = ContactPair {
                     a: i as u32,

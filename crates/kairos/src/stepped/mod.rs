@@ -561,6 +561,20 @@ impl<V: Vector> SteppedSim<V> {
         (v, V::angular_speed(w) * self.world.bodies[i].radius)
     }
 
+    /// How far body `i` may have gone since the start of the step, `elapsed` ago, at its
+    /// velocities now, with its pseudo-velocities over the sub-step `h` alone (they act in
+    /// it only): the displacement, and how far any of its points turns about the centre.
+    pub(super) fn travel(&self, i: usize, elapsed: f64, h: f64) -> (V, f64) {
+        let (v, s) = self.motion(i);
+        let (mut d, mut turn) = (v * elapsed, s * elapsed);
+        if self.moving_split {
+            let (pv, pw) = self.pseudo[i];
+            d += pv * h;
+            turn += V::angular_speed(pw) * self.world.bodies[i].radius * h;
+        }
+        (d, turn)
+    }
+
     /// The options.
     pub fn options(&self) -> &StepOptions {
         &self.options

@@ -132,7 +132,7 @@ pub enum Correction {
 /// The stiffness of a soft contact ([`Correction::Soft`]) between two moving bodies, in
 /// cycles per unit time; at most a quarter of the sub-step rate. A contact with a static body
 /// or a wall is twice as stiff.
-pub const SOFT_HERTZ: f64 = 30.0;
+pub const SOFT_HERTZ: f64 = 60.0;
 
 /// The damping ratio of a soft contact (heavily over-damped: a push, never a bounce).
 pub const SOFT_DAMPING: f64 = 10.0;
