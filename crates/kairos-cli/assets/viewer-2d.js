@@ -1,37 +1,16 @@
-  // The 2D renderer: the canvas projection on two axes, text and controls. It continues the
-  // function scope viewer-core.js opens (`kairos view` puts the two one after the other).
+  // The projection: the scene drawn on a 2D canvas, on two axes (every 2D trace, and a 3D
+  // trace's `--axes` view). It continues the function scope viewer-core.js opens and leaves
+  // `flat`, the renderer viewer-ui.js drives.
 
   // ---- drawing ----------------------------------------------------------------------------
 
   const canvas = document.getElementById("view");
   const ctx = canvas.getContext("2d");
-  const el = (id) => document.getElementById(id);
-  const ui = {
-    play: el("play"),
-    prev: el("prev"),
-    next: el("next"),
-    timeline: el("timeline"),
-    speed: el("speed"),
-    speedValue: el("speed-value"),
-    time: el("time"),
-    event: el("event"),
-    bodyInfo: el("body-info"),
-    leaves: el("bvh-leaves"),
-    tree: el("bvh-tree"),
-    depth: el("bvh-depth"),
-    bvhInfo: el("bvh-info"),
-    tooltip: el("tooltip"),
-  };
 
   let dpr = 1;
   let scale = 1;
   let ox = 0;
   let oy = 0;
-  let playing = false;
-  let speed = 1;
-  let selected = -1;
-  let hover = -1;
-  let dirty = true;
 
   function fit() {
     const r = canvas.getBoundingClientRect();
@@ -266,105 +245,6 @@
     ctx.restore();
   }
 
-  // ---- text -------------------------------------------------------------------------------
-
-  const num = (x) => (Number.isFinite(x) ? String(Number(x.toPrecision(7))) : String(x));
-  const vec = (a) => "(" + Array.from(a, num).join(", ") + ")";
-
-  function bodyText(i) {
-    const p = positionAt(i, now, new Float64Array(D));
-    const v = vel.subarray(i * D, i * D + D);
-    return (
-      `body ${i * STRIDE}\nposition ${vec(p)}\nvelocity ${vec(v)}\n` +
-      `radius ${num(RADIUS[i])}\nvelocity since t = ${num(since[i])}`
-    );
-  }
-
-  function updateText() {
-    ui.time.textContent = `t = ${num(now)} of ${num(END)}`;
-    const e = currentEvent();
-    if (!e) {
-      ui.event.textContent = M ? `no event yet (the first is at t = ${num(TIME[0])})` : "no events";
-    } else {
-      const what = e.kind === "body-body" ? `bodies ${e.a} and ${e.b}` : `body ${e.a} and wall ${e.b}`;
-      ui.event.textContent = `event ${e.index + 1} of ${M} at t = ${num(e.time)}\n${e.kind}: ${what}`;
-    }
-    const shown = hover >= 0 ? hover : selected;
-    ui.bodyInfo.textContent =
-      shown >= 0 ? bodyText(shown) : "hover over a body, or click to keep it";
-    if (document.activeElement !== ui.timeline) ui.timeline.value = String(now);
-    if (!DT) {
-      ui.bvhInfo.textContent =
-        `This trace was made by ${data.broadPhase}, which records no look-ahead: ` +
-        "make one with --broad-phase kaya-bvh to see the boxes.";
-    } else {
-      const s = search();
-      ui.bvhInfo.textContent = s
-        ? `The search at t = ${num(s.at)} with dt = ${num(s.dt)} found event ${s.finds + 1} ` +
-          `at t = ${num(TIME[s.finds])}.`
-        : "No search after the last event is recorded.";
-      if (STRIDE > 1) ui.bvhInfo.textContent += " Bodies are thinned: no whole hierarchy.";
-    }
-  }
-
-  function render() {
-    draw();
-    updateText();
-    dirty = false;
-  }
-
-  // ---- controls ---------------------------------------------------------------------------
-
-  function setPlaying(on) {
-    if (on && now >= END) seek(0);
-    playing = on && END > 0;
-    ui.play.textContent = playing ? "Pause" : "Play";
-    dirty = true;
-  }
-  function setSpeed(x) {
-    speed = Math.min(Math.max(x, 0.01), 100);
-    ui.speed.value = String(Math.log10(speed));
-    ui.speedValue.textContent = `${Number(speed.toPrecision(2))}x`;
-  }
-
-  ui.play.addEventListener("click", () => setPlaying(!playing));
-  ui.next.addEventListener("click", () => {
-    stepNext();
-    dirty = true;
-  });
-  ui.prev.addEventListener("click", () => {
-    stepPrev();
-    dirty = true;
-  });
-  ui.timeline.min = String(START);
-  ui.timeline.max = String(END);
-  ui.timeline.addEventListener("input", () => {
-    seek(Number(ui.timeline.value));
-    dirty = true;
-  });
-  ui.speed.addEventListener("input", () => setSpeed(10 ** Number(ui.speed.value)));
-  for (const box of [ui.leaves, ui.tree, ui.depth]) {
-    box.addEventListener("input", () => (dirty = true));
-  }
-  if (!DT) {
-    ui.leaves.disabled = true;
-    ui.tree.disabled = true;
-  }
-  if (STRIDE > 1) ui.tree.disabled = true;
-
-  document.addEventListener("keydown", (e) => {
-    if (data.empty) return;
-    if (e.target instanceof HTMLInputElement && e.target.type === "number") return;
-    if (e.key === " ") setPlaying(!playing);
-    else if (e.key === "ArrowRight") stepNext();
-    else if (e.key === "ArrowLeft") stepPrev();
-    else if (e.key === "+" || e.key === "=") setSpeed(speed * 2);
-    else if (e.key === "-") setSpeed(speed / 2);
-    else return;
-    e.preventDefault();
-    dirty = true;
-  });
-
   /** The shown body under a point of the canvas (device pixels), nearest on top; or -1. */
   function pick(x, y) {
     const order = drawOrder(now);
@@ -379,185 +259,19 @@
     }
     return -1;
   }
-  function pointer(e) {
-    const r = canvas.getBoundingClientRect();
-    return [(e.clientX - r.left) * dpr, (e.clientY - r.top) * dpr, e.clientX - r.left, e.clientY - r.top];
-  }
-  canvas.addEventListener("mousemove", (e) => {
-    const [x, y, cx, cy] = pointer(e);
-    hover = pick(x, y);
-    if (hover >= 0) {
-      ui.tooltip.hidden = false;
-      ui.tooltip.textContent = bodyText(hover);
-      ui.tooltip.style.left = `${cx + 14}px`;
-      ui.tooltip.style.top = `${cy + 14}px`;
-    } else {
-      ui.tooltip.hidden = true;
-    }
-    dirty = true;
-  });
-  canvas.addEventListener("mouseleave", () => {
-    hover = -1;
-    ui.tooltip.hidden = true;
-    dirty = true;
-  });
-  canvas.addEventListener("click", (e) => {
-    const [x, y] = pointer(e);
-    selected = pick(x, y);
-    dirty = true;
-  });
-
-  // ---- page -------------------------------------------------------------------------------
-
-  const count = (n, one, many) => `${n} ${n === 1 ? one : many}`;
-  el("source").textContent =
-    `${data.title}: ${data.dim}D, ${count(data.bodies.total, "body", "bodies")}, ` +
-    `${count(data.events.total, "event", "events")}, broad phase ${data.broadPhase}`;
-  const notices = el("notices");
-  for (const text of data.notices) {
-    const p = document.createElement("p");
-    p.textContent = text;
-    if (data.empty) p.className = "empty";
-    notices.appendChild(p);
-  }
-  {
-    const lines = [
-      `${data.bodies.count} of ${count(data.bodies.total, "body", "bodies")} shown`,
-      `${M} of ${count(data.events.total, "event", "events")} shown`,
-      `replay from t = ${num(START)} to ${num(END)} (trace ends at ${num(data.traceEndTime)})`,
-    ];
-    if (D === 3) {
-      lines.push(
-        `a 3D trace seen along ${"xyz"[DEPTH]}: the ${data.axisNames.join(" and ")} axes ` +
-          "(kairos view --axes to choose)"
-      );
-    }
-    if (data.hiddenWalls > 0) {
-      lines.push(`${data.hiddenWalls} plane(s) facing the viewer are not drawn`);
-    }
-    el("trace-info").textContent = lines.join("; ");
-  }
-  if (data.empty) {
-    for (const b of [ui.play, ui.prev, ui.next, ui.timeline, ui.speed]) b.disabled = true;
-  }
-
-  let lastFrame = null;
-  function frame(ts) {
-    if (playing) {
-      if (lastFrame !== null) {
-        let t = now + (speed * (ts - lastFrame)) / 1000;
-        if (t >= END) {
-          t = END;
-          setPlaying(false);
-        }
-        seek(t);
-        dirty = true;
-      }
-      lastFrame = ts;
-    } else {
-      lastFrame = null;
-    }
-    if (dirty) render();
-    requestAnimationFrame(frame);
-  }
-  window.addEventListener("resize", fit);
-  fit();
-  setSpeed(1);
-  render();
-  requestAnimationFrame(frame);
-
-  window.kairosViewer = {
-    colors: COLORS,
-    state() {
-      const hit = highlighted();
-      return {
-        time: now,
-        startTime: START,
-        endTime: END,
-        playing,
-        speed,
-        cursor,
-        events: M,
-        current: currentEvent(),
-        highlighted: hit.bodies.map((i) => i * STRIDE),
-        highlightedWall: hit.wall,
-        selected: selected >= 0 ? selected * STRIDE : null,
-        empty: data.empty,
-        notices: data.notices.slice(),
-        bvh: search(),
-      };
-    },
-    /** Internal nodes of the hierarchy of the current search (see `search`), root first. */
-    hierarchy() {
-      const s = search();
-      return s ? hierarchy(s).map((n) => ({ min: n.min, max: n.max, level: n.level })) : [];
-    },
-    setTime(t) {
-      seek(t);
-      render();
-      return now;
-    },
-    play: () => setPlaying(true),
-    pause: () => setPlaying(false),
-    setSpeed,
-    stepNext() {
-      stepNext();
-      render();
-    },
-    stepPrev() {
-      stepPrev();
-      render();
-    },
-    /** Position of body `id` now (wrapped into a periodic box), or null when not shown. */
-    bodyPosition(id) {
-      if (id % STRIDE !== 0 || id / STRIDE >= N) return null;
-      return Array.from(positionAt(id / STRIDE, now, new Float64Array(D)));
-    },
-    /** Angle of 2D rigid body `id` now (radians), or null when it does not turn in the page. */
-    bodyAngle(id) {
-      if (!TURNING || id % STRIDE !== 0 || id / STRIDE >= N) return null;
-      const i = id / STRIDE;
-      return angle[i] + omega[i] * (now - since[i]);
-    },
-    /** Rotation of 3D rigid body `id` now as drawn ([w, x, y, z]), or null when not shown. */
-    bodyRotation(id) {
-      if (!TURNING3 || id % STRIDE !== 0 || id / STRIDE >= N) return null;
-      return rotationAt(id / STRIDE, now);
-    },
-    /** Whether 3D rigid body `id` tumbles (its rotation is interpolated between samples). */
-    bodyTumbles(id) {
-      return TURNING3 && id % STRIDE === 0 && id / STRIDE < N && tumbleIndex[id / STRIDE] >= 0;
-    },
-    /** The outline of rigid body `id` as drawn now (picture coordinates), or null for a ball. */
-    bodyOutline(id) {
-      if (id % STRIDE !== 0 || id / STRIDE >= N) return null;
-      const i = id / STRIDE;
-      return outlineOf(i, positionAt(i, now, new Float64Array(D)));
-    },
-    /** How many edges 3D mesh body `id` has drawn over its outline (0 for other bodies). */
-    bodyEdges(id) {
-      if (!TURNING3 || !EDGE_START || id % STRIDE !== 0 || id / STRIDE >= N) return 0;
-      const i = id / STRIDE;
-      return EDGE_START[i + 1] - EDGE_START[i];
-    },
-    /** Where body `id` is drawn: canvas pixels (x, y, r) and page coordinates (clientX, clientY). */
-    bodyPixel(id) {
-      const p = this.bodyPosition(id);
-      if (!p) return null;
-      const r = canvas.getBoundingClientRect();
-      const x = px(p[H]);
-      const y = py(p[V]);
-      return {
-        x,
-        y,
-        r: Math.max(scale * RADIUS[id / STRIDE], dpr),
-        clientX: r.left + x / dpr,
-        clientY: r.top + y / dpr,
-      };
+  /** The renderer viewer-ui.js drives. */
+  const flat = {
+    canvas,
+    fit,
+    draw,
+    pick,
+    /** Where shown body `i` is drawn now: canvas pixels (x, y) and radius. */
+    pixelOf(i) {
+      const p = positionAt(i, now, new Float64Array(D));
+      return { x: px(p[H]), y: py(p[V]), r: Math.max(scale * RADIUS[i], dpr) };
     },
     /** Canvas pixel of a point of the picture (the two shown coordinates). */
     worldToPixel: (x, y) => ({ x: px(x), y: py(y) }),
-    render,
+    dpr: () => dpr,
   };
-  document.body.dataset.ready = "true";
-})();
+

@@ -406,6 +406,31 @@
     return { bodies, wall };
   }
 
+  // ---- the page's elements and what the renderers share ----------------------------------
+
+  const el = (id) => document.getElementById(id);
+  const ui = {
+    play: el("play"),
+    prev: el("prev"),
+    next: el("next"),
+    timeline: el("timeline"),
+    speed: el("speed"),
+    speedValue: el("speed-value"),
+    time: el("time"),
+    event: el("event"),
+    bodyInfo: el("body-info"),
+    leaves: el("bvh-leaves"),
+    tree: el("bvh-tree"),
+    depth: el("bvh-depth"),
+    bvhInfo: el("bvh-info"),
+    tooltip: el("tooltip"),
+  };
+  let playing = false;
+  let speed = 1;
+  let selected = -1; // the body clicked, and the one under the pointer (-1: none)
+  let hover = -1;
+  let dirty = true; // the picture must be drawn again
+
   // ---- kaya-bvh ---------------------------------------------------------------------------
 
   /** The search that found the next event, or null (no look-ahead recorded, or none left). */

@@ -463,6 +463,9 @@ pub struct BodyPoints3 {
     pub points: Vec<[f64; 3]>,
     /// A mesh body's edges (indices into `points`, its vertices in order); empty otherwise.
     pub edges: Vec<[u32; 2]>,
+    /// A mesh body's triangles (indices into `points`, outward by the right-hand rule); empty
+    /// otherwise.
+    pub triangles: Vec<[u32; 3]>,
     /// Whether the body tumbles (anisotropic inertia: not a constant angular velocity).
     pub tumbling: bool,
 }
@@ -477,24 +480,13 @@ pub struct BodyPoints3 {
 /// silhouette to within the spacing of those points.
 pub fn body_points_3d(scene: &Scene) -> Vec<Option<BodyPoints3>> {
     use kairos::math::{DQuat, Spin3};
-    use kairos::query::sat::as_polytope;
-    use kairos::shape::{Shape as Body, SupportMap};
+    use kairos::shape::Shape as Body;
     if scene.dim != 3 || !scene.has_rigid_bodies() {
         return Vec::new();
     }
     let Ok(world) = scene.world::<DVec3>() else {
         return Vec::new();
     };
-    // Directions of a Fibonacci spiral: about evenly spread over the sphere.
-    let golden = std::f64::consts::PI * (3.0 - 5f64.sqrt());
-    let directions: Vec<DVec3> = (0..HULL_DIRECTIONS_3D)
-        .map(|k| {
-            let z = 1.0 - 2.0 * (k as f64 + 0.5) / HULL_DIRECTIONS_3D as f64;
-            let r = (1.0 - z * z).max(0.0).sqrt();
-            let a = golden * k as f64;
-            DVec3::new(r * a.cos(), r * a.sin(), z)
-        })
-        .collect();
     world
         .rigid()
         .iter()
@@ -522,30 +514,84 @@ pub fn body_points_3d(scene: &Scene) -> Vec<Option<BodyPoints3>> {
                 return Some(BodyPoints3 {
                     points,
                     edges,
+                    triangles: mesh.triangles().to_vec(),
                     tumbling,
                 });
             }
             // Every piece of a compound body: the silhouette of its hull.
             let pieces = &world.shapes()[r.shape as usize..(r.shape + r.pieces) as usize];
-            let mut points: Vec<[f64; 3]> = pieces
-                .iter()
-                .flat_map(|shape| match as_polytope(shape) {
-                    Some(poly) => (0..poly.vertex_count())
-                        .map(|i| pose.transform_point(poly.vertex(i)).to_array())
-                        .collect::<Vec<_>>(),
-                    None => directions
-                        .iter()
-                        .map(|&d| shape.support(&pose, d).to_array())
-                        .collect(),
-                })
-                .collect();
-            points.sort_by(|a, b| a.partial_cmp(b).unwrap_or(std::cmp::Ordering::Equal));
-            points.dedup();
             Some(BodyPoints3 {
-                points,
+                points: hull_points_3d(pieces, &pose),
                 edges: Vec::new(),
+                triangles: Vec::new(),
                 tumbling,
             })
+        })
+        .collect()
+}
+
+/// Points whose convex hull is the hull of `pieces` at `pose`, sorted: a polytope's vertices,
+/// a round shape's support points in [`HULL_DIRECTIONS_3D`] directions spread over the sphere.
+fn hull_points_3d(
+    pieces: &[kairos::shape::Shape<DVec3>],
+    pose: &kairos::shape::Pose<DVec3>,
+) -> Vec<[f64; 3]> {
+    use kairos::query::sat::as_polytope;
+    use kairos::shape::SupportMap;
+    // Directions of a Fibonacci spiral: about evenly spread over the sphere.
+    let golden = std::f64::consts::PI * (3.0 - 5f64.sqrt());
+    let directions = (0..HULL_DIRECTIONS_3D).map(|k| {
+        let z = 1.0 - 2.0 * (k as f64 + 0.5) / HULL_DIRECTIONS_3D as f64;
+        let r = (1.0 - z * z).max(0.0).sqrt();
+        let a = golden * k as f64;
+        DVec3::new(r * a.cos(), r * a.sin(), z)
+    });
+    let mut points: Vec<[f64; 3]> = pieces
+        .iter()
+        .flat_map(|shape| match as_polytope(shape) {
+            Some(poly) => (0..poly.vertex_count())
+                .map(|i| pose.transform_point(poly.vertex(i)).to_array())
+                .collect::<Vec<_>>(),
+            None => directions
+                .clone()
+                .map(|d| shape.support(pose, d).to_array())
+                .collect(),
+        })
+        .collect();
+    points.sort_by(|a, b| a.partial_cmp(b).unwrap_or(std::cmp::Ordering::Equal));
+    points.dedup();
+    points
+}
+
+/// A wall of a 3D scene as the 3D view draws it.
+pub enum Wall3 {
+    /// A plane through `point` with outward `normal` (the side the bodies are on).
+    Plane { point: [f64; 3], normal: [f64; 3] },
+    /// A flat polygon's vertices in order.
+    Polygon(Vec<[f64; 3]>),
+    /// A static shape: points whose convex hull it is (world frame).
+    Hull(Vec<[f64; 3]>),
+}
+
+/// Every wall of a 3D scene as the simulator builds them (a `box` item is 6 planes), by id;
+/// empty for a 2D scene.
+pub fn walls_3d(scene: &Scene) -> Vec<Wall3> {
+    if scene.dim != 3 {
+        return Vec::new();
+    }
+    let Ok(walls) = scene.built_walls::<DVec3>() else {
+        return Vec::new();
+    };
+    walls
+        .iter()
+        .map(|w| match w {
+            Wall::Segment(s) => Wall3::Polygon(vec![s.a.to_array(), s.b.to_array()]),
+            Wall::Plane(p) => Wall3::Plane {
+                point: p.point.to_array(),
+                normal: p.normal.to_array(),
+            },
+            Wall::Polygon(p) => Wall3::Polygon(p.vertices.iter().map(|v| v.to_array()).collect()),
+            Wall::Shape(s) => Wall3::Hull(hull_points_3d(std::slice::from_ref(&s.shape), &s.pose)),
         })
         .collect()
 }

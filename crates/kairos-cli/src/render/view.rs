@@ -51,12 +51,26 @@ pub const MAX_EVENTS: usize = 100_000;
 
 const TEMPLATE: &str = include_str!("../../assets/viewer.html");
 const STYLE: &str = include_str!("../../assets/viewer.css");
-/// The page's script: the shared core (data, state at the cursor, rotations, the kaya-bvh
-/// search), then the renderer, which continues the core's function scope and closes it.
+/// The page's script for a 2D trace: the shared core (data, state at the cursor, rotations,
+/// the kaya-bvh search), the projection's renderer, then the page around it (text, controls),
+/// in one function scope that the core opens and the last file closes.
 const SCRIPT: &str = concat!(
     include_str!("../../assets/viewer-core.js"),
-    include_str!("../../assets/viewer-2d.js")
+    include_str!("../../assets/viewer-2d.js"),
+    include_str!("../../assets/viewer-ui.js")
 );
+/// The page's script for a 3D trace: as [`SCRIPT`], with the 3D renderer beside the
+/// projection.
+const SCRIPT_3D: &str = concat!(
+    include_str!("../../assets/viewer-core.js"),
+    include_str!("../../assets/viewer-2d.js"),
+    include_str!("../../assets/viewer-3d.js"),
+    include_str!("../../assets/viewer-ui.js")
+);
+/// The part of three.js the 3D renderer uses (MIT licence: `assets/three.LICENSE`), built by
+/// `tools/viewer3d` from pinned npm packages; in its own script element before the page's, on
+/// 3D pages only.
+const THREE_JS: &str = include_str!("../../assets/three.min.js");
 
 /// The largest turn (radians) a tumbling 3D body should make between two of the page's
 /// orientation samples (bounded by twice the largest angular speed recorded).
@@ -76,9 +90,14 @@ pub struct ViewArgs {
     /// Open the page in the system's browser when there is one (else say where it is).
     #[arg(long)]
     pub open: bool,
-    /// The two axes shown for a 3D trace (`xy`, `xz`, `yz`, ...).
+    /// The two axes of a 3D trace's projection (`xy`, `xz`, `yz`, ...); the 3D view starts
+    /// looking along the third, these two to the right and up.
     #[arg(long, default_value = "xy")]
     pub axes: Axes,
+    /// Open a 3D trace's page on its projection on `--axes` rather than the 3D view (the
+    /// page switches between the two; it shows the projection where the browser has no WebGL).
+    #[arg(long)]
+    pub projection: bool,
     /// Most bodies drawn; above it every k-th body is kept (and the page says so).
     #[arg(long, default_value_t = MAX_BODIES)]
     pub max_bodies: usize,
@@ -147,6 +166,8 @@ pub fn view(a: ViewArgs) -> Result<ExitCode> {
         stride,
         events: &events,
     });
+    let mut data = data;
+    data["projection"] = Value::Bool(a.projection);
     let notices = data["notices"].as_array().cloned().unwrap_or_default();
     let page = render(&data, &display_name(&a.trace));
     write_text(&a.output, &page)?;
@@ -275,6 +296,8 @@ fn page_data(p: &PageInput) -> Value {
     // points.
     let any_edges = points3.iter().flatten().any(|b| !b.edges.is_empty());
     let (mut edge_start, mut edges, mut edge_count) = (Packed::default(), Packed::default(), 0u32);
+    // And their triangles, for the 3D view: per shown body the start, then index triples.
+    let (mut tri_start, mut tris, mut tri_count) = (Packed::default(), Packed::default(), 0u32);
     let mut shown = p.start.clone();
     let t0 = p.start.start_time();
     // Under gravity, which bodies sleep at the start (a resumed run's trace may start with
@@ -326,6 +349,11 @@ fn page_data(p: &PageInput) -> Value {
                     edges.u32(e[1]);
                     edge_count += 1;
                 }
+                tri_start.u32(tri_count);
+                for t in points3[i].iter().flat_map(|b| &b.triangles) {
+                    t.iter().for_each(|&k| tris.u32(k));
+                    tri_count += 1;
+                }
             }
             tumbling.u8(tumbles as u8);
             if tumbles {
@@ -340,6 +368,7 @@ fn page_data(p: &PageInput) -> Value {
     }
     if any_edges {
         edge_start.u32(edge_count);
+        tri_start.u32(tri_count);
     }
     // The times at which the tumbling bodies' rotations are sampled: a grid over the replay.
     let sample_times = sample_grid(p, &tumblers, t0);
@@ -492,6 +521,7 @@ fn page_data(p: &PageInput) -> Value {
         "periodFull": scene.periodic,
         "gravity": if scene.has_gravity() { Value::from(scene.gravity[..d].to_vec()) } else { Value::Null },
         "walls": walls_json,
+        "walls3": walls3_json(scene),
         "hiddenWalls": hidden_walls,
         "bounds": [bounds.min[0], bounds.min[1], bounds.max[0], bounds.max[1]],
         "empty": p.total_events == 0,
@@ -508,6 +538,8 @@ fn page_data(p: &PageInput) -> Value {
             "tumbling": if turning3 { Value::from(tumbling.base64()) } else { Value::Null },
             "edgeStart": if turning3 && any_edges { Value::from(edge_start.base64()) } else { Value::Null },
             "edges": if turning3 && any_edges { Value::from(edges.base64()) } else { Value::Null },
+            "triangleStart": if turning3 && any_edges { Value::from(tri_start.base64()) } else { Value::Null },
+            "triangles": if turning3 && any_edges { Value::from(tris.base64()) } else { Value::Null },
             "asleep": if any_asleep { Value::from(asleep0.base64()) } else { Value::Null },
         },
         "samples": if tumblers.is_empty() {
@@ -531,6 +563,24 @@ fn page_data(p: &PageInput) -> Value {
             "spin": if turning || turning3 { Value::from(spin.base64()) } else { Value::Null },
         },
     })
+}
+
+/// A 3D scene's walls for the 3D view, by id (none for a 2D scene): planes (point and
+/// outward normal), polygons (vertices) and static shapes (points of their hull).
+fn walls3_json(scene: &Scene) -> Value {
+    use picture::Wall3;
+    let walls: Vec<Value> = picture::walls_3d(scene)
+        .into_iter()
+        .enumerate()
+        .map(|(id, w)| match w {
+            Wall3::Plane { point, normal } => {
+                json!({"id": id, "type": "plane", "point": point, "normal": normal})
+            }
+            Wall3::Polygon(points) => json!({"id": id, "type": "polygon", "points": points}),
+            Wall3::Hull(points) => json!({"id": id, "type": "hull", "points": points}),
+        })
+        .collect();
+    Value::from(walls)
 }
 
 /// How many intervals the sample grid of the tumbling bodies would need for a turn of at most
@@ -604,7 +654,15 @@ fn render(data: &Value, title: &str) -> String {
     // `<` only occurs inside JSON strings, where `\u003c` means the same: the data can never
     // close its script element.
     let json = data.to_string().replace('<', "\\u003c");
-    let mut page = String::with_capacity(TEMPLATE.len() + STYLE.len() + SCRIPT.len() + json.len());
+    let three = data["dim"] == 3;
+    let (script, lib) = if three {
+        (SCRIPT_3D, THREE_JS)
+    } else {
+        (SCRIPT, "")
+    };
+    let mut page = String::with_capacity(
+        TEMPLATE.len() + STYLE.len() + script.len() + lib.len() + 20 + json.len(),
+    );
     for (k, part) in TEMPLATE.split("@@").enumerate() {
         if k % 2 == 0 {
             page.push_str(part);
@@ -612,7 +670,13 @@ fn render(data: &Value, title: &str) -> String {
         }
         match part {
             "STYLE" => page.push_str(STYLE),
-            "SCRIPT" => page.push_str(SCRIPT),
+            "SCRIPT" => page.push_str(script),
+            "THREE" if three => {
+                page.push_str("<script>\n");
+                page.push_str(THREE_JS);
+                page.push_str("\n</script>");
+            }
+            "THREE" => {}
             "DATA" => page.push_str(&json),
             "TITLE" => page.push_str(&escape_html(title)),
             other => unreachable!("unknown slot @@{other}@@ in viewer.html"),
@@ -676,8 +740,8 @@ mod tests {
     #[test]
     fn template_slots_are_known() {
         let slots: Vec<&str> = TEMPLATE.split("@@").skip(1).step_by(2).collect();
-        assert_eq!(slots, ["TITLE", "STYLE", "DATA", "SCRIPT"]);
-        for part in [STYLE, SCRIPT] {
+        assert_eq!(slots, ["TITLE", "STYLE", "DATA", "THREE", "SCRIPT"]);
+        for part in [STYLE, SCRIPT, SCRIPT_3D, THREE_JS] {
             assert!(!part.contains("@@") && !part.contains("</script"));
         }
     }

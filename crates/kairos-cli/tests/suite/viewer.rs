@@ -409,8 +409,33 @@ fn three_d_and_periodic_traces() {
     let data = page_data(&std::fs::read_to_string(dir.join("c.html")).unwrap());
     assert_eq!(data["dim"], 3);
     assert_eq!(data["axes"], serde_json::json!([0, 2]));
-    // The cube room's six faces, projected.
+    // The cube room's six faces, projected; and in 3D for the 3D view: six squares, each
+    // across an axis, two on each.
     assert_eq!(data["walls"].as_array().unwrap().len(), 6);
+    let walls3 = data["walls3"].as_array().unwrap();
+    assert_eq!(walls3.len(), 6);
+    let mut across = [0; 3];
+    for w in walls3 {
+        assert_eq!(w["type"], "polygon");
+        let points: Vec<Vec<f64>> = serde_json::from_value(w["points"].clone()).unwrap();
+        assert_eq!(points.len(), 4, "{w}");
+        let axis = (0..3)
+            .find(|&c| points.iter().all(|p| p[c] == points[0][c]))
+            .expect("a face across an axis");
+        across[axis] += 1;
+    }
+    assert_eq!(across, [2, 2, 2]);
+    // A 3D page carries three.js and opens on the 3D view unless --projection; a 2D page
+    // carries neither.
+    let page = std::fs::read_to_string(dir.join("c.html")).unwrap();
+    assert!(page.contains("var THREE=") && page.contains("three.js authors"));
+    assert_eq!(data["projection"], false);
+    ok(&kairos(
+        &["view", "c.ktrace", "-o", "p.html", "--projection"],
+        &dir,
+    ));
+    let flat = page_data(&std::fs::read_to_string(dir.join("p.html")).unwrap());
+    assert_eq!(flat["projection"], true);
     ok(&kairos(
         &[
             "snapshot", "c.ktrace", "--time", "0.5", "--axes", "yz", "-o", "c.svg",
@@ -440,7 +465,10 @@ fn three_d_and_periodic_traces() {
     ));
     ok(&kairos(&["run", "g.toml", "-q", "-o", "g.ktrace"], &dir));
     ok(&kairos(&["view", "g.ktrace", "-o", "g.html"], &dir));
-    let data = page_data(&std::fs::read_to_string(dir.join("g.html")).unwrap());
+    let page = std::fs::read_to_string(dir.join("g.html")).unwrap();
+    assert!(!page.contains("THREE"), "no three.js in a 2D page");
+    let data = page_data(&page);
+    assert_eq!(data["walls3"], serde_json::json!([]));
     let l = data["periodic"].as_array().unwrap()[0].as_f64().unwrap();
     assert_eq!(data["bounds"][2].as_f64().unwrap(), l, "framed on the box");
     ok(&kairos(
@@ -686,4 +714,56 @@ radius = 0.5
     assert!(data["bodies"]["outline"].is_null());
     assert!(data["events"]["spin"].is_null());
     assert!(data["samples"].is_null());
+}
+
+/// A 3D mesh page carries each mesh body's triangles (indices into its vertices) beside its
+/// edges, for the 3D view to shade: a 24 x 12 torus has 576, an icosphere of 2 subdivisions
+/// 320, a box none.
+#[test]
+fn a_3d_mesh_page_carries_triangles() {
+    let dir = tempdir("mesh-triangles");
+    let scene = r#"dim = 3
+[simulation]
+duration = 1.0
+[[walls]]
+box = { min = [0.0, 0.0, 0.0], max = [6.0, 6.0, 6.0] }
+[[bodies]]
+shape = "mesh"
+mesh = "torus"
+size = [1.0, 0.3]
+position = [2.0, 3.0, 3.0]
+velocity = [1.0, 0.0, 0.0]
+[[bodies]]
+shape = "mesh"
+mesh = "icosphere"
+size = [0.5]
+position = [4.5, 3.0, 3.0]
+velocity = [-1.0, 0.1, 0.0]
+[[bodies]]
+shape = "box"
+half_extents = [0.3, 0.3, 0.3]
+position = [3.0, 1.0, 1.0]
+velocity = [0.2, 0.3, 0.1]
+"#;
+    let trace = run_scene(&dir, "m", scene, &[]);
+    ok(&kairos(&["view", &trace, "-o", "m.html"], &dir));
+    let data = page_data(&std::fs::read_to_string(dir.join("m.html")).unwrap());
+    let u32s = |v: &Value| -> Vec<u32> {
+        unbase64(v.as_str().unwrap())
+            .chunks(4)
+            .map(|b| u32::from_le_bytes(b.try_into().unwrap()))
+            .collect()
+    };
+    let start = u32s(&data["bodies"]["triangleStart"]);
+    assert_eq!(start, [0, 576, 896, 896]);
+    let triangles = u32s(&data["bodies"]["triangles"]);
+    assert_eq!(triangles.len(), 3 * 896);
+    let points = u32s(&data["bodies"]["outlineStart"]);
+    // Every index names one of its body's vertices.
+    for (body, range) in [(0, 0..576), (1, 576..896)] {
+        let count = points[body + 1] - points[body];
+        for t in range {
+            assert!(triangles[3 * t..3 * t + 3].iter().all(|&k| k < count));
+        }
+    }
 }
