@@ -977,6 +977,20 @@ test("in 3D a body at a known position is drawn at the expected pixel, and picki
   assert.ok(near1.r > 1.03 * p1.r, `body 1 grows from ${p1.r} to ${near1.r} px`);
   assert.ok(far2.r < p2.r / 1.03, `body 2 shrinks from ${p2.r} to ${far2.r} px`);
   await setTime(page, 0.5);
+  // Coloured by speed: body 0, at rest, takes the low end of the scale, drawn so, and the
+  // legend shows the scale from 0; back to one colour.
+  assert.equal(await hook(page, () => window.kairosViewer.colourBy("speed")), "speed");
+  assert.deepEqual(await hook(page, () => window.kairosViewer.bodyColour(0)), [68, 1, 84]);
+  const slow = await pixels3d(page);
+  const at0slow = await rgbOf(page, slow, p0.x, p0.y);
+  assert.ok(shadeOf(at0slow, "#440154"), `body 0 coloured by speed: ${at0slow}`);
+  assert.equal(await page.$eval("#legend", (e) => e.hidden), false);
+  assert.equal(await text(page, "#legend-low"), "0");
+  const fast = await hook(page, () => window.kairosViewer.bodyColour(3));
+  assert.ok(fast[1] > 150, `the fastest body is at the scale's top: ${fast}`);
+  await page.selectOption("#colour-by", "none");
+  assert.equal(await page.$eval("#legend", (e) => e.hidden), true);
+  assert.ok(shadeOf(await rgbOf(page, await pixels3d(page), p0.x, p0.y), colors.body), "one colour again");
   // Clicking on body 0's pixel picks it and names it.
   await page.mouse.click(p0.clientX, p0.clientY);
   assert.equal((await state(page)).selected, 0);

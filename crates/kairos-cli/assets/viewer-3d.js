@@ -89,9 +89,18 @@
     const FOV = 30;
     const camera = new THREE.PerspectiveCamera(FOV, 1, extent / 1000, extent * 1000);
     const axis = (c) => new THREE.Vector3().setComponent(c, 1);
-    const right = axis(H);
+    let right = axis(H);
     camera.up.copy(axis(V));
-    const back = new THREE.Vector3().crossVectors(right, camera.up);
+    // Under gravity the view stands upright: up against gravity, looking level along an
+    // axis across it (the first of --axes that is), raised by a little.
+    const fall = GRAVITY ? new THREE.Vector3(...GRAVITY) : null;
+    const upright = fall && fall.lengthSq() > 0;
+    if (upright) {
+      camera.up.copy(fall).normalize().negate();
+      if (Math.abs(right.dot(camera.up)) > 0.9) right = axis(V);
+      right.addScaledVector(camera.up, -right.dot(camera.up)).normalize();
+    }
+    const back = new THREE.Vector3().crossVectors(right, camera.up).normalize();
     const controls = new THREE.OrbitControls(camera, canvas);
     controls.enableDamping = false;
     controls.zoomToCursor = true;
@@ -109,6 +118,7 @@
       controls.target.copy(centre);
       camera.position.copy(centre).addScaledVector(back, (1.05 * extent) / Math.sin(wide));
       controls.update();
+      if (upright) orbit(0, 0.35);
       dirty = true;
     }
     /** The camera turned about its target by `yaw` (about the up axis) and `pitch`. */
@@ -238,6 +248,7 @@
 
     // ---- rigid bodies: convex hulls, mesh bodies' edges ----------------------------------
 
+    let painted = []; // bodies whose colour must be set again at the next drawing
     const shapes = new Array(N).fill(null);
     const materials = new Array(N).fill(null);
     for (let i = 0; i < N; i++) {
@@ -289,6 +300,7 @@
       }
       shapes[i] = object;
       scene.add(object);
+      painted.push(i);
     }
 
     // ---- walls: translucent, a plane cut to the scene's box --------------------------------
@@ -441,12 +453,113 @@
       }
     }
 
+    // ---- colour by a property, with a legend ----------------------------------------------
+
+    const MASS = numbers(data.bodies.mass, Float32Array);
+    // A perceptually ordered ramp (viridis' stops), low to high.
+    const RAMP = [
+      [0.267, 0.005, 0.329],
+      [0.23, 0.322, 0.546],
+      [0.128, 0.567, 0.551],
+      [0.369, 0.789, 0.383],
+      [0.993, 0.906, 0.144],
+    ];
+    function ramp(f, out) {
+      f = Math.min(Math.max(Number.isFinite(f) ? f : 0, 0), 1) * (RAMP.length - 1);
+      const k = Math.min(Math.floor(f), RAMP.length - 2);
+      const u = f - k;
+      return out.setRGB(...[0, 1, 2].map((c) => RAMP[k][c] + u * (RAMP[k + 1][c] - RAMP[k][c])));
+    }
+    /** Body `i`'s speed now (under gravity, its velocity changes between events). */
+    function speedOf(i) {
+      const dt = now - since[i];
+      let s = 0;
+      for (let c = 0; c < 3; c++) {
+        const v = vel[i * 3 + c] + (GRAVITY && !asleep[i] ? GRAVITY[c] * dt : 0);
+        s += v * v;
+      }
+      return Math.sqrt(s);
+    }
+    const PROPERTIES = {
+      none: { label: "one colour" },
+      radius: { label: "radius", of: (i) => RADIUS[i] },
+      speed: { label: "speed", of: speedOf },
+      energy: { label: "kinetic energy (translation)", of: (i) => 0.5 * MASS[i] * speedOf(i) ** 2 },
+    };
+    // Each scale is fixed over the replay, so a colour means the same value at every time:
+    // the radii's range, and from 0 to the largest speed (energy) of any recorded state.
+    {
+      let [rlo, rhi, v2, e] = [Infinity, -Infinity, 0, 0];
+      for (let i = 0; i < N; i++) {
+        rlo = Math.min(rlo, RADIUS[i]);
+        rhi = Math.max(rhi, RADIUS[i]);
+      }
+      const visit = (states, body) => {
+        for (let o = 0, k = 0; o + W <= states.length; o += W, k++) {
+          const s = states[o + 3] ** 2 + states[o + 4] ** 2 + states[o + 5] ** 2;
+          v2 = Math.max(v2, s);
+          e = Math.max(e, 0.5 * MASS[body(k)] * s);
+        }
+      };
+      visit(STATE0, (k) => k);
+      visit(EV_STATE, (k) => slotBody[k]);
+      PROPERTIES.radius.range = rhi > rlo ? [rlo, rhi] : [rlo - 0.5 * rlo, rhi + 0.5 * rhi];
+      PROPERTIES.speed.range = [0, Math.sqrt(v2) || 1];
+      PROPERTIES.energy.range = [0, e || 1];
+    }
+    let colourBy = "none";
+    const legend = document.createElement("section");
+    legend.id = "colour";
+    legend.innerHTML =
+      '<h2>Colour</h2><label>by <select id="colour-by"></select></label>' +
+      '<div id="legend" hidden><canvas width="200" height="12"></canvas>' +
+      '<p><span id="legend-low"></span><span id="legend-high" style="float: right"></span></p></div>';
+    el("panel").insertBefore(legend, el("panel").children[2]);
+    const select = legend.querySelector("select");
+    for (const [key, p] of Object.entries(PROPERTIES)) select.add(new Option(p.label, key));
+    {
+      const g = legend.querySelector("canvas").getContext("2d");
+      const c = new THREE.Color();
+      for (let x = 0; x < 200; x++) {
+        ramp(x / 199, c);
+        g.fillStyle = `rgb(${255 * c.r}, ${255 * c.g}, ${255 * c.b})`;
+        g.fillRect(x, 0, 1, 12);
+      }
+    }
+    const short = (x) => String(Number(x.toPrecision(3)));
+    function colourByProperty(key) {
+      colourBy = key in PROPERTIES ? key : "none";
+      select.value = colourBy;
+      const p = PROPERTIES[colourBy];
+      el("legend").hidden = colourBy === "none";
+      if (p.range) {
+        el("legend-low").textContent = short(p.range[0]);
+        el("legend-high").textContent = short(p.range[1]);
+      }
+      painted = Array.from({ length: N }, (_, i) => i); // every body's colour set again
+      dirty = true;
+      return colourBy;
+    }
+    select.addEventListener("change", () => colourByProperty(select.value));
+
     // ---- drawing --------------------------------------------------------------------------
 
-    let painted = []; // bodies drawn in another colour than their own
     function paint(i, c) {
       if (slotOf[i] >= 0) tintBall(slotOf[i], c);
       else if (materials[i]) materials[i].color.copy(c);
+    }
+    const own = new THREE.Color();
+    // Rigid bodies in one colour, each a little lighter or darker (by its id), so that the
+    // faces of neighbours pressed together (a stack) part.
+    const tone = (i) => {
+      const h = Math.imul(i + 1, 0x9e3779b1) >>> 0;
+      return own.copy(BODY).multiplyScalar(0.85 + 0.3 * (h / 2 ** 32));
+    };
+    /** Body `i`'s own colour now: one colour, or its property's on the ramp. */
+    function ownColour(i) {
+      const p = PROPERTIES[colourBy];
+      if (!p.of) return slotOf[i] >= 0 ? BODY : tone(i);
+      return ramp((p.of(i) - p.range[0]) / (p.range[1] - p.range[0]), own);
     }
     function draw() {
       const p = new Float64Array(3);
@@ -455,7 +568,12 @@
         for (let k = 0; k < balls.length; k++) {
           const i = balls[k];
           positionAt(i, now, p);
-          for (let v = 0; v < 4; v++) a.set([p[0], p[1], p[2], RADIUS[i]], 16 * k + 4 * v);
+          for (let o = 16 * k; o < 16 * k + 16; o += 4) {
+            a[o] = p[0];
+            a[o + 1] = p[1];
+            a[o + 2] = p[2];
+            a[o + 3] = RADIUS[i];
+          }
         }
         sphereAttr.needsUpdate = true;
       }
@@ -467,7 +585,8 @@
         const [w, x, y, z] = rotationAt(i, now);
         object.quaternion.set(x, y, z, w);
       }
-      for (const i of painted) paint(i, BODY);
+      if (colourBy === "none") for (const i of painted) paint(i, ownColour(i));
+      else for (let i = 0; i < N; i++) paint(i, ownColour(i));
       const lit = highlighted();
       lightWall(lit.wall);
       const hits = lit.bodies;
@@ -556,6 +675,9 @@
         return { x: ((v.x + 1) / 2) * canvas.width, y: ((1 - v.y) / 2) * canvas.height, r };
       },
       dpr: () => renderer.getPixelRatio(),
+      colourBy: colourByProperty,
+      /** The colour body `i` gets from the chosen property now, as [r, g, b] in 0..255. */
+      colourOf: (i) => ownColour(i).toArray().map((x) => Math.round(255 * x)),
     };
   })();
 

@@ -345,6 +345,18 @@
       if (solidView) solidView.reset();
       render();
     },
+    /** Colours the 3D view's bodies by "radius", "speed", "energy" or "none"; the choice. */
+    colourBy(key) {
+      if (!solidView) return null;
+      const got = solidView.colourBy(key);
+      render();
+      return got;
+    },
+    /** The colour (RGB, 0-255) body `id` gets from the chosen property now, or null. */
+    bodyColour(id) {
+      if (!solidView || id % STRIDE !== 0 || id / STRIDE >= N) return null;
+      return solidView.colourOf(id / STRIDE);
+    },
     render,
   };
   document.body.dataset.ready = "true";

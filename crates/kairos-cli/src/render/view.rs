@@ -46,7 +46,7 @@ use crate::show;
 
 /// Default largest number of bodies drawn.
 pub const MAX_BODIES: usize = 10_000;
-/// Default largest number of events embedded (about 7 MB of page in 2D, 9 MB in 3D).
+/// Default largest number of events embedded (about 7 MB of page in 2D, 9.6 MB in 3D).
 pub const MAX_EVENTS: usize = 100_000;
 
 const TEMPLATE: &str = include_str!("../../assets/viewer.html");
@@ -278,6 +278,7 @@ fn page_data(p: &PageInput) -> Value {
     bounds.add_scene(&walls, period);
     let mut state0 = Packed::default();
     let mut radius = Packed::default();
+    let mut mass = Packed::default();
     // 2D rigid bodies: outlines in the body frame, and angles and angular velocities.
     let outlines = picture::body_outlines_2d(scene);
     let turning = !outlines.is_empty() && p.start.is_rigid();
@@ -316,6 +317,7 @@ fn page_data(p: &PageInput) -> Value {
             asleep0.u8(p.start.is_asleep(i) as u8);
         }
         radius.f32(b.radius);
+        mass.f32(b.mass);
         if period.is_none() {
             bounds.add(p.axes.project(&pos), b.radius);
         }
@@ -531,6 +533,7 @@ fn page_data(p: &PageInput) -> Value {
             "total": n,
             "stride": stride,
             "radius": radius.base64(),
+            "mass": mass.base64(),
             "state": state0.base64(),
             "outlineStart": if turning || turning3 { Value::from(outline_start.base64()) } else { Value::Null },
             "outline": if turning || turning3 { Value::from(outline_points.base64()) } else { Value::Null },
