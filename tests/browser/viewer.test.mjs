@@ -198,6 +198,10 @@ before(async () => {
   );
   kairos("run", "gas3.toml", "-q", "-o", "gas3.ktrace");
   kairos("view", "gas3.ktrace", "-o", "gas3.html");
+  // The stepped engine's trace of a 3D pyramid replays the same way.
+  kairos("generate", "pyramid", "--base", "4", "--dim", "3", "--duration", "1", "-o", "pyramid.toml");
+  kairos("run", "pyramid.toml", "--stepper", "stepped", "--dt", "0.0166666667", "-q", "-o", "pyramid.ktrace");
+  kairos("view", "pyramid.ktrace", "-o", "pyramid.html");
   kairos(
     "generate", "gas", "--dim", "2", "--n", "64", "--packing", "0.3", "--duration", "1",
     "-o", "gas.toml"
@@ -1040,6 +1044,7 @@ test("tumbling boxes and meshes are drawn solid in 3D, turning; the projection i
     assert.equal((await hook(page, () => window.kairosViewer.state())).selected, null);
     await page.mouse.click(p.clientX, p.clientY);
     assert.equal((await state(page)).selected, id, `${name}: picking the turned body ${id}`);
+    assert.match(await text(page, "#body-info"), /orientation \(w, x, y, z\) \(.*\)\nangular velocity \(/);
     await setTime(page, 1.3);
     assert.ok((await changed(page, a, await pixels3d(page))) > 0.002, `${name}: the bodies moved and turned`);
     // The projection, and back.
@@ -1051,6 +1056,22 @@ test("tumbling boxes and meshes are drawn solid in 3D, turning; the projection i
     assert.equal(await hook(page, () => window.kairosViewer.mode()), "3d");
     await page.done();
   }
+});
+
+test("a stepped run's 3D pyramid replays in the 3D view, upright", async () => {
+  const page = await open("pyramid.html");
+  assert.equal(await hook(page, () => window.kairosViewer.mode()), "3d");
+  const { endTime, events } = await state(page);
+  assert.ok(events > 0, "its contacts are events");
+  await setTime(page, endTime);
+  const pic = await pixels3d(page);
+  assert.ok((await covered(page, pic)) > 0.02);
+  // Upright under gravity (-z): the top box is drawn above the bottom layer's first box.
+  const top = await bodyPixel(page, 29);
+  const bottom = await bodyPixel(page, 0);
+  assert.ok(top.y < bottom.y - top.r, `top at ${top.y}, bottom at ${bottom.y}`);
+  assert.ok(body(await rgbOf(page, pic, top.x, top.y)), "the top box drawn at its pixel");
+  await page.done();
 });
 
 test("2D pages carry no WebGL and no three.js", async () => {

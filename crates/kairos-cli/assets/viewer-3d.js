@@ -280,13 +280,16 @@
         object.add(edges);
       } else {
         materials[i] = new THREE.MeshLambertMaterial({ color: BODY, side: THREE.DoubleSide });
-        let geometry = null;
-        try {
-          geometry = new THREE.ConvexGeometry(points);
-        } catch (e) {
-          geometry = null;
-        }
-        if (geometry && geometry.attributes.position.count > 0) {
+        const hullOf = (points) => {
+          try {
+            const g = new THREE.ConvexGeometry(points);
+            return g.attributes.position.count > 0 ? g : null;
+          } catch (e) {
+            return null;
+          }
+        };
+        const geometry = hullOf(points);
+        if (geometry) {
           object = new THREE.Mesh(geometry, materials[i]);
         } else {
           // A flat body (a triangle, a segment): its points joined in turn.
@@ -639,7 +642,7 @@
         let t = b - Math.sqrt(h);
         if (shapes[i]) {
           shapes[i].updateMatrixWorld();
-          const hit = raycaster.intersectObject(shapes[i], false)[0];
+          const hit = raycaster.intersectObject(shapes[i], true)[0];
           if (!hit) continue;
           t = hit.distance;
         }

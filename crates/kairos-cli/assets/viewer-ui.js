@@ -10,8 +10,17 @@
   function bodyText(i) {
     const p = positionAt(i, now, new Float64Array(D));
     const v = vel.subarray(i * D, i * D + D);
+    let turn = "";
+    if (TURNING) {
+      turn = `\nangle ${num(angle[i] + omega[i] * (now - since[i]))}\nangular velocity ${num(omega[i])}`;
+    } else if (TURNING3 && OUTLINE_START[i + 1] > OUTLINE_START[i]) {
+      const w = omega3.subarray(i * 3, i * 3 + 3);
+      turn =
+        `\norientation (w, x, y, z) ${vec(rotationAt(i, now))}` +
+        `\nangular velocity ${vec(w)}${tumbleIndex[i] >= 0 ? " (tumbling: at its last event)" : ""}`;
+    }
     return (
-      `body ${i * STRIDE}\nposition ${vec(p)}\nvelocity ${vec(v)}\n` +
+      `body ${i * STRIDE}\nposition ${vec(p)}\nvelocity ${vec(v)}${turn}\n` +
       `radius ${num(RADIUS[i])}\nvelocity since t = ${num(since[i])}`
     );
   }
