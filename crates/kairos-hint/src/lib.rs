@@ -1,12 +1,17 @@
-//! A cache hint for the `kairos` library, which forbids unsafe code in itself.
+//! The `unsafe` the `kairos` library needs, kept out of it (it forbids unsafe code in itself)
+//! behind safe functions: a cache hint, and a SIMD kernel.
 //!
 //! [`prefetch`] asks the processor to start loading the cache line of a value that will be read
 //! soon, and [`prefetch_lines`] every cache line a value spans. Unlike an ordinary load, a
 //! prefetch does not hold up the instructions after it until the data arrives, so a caller can
 //! start many misses and go on working. It has no effect on what a program computes.
+//!
+//! [`screen::screen_keys`] is the first pass of the calendar's periodic screen, four pairs at a
+//! time with AVX2 (runtime-detected), giving the scalar code's bits.
 
-#![no_std]
 #![deny(unsafe_op_in_unsafe_fn)]
+
+pub mod screen;
 
 /// The cache line size assumed (x86-64).
 pub const LINE: usize = 64;

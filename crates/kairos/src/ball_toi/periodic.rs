@@ -415,6 +415,20 @@ impl ScreenBatch {
         self.ok &= s.inside & !s.sigma.is_nan() & !s.w1.is_nan();
     }
 
+    /// Folds in the extremes of pairs screened by `kairos_hint::screen` in the box `period`
+    /// (what [`ScreenBatch::add`] folds for each of them).
+    pub fn merge<V: Vector>(&mut self, e: &kairos_hint::screen::Extremes, period: V) {
+        let pick = |keep: bool, a: f64, b: f64| if keep { a } else { b };
+        self.t_ref_min = pick(self.t_ref_min < e.t_ref_min, self.t_ref_min, e.t_ref_min);
+        self.t_ref_max = pick(self.t_ref_max > e.t_ref_max, self.t_ref_max, e.t_ref_max);
+        self.t_ref_abs = pick(self.t_ref_abs > e.t_ref_abs, self.t_ref_abs, e.t_ref_abs);
+        self.sigma = pick(self.sigma > e.sigma, self.sigma, e.sigma);
+        self.w1 = pick(self.w1 > e.w1, self.w1, e.w1);
+        let l = period.to_array3();
+        self.half = (0..V::DIM).fold(f64::INFINITY, |h, a| h.min(0.5 * l[a]));
+        self.ok &= e.ok;
+    }
+
     /// `Some(T)`: every pair of the batch with [`PairScreen::key`] `> T` is rejected by
     /// [`PairScreen::rejects`]`(t_max)` (see the type's documentation). `None` when some pair
     /// may be handed to the full prediction (a far or infinite `t_max`, or a batch with a state

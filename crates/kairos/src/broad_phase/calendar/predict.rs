@@ -19,6 +19,15 @@
 //! cannot report a contact by it, nor by any later, lower one, so the entry is that of predicting
 //! every pair. Box exit times are recomputed rather than cached (the same bits, one miss fewer).
 //!
+//! The first loop runs four pairs at a time where the processor has AVX2
+//! (`kairos_hint::screen::screen_keys`, runtime-detected; the library keeps its `unsafe` in that
+//! crate): each lane does the scalar [`PairScreen::new`], [`PairScreen::key`] and
+//! [`ScreenBatch::add`]'s IEEE operations in the same order, without fused multiply-adds, so
+//! every key and the batch's bound are the same bits as the scalar loop's (a test compares them
+//! on random states, 2D and 3D) and the screen's proofs hold unchanged. Elsewhere the scalar
+//! loop runs. (3D gas, N = 32,000, packing 0.45, `calendar-lists`: 13,865 -> 12,719
+//! instructions an event.)
+//!
 //! Kairos wraps a body when it leaves the box (a box-crossing event) and defines a pair's contact
 //! time from the two stored states alone, over every image up to the pair's next box exit; so a
 //! candidate pays for the screen that proves which image decides, and for its rounding margins
@@ -31,6 +40,7 @@ use super::entry::{Entry, EntryKind};
 use super::prefetch::touch;
 use super::Calendar;
 use crate::ball_toi::{ball_ball, ball_ball_periodic_by, box_exit, PairScreen, ScreenBatch, Toi};
+use crate::body::Body;
 use crate::math::Vector;
 use crate::world::World;
 
@@ -40,6 +50,9 @@ use crate::world::World;
 pub(super) struct Batch {
     pub(super) keys: Vec<f64>,
     pub(super) keep: Vec<u32>,
+    /// Whether the first pass may use the SIMD kernel (`kairos_hint::screen`): on, except in
+    /// the test that compares the two paths.
+    pub(super) scalar_only: bool,
 }
 
 impl<V: Vector> Calendar<V> {
@@ -177,23 +190,38 @@ impl<V: Vector> Calendar<V> {
         batch: &mut Batch,
         best: &mut Entry,
     ) {
-        let Batch { keys, keep } = batch;
+        let Batch {
+            keys,
+            keep,
+            scalar_only,
+        } = batch;
         let bodies = &world.bodies;
         let bi = &bodies[i as usize];
         keys.clear();
         keys.resize(cand.len(), 0.0);
         let mut bound = ScreenBatch::new();
         let (mut first, mut first_key) = (usize::MAX, f64::INFINITY);
-        for (k, (&j, slot)) in cand.iter().zip(keys.iter_mut()).enumerate() {
-            // The screen's numbers do not depend on the pair's order (see `PairScreen`), so
-            // body `i`'s state stays in registers.
-            let screen = PairScreen::new(bi, &bodies[j as usize], l);
-            let key = screen.key();
-            if key < first_key {
-                (first, first_key) = (k, key);
+        // Four pairs at a time where the processor can (the same bits: `kairos_hint::screen`),
+        // from the candidates' states gathered into columns; else one at a time.
+        let simd = !*scalar_only && simd_first_pass(bi, bodies, cand, l, keys, &mut bound);
+        if simd {
+            for (k, &key) in keys.iter().enumerate() {
+                if key < first_key {
+                    (first, first_key) = (k, key);
+                }
             }
-            bound.add(&screen);
-            *slot = key;
+        } else {
+            for (k, (&j, slot)) in cand.iter().zip(keys.iter_mut()).enumerate() {
+                // The screen's numbers do not depend on the pair's order (see `PairScreen`),
+                // so body `i`'s state stays in registers.
+                let screen = PairScreen::new(bi, &bodies[j as usize], l);
+                let key = screen.key();
+                if key < first_key {
+                    (first, first_key) = (k, key);
+                }
+                bound.add(&screen);
+                *slot = key;
+            }
         }
         // The window of a periodic prediction ends at the earlier box exit: `exit_i`, and the
         // partner's, recomputed for the few pairs predicted (the same bits as a cached value,
@@ -255,5 +283,112 @@ impl<V: Vector> Calendar<V> {
     pub(super) fn repredict(&mut self, world: &World<V>, i: u32) {
         let e = self.predict(world, i);
         self.queue.set(i, e);
+    }
+}
+
+/// The first pass of [`Calendar::test_periodic`] by `kairos_hint::screen::screen_keys`: every
+/// candidate's [`PairScreen::key`] into `keys` and the batch's extremes into `bound`, the same
+/// bits as the scalar pass. False (and nothing done) where the kernel does not run.
+fn simd_first_pass<V: Vector>(
+    bi: &Body<V>,
+    bodies: &[Body<V>],
+    cand: &[u32],
+    l: V,
+    keys: &mut [f64],
+    bound: &mut ScreenBatch,
+) -> bool {
+    use kairos_hint::screen::{screen_keys, Anchor};
+    let state = |b: &Body<V>| Anchor {
+        pos: b.pos.to_array3(),
+        vel: b.vel.to_array3(),
+        time: b.time,
+        radius: b.radius,
+    };
+    let candidate = |k: usize| state(&bodies[cand[k] as usize]);
+    match screen_keys(V::DIM, &state(bi), l.to_array3(), candidate, keys) {
+        Some(e) => {
+            bound.merge(&e, l);
+            true
+        }
+        None => false,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use glam::{DVec2, DVec3};
+
+    /// The SIMD first pass gives the scalar pass's keys and batch bound bit for bit, on random
+    /// states in 2D and 3D: local times apart (the state of one body older than the other's),
+    /// pairs across faces and far outside the box, batches of 1 to 29 candidates (partial
+    /// blocks of four). On x86-64 with AVX2 (every machine the project measures on) the kernel
+    /// must run.
+    #[test]
+    fn the_simd_first_pass_gives_the_scalar_bits() {
+        fn check<V: Vector>(l: V, rounds: usize) -> usize {
+            let mut x = 0x1234_5678_9abc_def1u64;
+            let mut u = || {
+                x = x
+                    .wrapping_mul(6364136223846793005)
+                    .wrapping_add(1442695040888963407);
+                (x >> 11) as f64 / (1u64 << 53) as f64
+            };
+            let l3 = l.to_array3();
+            let mut ran = 0;
+            for round in 0..rounds {
+                let n = 2 + (round % 29);
+                let bodies: Vec<Body<V>> = (0..n)
+                    .map(|_| {
+                        // Now and then a state outside the box (unwrapped), or a NaN.
+                        let far = if u() < 0.05 { 3.0 } else { 1.0 };
+                        let mut p = [0.0; 3];
+                        let mut v = [0.0; 3];
+                        for a in 0..V::DIM {
+                            p[a] = far * u() * l3[a];
+                            v[a] = 4.0 * u() - 2.0;
+                        }
+                        let mut b = Body::new(V::from_array3(p), V::from_array3(v), 0.1 + u(), 1.0);
+                        b.time = if u() < 0.3 { 2.0 } else { 3.0 * u() };
+                        if u() < 0.01 {
+                            b.time = f64::NAN;
+                        }
+                        b
+                    })
+                    .collect();
+                let cand: Vec<u32> = (1..n as u32).collect();
+                let mut keys = vec![0.0; cand.len()];
+                let mut simd = ScreenBatch::new();
+                if !simd_first_pass(&bodies[0], &bodies, &cand, l, &mut keys, &mut simd) {
+                    continue;
+                }
+                ran += 1;
+                let mut scalar = ScreenBatch::new();
+                for (k, &j) in cand.iter().enumerate() {
+                    let s = PairScreen::new(&bodies[0], &bodies[j as usize], l);
+                    scalar.add(&s);
+                    assert_eq!(
+                        s.key().to_bits(),
+                        keys[k].to_bits(),
+                        "round {round}, pair {k}"
+                    );
+                }
+                for t in [0.0, 1.0, 2.5, 3.0, 10.0, f64::INFINITY] {
+                    assert_eq!(
+                        simd.key_bound(t).map(f64::to_bits),
+                        scalar.key_bound(t).map(f64::to_bits),
+                        "round {round}, t_max {t}"
+                    );
+                }
+            }
+            ran
+        }
+        let ran3 = check(DVec3::new(7.0, 9.0, 8.0), 3000);
+        let ran2 = check(DVec2::new(7.0, 9.0), 3000);
+        #[cfg(target_arch = "x86_64")]
+        if std::arch::is_x86_feature_detected!("avx2") {
+            assert_eq!((ran3, ran2), (3000, 3000), "the kernel did not run");
+        }
+        eprintln!("SIMD first pass compared on {ran3} 3D and {ran2} 2D batches");
     }
 }
