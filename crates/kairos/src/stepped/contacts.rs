@@ -162,7 +162,7 @@ impl<V: Vector> SteppedSim<V> {
             .filter(|&(k, (_, p))| from + k >= self.slow || joins(p.pair()))
             .map(|(_, (r, p))| (p.id, cached_of(r, p)))
             .collect();
-        before.sort_unstable_by_key(|x| x.0);
+        before.sort_unstable_by_key(|x| cache_key(&x.0));
         let (mut rows, mut points) = (
             std::mem::take(&mut self.rows),
             std::mem::take(&mut self.points),

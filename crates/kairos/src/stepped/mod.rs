@@ -179,6 +179,14 @@ pub struct CollisionId {
     pub features: ContactId,
 }
 
+/// The order of the cache ([`SteppedSim`]'s `sorted`): the bodies' contacts, then the walls',
+/// each by id. The rows come in that order (the finder's pairs, then each body's walls), so the
+/// cache is stored already sorted; by id alone every body's wall contacts would have to be
+/// merged in among its other contacts at every step.
+fn cache_key(id: &CollisionId) -> (bool, CollisionId) {
+    (id.wall, *id)
+}
+
 /// A body's state in the stepped engine: its centre of mass, velocity, rotation and angular
 /// velocity (world frame).
 #[derive(Clone, Debug, PartialEq)]
@@ -729,8 +737,8 @@ impl<V: Vector> SteppedSim<V> {
             self.sorted.push((p.id, cached_of(r, p)));
         }
         // A pair's points are together, in the order its manifold gave them, and the pairs
-        // mostly in order: each pair's points sorted first, the whole is a few sorted runs,
-        // which the stable sort merges in a pass or two.
+        // in order ([`cache_key`]): each pair's points sorted first, the whole is then sorted
+        // but where pairs came and went, which the stable sort finds in a pass.
         let mut k = from;
         while k < self.sorted.len() {
             let pair = |x: &(CollisionId, Cached<V>)| (x.0.a, x.0.b, x.0.wall);
@@ -741,7 +749,7 @@ impl<V: Vector> SteppedSim<V> {
             self.sorted[k..end].sort_by_key(|x| x.0);
             k = end;
         }
-        self.sorted.sort_by_key(|x| x.0);
+        self.sorted.sort_by_key(|x| cache_key(&x.0));
         self.sorted.dedup_by_key(|x| x.0);
     }
 

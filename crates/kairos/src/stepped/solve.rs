@@ -198,7 +198,7 @@ impl<V: Vector> SteppedSim<V> {
         b.map_or(V::ZERO, |b| at(b, rb)) - at(a, ra)
     }
 
-    /// Point `k`'s impulses in `cache` (sorted by id), by [`StepOptions::matching`], and
+    /// Point `k`'s impulses in `cache` (sorted by [`cache_key`]), by [`StepOptions::matching`], and
     /// whether they are another contact's (a distance match to other features).
     fn lookup(
         &self,
@@ -207,20 +207,26 @@ impl<V: Vector> SteppedSim<V> {
         hint: &mut usize,
     ) -> Option<(Cached<V>, bool)> {
         let p = &self.points[k];
-        let key = |id: &CollisionId| (id.a, id.b, id.wall, id.pieces);
+        let key = |id: &CollisionId| (id.wall, id.a, id.b, id.pieces);
+        let probe_id = cache_key(&p.id);
         let probe = if self.options.matching == Matching::Features {
             // The points mostly come in the cache's order: first a search in the entries just
             // after the last point's, then in the whole cache.
             let near = &cache[(*hint).min(cache.len())..];
             let window = &near[..near.len().min(64)];
             let found = match window.first() {
-                Some(first) if first.0 <= p.id && window.last().is_some_and(|l| p.id <= l.0) => {
+                Some(first)
+                    if cache_key(&first.0) <= probe_id
+                        && window.last().is_some_and(|l| probe_id <= cache_key(&l.0)) =>
+                {
                     window
-                        .binary_search_by_key(&p.id, |x| x.0)
+                        .binary_search_by_key(&probe_id, |x| cache_key(&x.0))
                         .ok()
                         .map(|j| j + *hint)
                 }
-                _ => cache.binary_search_by_key(&p.id, |x| x.0).ok(),
+                _ => cache
+                    .binary_search_by_key(&probe_id, |x| cache_key(&x.0))
+                    .ok(),
             };
             if let Some(j) = found {
                 *hint = j;
