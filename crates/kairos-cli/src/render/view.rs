@@ -175,9 +175,8 @@ pub fn view(a: ViewArgs) -> Result<ExitCode> {
         total_events,
         stride,
         events: &events,
+        projection: a.projection,
     });
-    let mut data = data;
-    data["projection"] = Value::Bool(a.projection);
     let notices = data["notices"].as_array().cloned().unwrap_or_default();
     let page = render(&data, &display_name(&a.trace));
     write_text(&a.output, &page)?;
@@ -255,6 +254,8 @@ struct PageInput<'a> {
     stride: usize,
     /// The events shown: those of shown bodies before `shown_end`.
     events: &'a [Record],
+    /// The page opens on the projection (`--projection`).
+    projection: bool,
 }
 
 /// Event codes in the page: the kind in the low bits, then which bodies are shown.
@@ -534,6 +535,7 @@ fn page_data(p: &PageInput) -> Value {
         "gravity": if scene.has_gravity() { Value::from(scene.gravity[..d].to_vec()) } else { Value::Null },
         "walls": walls_json,
         "walls3": walls3_json(scene),
+        "projection": p.projection,
         "hiddenWalls": hidden_walls,
         "bounds": [bounds.min[0], bounds.min[1], bounds.max[0], bounds.max[1]],
         "empty": p.total_events == 0,

@@ -50,9 +50,6 @@ use crate::world::World;
 pub(super) struct Batch {
     pub(super) keys: Vec<f64>,
     pub(super) keep: Vec<u32>,
-    /// Whether the first pass may use the SIMD kernel (`kairos_hint::screen`): on, except in
-    /// the test that compares the two paths.
-    pub(super) scalar_only: bool,
 }
 
 impl<V: Vector> Calendar<V> {
@@ -190,20 +187,18 @@ impl<V: Vector> Calendar<V> {
         batch: &mut Batch,
         best: &mut Entry,
     ) {
-        let Batch {
-            keys,
-            keep,
-            scalar_only,
-        } = batch;
+        let Batch { keys, keep } = batch;
         let bodies = &world.bodies;
         let bi = &bodies[i as usize];
         keys.clear();
         keys.resize(cand.len(), 0.0);
         let mut bound = ScreenBatch::new();
         let (mut first, mut first_key) = (usize::MAX, f64::INFINITY);
-        // Four pairs at a time where the processor can (the same bits: `kairos_hint::screen`),
-        // from the candidates' states gathered into columns; else one at a time.
-        let simd = !*scalar_only && simd_first_pass(bi, bodies, cand, l, keys, &mut bound);
+        // Four pairs at a time where the processor can (the same bits: `kairos_hint::screen`);
+        // else, and in 2D (whose few candidates of two axes cost less one at a time: 6,435
+        // instructions an event scalar, 6,877 four at a time, discs at packing 0.7), one at a
+        // time.
+        let simd = V::DIM == 3 && simd_pass(bi, bodies, cand, l, keys, &mut bound);
         if simd {
             for (k, &key) in keys.iter().enumerate() {
                 if key < first_key {
@@ -286,23 +281,9 @@ impl<V: Vector> Calendar<V> {
     }
 }
 
-/// The first pass of [`Calendar::test_periodic`] by `kairos_hint::screen::screen_keys` in 3D:
-/// every candidate's [`PairScreen::key`] into `keys` and the batch's extremes into `bound`, the
-/// same bits as the scalar pass. False (and nothing done) where the kernel does not run, and
-/// in 2D, where a prediction's few candidates of two axes cost less one at a time (measured:
-/// 6,435 instructions an event scalar, 6,877 four at a time, 2D discs at packing 0.7).
-fn simd_first_pass<V: Vector>(
-    bi: &Body<V>,
-    bodies: &[Body<V>],
-    cand: &[u32],
-    l: V,
-    keys: &mut [f64],
-    bound: &mut ScreenBatch,
-) -> bool {
-    V::DIM == 3 && simd_pass(bi, bodies, cand, l, keys, bound)
-}
-
-/// [`simd_first_pass`] in any dimension the kernel takes (2 or 3).
+/// The first pass of [`Calendar::test_periodic`] by `kairos_hint::screen::screen_keys`: every
+/// candidate's [`PairScreen::key`] into `keys` and the batch's extremes into `bound`, the same
+/// bits as the scalar pass. False (and nothing done) where the kernel does not run.
 fn simd_pass<V: Vector>(
     bi: &Body<V>,
     bodies: &[Body<V>],
