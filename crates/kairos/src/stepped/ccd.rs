@@ -28,6 +28,11 @@ pub(super) struct Watched {
 /// spinning at thousands of radians per second strikes a wall corner after corner.
 pub const IMPACTS_PER_PAIR: u32 = 16;
 
+/// The points of an impact are those no farther apart than the nearest one (or than touching,
+/// if it penetrates) plus this share of the pair's size: the time of impact leaves the nearest
+/// point about 10⁻⁷ of the size apart, a turning box's next corner is 10⁻³ or more away.
+pub const IMPACT_GAP: f64 = 1e-4;
+
 impl<V: Vector> SteppedSim<V> {
     /// The pairs that may touch in a sub-step of `h` where their contact points cannot stop
     /// them: two bodies (or a body and a wall) whose boxes swept over `h` meet, whose relative
@@ -290,6 +295,25 @@ impl<V: Vector> SteppedSim<V> {
         );
         self.pair_points(c, &mut rows, &mut points);
         (self.rows, self.points) = (rows, points);
+        // Only the points in contact at the impact take part in it. A point of the manifold
+        // still apart (another corner of a turning box, within the speculative margin) would
+        // bounce as if it touched now: an impact at two points at once, which loses energy
+        // (the bullet room lost 10% in 2 s at 10^3 units/s). It is the pair's next impact if
+        // it comes within the sub-step: the pair stays watched.
+        let nearest = self.points[from..]
+            .iter()
+            .map(|p| p.separation)
+            .fold(f64::INFINITY, f64::min);
+        let mut k = from;
+        while k < self.points.len() {
+            let p = &self.points[k];
+            if p.separation > nearest.max(0.0) + IMPACT_GAP * p.size {
+                self.rows.remove(k);
+                self.points.remove(k);
+            } else {
+                k += 1;
+            }
+        }
         let to = self.rows.len();
         if to == from {
             return false;
