@@ -280,9 +280,10 @@ impl<V: Vector> SteppedSim<V> {
         }
     }
 
-    /// Resolves the impact of pair `c` now: its contact points (within the margin) are solved
-    /// as in a sub-step of `h` (the rest of this one), with restitution, and forgotten. Whether
-    /// a point took an impulse.
+    /// Resolves the impact of pair `c` now: its contact points in contact (within
+    /// [`IMPACT_GAP`] of the nearest) are solved as in a sub-step of `h` (the rest of this one),
+    /// with restitution, and forgotten. Whether a point took an impulse or a point still apart
+    /// was left to a later impact (either way the pair stays watched).
     fn impact(&mut self, c: ContactPair, h: f64) -> bool {
         self.wake(c.a as usize);
         if !c.wall {
@@ -304,12 +305,13 @@ impl<V: Vector> SteppedSim<V> {
             .iter()
             .map(|p| p.separation)
             .fold(f64::INFINITY, f64::min);
-        let mut k = from;
+        let (mut k, mut left_apart) = (from, false);
         while k < self.points.len() {
             let p = &self.points[k];
             if p.separation > nearest.max(0.0) + IMPACT_GAP * p.size {
                 self.rows.remove(k);
                 self.points.remove(k);
+                left_apart = true;
             } else {
                 k += 1;
             }
@@ -369,6 +371,6 @@ impl<V: Vector> SteppedSim<V> {
         }
         self.rows.truncate(from);
         self.points.truncate(from);
-        pushed
+        pushed || left_apart
     }
 }

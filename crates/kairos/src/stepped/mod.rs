@@ -84,7 +84,8 @@
 //!    to that time; the pair's contact points there are solved as a sub-step's (sweeps, then
 //!    restitution) and forgotten; the rest of the sub-step follows, from step 2.
 //! 3. A resolved pair stays watched (a box spinning fast strikes a wall corner after corner),
-//!    until an impact takes no impulse or it has taken [`IMPACTS_PER_PAIR`]; an impact watches
+//!    until an impact takes no impulse and leaves no point still apart for later, or it has
+//!    taken [`IMPACTS_PER_PAIR`]; an impact watches
 //!    again the other pairs of its two bodies and adds the pairs their new motion may reach.
 //!    After [`MAX_IMPACTS`] impacts in one sub-step the rest of it moves without the check
 //!    ([`StepStats::ccd_gave_up`]).
