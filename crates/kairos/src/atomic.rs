@@ -5,7 +5,8 @@
 //! [`AtomicWriter`], which follows these rules:
 //!
 //! * **A regular file (or a new one)** is written under a temporary name beside it,
-//!   `.NAME.partial-PID`, flushed, synced and renamed over the destination only by
+//!   `.NAME.partial-PID-K` (`K` counts the process's writers, so two writers of one path never
+//!   share it), flushed, synced and renamed over the destination only by
 //!   [`AtomicWriter::commit`]. Until then the previous file, if any, is intact; a writer dropped
 //!   without a commit removes its temporary file.
 //! * **A symbolic link** is followed: the file it points to is the destination (replaced as
@@ -48,6 +49,12 @@ pub fn remove_partials() -> usize {
 /// (canonical path), else the end of its chain of links (relative targets are taken from the
 /// link's folder; at most 40 links are followed, as the kernel does).
 pub fn resolve(path: &Path) -> io::Result<PathBuf> {
+    if path.as_os_str().is_empty() {
+        return Err(io::Error::new(
+            io::ErrorKind::InvalidInput,
+            "the path is empty",
+        ));
+    }
     if let Ok(c) = std::fs::canonicalize(path) {
         return Ok(c);
     }
@@ -152,12 +159,15 @@ pub fn check_writable(path: &Path) -> io::Result<()> {
     std::fs::remove_file(&tmp)
 }
 
+/// A temporary name beside `dest` that no other writer of this process has used.
 fn partial_name(dest: &Path) -> PathBuf {
+    static WRITERS: std::sync::atomic::AtomicU64 = std::sync::atomic::AtomicU64::new(0);
+    let k = WRITERS.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
     let name = dest
         .file_name()
         .map(|n| n.to_string_lossy().into_owned())
         .unwrap_or_default();
-    dest.with_file_name(format!(".{name}.partial-{}", std::process::id()))
+    dest.with_file_name(format!(".{name}.partial-{}-{k}", std::process::id()))
 }
 
 /// A buffered output that appears at its path only when complete; see the
