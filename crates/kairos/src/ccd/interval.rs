@@ -62,6 +62,22 @@ impl Interval {
     pub fn point(x: f64) -> Self {
         Self::new(x, x)
     }
+    /// The interval times the power of two `s`: exact (a point stays a point) where the bounds
+    /// stay normal numbers, rounded outwards where one falls below them.
+    #[inline]
+    pub fn times_power_of_two(self, s: f64) -> Self {
+        let (lo, hi) = (self.lo * s, self.hi * s);
+        let exact = |x: f64, y: f64| x == 0.0 || x.is_infinite() || y.abs() >= f64::MIN_POSITIVE;
+        if exact(self.lo, lo)
+            && exact(self.hi, hi)
+            && lo.is_finite() == self.lo.is_finite()
+            && hi.is_finite() == self.hi.is_finite()
+        {
+            Self { lo, hi }
+        } else {
+            self * Self::point(s)
+        }
+    }
     /// The lower bound.
     #[inline]
     pub fn lo(self) -> f64 {

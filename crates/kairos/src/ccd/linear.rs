@@ -86,6 +86,9 @@ pub fn vertex_face(
     c: &LinearPoint,
     opts: &CcdOptions,
 ) -> Option<f64> {
+    if let Some([p, a, b, c]) = unit_scale([p, a, b, c]) {
+        return vertex_face(&p, &a, &b, &c, opts);
+    }
     if !sweeps_meet(&[p], &[a, b, c]) {
         return None;
     }
@@ -118,6 +121,9 @@ pub fn edge_edge(
     d: &LinearPoint,
     opts: &CcdOptions,
 ) -> Option<f64> {
+    if let Some([a, b, c, d]) = unit_scale([a, b, c, d]) {
+        return edge_edge(&a, &b, &c, &d, opts);
+    }
     if !sweeps_meet(&[a, b], &[c, d]) {
         return None;
     }
@@ -138,6 +144,30 @@ pub fn edge_edge(
         vec![s, nn - s, u, nn - u]
     };
     earliest_root(&f, domain, boxes, opts)
+}
+
+/// How far from unit size a query's coordinates may be before it is rescaled: the domain
+/// functions are quartics of the coordinates, so beyond `2^±128` their enclosures overflow
+/// to infinity (or underflow to zero) and can exclude nothing.
+const UNSCALED: f64 = 3.402823669209385e38; // 2^128
+
+/// The four moving points times the power of two that brings their largest finite coordinate
+/// into `[1, 2)`, when it lies beyond `2^±128` (`None` otherwise, and for a query with no
+/// finite nonzero coordinate). A contact time is the same for the scaled points (scaling is a
+/// similarity), and the scaling is exact where coordinates stay normal numbers (rounded
+/// outwards where they do not), so nothing is lost; queries of ordinary size are untouched.
+fn unit_scale(x: [&LinearPoint; 4]) -> Option<[LinearPoint; 4]> {
+    let m = x
+        .iter()
+        .flat_map(|p| p.iter().flatten())
+        .flat_map(|c| [c.lo().abs(), c.hi().abs()])
+        .filter(|v| v.is_finite())
+        .fold(0.0f64, f64::max);
+    if !(m > 0.0) || (m <= UNSCALED && m >= 1.0 / UNSCALED) {
+        return None;
+    }
+    let s = crate::math::power_of_two(-m.log2().floor());
+    Some(x.map(|p| p.map(|e| e.map(|c| c.times_power_of_two(s)))))
 }
 
 /// The four moving points as floats at `t = 0` and `t = 1`, when every coordinate is a
@@ -682,6 +712,23 @@ mod tests {
 
     fn moving(x0: [f64; 3], x1: [f64; 3]) -> LinearPoint {
         [x0.map(Interval::point), x1.map(Interval::point)]
+    }
+
+    /// A query scaled by any power of ten from 1e-307 to 1e308 gives the answer of the unit
+    /// query: a vertex through a triangle at t = 0.5, two edges that stay apart.
+    #[test]
+    fn queries_of_any_size_give_the_unit_answers() {
+        let opts = CcdOptions::default();
+        for e in (-300..=300).step_by(10).chain([-307, 305, 308]) {
+            let k = 10f64.powi(e);
+            let s = |x: [f64; 3]| x.map(|v| v * k);
+            let p = moving(s([0.2, 0.2, 1.0]), s([0.2, 0.2, -1.0]));
+            let [a, b, c] =
+                [[1.0, 0.0, 0.0], [0.0, 1.0, 0.0], [0.0, 0.0, 0.0]].map(|x| still(s(x)));
+            let t = vertex_face(&p, &a, &b, &c, &opts).expect("a contact at 0.5");
+            assert!((0.5 - 1e-8..=0.5).contains(&t), "scale 1e{e}: {t}");
+            assert_eq!(edge_edge(&p, &a, &b, &c, &opts), None, "scale 1e{e}");
+        }
     }
 
     /// The cut never removes a root: random cubics with known roots.
