@@ -410,6 +410,34 @@ impl Scene {
             }
             for (k, spec) in self.walls.iter().enumerate() {
                 let p = &self.bodies[i].position;
+                if let (WallSpec::Box { min, max }, true) = (spec, self.is_rigid(i)) {
+                    // A box room is the intersection of half-spaces across the axes, so a shape
+                    // lies in it exactly when its extreme points along the axes do: exact at any
+                    // size, where the depth against each wall piece above loses its digits to a
+                    // shape far larger than the piece.
+                    let (own, pose) = (&shapes[i].pieces, &shapes[i].pose);
+                    let tol = OVERLAP_TOLERANCE * b.radius;
+                    for a in 0..self.dim {
+                        let e = V::unit(a);
+                        let hi = own
+                            .iter()
+                            .map(|s| s.support(pose, e).comp(a))
+                            .fold(f64::NEG_INFINITY, f64::max);
+                        let lo = own
+                            .iter()
+                            .map(|s| s.support(pose, -e).comp(a))
+                            .fold(f64::INFINITY, f64::min);
+                        if !(hi - max[a] <= tol && min[a] - lo <= tol) {
+                            return Err(invalid(
+                                Item::Body(i),
+                                format!(
+                                    "does not fit in the box of wall item {k}: its shape spans {} to {} along axis {a}, the box {} to {}",
+                                    Num(lo), Num(hi), Num(min[a]), Num(max[a])
+                                ),
+                            ));
+                        }
+                    }
+                }
                 let outside = match spec {
                     WallSpec::Plane { point, normal } => {
                         (0..self.dim)
