@@ -238,10 +238,10 @@ class Scene:
         on a lattice."""
         return cls._wrap(
             _kairos.Scene.gas(
-                int(n),
+                _whole(n, "n"),
                 float(packing),
-                int(dim),
-                int(seed),
+                _whole(dim, "dim"),
+                _whole(seed, "seed"),
                 float(duration),
                 float(polydispersity),
                 float(mass),
@@ -380,6 +380,18 @@ def _rigid(x, velocities, masses, shapes, orientations, angular, box, walls, dur
     )
 
 
+def _whole(x, name: str) -> int:
+    """A whole number >= 0 given as an int (or an integral float), or a ValueError naming
+    the argument."""
+    if isinstance(x, (bool, np.bool_)):
+        raise ValueError(f"{name} must be a whole number >= 0, got {x!r}")
+    if isinstance(x, (float, np.floating)) and float(x).is_integer():
+        x = int(x)
+    if not isinstance(x, (int, np.integer)) or x < 0:
+        raise ValueError(f"{name} must be a whole number >= 0, got {x!r}")
+    return int(x)
+
+
 def _events(cols) -> np.ndarray:
     out = np.empty(len(cols["time"]), dtype=EVENT_DTYPE)
     for k in ("time", "kind", "a", "b"):
@@ -433,8 +445,8 @@ class Simulation:
         (:attr:`time`), and a later ``run`` goes on from there with the same events as an
         uninterrupted run.
         """
-        if events is not None and events < 0:
-            raise ValueError(f"events must be at least 0, got {events}")
+        if events is not None:
+            events = _whole(events, "events")
         cols = self._inner.run(
             None if until is None else float(until),
             None if events is None else int(events),

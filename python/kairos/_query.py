@@ -26,10 +26,19 @@ def _plain(x):
     return x
 
 
+def _real(x, name: str) -> np.ndarray:
+    """``x`` as an array of float64, refusing what would lose information on the way
+    (complex numbers, strings, objects)."""
+    a = np.asarray(x)
+    if a.dtype.kind not in "biuf":
+        raise TypeError(f"`{name}` must hold real numbers, got an array of {a.dtype}")
+    return a.astype(np.float64)
+
+
 def _batch(x, width: int, name: str) -> np.ndarray:
     if x is None:
         return np.empty(0)
-    a = np.asarray(x, dtype=np.float64)
+    a = _real(x, name)
     if width == 1 and a.ndim == 1:
         a = a[:, None]
     if a.ndim != 2 or a.shape[1] != width:
@@ -53,16 +62,26 @@ def _pair(a, b, until, dim, pos_a, rot_a, pos_b, rot_b, value, flag):
     d = _dim(a, dim, pos_a, pos_b)
     rw = 1 if d == 2 else 4
     batched = any(x is not None for x in (pos_a, rot_a, pos_b, rot_b))
-    cols = _kairos.pair_query(
-        d,
-        a,
-        b,
+    batches = [
         _batch(pos_a, d, "pos_a"),
         _batch(rot_a, rw, "rot_a"),
         _batch(pos_b, d, "pos_b"),
         _batch(rot_b, rw, "rot_b"),
-        None if until is None else float(until),
-    )
+    ]
+    given = [x for x, g in zip(batches, (pos_a, rot_a, pos_b, rot_b)) if g is not None]
+    if given and any(x.size == 0 for x in given):
+        # Batches of no rows: no queries (the core reads an empty batch as "the dict's pose").
+        if any(x.size != 0 for x in given):
+            raise ValueError("the positions and orientations must have the same number of rows")
+        empty = np.empty((0, d))
+        return {
+            value: np.empty(0),
+            flag: np.empty(0, dtype=bool if flag == "intersecting" else np.uint8),
+            "point_a": empty,
+            "point_b": empty.copy(),
+            "normal": empty.copy(),
+        }
+    cols = _kairos.pair_query(d, a, b, *batches, None if until is None else float(until))
     out = {
         value: cols[value],
         flag: cols[flag].astype(bool) if flag == "intersecting" else cols[flag],
@@ -109,8 +128,8 @@ def time_of_impact(
 
 
 def _features(start, end, edge: bool, tolerance: float) -> np.ndarray:
-    s = np.ascontiguousarray(start, dtype=np.float64)
-    e = np.ascontiguousarray(end, dtype=np.float64)
+    s = np.ascontiguousarray(_real(start, "start"))
+    e = np.ascontiguousarray(_real(end, "end"))
     single = s.shape == (4, 3)
     if single:
         s, e = s[None], e[None]
@@ -121,10 +140,16 @@ def _features(start, end, edge: bool, tolerance: float) -> np.ndarray:
 
 
 def _mesh(which: str, m: dict):
-    v = np.ascontiguousarray(m["vertices"], dtype=np.float64)
-    t = np.ascontiguousarray(m["triangles"], dtype=np.int64)
-    if v.ndim != 2 or v.shape[1] != 3 or t.ndim != 2 or t.shape[1] != 3:
-        raise ValueError(f"mesh {which}: vertices must be (n, 3) and triangles (m, 3)")
+    for k in ("vertices", "triangles"):
+        if k not in m:
+            raise ValueError(f"mesh {which}: no `{k}`")
+    v = np.ascontiguousarray(_real(m["vertices"], f"mesh {which}: vertices"))
+    t = np.asarray(m["triangles"])
+    if t.dtype.kind not in "iu" and not (t.dtype.kind == "f" and np.all(t == np.floor(t))):
+        raise TypeError(f"mesh {which}: triangles must be whole vertex indices, got {t.dtype}")
+    t = np.ascontiguousarray(t, dtype=np.int64)
+    if v.ndim != 2 or v.shape[1] != 3 or t.ndim != 2 or t.shape[1] != 3 or 0 in (len(v), len(t)):
+        raise ValueError(f"mesh {which}: vertices must be (n, 3) and triangles (m, 3), n > 0 and m > 0")
     centre = m.get("centre")
     centre = v.mean(axis=0) if centre is None else np.asarray(centre, dtype=np.float64)
     three = lambda k: [float(x) for x in np.asarray(m.get(k, (0.0, 0.0, 0.0)), dtype=np.float64)]

@@ -41,6 +41,13 @@ def _run_point(scene_fn: Callable, point: Mapping, observe, skip, broad_phase) -
     return _kairos.run_one(scene._inner, observe, skip, broad_phase)
 
 
+def _count(x, name: str) -> int:
+    """A non-negative whole number argument, or a ValueError naming it."""
+    if isinstance(x, bool) or not isinstance(x, (int, np.integer)) or x < 0:
+        raise ValueError(f"sweep: {name} must be a whole number >= 0, got {x!r}")
+    return int(x)
+
+
 def _column(values: list) -> np.ndarray:
     if all(isinstance(v, str) for v in values):
         return np.array(values)
@@ -52,27 +59,49 @@ def _column(values: list) -> np.ndarray:
     return np.array([np.nan if v is None else float(v) for v in values], dtype=np.float64)
 
 
-def _write(path, table: dict) -> None:
+def _check_output(path) -> str:
+    """The output's path, refused before any run when it cannot be written."""
     path = os.fspath(path)
+    if os.path.isdir(path):
+        raise ValueError(f"sweep: output {path!r} is a directory")
+    parent = os.path.dirname(os.path.abspath(path))
+    if not os.path.isdir(parent):
+        raise ValueError(f"sweep: output {path!r}: directory {parent!r} does not exist")
+    return path
+
+
+def _json_value(v):
+    """A table's value as JSON has it: NaN (not observed) and infinities as null."""
+    return None if isinstance(v, float) and not math.isfinite(v) else v
+
+
+def _write(path: str, table: dict) -> None:
     names = list(table)
     rows = list(zip(*(table[k].tolist() for k in names)))
-    tmp = f"{path}.partial"
-    with open(tmp, "w", newline="") as f:
-        if path.endswith(".json"):
-            clean = [
-                {k: (None if isinstance(v, float) and math.isnan(v) else v) for k, v in zip(names, r)}
-                for r in rows
-            ]
-            json.dump(clean, f, indent=1)
-            f.write("\n")
-        else:
-            w = csv.writer(f)
-            w.writerow(names)
-            for r in rows:
-                w.writerow(
-                    ["" if isinstance(v, float) and math.isnan(v) else repr(v) if isinstance(v, float) else v for v in r]
-                )
-    os.replace(tmp, path)
+    tmp = os.path.join(
+        os.path.dirname(os.path.abspath(path)), f".{os.path.basename(path)}.partial-{os.getpid()}"
+    )
+    try:
+        with open(tmp, "w", newline="") as f:
+            _write_rows(f, path, names, rows)
+        os.replace(tmp, path)
+    finally:
+        if os.path.exists(tmp):
+            os.remove(tmp)
+
+
+def _write_rows(f, path: str, names: list, rows: list) -> None:
+    if path.lower().endswith(".json"):
+        clean = [{k: _json_value(v) for k, v in zip(names, r)} for r in rows]
+        json.dump(clean, f, indent=1, allow_nan=False)
+        f.write("\n")
+    else:
+        w = csv.writer(f)
+        w.writerow(names)
+        for r in rows:
+            w.writerow(
+                ["" if isinstance(v, float) and math.isnan(v) else repr(v) if isinstance(v, float) else v for v in r]
+            )
 
 
 def sweep(
@@ -107,18 +136,31 @@ def sweep(
     :data:`RESULT_COLUMNS` (a quantity not observed is NaN); ``pandas.DataFrame(table)`` takes
     it as it is. ``output`` (``.csv``, or ``.json``) also writes it, atomically.
     """
+    if output is not None:
+        output = _check_output(output)
     if callable(scene):
         if grid is None:
             raise ValueError("sweep: a scene function needs a grid of its arguments")
         names = list(grid)
         points = [dict(zip(names, values)) for values in itertools.product(*grid.values())]
+        # The grid's columns are made before any run, so that a value no column can hold is
+        # refused before the work rather than after it.
+        for k in names:
+            try:
+                _column([p[k] for p in points])
+            except (TypeError, ValueError) as e:
+                raise ValueError(
+                    f"sweep: grid {k!r} must hold numbers, booleans or strings of one kind: {e}"
+                ) from None
     else:
         if grid is not None:
             raise ValueError("sweep: give a grid with a scene function, not with a list of scenes")
         scenes = list(scene)
         names, points = ["index"], [{"index": i} for i in range(len(scenes))]
     observe = None if observe is None else float(observe)
-    skip = int(skip)
+    skip = _count(skip, "skip")
+    if threads is not None:
+        threads = _count(threads, "threads")
     if client is not None:
         if callable(scene):
             futures = client.map(

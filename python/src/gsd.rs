@@ -26,6 +26,9 @@ pub struct PyGsdWriter {
     inner: Mutex<Option<HoomdWriter<AtomicWriter>>>,
     path: PathBuf,
     n: usize,
+    /// The scene's dimension, and whether its bodies are rigid (frames with orientations).
+    dim: usize,
+    rigid: bool,
 }
 
 #[pymethods]
@@ -33,17 +36,29 @@ impl PyGsdWriter {
     #[new]
     fn new(path: PathBuf, scene: &PyScene) -> PyResult<Self> {
         let particles = Particles::from_scene(&scene.scene).map_err(|e| scene_error(e, None))?;
+        let (dim, rigid) = (particles.dim, particles.rigid.is_some());
         let w = HoomdWriter::create(&path, particles).map_err(gsd_error)?;
         Ok(Self {
             inner: Mutex::new(Some(w)),
             path,
             n: scene.scene.bodies.len(),
+            dim,
+            rigid,
         })
     }
 
     /// Appends the state of `sim` at its current time as the next frame.
     fn append(&self, sim: &PySimulation) -> PyResult<()> {
         let (state, t) = sim.frame_state()?;
+        if sim.dim != self.dim || state.rotation.is_some() != self.rigid {
+            let kind = |d: usize, r: bool| format!("{d}D {}", if r { "rigid bodies" } else { "balls" });
+            return Err(PyValueError::new_err(format!(
+                "{}: the simulation is of {}, the file's scene of {}",
+                self.path.display(),
+                kind(sim.dim, state.rotation.is_some()),
+                kind(self.dim, self.rigid)
+            )));
+        }
         if state.position.len() != self.n {
             return Err(PyValueError::new_err(format!(
                 "{}: the simulation has {} bodies, the file's scene {}",

@@ -15,7 +15,7 @@ use std::time::{Duration, Instant};
 
 use kairos::event::{Event, EventKind};
 use kairos::math::{DVec2, DVec3, Vector};
-use kairos::observe::{Observer, Sample};
+use kairos::observe::{Observer, Sample, MAX_WINDOWS as MAX_OBSERVE_ROWS};
 use kairos::scene::{BodySpec, Scene, SceneError as LibSceneError, WallSpec};
 use kairos::sim::Simulation;
 use kairos::trace::{Record, TraceReader, TraceWriter};
@@ -589,7 +589,12 @@ impl PySimulation {
         let inner: &mut Inner = &mut guard;
         let end = with_sim!(&inner.sim, s => s.end_time());
         let until = until.unwrap_or(end);
-        if !(until >= inner.view) || !until.is_finite() {
+        if !until.is_finite() {
+            return Err(PyValueError::new_err(format!(
+                "until must be a finite time, got {until}"
+            )));
+        }
+        if !(until >= inner.view) {
             return Err(PyValueError::new_err(format!(
                 "until = {until} is before the simulation's time {} (runs only go forward)",
                 inner.view
@@ -651,6 +656,13 @@ impl PySimulation {
                 "interval must be a positive number, got {interval}"
             )));
         }
+        if let Some(v) = volume {
+            if !(v > 0.0 && v.is_finite()) {
+                return Err(PyValueError::new_err(format!(
+                    "volume must be a positive number, got {v}"
+                )));
+            }
+        }
         let volume =
             match (volume, &self.periodic) {
                 (Some(v), _) => v,
@@ -660,6 +672,14 @@ impl PySimulation {
                 )),
             };
         let mut inner = self.lock()?;
+        // As `kairos run --observe`: a window a row, at most MAX_OBSERVE_ROWS of them.
+        let rows = with_sim!(&inner.sim, s => s.end_time()) / interval;
+        if !(rows <= MAX_OBSERVE_ROWS) {
+            return Err(PyValueError::new_err(format!(
+                "interval {interval:e} over the scene's duration makes {rows:.3e} windows, more \
+                 than {MAX_OBSERVE_ROWS:e}: sample less often"
+            )));
+        }
         let started = with_sim!(&inner.sim, s => s.counts().total() > 0);
         if started {
             return Err(PyValueError::new_err(

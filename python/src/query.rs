@@ -12,8 +12,23 @@ use pyo3::exceptions::PyValueError;
 use pyo3::prelude::*;
 use pyo3::types::{PyBool, PyDict, PyList, PyTuple};
 
+/// How deep lists and dicts may nest in a body's dict (a scene's deepest is three: a compound's
+/// parts' lists of points).
+const MAX_DEPTH: usize = 16;
+
 /// A Python value of a body's dict as TOML (numbers, strings, booleans, lists, dicts).
 pub(crate) fn to_toml(v: &Bound<'_, PyAny>, key: &str) -> PyResult<toml::Value> {
+    to_toml_at(v, key, 0)
+}
+
+/// [`to_toml`] at nesting depth `depth`: refused past [`MAX_DEPTH`] (a list that contains
+/// itself would otherwise recurse until the stack overflows).
+fn to_toml_at(v: &Bound<'_, PyAny>, key: &str, depth: usize) -> PyResult<toml::Value> {
+    if depth > MAX_DEPTH {
+        return Err(PyValueError::new_err(format!(
+            "`{key}`: lists and dicts nested more than {MAX_DEPTH} deep"
+        )));
+    }
     if v.is_instance_of::<PyBool>() {
         return Ok(toml::Value::Boolean(v.extract()?));
     }
@@ -27,12 +42,12 @@ pub(crate) fn to_toml(v: &Bound<'_, PyAny>, key: &str) -> PyResult<toml::Value> 
         return Ok(toml::Value::String(s));
     }
     if let Ok(d) = v.downcast::<PyDict>() {
-        return Ok(toml::Value::Table(table(d)?));
+        return Ok(toml::Value::Table(table_at(d, depth + 1)?));
     }
     if v.is_instance_of::<PyList>() || v.is_instance_of::<PyTuple>() {
         let items = v
             .try_iter()?
-            .map(|x| to_toml(&x?, key))
+            .map(|x| to_toml_at(&x?, key, depth + 1))
             .collect::<PyResult<Vec<_>>>()?;
         return Ok(toml::Value::Array(items));
     }
@@ -44,10 +59,15 @@ pub(crate) fn to_toml(v: &Bound<'_, PyAny>, key: &str) -> PyResult<toml::Value> 
 
 /// A body's dict as a TOML table.
 fn table(d: &Bound<'_, PyDict>) -> PyResult<toml::Table> {
+    table_at(d, 0)
+}
+
+/// [`table`] at nesting depth `depth`.
+fn table_at(d: &Bound<'_, PyDict>, depth: usize) -> PyResult<toml::Table> {
     d.iter()
         .map(|(k, v)| {
             let k: String = k.extract()?;
-            let v = to_toml(&v, &k)?;
+            let v = to_toml_at(&v, &k, depth)?;
             Ok((k, v))
         })
         .collect()
@@ -82,9 +102,10 @@ fn posed<V: BodyDim>(
 ) -> PyResult<kairos::shape::RigidMotion<V>> {
     let mut m = s.motion;
     if let Some(p) = row(pos, V::DIM, k) {
-        if p.iter().any(|x| !x.is_finite()) {
+        if p.iter().any(|x| !(x.abs() <= kairos::scene::MAX_MAGNITUDE)) {
             return Err(PyValueError::new_err(format!(
-                "row {k}: a position must be finite"
+                "row {k}: a position must be finite and at most {:e} in magnitude",
+                kairos::scene::MAX_MAGNITUDE
             )));
         }
         m.pose.position = V::try_from_slice(p)
@@ -332,9 +353,13 @@ fn mesh_of(
     triangles: &[i64],
 ) -> PyResult<kairos::ccd::mesh::TriMesh> {
     let bad = |m: String| PyValueError::new_err(format!("mesh {which}: {m}"));
-    if vertices.len() % 3 != 0 || triangles.len() % 3 != 0 || triangles.is_empty() {
+    if vertices.len() % 3 != 0
+        || triangles.len() % 3 != 0
+        || triangles.is_empty()
+        || vertices.is_empty()
+    {
         return Err(bad(
-            "vertices must be (n, 3) and triangles (m, 3), m > 0".into()
+            "vertices must be (n, 3) and triangles (m, 3), n > 0 and m > 0".into(),
         ));
     }
     let n = vertices.len() / 3;

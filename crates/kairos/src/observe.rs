@@ -45,6 +45,11 @@ pub struct Observer {
     max_overlap: f64,
 }
 
+/// Most windows a run may be observed in (each a row of observables: a CSV line of about 130
+/// bytes in `kairos run --observe`); a shorter interval over a long run is refused by the CLI
+/// and the Python package rather than filling the memory.
+pub const MAX_WINDOWS: f64 = 1e7;
+
 impl Observer {
     /// Samples every `interval` from time 0 in a box of `volume` with `n` bodies.
     pub fn new<V: Vector>(sim: &Simulation<V>, interval: f64, volume: f64) -> Self {

@@ -55,8 +55,8 @@ pub struct RunArgs {
     pub broad: BroadPhaseArgs,
 }
 
-/// Most rows `--observe` may write (each a CSV line of about 130 bytes).
-const MAX_OBSERVE_ROWS: f64 = 1e7;
+/// Most rows `--observe` may write.
+const MAX_OBSERVE_ROWS: f64 = kairos::observe::MAX_WINDOWS;
 
 /// Reads and validates a scene file (and the bodies file it names).
 pub fn load_scene(path: &Path) -> Result<Scene> {
