@@ -50,6 +50,18 @@ pub fn simulate_stepped(
     }
 }
 
+/// How many steps of `dt` a run of `duration` takes: whole steps, the last one ending at or
+/// after the duration (by less than `dt`); a ratio within a relative `1e-9` of a whole number
+/// is that number (a duration of 2 at `dt = 1/60` is 120 steps, not 121).
+fn whole_steps(duration: f64, dt: f64) -> f64 {
+    let r = duration / dt;
+    if (r - r.round()).abs() <= 1e-9 * r {
+        r.round()
+    } else {
+        r.ceil()
+    }
+}
+
 /// The run.
 fn simulate_dim<V: Vector>(
     spec: &RunSpec,
@@ -61,7 +73,14 @@ fn simulate_dim<V: Vector>(
         .scene
         .with_rigid_balls()
         .map_err(|e| anyhow::anyhow!("{}: {e}", spec.scene_name))?;
-    let steps = (scene.duration / options.dt).ceil();
+    anyhow::ensure!(
+        options.dt <= scene.duration,
+        "{}: --dt {} is longer than the scene's duration {}",
+        spec.scene_name,
+        kairos::num::Num(options.dt),
+        kairos::num::Num(scene.duration)
+    );
+    let steps = whole_steps(scene.duration, options.dt);
     anyhow::ensure!(
         steps * options.substeps as f64 <= spec.max_steps as f64,
         "{}: --dt {} over a duration of {} makes {:.3e} sub-steps, more than --max-steps {}: \

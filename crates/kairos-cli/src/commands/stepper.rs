@@ -35,7 +35,9 @@ pub struct BroadPhaseArgs {
     /// bvh, sort-sweep, dbvt, grid or brute-force.
     #[arg(long, value_parser = broad_phase_names())]
     pub broad_phase: Option<String>,
-    /// Discrete and stepped steppers: the time step.
+    /// Discrete and stepped steppers: the time step, at most the scene's duration (the
+    /// discrete stepper shortens its last step to end at the duration; the stepped engine takes
+    /// whole steps, its last one ending less than a step after it).
     #[arg(long)]
     pub dt: Option<f64>,
     /// Stepped stepper: solver sweeps over the contacts per sub-step (default 4).
@@ -167,6 +169,11 @@ impl BroadPhaseArgs {
             || self.sample.is_some();
         match self.stepper {
             StepperKind::Stepped => {
+                anyhow::ensure!(
+                    self.max_events == DEFAULT_MAX_EVENTS,
+                    "--max-events needs --stepper event or discrete (the stepped engine runs \
+                     to the scene's duration)"
+                );
                 let dt = self
                     .dt
                     .ok_or_else(|| anyhow::anyhow!("--stepper stepped needs --dt"))?;

@@ -127,12 +127,18 @@ fn a_stepped_run_refuses_what_it_cannot_do() {
     call(&["--dt", "0"], "dt must be positive");
     call(
         &["--dt", DT, "--iterations", "0"],
-        "iterations must be at least 1",
+        "iterations must be from 1 to 10,000",
+    );
+    call(
+        &["--dt", DT, "--iterations", "4294967295"],
+        "iterations must be from 1 to 10,000",
     );
     call(
         &["--dt", DT, "--substeps", "0"],
-        "substeps must be at least 1",
+        "substeps must be from 1 to 10,000",
     );
+    call(&["--dt", "1e200"], "longer than the scene's duration");
+    call(&["--dt", DT, "--max-events", "1"], "--max-events needs");
     call(&["--dt", DT, "--sample", "0"], "--sample");
     call(&["--dt", DT, "--toi-rewind"], "--toi-rewind");
     call(&["--dt", DT, "--checkpoint", "c.kchk"], "--checkpoint");
@@ -155,6 +161,51 @@ fn a_stepped_run_refuses_what_it_cannot_do() {
         ],
         "mesh",
     );
+}
+
+/// A step that does not divide the duration: whole steps, the last ending less than a step
+/// after the duration, and a trace the tools read.
+#[test]
+fn a_stepped_run_takes_whole_steps() {
+    let dir = tempdir("stepped-whole-steps");
+    ok(&kairos(
+        &[
+            "generate",
+            "stack",
+            "--n",
+            "2",
+            "--duration",
+            "2",
+            "-o",
+            "s.toml",
+        ],
+        &dir,
+    ));
+    for (dt, steps) in [("0.3", 7), ("1.5", 2), ("2", 1), (DT, 120)] {
+        let o = kairos(
+            &[
+                "run",
+                "s.toml",
+                "-q",
+                "-o",
+                "w.ktrace",
+                "--stepper",
+                "stepped",
+                "--dt",
+                dt,
+                "--summary-json",
+                "w.json",
+            ],
+            &dir,
+        );
+        ok(&o);
+        assert_eq!(
+            json(&dir.join("w.json"))["stepped"]["steps"],
+            steps,
+            "--dt {dt}"
+        );
+        ok(&kairos(&["export", "w.ktrace", "--final", "f.csv"], &dir));
+    }
 }
 
 /// `kairos run SCENE --stepper stepped --dt DT` in `dir` with the options `more`, writing

@@ -175,7 +175,12 @@ impl Softness {
 }
 
 impl StepOptions {
-    /// Checks the options: `dt` positive and finite, at least one sub-step and one sweep.
+    /// The most sub-steps a step, and sweeps a sub-step, [`StepOptions::validate`] accepts
+    /// (a step of more would take hours on any scene worth stepping).
+    pub const MOST_PER_STEP: u32 = 10_000;
+
+    /// Checks the options: `dt` positive and finite, 1 to [`StepOptions::MOST_PER_STEP`]
+    /// sub-steps and sweeps.
     pub fn validate(&self) -> Result<(), StepError> {
         if !(self.dt > 0.0 && self.dt.is_finite()) {
             return Err(StepError::Option {
@@ -185,11 +190,11 @@ impl StepOptions {
             });
         }
         for (name, x) in [("substeps", self.substeps), ("iterations", self.iterations)] {
-            if x == 0 {
+            if !(1..=Self::MOST_PER_STEP).contains(&x) {
                 return Err(StepError::Option {
                     name,
-                    range: "at least 1",
-                    got: 0.0,
+                    range: "from 1 to 10,000",
+                    got: x as f64,
                 });
             }
         }
