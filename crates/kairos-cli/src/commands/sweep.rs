@@ -86,11 +86,14 @@ fn packings(spec: &str) -> Result<Vec<f64>> {
                 to >= from,
                 "--packing {spec}: the range ends before it starts"
             );
-            let count = ((to - from) / step + 1e-9).floor() as usize + 1;
+            // Counted in floats before any conversion (a step of 1e-21 made 1e20 values, which
+            // saturated to the largest integer and wrapped to none).
+            let count = ((to - from) / step + 1e-9).floor() + 1.0;
             anyhow::ensure!(
-                count <= 1000,
+                count <= 1000.0,
                 "--packing {spec}: more than 1000 packing fractions"
             );
+            let count = count as usize;
             // Rounded to 12 digits, so that 0.1 + 2 * 0.05 prints and compares as 0.2.
             (0..count)
                 .map(|k| ((from + k as f64 * step) * 1e12).round() / 1e12)
@@ -236,15 +239,37 @@ pub fn sweep(a: SweepArgs) -> Result<ExitCode> {
         "--dim must be 2 or 3, got {}",
         a.dim
     );
-    anyhow::ensure!(a.seeds >= 1, "--seeds must be at least 1");
     anyhow::ensure!(
-        a.observe > 0.0 && a.observe.is_finite() && a.duration >= a.observe * (a.skip + 1) as f64,
+        (1..=10_000).contains(&a.seeds),
+        "--seeds must be from 1 to 10,000, got {}",
+        a.seeds
+    );
+    anyhow::ensure!(
+        a.observe > 0.0 && a.observe.is_finite(),
+        "--observe must be a positive interval, got {}",
+        Num(a.observe)
+    );
+    anyhow::ensure!(
+        a.duration / a.observe <= kairos::observe::MAX_WINDOWS,
+        "--observe {} over --duration {} makes {:.3e} windows a run, more than {:e}: sample \
+         less often",
+        Num(a.observe),
+        Num(a.duration),
+        a.duration / a.observe,
+        kairos::observe::MAX_WINDOWS
+    );
+    anyhow::ensure!(
+        a.duration >= a.observe * (a.skip + 1) as f64,
         "--duration {} must hold more than the --skip {} windows of --observe {}",
         Num(a.duration),
         a.skip,
         Num(a.observe)
     );
-    anyhow::ensure!(a.threads != Some(0), "--threads must be at least 1");
+    anyhow::ensure!(
+        a.threads.is_none_or(|t| (1..=1024).contains(&t)),
+        "--threads must be from 1 to 1024, got {}",
+        a.threads.unwrap_or(0)
+    );
     let packings = packings(&a.packing)?;
     Files::new()
         .output("--output", Some(&a.output))

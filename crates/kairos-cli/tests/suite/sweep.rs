@@ -107,6 +107,27 @@ fn bad_sweeps_are_refused_before_any_run_and_leave_no_file() {
             "--dim must be 2 or 3",
         ),
         (vec!["--packing", "0.95"], "packing 0.95, seed 0"),
+        // 1e20 values once wrapped to none: an empty table and exit 0.
+        (
+            vec!["--packing", "0.1:0.2:1e-21"],
+            "more than 1000 packing fractions",
+        ),
+        (
+            vec!["--packing", "0.2", "--observe", "1e-300"],
+            "windows a run",
+        ),
+        (
+            vec!["--packing", "0.2", "--observe", "0"],
+            "--observe must be a positive interval",
+        ),
+        (
+            vec!["--packing", "0.2", "--seeds", "4294967295"],
+            "--seeds must be from 1 to 10,000",
+        ),
+        (
+            vec!["--packing", "0.2", "--threads", "10000"],
+            "--threads must be from 1 to 1024",
+        ),
     ] {
         let mut all = vec!["sweep", "--n", "100", "-o", "t.csv"];
         all.extend(args);
