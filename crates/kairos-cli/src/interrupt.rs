@@ -1,5 +1,5 @@
-//! SIGINT and SIGTERM: an interrupted command leaves no partial file behind and exits with
-//! 128 + the signal's number (130 and 143).
+//! SIGINT, SIGTERM, SIGHUP and SIGQUIT: an interrupted command leaves no partial file behind
+//! and exits with 128 + the signal's number (130, 143, 129 and 131).
 //!
 //! A thread waits for the signals. Commands whose loops can stop cleanly (`run` and `demo`)
 //! call [`polling`] and check [`requested`] as they go: they stop at the next event, write a
@@ -14,11 +14,13 @@ static SIGNAL: AtomicI32 = AtomicI32::new(0);
 /// True while the running command checks [`requested`] itself.
 static POLLING: AtomicBool = AtomicBool::new(false);
 
-/// Starts listening for SIGINT and SIGTERM (once, at start-up).
+/// Starts listening for SIGINT, SIGTERM, SIGHUP (a closed terminal) and SIGQUIT (once, at
+/// start-up).
 #[cfg(unix)]
 pub fn install() {
-    use signal_hook::consts::{SIGINT, SIGTERM};
-    let Ok(mut signals) = signal_hook::iterator::Signals::new([SIGINT, SIGTERM]) else {
+    use signal_hook::consts::{SIGHUP, SIGINT, SIGQUIT, SIGTERM};
+    let Ok(mut signals) = signal_hook::iterator::Signals::new([SIGINT, SIGTERM, SIGHUP, SIGQUIT])
+    else {
         return; // The default handlers stay: the process is killed as before.
     };
     std::thread::spawn(move || {
@@ -54,7 +56,9 @@ pub fn requested() -> Option<i32> {
 /// The signal's name.
 pub fn name(sig: i32) -> &'static str {
     match sig {
+        1 => "SIGHUP",
         2 => "SIGINT",
+        3 => "SIGQUIT",
         15 => "SIGTERM",
         _ => "a signal",
     }
