@@ -120,14 +120,30 @@ pub fn first_contact<V: Vector>(d: V, w: V, sigma: f64) -> Toi {
     if !(sigma > 1e-60 && sigma < 1e60) && sigma > 0.0 && sigma.is_finite() {
         let s = crate::math::power_of_two(sigma.log2().round());
         let inv = 1.0 / s;
-        return first_contact_unscaled(d * inv, w * inv, sigma * inv);
+        return first_contact_unscaled(d * inv, w * inv, sigma * inv, true);
     }
-    first_contact_unscaled(d, w, sigma)
+    first_contact_unscaled(d, w, sigma, true)
 }
 
-/// [`first_contact`] for a contact distance of ordinary size.
+/// [`first_contact`] for a pair whose `b²` or `a c` over- or underflows (a distance of 1e57
+/// closed at 1e98, both within the scene files' range: `b²` was infinite, the pair grazed and
+/// passed through each other): every length and speed times the power of two that brings
+/// `|d| |w|` near 1 (by their largest components, which are finite), which leaves the time
+/// unchanged; then `|b|` and `a c <= b²` are near 1 too. What stays out of reach is a pair
+/// farther apart than about 1e150 contact distances, whose contact distance squared is lost
+/// beside the distance squared: a radius far below the rounding of the positions.
+#[cold]
+#[inline(never)]
+fn first_contact_balanced<V: Vector>(d: V, w: V, sigma: f64) -> Toi {
+    let (dm, wm) = (d.max_abs(), w.max_abs());
+    let s = crate::math::power_of_two(-((dm.log2() + wm.log2()) / 2.0).round());
+    first_contact_unscaled(d * s, w * s, sigma * s, false)
+}
+
+/// [`first_contact`] for a contact distance of ordinary size; `balance`: whether a pair whose
+/// quadratic's products leave the range of floats may be rescaled once.
 #[inline]
-fn first_contact_unscaled<V: Vector>(d: V, w: V, sigma: f64) -> Toi {
+fn first_contact_unscaled<V: Vector>(d: V, w: V, sigma: f64, balance: bool) -> Toi {
     let b = d.dot(w);
     // `!(b < 0)` also rejects NaN.
     if !(b < 0.0) {
@@ -141,6 +157,9 @@ fn first_contact_unscaled<V: Vector>(d: V, w: V, sigma: f64) -> Toi {
         };
     }
     let a = w.dot(w);
+    if balance && !(b * b < f64::INFINITY && a * c < f64::INFINITY && b * b > 1e-290) {
+        return first_contact_balanced(d, w, sigma);
+    }
     let disc = discriminant(d, w, sigma, a, b, c);
     if !(disc > 0.0) {
         return Toi::miss(ToiStatus::Grazing);

@@ -140,7 +140,7 @@ fn unit<V: Vector>(d: V) -> Option<V> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use glam::DVec2;
+    use glam::{DVec2, DVec3};
 
     #[test]
     fn head_on() {
@@ -186,6 +186,40 @@ mod tests {
         assert_eq!(w.normal, Some(DVec2::new(0.0, 1.0)));
         assert_eq!(w.point, DVec2::new(3.0, 1.0));
         assert_eq!(w.separation, DVec2::new(0.0, 3.0));
+    }
+
+    /// Head-on pairs whose quadratic's products leave the range of floats, with lengths and
+    /// speeds a scene file accepts: a distance of 1e57 closed at 1e98 (`b²` overflows), balls
+    /// of radius 1e-78 a unit apart (`b²` overflows once the lengths are scaled to the radius),
+    /// and slow tiny ones (`b²` underflows). Each collides at the time of its exact quadratic.
+    #[test]
+    fn head_on_pairs_collide_at_any_magnitude() {
+        for (gap, speed, sigma) in [
+            (1e57, 1e98, 1e56),
+            (1e57, 1e-100, 1e56),
+            (1.0, 1.0, 2e-78),
+            (1e-90, 1e-100, 1e-92),
+            (1e100, 1e100, 1e-40),
+        ] {
+            for dim_3 in [false, true] {
+                let r = if dim_3 {
+                    first_contact(
+                        DVec3::new(gap, 0.0, 0.0),
+                        DVec3::new(-speed, 0.0, 0.0),
+                        sigma,
+                    )
+                } else {
+                    first_contact(DVec2::new(0.0, gap), DVec2::new(0.0, -speed), sigma)
+                };
+                let exact = (gap - sigma) / speed;
+                assert_eq!(r.status, ToiStatus::Approaching, "{gap} {speed} {sigma}");
+                assert!(
+                    (r.time - exact).abs() <= 1e-14 * exact,
+                    "{gap} {speed} {sigma}: {} vs {exact}",
+                    r.time
+                );
+            }
+        }
     }
 
     #[test]
