@@ -352,7 +352,7 @@ fn spin_ok(rotation: &[f64; 4], omega: &[f64; 3], dim: usize) -> bool {
 
 /// Reads and checks a checkpoint.
 pub fn read(path: &Path) -> Result<Checkpoint, CheckpointError> {
-    let b = std::fs::read(path)?;
+    let b = crate::input::read(path, crate::input::MAX_DATA)?;
     if b.len() < 16 || b[..8] != MAGIC {
         return Err(invalid("not a Kairos checkpoint"));
     }

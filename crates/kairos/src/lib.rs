@@ -56,6 +56,7 @@ pub mod event;
 pub mod generate;
 pub mod gsd;
 pub mod hash;
+pub mod input;
 pub mod math;
 pub mod names;
 pub mod num;

@@ -72,7 +72,8 @@ pub fn write<T: Serialize + DeserializeOwned>(path: &Path, rows: &[T]) -> Result
 /// Reads the rows of `path`: every column of `T` must be in the header except those named in
 /// `optional`.
 pub fn read<T: DeserializeOwned>(path: &Path, optional: &[&str]) -> Result<CsvRows<T>> {
-    let text = std::fs::read(path).with_context(|| format!("{}: cannot read", show(path)))?;
+    let text = kairos::input::read(path, kairos::input::MAX_TEXT)
+        .with_context(|| format!("{}: cannot read", show(path)))?;
     let at = |pos: Option<&csv::Position>, message: String| match pos {
         Some(p) => anyhow!("{}:{}: {message}", show(path), line_of(&text, p)),
         None => anyhow!("{}: {message}", show(path)),

@@ -61,7 +61,8 @@ struct Answer<V: Vector> {
 pub fn query(a: QueryArgs) -> Result<ExitCode> {
     let path = &a.pair;
     let fail = |msg: String| anyhow!("{}: {msg}", show(path));
-    let text = std::fs::read_to_string(path).map_err(|e| fail(format!("cannot read: {e}")))?;
+    let text = kairos::input::read_to_string(path, kairos::input::MAX_TEXT)
+        .map_err(|e| fail(format!("cannot read: {e}")))?;
     let root: Table = text.parse().map_err(|e: toml::de::Error| {
         fail(format!(
             "invalid TOML: {}",

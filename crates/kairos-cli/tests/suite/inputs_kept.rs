@@ -420,3 +420,52 @@ fn generators_never_write_what_run_refuses() {
     );
     fails_with(&o, "duration is too large (1e300");
 }
+
+/// A scene is read once, so it can come through a pipe; a device that streams for ever is
+/// refused before anything is read (a scene, a mesh, a query file), not read until the memory
+/// is full.
+#[cfg(unix)]
+#[test]
+fn inputs_come_through_pipes_and_devices_are_refused() {
+    use std::io::Write;
+    use std::process::{Command, Stdio};
+    let dir = tempdir("inputs-pipes");
+    ok(&kairos(
+        &[
+            "generate",
+            "billiard",
+            "--n",
+            "5",
+            "--duration",
+            "1",
+            "-o",
+            "b.toml",
+        ],
+        &dir,
+    ));
+    let scene = std::fs::read(dir.join("b.toml")).unwrap();
+    let mut child = Command::new(env!("CARGO_BIN_EXE_kairos"))
+        .args(["run", "/dev/stdin", "--no-trace", "-q"])
+        .current_dir(&dir)
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    child.stdin.take().unwrap().write_all(&scene).unwrap();
+    ok(&child.wait_with_output().unwrap());
+    fails_with(
+        &kairos(&["run", "/dev/zero", "--no-trace"], &dir),
+        "not a regular file or a pipe",
+    );
+    std::os::unix::fs::symlink("/dev/zero", dir.join("zero.obj")).unwrap();
+    std::fs::write(dir.join("m.toml"), mesh_scene("zero.obj")).unwrap();
+    fails_with(
+        &kairos(&["run", "m.toml", "--no-trace"], &dir),
+        "not a regular file or a pipe",
+    );
+    fails_with(
+        &kairos(&["query", "/dev/zero"], &dir),
+        "not a regular file or a pipe",
+    );
+}

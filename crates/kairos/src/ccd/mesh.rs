@@ -215,9 +215,11 @@ impl TriMesh {
         };
         let (vertices, triangles) = match ext.as_deref() {
             Some("obj") => {
-                let text = std::fs::read(path).map_err(|source| MeshFileError::Io {
-                    file: file.clone(),
-                    source,
+                let text = crate::input::read(path, crate::input::MAX_DATA).map_err(|source| {
+                    MeshFileError::Io {
+                        file: file.clone(),
+                        source,
+                    }
                 })?;
                 let opts = tobj::LoadOptions {
                     triangulate: true,
@@ -243,9 +245,11 @@ impl TriMesh {
                 (vertices, triangles)
             }
             Some("stl") => {
-                let bytes = std::fs::read(path).map_err(|source| MeshFileError::Io {
-                    file: file.clone(),
-                    source,
+                let bytes = crate::input::read(path, crate::input::MAX_DATA).map_err(|source| {
+                    MeshFileError::Io {
+                        file: file.clone(),
+                        source,
+                    }
                 })?;
                 if let Some(problem) = stl_size_problem(&bytes) {
                     return Err(format(problem));

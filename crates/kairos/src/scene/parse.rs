@@ -30,7 +30,8 @@ impl Scene {
     /// Reads, parses and validates a scene file, with its bodies from the extended-XYZ file
     /// its `bodies_file` names (relative to the scene file's folder; see [`xyz`]).
     pub fn load(path: &Path) -> Result<Scene, SceneError> {
-        let text = std::fs::read_to_string(path)
+        // Read once: a pipe (`/dev/stdin`) cannot be read again.
+        let text = crate::input::read_to_string(path, crate::input::MAX_TEXT)
             .map_err(|e| SceneError::File(format!("cannot read: {e}")))?;
         let (mut scene, bodies_file) = Self::parse_toml(&text)?;
         drop(text);
@@ -39,12 +40,14 @@ impl Scene {
                 Some(dir) => dir.join(&name),
                 None => PathBuf::from(&name),
             };
-            let f = std::fs::File::open(&file).map_err(|e| {
-                invalid(
-                    Item::Scene,
-                    format!("bodies_file {}: cannot read: {e}", file.display()),
-                )
-            })?;
+            let f = crate::input::check_kind(&file)
+                .and_then(|()| std::fs::File::open(&file))
+                .map_err(|e| {
+                    invalid(
+                        Item::Scene,
+                        format!("bodies_file {}: cannot read: {e}", file.display()),
+                    )
+                })?;
             scene.bodies = xyz::read_bodies(
                 std::io::BufReader::with_capacity(1 << 20, f),
                 scene.dim,
@@ -60,7 +63,11 @@ impl Scene {
     /// what names it (`bodies_file`, `body 3`). A file that cannot be read or is not TOML
     /// names none ([`Scene::load`] reports why).
     pub fn files_named(path: &Path) -> Vec<(String, PathBuf)> {
-        let Some(root) = std::fs::read_to_string(path)
+        // Only a regular file is read here: a pipe is read once, by `Scene::load`.
+        if !std::fs::metadata(path).is_ok_and(|m| m.is_file()) {
+            return Vec::new();
+        }
+        let Some(root) = crate::input::read_to_string(path, crate::input::MAX_TEXT)
             .ok()
             .and_then(|text| text.parse::<Table>().ok())
         else {

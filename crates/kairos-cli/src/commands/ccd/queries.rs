@@ -149,9 +149,11 @@ fn rational(num: &str, den: &str) -> Result<Interval, String> {
 /// queries.
 pub fn read_queries(path: &Path, kind: QueryKind) -> Result<Vec<Query>, QueryFileError> {
     let file = path.display().to_string();
-    let text = std::fs::read_to_string(path).map_err(|source| QueryFileError::Io {
-        file: file.clone(),
-        source,
+    let text = kairos::input::read_to_string(path, kairos::input::MAX_TEXT).map_err(|source| {
+        QueryFileError::Io {
+            file: file.clone(),
+            source,
+        }
     })?;
     let bad = |line: usize, problem: String| QueryFileError::Invalid {
         file: file.clone(),
