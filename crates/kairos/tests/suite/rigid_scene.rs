@@ -668,3 +668,33 @@ fn automatic_inertia_works_at_every_scale() {
     let message = body_err(big, 0, "inertia overflows");
     assert!(message.contains("give a smaller mass"), "{message}");
 }
+
+/// A rigid body must fit in its box room along every axis, at any size: a plank of
+/// half-length 2e11 in a room of 10 passed the depth test against each wall piece (whose digits
+/// it loses) and its run never ended; one that fits exactly, touching two walls, is kept.
+#[test]
+fn a_rigid_body_larger_than_its_box_room_is_refused() {
+    for (half, fits) in [
+        (1e12, false),
+        (2e11, false),
+        (6.0, false),
+        (5.0, true),
+        (4.9, true),
+    ] {
+        let text = room2(&format!(
+            "[[bodies]]\nshape = \"box\"\nhalf_extents = [{half:?}, 0.3]\nposition = [5.0, 5.0]\n\
+             velocity = [0.0, 1.0]\n"
+        ));
+        match Scene::from_toml_str(&text) {
+            Ok(_) => assert!(fits, "{half}: accepted"),
+            Err(e) => {
+                assert!(!fits, "{half}: {e}");
+                let e = e.to_string();
+                assert!(
+                    e.contains("does not fit in the box") || e.contains("crosses wall"),
+                    "{half}: {e}"
+                );
+            }
+        }
+    }
+}
