@@ -163,7 +163,7 @@ fn unit_scale(x: [&LinearPoint; 4]) -> Option<[LinearPoint; 4]> {
         .flat_map(|c| [c.lo().abs(), c.hi().abs()])
         .filter(|v| v.is_finite())
         .fold(0.0f64, f64::max);
-    if !(m > 0.0) || (m <= UNSCALED && m >= 1.0 / UNSCALED) {
+    if !(m > 0.0) || (1.0 / UNSCALED..=UNSCALED).contains(&m) {
         return None;
     }
     let s = crate::math::power_of_two(-m.log2().floor());
