@@ -75,7 +75,7 @@ pub fn billiard(p: &BilliardParams) -> Result<Scene, GenerateError> {
     if !(p.packing > 0.0 && p.packing <= 0.5) {
         return Err(GenerateError::OutOfRange {
             name: "packing",
-            range: "(0, 0.5] (the fraction of the table covered by balls)",
+            range: "in (0, 0.5] (the fraction of the table covered by balls)",
             got: p.packing,
         });
     }
@@ -90,7 +90,7 @@ pub fn billiard(p: &BilliardParams) -> Result<Scene, GenerateError> {
     if !(1e-3..=1e3).contains(&p.aspect) {
         return Err(GenerateError::OutOfRange {
             name: "aspect",
-            range: "[1e-3, 1e3] (the table's width over its height)",
+            range: "in [1e-3, 1e3] (the table's width over its height)",
             got: p.aspect,
         });
     }

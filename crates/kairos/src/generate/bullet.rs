@@ -35,7 +35,7 @@ pub fn bullet(p: &BulletParams) -> Result<Scene, GenerateError> {
     if !(p.speed > 0.0 && p.speed.is_finite() && p.speed <= 1e6) {
         return Err(GenerateError::OutOfRange {
             name: "speed",
-            range: "(0, 1e6]",
+            range: "in (0, 1e6]",
             got: p.speed,
         });
     }

@@ -81,7 +81,7 @@ pub(super) fn check_restitution(e: f64) -> Result<(), GenerateError> {
     } else {
         Err(GenerateError::OutOfRange {
             name: "restitution",
-            range: "[0, 1] (1 = elastic)",
+            range: "in [0, 1] (1 = elastic)",
             got: e,
         })
     }

@@ -19,7 +19,7 @@ pub enum GenerateError {
         max: usize,
     },
     /// A parameter is outside its range.
-    #[error("{name} must be in {range}, got {}", Num(*.got))]
+    #[error("{name} must be {range}, got {}", Num(*.got))]
     OutOfRange {
         /// The parameter.
         name: &'static str,

@@ -172,14 +172,14 @@ fn gas_plan(p: &GasParams) -> Result<(Pcg64, Vec<f64>, Lattice), GenerateError> 
     if !(p.packing > 0.0 && p.packing < 1.0) {
         return Err(GenerateError::OutOfRange {
             name: "packing",
-            range: "(0, 1)",
+            range: "in (0, 1)",
             got: p.packing,
         });
     }
     if !(0.0..1.0).contains(&p.polydispersity) {
         return Err(GenerateError::OutOfRange {
             name: "polydispersity",
-            range: "[0, 1)",
+            range: "in [0, 1)",
             got: p.polydispersity,
         });
     }

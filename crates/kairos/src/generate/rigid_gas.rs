@@ -74,9 +74,9 @@ fn check_rigid_gas(p: &RigidGasParams, max_packing: f64) -> Result<(), GenerateE
         return Err(GenerateError::OutOfRange {
             name: "packing",
             range: if max_packing == RigidGasParams::MAX_PACKING_2D {
-                "(0, 0.6] in 2D (bounding discs on a square lattice)"
+                "in (0, 0.6] in 2D (bounding discs on a square lattice)"
             } else {
-                "(0, 0.4] in 3D (bounding balls on a cubic lattice)"
+                "in (0, 0.4] in 3D (bounding balls on a cubic lattice)"
             },
             got: p.packing,
         });
@@ -85,7 +85,7 @@ fn check_rigid_gas(p: &RigidGasParams, max_packing: f64) -> Result<(), GenerateE
         if !(got >= 0.0 && got.is_finite()) {
             return Err(GenerateError::OutOfRange {
                 name,
-                range: "[0, inf)",
+                range: "in [0, inf)",
                 got,
             });
         }
@@ -103,7 +103,7 @@ fn check_rigid_gas(p: &RigidGasParams, max_packing: f64) -> Result<(), GenerateE
         return Err(GenerateError::OutOfRange {
             name: "concave",
             range: if max_packing == RigidGasParams::MAX_PACKING_2D {
-                "[0, 1]"
+                "in [0, 1]"
             } else {
                 "0 in 3D (concave bodies are 2D polygons)"
             },
