@@ -116,6 +116,17 @@ impl<'a> Files<'a> {
     /// that cannot be created (a directory, a missing folder, no permission).
     pub fn check(&self) -> Result<()> {
         for (k, (what, out)) in self.outputs.iter().enumerate() {
+            // Charts are SVG: a `.png` would hold SVG under a name that says otherwise.
+            if *what == "--plot" && !atomic::is_sink(out) {
+                let ext = out
+                    .extension()
+                    .map(|e| e.to_string_lossy().to_ascii_lowercase());
+                anyhow::ensure!(
+                    ext.as_deref() == Some("svg"),
+                    "{}: --plot writes an SVG chart: give a name ending in .svg",
+                    show(out)
+                );
+            }
             for (in_what, input) in &self.inputs {
                 if atomic::same_file(out, input)
                     && !atomic::is_sink(out)

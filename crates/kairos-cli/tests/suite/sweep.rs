@@ -128,6 +128,10 @@ fn bad_sweeps_are_refused_before_any_run_and_leave_no_file() {
             vec!["--packing", "0.2", "--threads", "10000"],
             "--threads must be from 1 to 1024",
         ),
+        (
+            vec!["--packing", "0.2", "--plot", "eos.png"],
+            "--plot writes an SVG chart",
+        ),
     ] {
         let mut all = vec!["sweep", "--n", "100", "-o", "t.csv"];
         all.extend(args);
