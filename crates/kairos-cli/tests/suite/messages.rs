@@ -107,3 +107,21 @@ fn data_appended_to_a_trace_is_named() {
     let e = refused(&["export", "cut.ktrace", "--events", "e.csv"], &dir);
     assert!(e.contains("no footer"), "{e}");
 }
+
+/// A parse error quotes the offending line cut short: a 2 MB line with an unclosed string
+/// once put 4 MB on stderr.
+#[test]
+fn a_long_bad_line_is_quoted_cut_short() {
+    let dir = tempdir("long-line");
+    std::fs::write(
+        dir.join("long.toml"),
+        format!("dim = 2\nx = \"{}\n", "a".repeat(2_000_000)),
+    )
+    .unwrap();
+    let err = refused(&["run", "long.toml"], &dir);
+    assert!(
+        err.contains("invalid TOML") && err.contains("more bytes]"),
+        "{err}"
+    );
+    assert!(err.len() < 2_000, "{} bytes", err.len());
+}

@@ -101,7 +101,7 @@ impl Scene {
     /// The scene's TOML, not yet validated, and the `bodies_file` it names.
     fn parse_toml(text: &str) -> Result<(Scene, Option<String>), SceneError> {
         let root: Table = text.parse().map_err(|e: toml::de::Error| {
-            SceneError::Toml(e.to_string().trim_end().replace('\n', "\n  "))
+            SceneError::Toml(shortened_lines(e.to_string().trim_end()).replace('\n', "\n  "))
         })?;
         check_keys(
             &root,
@@ -465,4 +465,18 @@ impl WallSpec {
         };
         Ok(spec)
     }
+}
+
+/// A parser's message with each line cut to 240 characters: it quotes the offending line of
+/// the file, which may be megabytes long.
+fn shortened_lines(message: &str) -> String {
+    const MOST: usize = 240;
+    message
+        .lines()
+        .map(|l| match l.char_indices().nth(MOST) {
+            Some((cut, _)) => format!("{} [... {} more bytes]", &l[..cut], l.len() - cut),
+            None => l.to_string(),
+        })
+        .collect::<Vec<_>>()
+        .join("\n")
 }
