@@ -362,10 +362,13 @@ pub fn sweep(a: SweepArgs) -> Result<ExitCode> {
         let mut line = format!("| {phi} | {:.4} ± {:.4} |", z.mean, z.sem);
         for (_, f) in &refs {
             let zr = f(phi);
-            line.push_str(&format!(
-                " {zr:.4} | {:+.2}σ |",
-                (z.mean - zr) / z.sem.max(1e-300)
-            ));
+            // In standard errors; one seed has none to measure it in.
+            let deviation = if z.sem > 0.0 {
+                format!("{:+.2}σ", (z.mean - zr) / z.sem)
+            } else {
+                format!("{:+.4} (no s.e.)", z.mean - zr)
+            };
+            line.push_str(&format!(" {zr:.4} | {deviation} |"));
         }
         outln!("{line}");
     }
