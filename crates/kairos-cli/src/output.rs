@@ -116,6 +116,11 @@ impl<'a> Files<'a> {
     /// that cannot be created (a directory, a missing folder, no permission).
     pub fn check(&self) -> Result<()> {
         for (k, (what, out)) in self.outputs.iter().enumerate() {
+            // `-` is not read as standard output: a file of that name would be written.
+            anyhow::ensure!(
+                out.as_os_str() != "-",
+                "{what} -: give a file name (or /dev/stdout for standard output)"
+            );
             // Charts are SVG: a `.png` would hold SVG under a name that says otherwise.
             if *what == "--plot" && !atomic::is_sink(out) {
                 let ext = out

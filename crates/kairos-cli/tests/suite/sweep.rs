@@ -132,6 +132,10 @@ fn bad_sweeps_are_refused_before_any_run_and_leave_no_file() {
             vec!["--packing", "0.2", "--plot", "eos.png"],
             "--plot writes an SVG chart",
         ),
+        (
+            vec!["--packing", "0.2", "--plot", "-"],
+            "--plot -: give a file name",
+        ),
     ] {
         let mut all = vec!["sweep", "--n", "100", "-o", "t.csv"];
         all.extend(args);
