@@ -107,7 +107,25 @@ fn bodies_file_errors_name_the_file_line_and_body() {
     .unwrap();
     let o = kairos(&["run", "s.toml", "-q"], &dir);
     assert!(
-        text(&o.stderr).contains("body 1: `radius` must be positive"),
+        text(&o.stderr).contains("body 1: b.xyz, line 4: `radius` must be positive"),
+        "{}",
+        text(&o.stderr)
+    );
+    std::fs::write(
+        dir.join("b.xyz"),
+        "2\nProperties=species:S:1:pos:R:3:radius:R:1\nA nan 1 0 0.5\nA 5 1 0 0.5\n",
+    )
+    .unwrap();
+    let o = kairos(&["run", "s.toml", "-q"], &dir);
+    assert!(
+        text(&o.stderr).contains("body 0: b.xyz, line 3: `position` must be finite, got NaN"),
+        "{}",
+        text(&o.stderr)
+    );
+    std::fs::write(dir.join("e.toml"), scene.replace("b.xyz", "")).unwrap();
+    let o = kairos(&["run", "e.toml", "-q"], &dir);
+    assert!(
+        text(&o.stderr).contains("`bodies_file` is empty"),
         "{}",
         text(&o.stderr)
     );

@@ -36,6 +36,12 @@ impl Scene {
         let (mut scene, bodies_file) = Self::parse_toml(&text)?;
         drop(text);
         if let Some(name) = bodies_file {
+            if name.trim().is_empty() {
+                return Err(invalid(
+                    Item::Scene,
+                    "`bodies_file` is empty: name the XYZ file",
+                ));
+            }
             let file = match path.parent() {
                 Some(dir) => dir.join(&name),
                 None => PathBuf::from(&name),

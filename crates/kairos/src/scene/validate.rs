@@ -142,41 +142,7 @@ impl Scene {
             built.map_err(|e| invalid(item, e))?;
         }
         for (i, b) in self.bodies.iter().enumerate() {
-            let item = Item::Body(i);
-            check_vec(&b.position[..self.dim], "position", item)?;
-            check_vec(&b.velocity[..self.dim], "velocity", item)?;
-            if self.dim == 2 && (b.position[2] != 0.0 || b.velocity[2] != 0.0) {
-                return Err(invalid(item, "a body of a 2D scene must have z = 0"));
-            }
-            finite(b.radius, "radius", item)?;
-            finite(b.mass, "mass", item)?;
-            if !(b.radius > 0.0) {
-                return Err(invalid(
-                    item,
-                    format!("`radius` must be positive, got {}", Num(b.radius)),
-                ));
-            }
-            if b.radius < MIN_SIZE {
-                let what = if self.is_rigid(i) {
-                    "its shape's size (bounding radius)"
-                } else {
-                    "`radius`"
-                };
-                return Err(invalid(
-                    item,
-                    format!(
-                        "{what} is too small ({}; at least {MIN_SIZE:e}: the squared distances \
-                         of smaller bodies underflow)",
-                        Num(b.radius)
-                    ),
-                ));
-            }
-            if !(b.mass > 0.0) {
-                return Err(invalid(
-                    item,
-                    format!("`mass` must be positive, got {}", Num(b.mass)),
-                ));
-            }
+            body_values(self.dim, b, self.is_rigid(i), Item::Body(i))?;
         }
         if !self.shapes.is_empty() {
             if self.shapes.len() != self.bodies.len() {
@@ -681,4 +647,53 @@ fn wall_depth<V: Vector>(shape: &Shape<V>, pose: &Pose<V>, wall: &WallPieces<V>,
             })
             .fold(f64::NEG_INFINITY, f64::max),
     }
+}
+
+/// The rules of one body's own values (finite, within range, positive radius and mass, z = 0
+/// in 2D), shared by the scene's check and the reader of a `bodies_file` (which adds the file
+/// and line to the message). `rigid`: the radius is a shape's bounding radius.
+pub(super) fn body_values(
+    dim: usize,
+    b: &BodySpec,
+    rigid: bool,
+    item: Item,
+) -> Result<(), SceneError> {
+    for (v, what) in [(&b.position, "position"), (&b.velocity, "velocity")] {
+        v[..dim]
+            .iter()
+            .try_for_each(|x| finite(*x, what, item).map(|_| ()))?;
+    }
+    if dim == 2 && (b.position[2] != 0.0 || b.velocity[2] != 0.0) {
+        return Err(invalid(item, "a body of a 2D scene must have z = 0"));
+    }
+    finite(b.radius, "radius", item)?;
+    finite(b.mass, "mass", item)?;
+    if !(b.radius > 0.0) {
+        return Err(invalid(
+            item,
+            format!("`radius` must be positive, got {}", Num(b.radius)),
+        ));
+    }
+    if b.radius < MIN_SIZE {
+        let what = if rigid {
+            "its shape's size (bounding radius)"
+        } else {
+            "`radius`"
+        };
+        return Err(invalid(
+            item,
+            format!(
+                "{what} is too small ({}; at least {MIN_SIZE:e}: the squared distances \
+                 of smaller bodies underflow)",
+                Num(b.radius)
+            ),
+        ));
+    }
+    if !(b.mass > 0.0) {
+        return Err(invalid(
+            item,
+            format!("`mass` must be positive, got {}", Num(b.mass)),
+        ));
+    }
+    Ok(())
 }

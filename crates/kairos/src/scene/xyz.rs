@@ -193,6 +193,11 @@ pub fn read_bodies(
                 "a body of a 2D scene must have z = 0 (position and velocity)".into(),
             ));
         }
+        // The rules of `[[bodies]]`, with the file and line in the message.
+        super::validate::body_values(dim, &b, false, item).map_err(|e| match e {
+            SceneError::Invalid { message, .. } => body_error(message),
+            other => other,
+        })?;
         bodies.push(b);
     }
     // Only blank lines may follow: a second frame is not silently ignored.
