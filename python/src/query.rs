@@ -448,6 +448,26 @@ pub fn mesh_contact<'py>(
         triple("velocity_b", &velocity_b)?,
         triple("angular_velocity_b", &angular_velocity_b)?,
     );
+    // As for a scene's bodies: lengths and speeds within 1e100, and no more turn over the
+    // horizon than a run resolves (a spin of 1e300 gave a NaN contact point).
+    for (which, m) in [("a", &ma), ("b", &mb)] {
+        let big = |v: [f64; 3]| v.iter().any(|x| x.abs() > kairos::scene::MAX_MAGNITUDE);
+        if big(m.centre) || big(m.velocity) {
+            return Err(PyValueError::new_err(format!(
+                "mesh {which}: the centre and velocity must be at most {:e} in magnitude",
+                kairos::scene::MAX_MAGNITUDE
+            )));
+        }
+        let spin = m.angular_velocity.iter().map(|x| x * x).sum::<f64>().sqrt();
+        if !(spin * until <= kairos::rigid::MAX_TURN) {
+            return Err(PyValueError::new_err(format!(
+                "mesh {which}: it would turn {:e} radians by until = {until}; a query resolves at \
+                 most {:e}",
+                spin * until,
+                kairos::rigid::MAX_TURN
+            )));
+        }
+    }
     let query = MeshQuery {
         separation,
         ..MeshQuery::default()

@@ -124,3 +124,17 @@ def test_a_rigid_body_larger_than_its_box_room_is_refused():
             walls=[{"box": {"min": [0, 0], "max": [10, 10]}}],
             duration=10,
         )
+
+
+def test_a_mesh_query_is_refused_past_what_it_resolves():
+    tetra = {
+        "vertices": np.array([[0.0, 0, 0], [1, 0, 0], [0, 1, 0], [0, 0, 1]]),
+        "triangles": [[0, 2, 1], [0, 1, 3], [0, 3, 2], [1, 2, 3]],
+    }
+    other = dict(tetra, vertices=tetra["vertices"] + [3.0, 0, 0])
+    with pytest.raises(ValueError, match="would turn"):
+        kairos.mesh_contact(dict(tetra, angular_velocity=[0, 0, 1e300]), other, 1.0)
+    with pytest.raises(ValueError, match="magnitude"):
+        kairos.mesh_contact(dict(tetra, velocity=[-1e300, 0, 0]), other, 1.0)
+    c = kairos.mesh_contact(tetra, dict(other, velocity=[-1.0, 0, 0]), 5.0)
+    assert c is not None and math.isfinite(c["point"][0])
