@@ -23,6 +23,7 @@ import numpy as np
 from . import _kairos
 from ._kairos import SceneError, TraceError
 from ._sweep import RESULT_COLUMNS, sweep
+from ._args import _whole
 from ._query import _plain
 from ._query import (
     TOI_HIT,
@@ -378,18 +379,6 @@ def _rigid(x, velocities, masses, shapes, orientations, angular, box, walls, dur
         None if gravity is None else [float(g) for g in gravity],
         None if friction is None else float(friction),
     )
-
-
-def _whole(x, name: str) -> int:
-    """A whole number >= 0 given as an int (or an integral float), or a ValueError naming
-    the argument."""
-    if isinstance(x, (bool, np.bool_)):
-        raise ValueError(f"{name} must be a whole number >= 0, got {x!r}")
-    if isinstance(x, (float, np.floating)) and float(x).is_integer():
-        x = int(x)
-    if not isinstance(x, (int, np.integer)) or x < 0:
-        raise ValueError(f"{name} must be a whole number >= 0, got {x!r}")
-    return int(x)
 
 
 def _events(cols) -> np.ndarray:

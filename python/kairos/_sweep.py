@@ -12,6 +12,7 @@ from typing import Callable, Mapping, Optional, Sequence, Union
 import numpy as np
 
 from . import _kairos
+from ._args import _whole
 
 #: The result columns of every run, after the grid's own.
 RESULT_COLUMNS = (
@@ -39,13 +40,6 @@ def _run_point(scene_fn: Callable, point: Mapping, observe, skip, broad_phase) -
     """One run of a sweep: a Dask task. Builds its scene where it runs."""
     scene = scene_fn(**point)
     return _kairos.run_one(scene._inner, observe, skip, broad_phase)
-
-
-def _count(x, name: str) -> int:
-    """A non-negative whole number argument, or a ValueError naming it."""
-    if isinstance(x, bool) or not isinstance(x, (int, np.integer)) or x < 0:
-        raise ValueError(f"sweep: {name} must be a whole number >= 0, got {x!r}")
-    return int(x)
 
 
 def _column(values: list) -> np.ndarray:
@@ -158,9 +152,9 @@ def sweep(
         scenes = list(scene)
         names, points = ["index"], [{"index": i} for i in range(len(scenes))]
     observe = None if observe is None else float(observe)
-    skip = _count(skip, "skip")
+    skip = _whole(skip, "sweep: skip")
     if threads is not None:
-        threads = _count(threads, "threads")
+        threads = _whole(threads, "sweep: threads")
     if client is not None:
         if callable(scene):
             futures = client.map(

@@ -15,7 +15,7 @@ use std::time::{Duration, Instant};
 
 use kairos::event::{Event, EventKind};
 use kairos::math::{DVec2, DVec3, Vector};
-use kairos::observe::{Observer, Sample, MAX_WINDOWS as MAX_OBSERVE_ROWS};
+use kairos::observe::{Observer, Sample};
 use kairos::scene::{BodySpec, Scene, SceneError as LibSceneError, WallSpec};
 use kairos::sim::Simulation;
 use kairos::trace::{Record, TraceReader, TraceWriter};
@@ -672,14 +672,10 @@ impl PySimulation {
                 )),
             };
         let mut inner = self.lock()?;
-        // As `kairos run --observe`: a window a row, at most MAX_OBSERVE_ROWS of them.
-        let rows = with_sim!(&inner.sim, s => s.end_time()) / interval;
-        if !(rows <= MAX_OBSERVE_ROWS) {
-            return Err(PyValueError::new_err(format!(
-                "interval {interval:e} over the scene's duration makes {rows:.3e} windows, more \
-                 than {MAX_OBSERVE_ROWS:e}: sample less often"
-            )));
-        }
+        // As `kairos run --observe`.
+        let duration = with_sim!(&inner.sim, s => s.end_time());
+        kairos::observe::check_windows(duration, interval)
+            .map_err(|e| PyValueError::new_err(format!("interval {e}")))?;
         let started = with_sim!(&inner.sim, s => s.counts().total() > 0);
         if started {
             return Err(PyValueError::new_err(

@@ -50,6 +50,21 @@ pub struct Observer {
 /// and the Python package rather than filling the memory.
 pub const MAX_WINDOWS: f64 = 1e7;
 
+/// Refuses observing a run of `duration` every `interval` in more than [`MAX_WINDOWS`]
+/// windows, with a message that names both and the count (the caller names the option).
+pub fn check_windows(duration: f64, interval: f64) -> Result<(), String> {
+    let windows = duration / interval;
+    if windows <= MAX_WINDOWS {
+        return Ok(());
+    }
+    Err(format!(
+        "{} over a duration of {} makes {windows:.3e} windows a run, more than {MAX_WINDOWS:e}: \
+         sample less often",
+        crate::num::Num(interval),
+        crate::num::Num(duration)
+    ))
+}
+
 impl Observer {
     /// Samples every `interval` from time 0 in a box of `volume` with `n` bodies.
     pub fn new<V: Vector>(sim: &Simulation<V>, interval: f64, volume: f64) -> Self {

@@ -157,7 +157,9 @@ fn first_contact_unscaled<V: Vector>(d: V, w: V, sigma: f64, balance: bool) -> T
         };
     }
     let a = w.dot(w);
-    if balance && !(b * b < f64::INFINITY && a * c < f64::INFINITY && b * b > 1e-290) {
+    // `a c <= b²` for a pair that can touch, so `b²` alone tells when the products leave
+    // the range of floats (the same product as the discriminant's).
+    if balance && !(b * b < f64::INFINITY && b * b > 1e-290) {
         return first_contact_balanced(d, w, sigma);
     }
     let disc = discriminant(d, w, sigma, a, b, c);

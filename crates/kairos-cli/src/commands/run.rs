@@ -55,9 +55,6 @@ pub struct RunArgs {
     pub broad: BroadPhaseArgs,
 }
 
-/// Most rows `--observe` may write.
-const MAX_OBSERVE_ROWS: f64 = kairos::observe::MAX_WINDOWS;
-
 /// Reads and validates a scene file (and the bodies file it names).
 pub fn load_scene(path: &Path) -> Result<Scene> {
     Scene::load(path).map_err(|e| anyhow::anyhow!("{}: {e}", show(path)))
@@ -165,15 +162,8 @@ pub fn run(a: RunArgs) -> Result<ExitCode> {
             "{}: --observe needs a periodic box (the pressure is the bulk virial pressure)",
             show(&source)
         );
-        let rows = scene.duration / dt;
-        anyhow::ensure!(
-            rows <= MAX_OBSERVE_ROWS,
-            "{}: --observe {} over a duration of {} makes {rows:.3e} rows, more than \
-             {MAX_OBSERVE_ROWS:e}: sample less often",
-            show(&source),
-            kairos::num::Num(dt),
-            kairos::num::Num(scene.duration)
-        );
+        kairos::observe::check_windows(scene.duration, dt)
+            .map_err(|e| anyhow::anyhow!("{}: --observe {e}", show(&source)))?;
     }
     let spec = RunSpec {
         bodies: scene.bodies.len(),

@@ -249,15 +249,8 @@ pub fn sweep(a: SweepArgs) -> Result<ExitCode> {
         "--observe must be a positive interval, got {}",
         Num(a.observe)
     );
-    anyhow::ensure!(
-        a.duration / a.observe <= kairos::observe::MAX_WINDOWS,
-        "--observe {} over --duration {} makes {:.3e} windows a run, more than {:e}: sample \
-         less often",
-        Num(a.observe),
-        Num(a.duration),
-        a.duration / a.observe,
-        kairos::observe::MAX_WINDOWS
-    );
+    kairos::observe::check_windows(a.duration, a.observe)
+        .map_err(|e| anyhow::anyhow!("--observe {e}"))?;
     anyhow::ensure!(
         a.duration >= a.observe * (a.skip + 1) as f64,
         "--duration {} must hold more than the --skip {} windows of --observe {}",

@@ -188,12 +188,7 @@ pub fn read_bodies(
                 Column::Skip => {}
             }
         }
-        if dim == 2 && (b.position[2] != 0.0 || b.velocity[2] != 0.0) {
-            return Err(body_error(
-                "a body of a 2D scene must have z = 0 (position and velocity)".into(),
-            ));
-        }
-        // The rules of `[[bodies]]`, with the file and line in the message.
+        // The rules of `[[bodies]]` (z = 0 in 2D among them), with the file and line in the message.
         super::validate::body_values(dim, &b, false, item).map_err(|e| match e {
             SceneError::Invalid { message, .. } => body_error(message),
             other => other,
