@@ -8,13 +8,13 @@
 # false positives and the mean time per query of each, and the ratio of the times.
 #
 # Usage: tools/tight-inclusion-bench/run.sh [queries folder] [path/to/kairos]
-#        (defaults: ../shared/ccd-queries and target/release/kairos)
+#        (defaults: tests/data/ccd-queries and target/release/kairos)
 # TI_REPO: where to clone Tight-Inclusion from (default: its GitHub repository).
 # REPEAT: how many times Kairos solves each file (default 20; Tight-Inclusion once: its slow
 # queries take seconds).
 set -euo pipefail
 cd "$(dirname "$0")/../.."
-QUERIES="${1:-$PWD/../shared/ccd-queries}"
+QUERIES="${1:-$PWD/tests/data/ccd-queries}"
 KAIROS="${2:-$PWD/target/release/kairos}"
 REPEAT="${REPEAT:-20}"
 COMMIT=ca9a8c24fe91de3376d77975c5e9978f88e05794

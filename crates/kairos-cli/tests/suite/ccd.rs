@@ -1,17 +1,17 @@
 //! `kairos ccd DIR`: the triangle-feature CCD on the standard benchmark's sample queries
-//! (`shared/ccd-queries/`, beside the repository), never a false negative, fewer false
+//! (`tests/data/ccd-queries/`, in the repository), never a false negative, fewer false
 //! positives than Tight-Inclusion's, and bad files refused with the file and line.
 
 use crate::common;
 
 use common::{kairos, ok, tempdir, text};
 
-/// The sample queries: `KAIROS_CCD_QUERIES`, or `shared/ccd-queries` beside the repository.
+/// The sample queries: `KAIROS_CCD_QUERIES`, or `tests/data/ccd-queries` in the repository.
 fn queries() -> std::path::PathBuf {
     let dir = std::env::var_os("KAIROS_CCD_QUERIES")
         .map(std::path::PathBuf::from)
         .unwrap_or_else(|| {
-            std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../../../shared/ccd-queries")
+            std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../../tests/data/ccd-queries")
         });
     assert!(
         dir.is_dir(),

@@ -1,6 +1,6 @@
 //! The standard CCD benchmark queries (the sample queries of Wang et al., *A Large-scale
 //! Benchmark and an Inclusion-based Algorithm for Continuous Collision Detection*, 2021, as in
-//! `shared/ccd-queries/`): reading their files and checking [`kairos::ccd::linear`] against their
+//! `tests/data/ccd-queries/`): reading their files and checking [`kairos::ccd::linear`] against their
 //! exact ground truth.
 //!
 //! # The file format
