@@ -78,3 +78,16 @@ impl<V: Vector> Body<V> {
         0.5 * self.mass() * self.vel.length_squared()
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::Body;
+    use crate::math::{DVec2, DVec3};
+
+    /// The sizes docs/ARCHITECTURE.md gives (a body is read by every candidate of the screens).
+    #[test]
+    fn a_body_is_56_bytes_in_2d_and_72_in_3d() {
+        assert_eq!(std::mem::size_of::<Body<DVec2>>(), 56);
+        assert_eq!(std::mem::size_of::<Body<DVec3>>(), 72);
+    }
+}
