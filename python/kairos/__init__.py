@@ -16,6 +16,8 @@ for bit, whichever broad phase finds them and however the run is cut into pieces
 from __future__ import annotations
 
 import os
+import reprlib
+from collections.abc import Mapping
 from typing import Optional, Sequence
 
 import numpy as np
@@ -122,6 +124,27 @@ def _flat(name: str, values, n: Optional[int], dim: int) -> np.ndarray:
     return a.reshape(-1)
 
 
+def _walls(walls) -> Optional[list]:
+    """`walls` as a list of plain dicts, or a SceneError saying what a wall is."""
+    if walls is None:
+        return None
+    kinds = (
+        "{'box': {'min': [...], 'max': [...]}}, {'plane': {'point': [...], 'normal': [...]}}, "
+        "{'a': [...], 'b': [...]}, {'polygon': [[...], ...]} or {'shape': ..., 'position': [...]}"
+    )
+    if isinstance(walls, (str, bytes, Mapping)) or not hasattr(walls, "__iter__"):
+        raise SceneError(
+            f"scene: `walls` must be a list of walls, each a dict ({kinds}), got "
+            f"{reprlib.repr(walls)}; a room is walls=[{{'box': {{'min': [...], 'max': [...]}}}}]"
+        )
+    out = []
+    for k, w in enumerate(walls):
+        if not isinstance(w, Mapping):
+            raise SceneError(f"scene: wall {k} must be a dict ({kinds}), got {reprlib.repr(w)}")
+        out.append(_plain(dict(w)))
+    return out
+
+
 def _column(name: str, values, n: int) -> np.ndarray:
     a = np.asarray(values, dtype=np.float64)
     if a.ndim == 0:
@@ -207,7 +230,7 @@ class Scene:
             float(duration),
             float(restitution),
             None if box is None else [float(l) for l in box],
-            None if walls is None else [_plain(dict(w)) for w in walls],
+            _walls(walls),
             None if gravity is None else [float(g) for g in gravity],
         )
 
@@ -375,7 +398,7 @@ def _rigid(x, velocities, masses, shapes, orientations, angular, box, walls, dur
         float(duration),
         float(restitution),
         None if box is None else [float(l) for l in box],
-        None if walls is None else [_plain(dict(w)) for w in walls],
+        _walls(walls),
         None if gravity is None else [float(g) for g in gravity],
         None if friction is None else float(friction),
     )

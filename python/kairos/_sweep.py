@@ -7,6 +7,7 @@ import itertools
 import json
 import math
 import os
+import reprlib
 from typing import Callable, Mapping, Optional, Sequence, Union
 
 import numpy as np
@@ -36,9 +37,36 @@ RESULT_COLUMNS = (
 )
 
 
+def _scene_of(scene_fn: Callable, point: Mapping):
+    """The scene `scene_fn` makes at `point`, or a TypeError saying what it returned."""
+    from . import Scene
+
+    scene = scene_fn(**point)
+    if not isinstance(scene, Scene):
+        at = ", ".join(f"{k}={v!r}" for k, v in point.items())
+        raise TypeError(
+            f"sweep: the scene function must return a kairos.Scene (kairos.Scene.gas(...), "
+            f"kairos.Scene(...), kairos.Scene.from_toml(...)), but at {at} it returned "
+            f"{type(scene).__name__} {reprlib.repr(scene)}"
+        )
+    return scene
+
+
+def _check_scenes(scenes: list) -> None:
+    """Refuses a list of scenes that holds anything but kairos.Scene objects."""
+    from . import Scene
+
+    for i, s in enumerate(scenes):
+        if not isinstance(s, Scene):
+            raise TypeError(
+                f"sweep: scene {i} of the list is {type(s).__name__} {reprlib.repr(s)}, "
+                "not a kairos.Scene: give kairos.Scene objects (or a function that makes one)"
+            )
+
+
 def _run_point(scene_fn: Callable, point: Mapping, observe, skip, broad_phase) -> dict:
     """One run of a sweep: a Dask task. Builds its scene where it runs."""
-    scene = scene_fn(**point)
+    scene = _scene_of(scene_fn, point)
     return _kairos.run_one(scene._inner, observe, skip, broad_phase)
 
 
@@ -150,6 +178,7 @@ def sweep(
         if grid is not None:
             raise ValueError("sweep: give a grid with a scene function, not with a list of scenes")
         scenes = list(scene)
+        _check_scenes(scenes)
         names, points = ["index"], [{"index": i} for i in range(len(scenes))]
     observe = None if observe is None else float(observe)
     skip = _whole(skip, "sweep: skip")
@@ -178,7 +207,7 @@ def sweep(
         results = client.gather(futures)
     else:
         if callable(scene):
-            scenes = [scene(**p) for p in points]
+            scenes = [_scene_of(scene, p) for p in points]
         results = _kairos.run_many(
             [s._inner for s in scenes], observe, skip, broad_phase, threads, bool(progress)
         )
