@@ -259,7 +259,8 @@ class Scene:
         """A hard-sphere (3D) or hard-disc (2D) gas of ``n`` bodies in a periodic box at
         ``packing`` fraction (as ``kairos generate gas``): mean diameter 1, diameters uniform in
         ``[1 - polydispersity, 1 + polydispersity]``, ``kT = 1``, zero total momentum, started
-        on a lattice."""
+        on a lattice. Raises ``MemoryError`` before making any of it when the memory it needs
+        cannot be allocated."""
         return cls._wrap(
             _kairos.Scene.gas(
                 _whole(n, "n"),

@@ -220,7 +220,8 @@ impl PyScene {
     }
 
     /// A hard-sphere (3D) or hard-disc (2D) gas in a periodic box (`kairos generate gas`):
-    /// mean diameter 1, `kT = 1`, zero total momentum.
+    /// mean diameter 1, `kT = 1`, zero total momentum. `MemoryError` when the memory it needs
+    /// cannot be allocated (checked before any of it is made).
     #[staticmethod]
     #[pyo3(signature = (n, packing, dim=3, seed=0, duration=10.0, polydispersity=0.0, mass=1.0, restitution=1.0))]
     #[allow(clippy::too_many_arguments)]
@@ -246,7 +247,12 @@ impl PyScene {
         };
         kairos::generate::gas(&p)
             .map(|scene| Self { scene })
-            .map_err(|e| SceneError::new_err(format!("gas: {e}")))
+            .map_err(|e| match e {
+                kairos::generate::GenerateError::OutOfMemory { .. } => {
+                    pyo3::exceptions::PyMemoryError::new_err(format!("gas: {e}"))
+                }
+                e => SceneError::new_err(format!("gas: {e}")),
+            })
     }
 
     /// Reads, parses and validates a scene file (with its bodies file or meshes, if any).
