@@ -285,7 +285,8 @@ class Scene:
         return cls._wrap(_kairos.Scene.from_toml_str(text))
 
     def to_toml(self, path) -> None:
-        """Writes the scene as a TOML file that ``kairos run`` reads (atomically)."""
+        """Writes the scene as a TOML file that ``kairos run`` reads (atomically); a file the
+        scene was read from (its scene file, bodies file or meshes) is refused."""
         self._inner.to_toml(os.fspath(path))
 
     def to_toml_str(self) -> str:
@@ -422,7 +423,7 @@ class Simulation:
     ``trace="run.ktrace"`` writes the run's trace as ``kairos run`` does (the same records, so
     the same :attr:`trace_hash`), for ``kairos view``, ``snapshot``, ``frames`` and
     :func:`read_trace`. The file appears when a run reaches the scene's end, or at
-    :meth:`finish_trace`.
+    :meth:`finish_trace`. A file the scene was read from is refused (``ValueError``).
     """
 
     __slots__ = ("_inner", "scene")
@@ -585,7 +586,8 @@ class GsdWriter:
     velocities, the types and shapes, and rigid bodies' orientations and angular momenta, as
     ``kairos frames --format gsd`` writes them (``docs/trace-format.md``, "GSD frames"), and
     each frame's time as ``log/kairos/time``. The file takes its name when closed; one left
-    unclosed, or closed by an error in its ``with`` block, is not written.
+    unclosed, or closed by an error in its ``with`` block, is not written. A file the scene (or
+    an appended simulation's scene) was read from is refused (``ValueError``).
     """
 
     def __init__(self, path, scene: Scene):

@@ -156,7 +156,8 @@ def sweep(
 
     Returns a dict of numpy arrays, one per column: the grid's names, then
     :data:`RESULT_COLUMNS` (a quantity not observed is NaN); ``pandas.DataFrame(table)`` takes
-    it as it is. ``output`` (``.csv``, or ``.json``) also writes it, atomically.
+    it as it is. ``output`` (``.csv``, or ``.json``) also writes it, atomically; a file a scene
+    was read from is refused before any run (scenes made on a Dask worker excepted).
     """
     if output is not None:
         output = _check_output(output)
@@ -184,6 +185,15 @@ def sweep(
     skip = _whole(skip, "sweep: skip")
     if threads is not None:
         threads = _whole(threads, "sweep: threads")
+    if not callable(scene) or client is None:
+        if callable(scene):
+            # Every scene is made before any run: one the function cannot make stops the
+            # sweep before the work.
+            scenes = [_scene_of(scene, p) for p in points]
+        if output is not None:
+            # The table replaces its path: never a file a scene was read from.
+            for s in scenes:
+                s._inner.check_output("sweep output", output)
     if client is not None:
         if callable(scene):
             futures = client.map(
@@ -206,8 +216,6 @@ def sweep(
             )
         results = client.gather(futures)
     else:
-        if callable(scene):
-            scenes = [_scene_of(scene, p) for p in points]
         results = _kairos.run_many(
             [s._inner for s in scenes], observe, skip, broad_phase, threads, bool(progress)
         )
