@@ -424,6 +424,9 @@ class Simulation:
     the same :attr:`trace_hash`), for ``kairos view``, ``snapshot``, ``frames`` and
     :func:`read_trace`. The file appears when a run reaches the scene's end, or at
     :meth:`finish_trace`. A file the scene was read from is refused (``ValueError``).
+
+    Reading the simulation from another thread while one runs it waits for the run under way
+    at most: threads take it in the order they asked.
     """
 
     __slots__ = ("_inner", "scene")

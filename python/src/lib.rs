@@ -25,6 +25,7 @@ mod query;
 mod sim;
 mod state;
 mod sweep;
+mod turns;
 
 create_exception!(
     _kairos,

@@ -2,7 +2,6 @@
 //! released, its state handed to Python as numpy arrays.
 
 use std::path::PathBuf;
-use std::sync::Mutex;
 use std::time::{Duration, Instant};
 
 use kairos::event::{Event, EventKind};
@@ -11,10 +10,11 @@ use kairos::observe::{Observer, Sample};
 use kairos::sim::Simulation;
 use kairos::trace::{Record, TraceWriter};
 use numpy::{PyArray1, PyArray2};
-use pyo3::exceptions::{PyRuntimeError, PyValueError};
+use pyo3::exceptions::PyValueError;
 use pyo3::prelude::*;
 use pyo3::types::PyDict;
 
+use crate::turns::{Turn, Turns};
 use crate::{broad_phase_kind, scene_error, state, PyScene};
 
 /// A simulation of either dimension.
@@ -160,7 +160,7 @@ fn push(log: &mut EventLog, e: &Event) {
 /// An event-driven simulation of a scene.
 #[pyclass(name = "Simulation", module = "kairos._kairos")]
 pub struct PySimulation {
-    inner: Mutex<Inner>,
+    inner: Turns<Inner>,
     pub(crate) dim: usize,
     /// The files its scene was read from.
     pub(crate) inputs: kairos::atomic::Inputs,
@@ -176,24 +176,10 @@ impl PySimulation {
         Ok((with_sim!(&inner.sim, s => state::frame_state(s, t)), t))
     }
 
-    /// The simulation, once no other thread runs it. Another Python thread's `run` holds it
-    /// with the GIL released and takes the GIL back between slices to check signals: waiting
-    /// for it while holding the GIL would deadlock, so the wait lets the GIL go.
-    fn lock(&self) -> PyResult<std::sync::MutexGuard<'_, Inner>> {
-        use std::sync::TryLockError;
-        loop {
-            match self.inner.try_lock() {
-                Ok(g) => return Ok(g),
-                Err(TryLockError::Poisoned(_)) => {
-                    return Err(PyRuntimeError::new_err(
-                        "the simulation was left inconsistent by a crash",
-                    ))
-                }
-                Err(TryLockError::WouldBlock) => Python::with_gil(|py| {
-                    py.allow_threads(|| std::thread::sleep(Duration::from_millis(1)))
-                }),
-            }
-        }
+    /// The simulation, once the threads that asked for it before have had it: a reader
+    /// waits for the run under way at most, never for a loop of runs ([`Turns`]).
+    fn lock(&self) -> PyResult<Turn<'_, Inner>> {
+        self.inner.take()
     }
 }
 
@@ -237,7 +223,7 @@ impl PySimulation {
             )),
         };
         Ok(Self {
-            inner: Mutex::new(Inner {
+            inner: Turns::new(Inner {
                 sim,
                 view: 0.0,
                 observer: None,

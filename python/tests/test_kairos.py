@@ -345,6 +345,51 @@ def test_reading_a_simulation_another_thread_runs_waits_without_deadlock():
     assert sim.time == 2.0 and sim.positions.shape == (4000, 3)
 
 
+def test_a_reader_waits_for_one_run_of_a_loop_of_runs_not_for_the_loop():
+    s = kairos.Scene.gas(n=300, packing=0.3, dim=3, seed=4, duration=10)
+    sim = kairos.Simulation(s)
+    runs, total = [0], 400
+    started = threading.Event()
+
+    def loop():
+        for k in range(total):
+            sim.run(until=(k + 1) * s.duration / total, record=False)
+            runs[0] = k + 1
+            if k == 4:
+                started.set()
+
+    t = threading.Thread(target=loop)
+    t.start()
+    started.wait()
+    waited = []
+    for _ in range(5):
+        # Each read waits for the run under way at most.
+        before = runs[0]
+        assert 0 <= sim.time <= s.duration
+        assert sim.positions.shape == (300, 3)
+        waited.append(runs[0] - before)
+    t.join(timeout=60)
+    assert not t.is_alive()
+    assert max(waited) <= 2, f"runs completed while one read waited: {waited} (of {total})"
+    assert sim.time == s.duration
+
+
+def test_a_signal_handler_reading_the_running_simulation_raises_not_hangs():
+    import signal
+
+    s = kairos.Scene.gas(n=20000, packing=0.45, dim=3, seed=1, duration=1000)
+    sim = kairos.Simulation(s)
+    previous = signal.signal(signal.SIGALRM, lambda *_: sim.time)
+    try:
+        signal.setitimer(signal.ITIMER_REAL, 0.2)
+        with pytest.raises(RuntimeError, match="being run by this thread"):
+            sim.run(record=False)
+    finally:
+        signal.setitimer(signal.ITIMER_REAL, 0)
+        signal.signal(signal.SIGALRM, previous)
+    assert 0 < sim.time < 1000
+
+
 def test_a_trace_written_from_python_is_the_command_lines(tmp_path):
     s = kairos.Scene.gas(n=300, packing=0.3, dim=3, seed=8, duration=1)
     scene = tmp_path / "g.toml"
