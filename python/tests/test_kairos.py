@@ -4,6 +4,7 @@ import _thread
 import os
 import pathlib
 import subprocess
+import sys
 import threading
 import time
 
@@ -25,6 +26,27 @@ def kairos_bin():
         if p.exists():
             return str(p)
     pytest.skip("no kairos binary: set KAIROS_BIN or build it (cargo build --profile suite)")
+
+
+def test_a_relative_kairos_bin_is_taken_from_where_pytest_starts(tmp_path):
+    # docs/python.md: KAIROS_BIN=target/release/kairos python -m pytest python/tests, from the
+    # repository's root; the tests that run the program do so from temporary folders.
+    pytest.importorskip("gsd.hoomd", reason="the test run here reads GSD files")
+    # `bin/kairos` names the program from `start` and from no other folder.
+    start = tmp_path / "start"
+    (start / "bin").mkdir(parents=True)
+    (start / "bin" / "kairos").symlink_to(pathlib.Path(kairos_bin()).resolve())
+    relative = os.path.join("bin", "kairos")
+    test = pathlib.Path(__file__).with_name("test_gsd_files.py")
+    done = subprocess.run(
+        [sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider",
+         f"{test}::test_balls_in_a_periodic_3d_box"],
+        cwd=start,
+        env={**os.environ, "KAIROS_BIN": relative},
+        capture_output=True,
+        text=True,
+    )
+    assert done.returncode == 0 and "1 passed" in done.stdout, done.stdout + done.stderr
 
 
 def two_balls(**kw):
