@@ -16,6 +16,8 @@ for bit, whichever broad phase finds them and however the run is cut into pieces
 from __future__ import annotations
 
 import os
+import reprlib
+from collections.abc import Mapping
 from typing import Optional, Sequence
 
 import numpy as np
@@ -122,6 +124,27 @@ def _flat(name: str, values, n: Optional[int], dim: int) -> np.ndarray:
     return a.reshape(-1)
 
 
+def _walls(walls) -> Optional[list]:
+    """`walls` as a list of plain dicts, or a SceneError saying what a wall is."""
+    if walls is None:
+        return None
+    kinds = (
+        "{'box': {'min': [...], 'max': [...]}}, {'plane': {'point': [...], 'normal': [...]}}, "
+        "{'a': [...], 'b': [...]}, {'polygon': [[...], ...]} or {'shape': ..., 'position': [...]}"
+    )
+    if isinstance(walls, (str, bytes, Mapping)) or not hasattr(walls, "__iter__"):
+        raise SceneError(
+            f"scene: `walls` must be a list of walls, each a dict ({kinds}), got "
+            f"{reprlib.repr(walls)}; a room is walls=[{{'box': {{'min': [...], 'max': [...]}}}}]"
+        )
+    out = []
+    for k, w in enumerate(walls):
+        if not isinstance(w, Mapping):
+            raise SceneError(f"scene: wall {k} must be a dict ({kinds}), got {reprlib.repr(w)}")
+        out.append(_plain(dict(w)))
+    return out
+
+
 def _column(name: str, values, n: int) -> np.ndarray:
     a = np.asarray(values, dtype=np.float64)
     if a.ndim == 0:
@@ -207,7 +230,7 @@ class Scene:
             float(duration),
             float(restitution),
             None if box is None else [float(l) for l in box],
-            None if walls is None else [_plain(dict(w)) for w in walls],
+            _walls(walls),
             None if gravity is None else [float(g) for g in gravity],
         )
 
@@ -236,7 +259,8 @@ class Scene:
         """A hard-sphere (3D) or hard-disc (2D) gas of ``n`` bodies in a periodic box at
         ``packing`` fraction (as ``kairos generate gas``): mean diameter 1, diameters uniform in
         ``[1 - polydispersity, 1 + polydispersity]``, ``kT = 1``, zero total momentum, started
-        on a lattice."""
+        on a lattice. Raises ``MemoryError`` before making any of it when the memory it needs
+        cannot be allocated."""
         return cls._wrap(
             _kairos.Scene.gas(
                 _whole(n, "n"),
@@ -261,7 +285,8 @@ class Scene:
         return cls._wrap(_kairos.Scene.from_toml_str(text))
 
     def to_toml(self, path) -> None:
-        """Writes the scene as a TOML file that ``kairos run`` reads (atomically)."""
+        """Writes the scene as a TOML file that ``kairos run`` reads (atomically); a file the
+        scene was read from (its scene file, bodies file or meshes) is refused."""
         self._inner.to_toml(os.fspath(path))
 
     def to_toml_str(self) -> str:
@@ -375,7 +400,7 @@ def _rigid(x, velocities, masses, shapes, orientations, angular, box, walls, dur
         float(duration),
         float(restitution),
         None if box is None else [float(l) for l in box],
-        None if walls is None else [_plain(dict(w)) for w in walls],
+        _walls(walls),
         None if gravity is None else [float(g) for g in gravity],
         None if friction is None else float(friction),
     )
@@ -398,7 +423,10 @@ class Simulation:
     ``trace="run.ktrace"`` writes the run's trace as ``kairos run`` does (the same records, so
     the same :attr:`trace_hash`), for ``kairos view``, ``snapshot``, ``frames`` and
     :func:`read_trace`. The file appears when a run reaches the scene's end, or at
-    :meth:`finish_trace`.
+    :meth:`finish_trace`. A file the scene was read from is refused (``ValueError``).
+
+    Reading the simulation from another thread while one runs it waits for the run under way
+    at most: threads take it in the order they asked.
     """
 
     __slots__ = ("_inner", "scene")
@@ -561,7 +589,8 @@ class GsdWriter:
     velocities, the types and shapes, and rigid bodies' orientations and angular momenta, as
     ``kairos frames --format gsd`` writes them (``docs/trace-format.md``, "GSD frames"), and
     each frame's time as ``log/kairos/time``. The file takes its name when closed; one left
-    unclosed, or closed by an error in its ``with`` block, is not written.
+    unclosed, or closed by an error in its ``with`` block, is not written. A file the scene (or
+    an appended simulation's scene) was read from is refused (``ValueError``).
     """
 
     def __init__(self, path, scene: Scene):

@@ -7,6 +7,7 @@ import itertools
 import json
 import math
 import os
+import reprlib
 from typing import Callable, Mapping, Optional, Sequence, Union
 
 import numpy as np
@@ -36,9 +37,36 @@ RESULT_COLUMNS = (
 )
 
 
+def _scene_of(scene_fn: Callable, point: Mapping):
+    """The scene `scene_fn` makes at `point`, or a TypeError saying what it returned."""
+    from . import Scene
+
+    scene = scene_fn(**point)
+    if not isinstance(scene, Scene):
+        at = ", ".join(f"{k}={v!r}" for k, v in point.items())
+        raise TypeError(
+            f"sweep: the scene function must return a kairos.Scene (kairos.Scene.gas(...), "
+            f"kairos.Scene(...), kairos.Scene.from_toml(...)), but at {at} it returned "
+            f"{type(scene).__name__} {reprlib.repr(scene)}"
+        )
+    return scene
+
+
+def _check_scenes(scenes: list) -> None:
+    """Refuses a list of scenes that holds anything but kairos.Scene objects."""
+    from . import Scene
+
+    for i, s in enumerate(scenes):
+        if not isinstance(s, Scene):
+            raise TypeError(
+                f"sweep: scene {i} of the list is {type(s).__name__} {reprlib.repr(s)}, "
+                "not a kairos.Scene: give kairos.Scene objects (or a function that makes one)"
+            )
+
+
 def _run_point(scene_fn: Callable, point: Mapping, observe, skip, broad_phase) -> dict:
     """One run of a sweep: a Dask task. Builds its scene where it runs."""
-    scene = scene_fn(**point)
+    scene = _scene_of(scene_fn, point)
     return _kairos.run_one(scene._inner, observe, skip, broad_phase)
 
 
@@ -128,7 +156,8 @@ def sweep(
 
     Returns a dict of numpy arrays, one per column: the grid's names, then
     :data:`RESULT_COLUMNS` (a quantity not observed is NaN); ``pandas.DataFrame(table)`` takes
-    it as it is. ``output`` (``.csv``, or ``.json``) also writes it, atomically.
+    it as it is. ``output`` (``.csv``, or ``.json``) also writes it, atomically; a file a scene
+    was read from is refused before any run (scenes made on a Dask worker excepted).
     """
     if output is not None:
         output = _check_output(output)
@@ -150,11 +179,21 @@ def sweep(
         if grid is not None:
             raise ValueError("sweep: give a grid with a scene function, not with a list of scenes")
         scenes = list(scene)
+        _check_scenes(scenes)
         names, points = ["index"], [{"index": i} for i in range(len(scenes))]
     observe = None if observe is None else float(observe)
     skip = _whole(skip, "sweep: skip")
     if threads is not None:
         threads = _whole(threads, "sweep: threads")
+    if not callable(scene) or client is None:
+        if callable(scene):
+            # Every scene is made before any run: one the function cannot make stops the
+            # sweep before the work.
+            scenes = [_scene_of(scene, p) for p in points]
+        if output is not None:
+            # The table replaces its path: never a file a scene was read from.
+            for s in scenes:
+                s._inner.check_output("sweep output", output)
     if client is not None:
         if callable(scene):
             futures = client.map(
@@ -177,8 +216,6 @@ def sweep(
             )
         results = client.gather(futures)
     else:
-        if callable(scene):
-            scenes = [scene(**p) for p in points]
         results = _kairos.run_many(
             [s._inner for s in scenes], observe, skip, broad_phase, threads, bool(progress)
         )

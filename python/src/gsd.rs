@@ -8,7 +8,8 @@ use kairos::gsd::hoomd::{Frame, HoomdWriter, Particles};
 use pyo3::exceptions::{PyOSError, PyValueError};
 use pyo3::prelude::*;
 
-use crate::{scene_error, PyScene, PySimulation};
+use crate::sim::PySimulation;
+use crate::{check_output, scene_error, PyScene};
 
 /// A GSD error as a Python exception: the operating system's as `OSError`, the rest as
 /// `ValueError`; both name the file.
@@ -35,6 +36,7 @@ pub struct PyGsdWriter {
 impl PyGsdWriter {
     #[new]
     fn new(path: PathBuf, scene: &PyScene) -> PyResult<Self> {
+        scene.check_output("GsdWriter path", &path)?;
         let particles = Particles::from_scene(&scene.scene).map_err(|e| scene_error(e, None))?;
         let (dim, rigid) = (particles.dim, particles.rigid.is_some());
         let w = HoomdWriter::create(&path, particles).map_err(gsd_error)?;
@@ -49,9 +51,13 @@ impl PyGsdWriter {
 
     /// Appends the state of `sim` at its current time as the next frame.
     fn append(&self, sim: &PySimulation) -> PyResult<()> {
+        // The file replaces its path when closed: never a file the simulation's scene was
+        // read from.
+        check_output(&sim.inputs, "GsdWriter path", &self.path)?;
         let (state, t) = sim.frame_state()?;
         if sim.dim != self.dim || state.rotation.is_some() != self.rigid {
-            let kind = |d: usize, r: bool| format!("{d}D {}", if r { "rigid bodies" } else { "balls" });
+            let kind =
+                |d: usize, r: bool| format!("{d}D {}", if r { "rigid bodies" } else { "balls" });
             return Err(PyValueError::new_err(format!(
                 "{}: the simulation is of {}, the file's scene of {}",
                 self.path.display(),

@@ -4,6 +4,9 @@ hang, a silent coercion or a file left behind."""
 import glob
 import math
 import os
+import subprocess
+import sys
+import textwrap
 
 import numpy as np
 import pytest
@@ -138,3 +141,56 @@ def test_a_mesh_query_is_refused_past_what_it_resolves():
         kairos.mesh_contact(dict(tetra, velocity=[-1e300, 0, 0]), other, 1.0)
     c = kairos.mesh_contact(tetra, dict(other, velocity=[-1.0, 0, 0]), 5.0)
     assert c is not None and math.isfinite(c["point"][0])
+
+
+def test_walls_that_are_not_a_list_of_dicts_say_what_a_wall_is():
+    balls = dict(positions=[[1.0, 1.0]], radii=0.5)
+    for bad in ("box", {"box": {"min": [0, 0], "max": [5, 5]}}, 3):
+        with pytest.raises(kairos.SceneError, match=r"`walls` must be a list of walls") as e:
+            kairos.Scene(**balls, walls=bad)
+        assert "{'box': {'min': [...], 'max': [...]}}" in str(e.value)
+        assert "dictionary update sequence" not in str(e.value)
+    with pytest.raises(kairos.SceneError, match="wall 1 must be a dict .* got 'box'"):
+        kairos.Scene(**balls, walls=[{"box": {"min": [0, 0], "max": [5, 5]}}, "box"])
+    square = {"shape": "box", "half_extents": [0.5, 0.5]}
+    with pytest.raises(kairos.SceneError, match=r"`walls` must be a list of walls"):
+        kairos.Scene(positions=[[1.0, 1.0]], shapes=square, walls="box")
+
+
+def test_a_sweep_says_what_its_scene_function_returned():
+    with pytest.raises(TypeError, match=r"must return a kairos.Scene .* at packing=0.1 it returned int 5"):
+        kairos.sweep(lambda packing: 5, grid={"packing": [0.1, 0.2]}, progress=False)
+    with pytest.raises(TypeError, match="scene 1 of the list is str 'gas.toml', not a kairos.Scene"):
+        kairos.sweep([kairos.Scene.gas(20, 0.2, duration=0.1), "gas.toml"], progress=False)
+
+
+@pytest.mark.skipif(
+    not os.path.exists("/proc/self/status"), reason="reads the address space's size in /proc"
+)
+def test_a_gas_beyond_the_memory_limit_raises_memory_error():
+    # In a process of its own: an allocation that fails in Rust ends the process.
+    code = textwrap.dedent(
+        """
+        import resource
+        import kairos
+
+        def address_space():
+            for line in open("/proc/self/status"):
+                if line.startswith("VmSize:"):
+                    return int(line.split()[1]) * 1024
+
+        limit = address_space() + (1 << 30)
+        resource.setrlimit(resource.RLIMIT_AS, (limit, limit))
+        assert kairos.Scene.gas(1000, 0.3).n == 1000
+        try:
+            kairos.Scene.gas(30_000_000, 0.3)
+        except MemoryError as e:
+            print("MemoryError:", e)
+        assert kairos.Scene.gas(1000, 0.3, dim=2).n == 1000
+        print("still running")
+        """
+    )
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True)
+    assert done.returncode == 0, f"exit {done.returncode}: {done.stderr}"
+    assert "MemoryError: gas: 30000000 balls need about" in done.stdout, done.stdout
+    assert "still running" in done.stdout

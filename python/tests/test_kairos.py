@@ -4,6 +4,7 @@ import _thread
 import os
 import pathlib
 import subprocess
+import sys
 import threading
 import time
 
@@ -25,6 +26,27 @@ def kairos_bin():
         if p.exists():
             return str(p)
     pytest.skip("no kairos binary: set KAIROS_BIN or build it (cargo build --profile suite)")
+
+
+def test_a_relative_kairos_bin_is_taken_from_where_pytest_starts(tmp_path):
+    # docs/python.md: KAIROS_BIN=target/release/kairos python -m pytest python/tests, from the
+    # repository's root; the tests that run the program do so from temporary folders.
+    pytest.importorskip("gsd.hoomd", reason="the test run here reads GSD files")
+    # `bin/kairos` names the program from `start` and from no other folder.
+    start = tmp_path / "start"
+    (start / "bin").mkdir(parents=True)
+    (start / "bin" / "kairos").symlink_to(pathlib.Path(kairos_bin()).resolve())
+    relative = os.path.join("bin", "kairos")
+    test = pathlib.Path(__file__).with_name("test_gsd_files.py")
+    done = subprocess.run(
+        [sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider",
+         f"{test}::test_balls_in_a_periodic_3d_box"],
+        cwd=start,
+        env={**os.environ, "KAIROS_BIN": relative},
+        capture_output=True,
+        text=True,
+    )
+    assert done.returncode == 0 and "1 passed" in done.stdout, done.stdout + done.stderr
 
 
 def two_balls(**kw):
@@ -343,6 +365,51 @@ def test_reading_a_simulation_another_thread_runs_waits_without_deadlock():
     t.join(timeout=60)
     assert not t.is_alive()
     assert sim.time == 2.0 and sim.positions.shape == (4000, 3)
+
+
+def test_a_reader_waits_for_one_run_of_a_loop_of_runs_not_for_the_loop():
+    s = kairos.Scene.gas(n=300, packing=0.3, dim=3, seed=4, duration=10)
+    sim = kairos.Simulation(s)
+    runs, total = [0], 400
+    started = threading.Event()
+
+    def loop():
+        for k in range(total):
+            sim.run(until=(k + 1) * s.duration / total, record=False)
+            runs[0] = k + 1
+            if k == 4:
+                started.set()
+
+    t = threading.Thread(target=loop)
+    t.start()
+    started.wait()
+    waited = []
+    for _ in range(5):
+        # Each read waits for the run under way at most.
+        before = runs[0]
+        assert 0 <= sim.time <= s.duration
+        assert sim.positions.shape == (300, 3)
+        waited.append(runs[0] - before)
+    t.join(timeout=60)
+    assert not t.is_alive()
+    assert max(waited) <= 2, f"runs completed while one read waited: {waited} (of {total})"
+    assert sim.time == s.duration
+
+
+def test_a_signal_handler_reading_the_running_simulation_raises_not_hangs():
+    import signal
+
+    s = kairos.Scene.gas(n=20000, packing=0.45, dim=3, seed=1, duration=1000)
+    sim = kairos.Simulation(s)
+    previous = signal.signal(signal.SIGALRM, lambda *_: sim.time)
+    try:
+        signal.setitimer(signal.ITIMER_REAL, 0.2)
+        with pytest.raises(RuntimeError, match="being run by this thread"):
+            sim.run(record=False)
+    finally:
+        signal.setitimer(signal.ITIMER_REAL, 0)
+        signal.signal(signal.SIGALRM, previous)
+    assert 0 < sim.time < 1000
 
 
 def test_a_trace_written_from_python_is_the_command_lines(tmp_path):

@@ -4,7 +4,7 @@
 //! bar on a terminal ([`progress_bar`]).
 
 use std::io::Write;
-use std::path::{Path, PathBuf};
+use std::path::Path;
 
 use anyhow::{Context, Result};
 use kairos::atomic::{self, AtomicWriter};
@@ -56,7 +56,7 @@ pub fn write_text(path: &Path, text: &str) -> Result<()> {
 /// The files a command reads and writes, each with the option that names it (for messages).
 #[derive(Default)]
 pub struct Files<'a> {
-    inputs: Vec<(String, PathBuf)>,
+    inputs: atomic::Inputs,
     outputs: Vec<(&'static str, &'a Path)>,
     /// (output, input) pairs that may be one file.
     allowed: Vec<(&'static str, &'static str)>,
@@ -69,23 +69,19 @@ impl<'a> Files<'a> {
     }
     /// A file the command reads.
     pub fn input(mut self, what: &str, path: &Path) -> Self {
-        self.inputs.push((what.to_string(), path.to_path_buf()));
+        self.inputs.add(what, path);
         self
     }
 
     /// The files a scene file reads besides itself (its `bodies_file`, its bodies' mesh files).
     pub fn scene_inputs(mut self, scene: &Path) -> Self {
-        for (what, path) in kairos::scene::Scene::files_named(scene) {
-            self.inputs.push((input_name(&what), path));
-        }
+        self.inputs.add_scene_file(scene);
         self
     }
 
     /// The mesh files a scene read from a trace or a checkpoint reads (its bodies' meshes).
     pub fn mesh_inputs(mut self, scene: &kairos::scene::Scene) -> Self {
-        for (item, path) in scene.mesh_files() {
-            self.inputs.push((input_name(&item.to_string()), path));
-        }
+        self.inputs.add_meshes(scene);
         self
     }
     /// A file the command writes, if given.
@@ -132,19 +128,9 @@ impl<'a> Files<'a> {
                     show(out)
                 );
             }
-            for (in_what, input) in &self.inputs {
-                if atomic::same_file(out, input)
-                    && !atomic::is_sink(out)
-                    && !self.allowed.iter().any(|a| a.0 == *what && a.1 == in_what)
-                {
-                    anyhow::bail!(
-                        "{}: the output ({what}) is the same file as the input ({in_what}) {}; \
-                         writing it would destroy the input: choose another output",
-                        show(out),
-                        show(input)
-                    );
-                }
-            }
+            self.inputs.check_output(what, out, |in_what| {
+                self.allowed.iter().any(|a| a.0 == *what && a.1 == in_what)
+            })?;
             for (other_what, other) in &self.outputs[..k] {
                 if atomic::same_file(out, other) && !atomic::is_sink(out) {
                     anyhow::bail!(
@@ -157,14 +143,6 @@ impl<'a> Files<'a> {
                 .with_context(|| format!("{}: cannot write the output ({what})", show(out)))?;
         }
         Ok(())
-    }
-}
-
-/// How an input a scene names is called in messages: `the bodies_file`, `the mesh of body 3`.
-fn input_name(what: &str) -> String {
-    match what {
-        "bodies_file" => "the scene's bodies_file".to_string(),
-        item => format!("the mesh of {item}"),
     }
 }
 

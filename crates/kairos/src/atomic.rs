@@ -17,7 +17,8 @@
 //!
 //! [`same_file`] tells whether two paths name one file (by device and inode where the file
 //! exists, by canonical path otherwise), so a command can refuse an output that would
-//! overwrite one of its inputs before doing any work; [`check_writable`] checks that an output
+//! overwrite one of its inputs before doing any work ([`Inputs`] holds the files something was
+//! made from and checks an output against them); [`check_writable`] checks that an output
 //! can be created at all. [`remove_partials`] removes the temporary files of every writer still
 //! open, for a process that is interrupted (the command-line tool calls it on SIGINT and
 //! SIGTERM).
@@ -271,6 +272,104 @@ pub fn write(path: &Path, bytes: &[u8]) -> io::Result<()> {
     w.commit()
 }
 
+/// The files something was made from (a scene file, its bodies file and meshes, a trace),
+/// each with how messages name it, so that an output can be refused before it is written
+/// when it would replace one of them ([`Inputs::check_output`]). The command line and the
+/// Python package check their outputs against them by the same rules.
+#[derive(Clone, Debug, Default)]
+pub struct Inputs {
+    /// What names the file, the path as given (for messages), and the path made absolute when
+    /// added (for comparing after a change of working directory).
+    files: Vec<(String, PathBuf, PathBuf)>,
+}
+
+/// An output that is the same file as an input: writing it would destroy the input.
+#[derive(Debug, thiserror::Error)]
+#[error(
+    "{}: the output ({what}) is the same file as the input ({input_what}) {}; writing it would \
+     destroy the input: choose another output",
+    output.display(),
+    input.display()
+)]
+pub struct OverwritesInput {
+    /// The output's path, as given.
+    pub output: PathBuf,
+    /// What names the output (`--output`, `trace`).
+    pub what: String,
+    /// The input's path, as given.
+    pub input: PathBuf,
+    /// What names the input (`the scene`, `the mesh of body 3`).
+    pub input_what: String,
+}
+
+impl Inputs {
+    /// No files yet.
+    pub fn new() -> Self {
+        Self::default()
+    }
+
+    /// Adds the file at `path`, named `what` in messages. A relative path is taken from the
+    /// working directory of the moment.
+    pub fn add(&mut self, what: impl Into<String>, path: &Path) {
+        let abs = std::path::absolute(path).unwrap_or_else(|_| path.to_path_buf());
+        self.files.push((what.into(), path.to_path_buf(), abs));
+    }
+
+    /// Adds the files the scene file at `path` reads besides itself: its `bodies_file` and
+    /// its mesh files ([`Scene::files_named`](crate::scene::Scene::files_named)).
+    pub fn add_scene_file(&mut self, path: &Path) {
+        for (what, file) in crate::scene::Scene::files_named(path) {
+            self.add(input_name(&what), &file);
+        }
+    }
+
+    /// Adds the mesh files `scene`'s bodies and walls read
+    /// ([`Scene::mesh_files`](crate::scene::Scene::mesh_files)).
+    pub fn add_meshes(&mut self, scene: &crate::scene::Scene) {
+        for (item, file) in scene.mesh_files() {
+            self.add(input_name(&item.to_string()), &file);
+        }
+    }
+
+    /// Every file: what names it and its path as given.
+    pub fn iter(&self) -> impl Iterator<Item = (&str, &Path)> {
+        self.files.iter().map(|(w, p, _)| (w.as_str(), p.as_path()))
+    }
+
+    /// Refuses `output` (named `what`) when it is the same file as an input, by path,
+    /// symbolic link or hard link ([`same_file`]), unless `allowed` says that input may be
+    /// replaced (a rolling checkpoint) or `output` is a sink (a device, a FIFO: written
+    /// through, nothing replaced).
+    pub fn check_output(
+        &self,
+        what: &str,
+        output: &Path,
+        allowed: impl Fn(&str) -> bool,
+    ) -> Result<(), OverwritesInput> {
+        if is_sink(output) {
+            return Ok(());
+        }
+        match (self.files.iter()).find(|(w, _, abs)| same_file(output, abs) && !allowed(w)) {
+            Some((input_what, input, _)) => Err(OverwritesInput {
+                output: output.to_path_buf(),
+                what: what.to_string(),
+                input: input.clone(),
+                input_what: input_what.clone(),
+            }),
+            None => Ok(()),
+        }
+    }
+}
+
+/// How a file a scene names is called in messages: `the scene's bodies_file`, `the mesh of
+/// body 3`.
+fn input_name(what: &str) -> String {
+    match what {
+        "bodies_file" => "the scene's bodies_file".to_string(),
+        item => format!("the mesh of {item}"),
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -349,6 +448,43 @@ mod tests {
         assert!(same_file(&d.join("b.txt"), &d.join("./b.txt")));
         std::fs::hard_link(&a, d.join("hard.txt")).unwrap();
         assert!(same_file(&a, &d.join("hard.txt")));
+    }
+
+    #[cfg(unix)]
+    #[test]
+    fn an_output_that_is_an_input_is_refused_by_path_and_by_links() {
+        let d = tempdir("inputs");
+        let scene = d.join("in.toml");
+        std::fs::write(&scene, "x").unwrap();
+        std::os::unix::fs::symlink("in.toml", d.join("link.toml")).unwrap();
+        std::fs::hard_link(&scene, d.join("hard.toml")).unwrap();
+        let mut inputs = Inputs::new();
+        inputs.add("the scene", &scene);
+        for out in ["in.toml", "link.toml", "hard.toml", "./in.toml"] {
+            let e = inputs
+                .check_output("--output", &d.join(out), |_| false)
+                .unwrap_err();
+            assert_eq!(e.input_what, "the scene");
+            let message = e.to_string();
+            assert!(
+                message.contains("the output (--output) is the same file as the input (the scene)")
+                    && message.contains(&scene.display().to_string()),
+                "{message}"
+            );
+        }
+        assert!(inputs
+            .check_output("--output", &d.join("other.toml"), |_| false)
+            .is_ok());
+        assert!(inputs
+            .check_output("--output", &scene, |what| what == "the scene")
+            .is_ok());
+        assert!(inputs
+            .check_output("--output", Path::new("/dev/null"), |_| false)
+            .is_ok());
+        assert_eq!(
+            inputs.iter().collect::<Vec<_>>(),
+            [("the scene", scene.as_path())]
+        );
     }
 
     #[test]

@@ -193,7 +193,7 @@ fn write_xyz(
         let v = replay.velocity_at(i, t);
         write!(
             out,
-            "A {:?} {:?} {:?} {:?} {:?} {:?} {:?}",
+            "X {:?} {:?} {:?} {:?} {:?} {:?} {:?}",
             x[0], x[1], x[2], r, v[0], v[1], v[2]
         )?;
         if rigid {

@@ -534,7 +534,7 @@ fn observables_and_frames() {
     assert!(lines[1].contains("Time=0.0"));
     let atom: Vec<&str> = lines[2].split_whitespace().collect();
     assert_eq!(atom.len(), 8);
-    assert_eq!(atom[0], "A");
+    assert_eq!(atom[0], "X", "ASE reads X, its dummy atom; A is no element");
     assert_eq!(atom[4].parse::<f64>().unwrap(), 0.5);
     // The first frame is the scene's initial state.
     let scene =

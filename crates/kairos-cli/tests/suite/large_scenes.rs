@@ -149,3 +149,31 @@ fn bodies_file_errors_name_the_file_line_and_body() {
     assert!(text(&o.stderr).contains("not both"), "{}", text(&o.stderr));
     assert!(!dir.join("s.ktrace").exists());
 }
+
+/// A gas the process cannot hold (a limit on its address space) is refused before any of it
+/// is made, saying how much memory it needs, with exit 2 and nothing written: an allocation
+/// that fails part way would abort the program.
+#[cfg(target_os = "linux")]
+#[test]
+fn a_gas_beyond_the_memory_limit_is_refused_not_aborted() {
+    let dir = tempdir("memory-limit");
+    let o = std::process::Command::new("sh")
+        .arg("-c")
+        .arg("ulimit -v 1500000 && exec \"$0\" generate gas --n 30000000 --packing 0.3 -o g.toml")
+        .arg(env!("CARGO_BIN_EXE_kairos"))
+        .current_dir(&dir)
+        .output()
+        .unwrap();
+    let err = text(&o.stderr);
+    assert_eq!(o.status.code(), Some(2), "{err}");
+    assert!(
+        err.contains("30000000 balls need about 4.1 GB of memory"),
+        "{err}"
+    );
+    assert!(!dir.join("g.toml").exists());
+    assert_eq!(
+        std::fs::read_dir(&dir).unwrap().count(),
+        0,
+        "nothing written"
+    );
+}

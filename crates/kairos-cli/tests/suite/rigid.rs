@@ -382,7 +382,10 @@ fn a_3d_rigid_trace_exports_quaternions_and_frames_orientations() {
         "{}",
         lines[1]
     );
-    for line in xyz.lines().filter(|l| l.starts_with("A ")) {
+    // Five frames (0 to 2 every 0.5) of the scene's bodies, each named by ASE's dummy atom.
+    let atoms: Vec<&str> = xyz.lines().filter(|l| l.starts_with("X ")).collect();
+    assert_eq!(atoms.len(), 5 * scene.bodies.len(), "{}", lines[2]);
+    for line in atoms {
         let cols: Vec<f64> = line
             .split_whitespace()
             .skip(1)

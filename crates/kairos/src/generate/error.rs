@@ -18,6 +18,20 @@ pub enum GenerateError {
         /// The generator's limit.
         max: usize,
     },
+    /// The memory the balls need cannot be allocated here (a limit on the address space, or
+    /// more than the machine has).
+    #[error(
+        "{n} {} need about {:.1} GB of memory while being made, more than can be allocated \
+         here: use fewer balls (or raise the memory limit)",
+        balls(*.n),
+        *.bytes as f64 / 1e9
+    )]
+    OutOfMemory {
+        /// Balls asked for.
+        n: usize,
+        /// The memory needed at once, in bytes.
+        bytes: usize,
+    },
     /// A parameter is outside its range.
     #[error("{name} must be {range}, got {}", Num(*.got))]
     OutOfRange {

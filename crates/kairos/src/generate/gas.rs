@@ -188,6 +188,12 @@ fn gas_plan(p: &GasParams) -> Result<(Pcg64, Vec<f64>, Lattice), GenerateError> 
     if !(p.mass > 0.0) {
         return Err(GenerateError::NotPositive { names: "mass" });
     }
+    // A gas that cannot be held (a limit on the address space) is refused before any of it is
+    // made, rather than ending the process part way (an allocation that fails aborts).
+    let bytes = peak_bytes(p);
+    if !can_allocate(bytes) {
+        return Err(GenerateError::OutOfMemory { n: p.n, bytes });
+    }
     let mut rng = Pcg64::seed_from_u64(p.seed);
     let radii: Vec<f64> = (0..p.n)
         .map(|_| 0.5 * (1.0 + p.polydispersity * rng.gen_range(-1.0..=1.0)))
@@ -247,6 +253,38 @@ fn gas_plan(p: &GasParams) -> Result<(Pcg64, Vec<f64>, Lattice), GenerateError> 
         });
     }
     Ok((rng, radii, plan))
+}
+
+/// The most memory [`gas`] holds at once for `p`, in bytes, from above: the radii, lattice
+/// sites, their order and the velocities beside the bodies, then the bodies beside the scene's
+/// copy of them, then the scene beside the overlap check's cell lists.
+fn peak_bytes(p: &GasParams) -> usize {
+    use std::mem::size_of;
+    let n = p.n;
+    let sites = Lattice::new(p.dim, n, 1.0).sites;
+    let body = if p.dim == 2 {
+        size_of::<crate::body::Body<crate::math::DVec2>>()
+    } else {
+        size_of::<crate::body::Body<crate::math::DVec3>>()
+    };
+    let spec = size_of::<BodySpec>();
+    let making = n
+        .saturating_mul(size_of::<f64>() + size_of::<[f64; 3]>() + body)
+        .saturating_add(sites.saturating_mul(size_of::<[f64; 3]>() + size_of::<u32>()));
+    let copying = n.saturating_mul(body + spec);
+    // At most 2n + 1 cells, their starts twice (a copy fills them), a cell and a place a body.
+    let checking = n.saturating_mul(spec + 2 * size_of::<u32>() + 4 * size_of::<u32>());
+    making.max(copying).max(checking)
+}
+
+/// Whether `bytes` can be allocated now: reserved (address space, not memory touched) and
+/// given back at once.
+fn can_allocate(bytes: usize) -> bool {
+    let mut probe: Vec<u8> = Vec::new();
+    let ok = probe.try_reserve_exact(bytes).is_ok();
+    // Kept from being optimised away with the allocation it tests.
+    std::hint::black_box(&mut probe);
+    ok
 }
 
 /// The lattice [`gas_bodies`] starts from: `cells` unit cells of side `a` (four sites each, face-

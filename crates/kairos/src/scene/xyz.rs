@@ -245,7 +245,7 @@ pub fn write_bodies(scene: &Scene, out: &mut impl Write) -> io::Result<()> {
         let v = b.velocity;
         writeln!(
             out,
-            "A {:?} {:?} {:?} {:?} {:?} {:?} {:?} {:?}",
+            "X {:?} {:?} {:?} {:?} {:?} {:?} {:?} {:?}",
             p[0], p[1], p[2], b.radius, v[0], v[1], v[2], b.mass
         )?;
     }
