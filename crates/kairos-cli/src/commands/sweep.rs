@@ -290,9 +290,7 @@ pub fn sweep(a: SweepArgs) -> Result<ExitCode> {
                 duration: a.duration,
                 restitution: 1.0,
             };
-            scenes.push(
-                gas(&p).with_context(|| format!("--packing (seed {seed})"))?,
-            );
+            scenes.push(gas(&p).with_context(|| format!("--packing (seed {seed})"))?);
             grid.push((packing, seed));
         }
     }

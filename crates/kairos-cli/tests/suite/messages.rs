@@ -174,7 +174,9 @@ fn a_packing_or_a_size_out_of_reach_says_what_would_work() {
         );
         // The least size is taken.
         ok(&kairos(
-            &["generate", "stack", "--dim", dim, "--size", least, "-o", "s.toml"],
+            &[
+                "generate", "stack", "--dim", dim, "--size", least, "-o", "s.toml",
+            ],
             &dir,
         ));
         std::fs::remove_file(dir.join("s.toml")).unwrap();
@@ -209,7 +211,17 @@ fn a_sweep_duration_that_is_no_time_is_named() {
     let dir = tempdir("duration");
     for d in ["nan", "0", "-1", "inf"] {
         let e = refused_writing_nothing(
-            &["sweep", "--duration", d, "--n", "16", "--packing", "0.1", "-o", "s.csv"],
+            &[
+                "sweep",
+                "--duration",
+                d,
+                "--n",
+                "16",
+                "--packing",
+                "0.1",
+                "-o",
+                "s.csv",
+            ],
             &dir,
         );
         assert!(e.contains("--duration must be a positive time"), "{d}: {e}");
@@ -224,7 +236,10 @@ fn a_path_that_is_no_trace_and_a_damaged_header_are_named() {
     let dir = tempdir("no-trace");
     let bytes = demo_trace_and_damaged_copies(&dir);
     std::fs::create_dir_all(dir.join("d.gsd")).unwrap();
-    for (path, says) in [("d.gsd", "is a directory"), ("/dev/null", "not a regular file")] {
+    for (path, says) in [
+        ("d.gsd", "is a directory"),
+        ("/dev/null", "not a regular file"),
+    ] {
         for args in [
             vec!["frames", path, "--every", "0.1", "-o", "f.xyz"],
             vec!["export", path, "--events", "e.csv"],

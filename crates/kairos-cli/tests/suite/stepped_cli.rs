@@ -309,7 +309,16 @@ fn a_stepped_drift_from_zero_energy_is_absolute() {
     let drift = s["energy_drift"].as_f64().unwrap();
     assert!(drift < 1.0, "{s}");
     let o = kairos(
-        &["run", "z.toml", "-o", "b.ktrace", "--stepper", "stepped", "--dt", DT],
+        &[
+            "run",
+            "z.toml",
+            "-o",
+            "b.ktrace",
+            "--stepper",
+            "stepped",
+            "--dt",
+            DT,
+        ],
         &dir,
     );
     ok(&o);
@@ -353,7 +362,9 @@ fn demo_and_run_take_plain_balls_to_the_stepped_engine_alike() {
     ));
     // The same balls through `run`: the same summary counts.
     ok(&kairos(
-        &["generate", "billiard", "--n", "20", "--seed", "1", "-o", "b.toml"],
+        &[
+            "generate", "billiard", "--n", "20", "--seed", "1", "-o", "b.toml",
+        ],
         &dir,
     ));
     let r = stepped_run(&dir, "b.toml", &[]);

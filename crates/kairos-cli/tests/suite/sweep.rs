@@ -106,7 +106,10 @@ fn bad_sweeps_are_refused_before_any_run_and_leave_no_file() {
             vec!["--packing", "0.2", "--dim", "4"],
             "--dim must be 2 or 3",
         ),
-        (vec!["--packing", "0.95"], "--packing (seed 0): packing 0.95 cannot be reached"),
+        (
+            vec!["--packing", "0.95"],
+            "--packing (seed 0): packing 0.95 cannot be reached",
+        ),
         // 1e20 values once wrapped to none: an empty table and exit 0.
         (
             vec!["--packing", "0.1:0.2:1e-21"],

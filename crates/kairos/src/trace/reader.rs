@@ -344,7 +344,7 @@ impl TraceReader {
                         && (!pair || flat_2d(&r.pos_b, &r.vel_b, &r.rot_b, &r.omega_b));
                     if !flat {
                         return bad(
-                            "a 2D trace's state with a z component (or a 3D rotation)".into(),
+                            "a 2D trace's state with a z component (or a 3D rotation)".into()
                         );
                     }
                 }

@@ -407,7 +407,10 @@ fn a_contact_on_a_step_boundary_is_counted_once() {
         let end = (k + 3) as f64 * 0.1;
         let s = discrete(w, 0.1, false, end);
         let (missed, seen) = (s.misses().body_wall, s.counts().body_wall);
-        assert!(missed + seen == 1, "contact at step {k}: {missed} missed, {seen} seen");
+        assert!(
+            missed + seen == 1,
+            "contact at step {k}: {missed} missed, {seen} seen"
+        );
     }
     // The last step's window is closed: a contact at the end time is counted.
     let w = World::builder(

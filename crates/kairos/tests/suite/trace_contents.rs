@@ -5,9 +5,7 @@
 //! that is no trace file, or a header length that is damage rather than a cut, is named so.
 
 use kairos::discrete::{DiscreteOptions, DiscreteSim};
-use kairos::generate::{
-    billiard, boxes, gas, polygons, BilliardParams, GasParams, RigidGasParams,
-};
+use kairos::generate::{billiard, boxes, gas, polygons, BilliardParams, GasParams, RigidGasParams};
 use kairos::overlap::OverlapKind;
 use kairos::prelude::*;
 use kairos::trace::{Record, TraceError, TraceHeader, TraceReader, TraceWriter};
@@ -76,7 +74,11 @@ fn inconsistent_records_are_refused_with_their_index() {
     let cases: [(&str, Damage, &str); 6] = [
         ("z of a position", |r| r.pos_a[2] = 1.0, "z component"),
         ("z of a velocity", |r| r.vel_a[2] = -0.5, "z component"),
-        ("time going back", |r| r.time = 0.0, "before the previous record"),
+        (
+            "time going back",
+            |r| r.time = 0.0,
+            "before the previous record",
+        ),
         ("after the end", |r| r.time = 2.0, "after the trace's end"),
         ("sleep flags", |r| r.sleep = 4, "sleep flags"),
         ("a NaN state", |r| r.vel_a[0] = f64::NAN, "non-finite state"),
@@ -131,7 +133,10 @@ fn inconsistent_records_are_refused_with_their_index() {
         damage(&mut records[2]);
         write_trace(&path, &header, &records, scene.duration);
         let e = read(&path).expect_err(what);
-        assert!(e.contains("record 2:") && e.contains("3D rotation"), "{what}: {e}");
+        assert!(
+            e.contains("record 2:") && e.contains("3D rotation"),
+            "{what}: {e}"
+        );
     }
     std::fs::remove_dir_all(&dir).ok();
 }
