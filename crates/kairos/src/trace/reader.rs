@@ -76,8 +76,8 @@ impl TraceReader {
         let meta = file.metadata()?;
         if meta.is_dir() {
             return Err(TraceError::NotAFile(
-                "it is a directory: give the path of a trace file (written by `kairos run \
-                 --trace`)",
+                "it is a directory: give the path of a trace file (a .ktrace that `kairos run` \
+                 or `kairos demo` wrote)",
             ));
         }
         if !meta.is_file() {
