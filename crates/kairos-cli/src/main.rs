@@ -21,7 +21,7 @@ mod render;
 
 use std::process::ExitCode;
 
-use clap::{Parser, Subcommand};
+use clap::{CommandFactory, FromArgMatches, Subcommand};
 
 use commands::{ccd, demo, generate, inspect, query, run, sweep};
 use render::{snapshot, view};
@@ -30,7 +30,7 @@ use render::{snapshot, view};
 static ALLOC: alloc::HugePageAlloc = alloc::HugePageAlloc;
 
 /// Exact continuous-time collision detection and event-driven simulation.
-#[derive(Parser)]
+#[derive(clap::Parser)]
 #[command(name = "kairos", version, about, long_about = None)]
 struct Cli {
     #[command(subcommand)]
@@ -127,8 +127,17 @@ fn message(e: &anyhow::Error) -> String {
     out
 }
 
+/// The command line's parser, in which every command takes a negative number as a value:
+/// `--dt -1` is the value -1, refused by the option's own rule, not an unknown option.
+fn command() -> clap::Command {
+    fn negatives(c: clap::Command) -> clap::Command {
+        c.allow_negative_numbers(true).mut_subcommands(negatives)
+    }
+    negatives(Cli::command())
+}
+
 fn main() -> ExitCode {
-    let cli = Cli::parse();
+    let cli = Cli::from_arg_matches(&command().get_matches()).unwrap_or_else(|e| e.exit());
     interrupt::install();
     let result = match cli.command {
         Command::Demo(a) => demo::demo(a),

@@ -16,14 +16,16 @@
 //! # Missed collisions
 //! A sub-step from `t0` to `t1` *misses* a contact when the exact linear motion of a pair
 //! (ball-ball, or ball-wall) from its state at `t0` brings it into contact while approaching at
-//! some time in `[t0, t1]`, yet the overlap test at `t1` does not see it: either the pair does
+//! some time in `[t0, t1)`, yet the overlap test at `t1` does not see it: either the pair does
 //! not overlap at `t1` (it tunnelled through or grazed past within the step), or the centres
 //! have passed each other (a ball-ball pair) or the ball's centre has crossed the wall (a
 //! ball-wall pair) along the normal at contact, so that the overlap is resolved towards the
 //! wrong side: a ball that ends a step on the far side of a wall it touched counts. The contact
 //! times come from the same exact functions as the event-driven simulator ([`crate::ball_toi`]), on
 //! the state at the start of the step; the counter runs alongside the simulation and never
-//! changes it.
+//! changes it. The windows are half-open so that a contact on a step boundary (within the
+//! round-off of the times) is counted once, by the step that starts there (the last step's
+//! window is closed).
 //!
 //! # Rigid bodies
 //! A world with rigid bodies ([`World::rigid`]) is stepped the same way with the bodies'
@@ -40,7 +42,7 @@
 //! A sub-step from `t0` to `t1` misses a rigid contact when the event-driven prediction from
 //! the state at `t0` ([`World::predict_pair_by`], [`World::predict_wall_by`] bounded by `t1`)
 //! reports a contact (the bodies within the contact shell, approaching) at some time `tc` in
-//! `[t0, t1]`, yet the overlap test at `t1` does not see it: the shapes do not overlap at `t1`
+//! `[t0, t1)`, yet the overlap test at `t1` does not see it: the shapes do not overlap at `t1`
 //! (tunnelled through or grazed past within the step), or the push apart at `t1` would move
 //! them against the normal at `tc` (GJK's, from one body to the other or to the wall's nearest
 //! piece; against a plane, the side of the body's centre at `t0`), so that the overlap is
@@ -547,8 +549,8 @@ impl<V: Vector> DiscreteSim<V> {
         Some(event)
     }
 
-    /// Counts the contacts of the exact motion over `[t0, t1]` that the overlap test at `t1`
-    /// does not see. `start` holds the bodies at `t0`.
+    /// Counts the contacts of the exact motion over `[t0, t1)` (see [`Self::in_window`]) that
+    /// the overlap test at `t1` does not see. `start` holds the bodies at `t0`.
     fn count_misses(&mut self, t0: f64, t1: f64) {
         let h = t1 - t0;
         self.boxes.clear();
@@ -565,7 +567,14 @@ impl<V: Vector> DiscreteSim<V> {
             let mut bj = self.start[j as usize];
             bj.pos += shift;
             let toi = ball_ball(&bi, &bj);
-            if !(toi.is_hit() && toi.time <= t1) {
+            let next_finds = |tol: f64| {
+                let (mut ai, mut aj) = (bi, bj);
+                ai.advance_to(t1);
+                aj.advance_to(t1);
+                let next = ball_ball(&ai, &aj);
+                next.is_hit() && next.time - t1 <= tol
+            };
+            if !(toi.is_hit() && self.in_window(toi.time, t1, next_finds)) {
                 continue;
             }
             let n = bi.position_at(toi.time) - bj.position_at(toi.time);
@@ -579,7 +588,13 @@ impl<V: Vector> DiscreteSim<V> {
         for wall in &self.world.walls {
             for b in &self.start {
                 let toi = crate::rigid::ball_against_wall(b, None, wall);
-                if !(toi.is_hit() && toi.time <= t1) {
+                let next_finds = |tol: f64| {
+                    let mut a = *b;
+                    a.advance_to(t1);
+                    let next = crate::rigid::ball_against_wall(&a, None, wall);
+                    next.is_hit() && next.time - t1 <= tol
+                };
+                if !(toi.is_hit() && self.in_window(toi.time, t1, next_finds)) {
                     continue;
                 }
                 let pc = b.position_at(toi.time);
@@ -592,6 +607,25 @@ impl<V: Vector> DiscreteSim<V> {
                 }
             }
         }
+    }
+
+    /// Whether a contact of the exact motion at `tc` (at or after the sub-step's start) is
+    /// counted by the sub-step ending at `t1`. The windows are half-open, `[t0, t1)`, so that
+    /// a contact on a step boundary is counted once: one at `t1`, or before it by no more than
+    /// the round-off of the times ([`boundary_round_off`]), belongs to the next sub-step, whose
+    /// prediction from the states at `t1` (`next_finds`) finds it at its start, touching and
+    /// approaching. Such a contact stays in this window when that prediction does not find it
+    /// within the round-off (the pair no longer approaches at `t1`), and in the last sub-step,
+    /// which has no next one.
+    fn in_window(&self, tc: f64, t1: f64, next_finds: impl FnOnce(f64) -> bool) -> bool {
+        if tc > t1 {
+            return false;
+        }
+        let tol = boundary_round_off(t1, self.h);
+        if t1 - tc > tol || t1 >= self.end_time {
+            return true;
+        }
+        !next_finds(tol)
     }
 
     /// The world in its current state.
@@ -630,6 +664,12 @@ impl<V: Vector> DiscreteSim<V> {
             0.0
         }
     }
+}
+
+/// The round-off of a contact time near the step boundary `t1` of sub-steps of `h`: a few units
+/// in the last place of the times and of the step.
+fn boundary_round_off(t1: f64, h: f64) -> f64 {
+    16.0 * f64::EPSILON * t1.abs().max(h)
 }
 
 /// The shift of a periodic image: `k` box lengths along each axis.

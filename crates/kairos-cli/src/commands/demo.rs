@@ -37,11 +37,6 @@ pub struct DemoArgs {
 pub fn demo(a: DemoArgs) -> Result<ExitCode> {
     let opts = a.broad.options()?;
     let stepper = a.broad.stepper()?;
-    anyhow::ensure!(
-        !matches!(stepper, super::stepper::Stepper::Stepped(..)),
-        "the demo's billiard balls are not rigid bodies: --stepper stepped runs scenes of rigid \
-         bodies (kairos generate stack, pyramid, bullet, ...)"
-    );
     Files::new()
         .output("--output", Some(&a.output))
         .output("--summary-json", a.summary_json.as_deref())

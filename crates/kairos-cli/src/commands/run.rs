@@ -182,12 +182,7 @@ pub fn run(a: RunArgs) -> Result<ExitCode> {
         auto: None,
     }
     .resolve_auto();
-    let summary = match spec.stepper {
-        Stepper::Stepped(options, every) => {
-            super::stepped_run::simulate_stepped(&spec, options, every)?
-        }
-        _ => simulate(spec)?,
-    };
+    let summary = simulate(spec)?;
     report(&summary, a.quiet, a.summary_json.as_deref())?;
     Ok(ExitCode::SUCCESS)
 }

@@ -46,7 +46,12 @@ pub struct Summary {
     /// Seconds spent building the world from it (bodies, shapes, meshes' sphere trees).
     pub build_seconds: f64,
     pub events_per_second: f64,
+    /// The change of the energy since the start, relative to the energy at the start (absolute
+    /// when [`Summary::energy_drift_absolute`]).
     pub energy_drift: f64,
+    /// The energy at the start is zero (a stepped run of bodies at rest at the height of the
+    /// origin): [`Summary::energy_drift`] is the change itself, not relative to it.
+    pub energy_drift_absolute: bool,
     /// `|P_end - P_0| / max(|P_0|, Σ |m v| at the start)`: walls change the momentum, so this
     /// is informative (0 in a closed periodic box up to round-off).
     pub momentum_drift: f64,
@@ -172,7 +177,14 @@ impl Summary {
             self.wall_seconds,
             self.events_per_second
         );
-        outln!("energy drift   {:.3e} (relative)", self.energy_drift);
+        if self.energy_drift_absolute {
+            outln!(
+                "energy drift   {:.3e} (absolute: the energy at the start is 0)",
+                self.energy_drift
+            );
+        } else {
+            outln!("energy drift   {:.3e} (relative)", self.energy_drift);
+        }
         outln!(
             "momentum drift {:.3e} linear, {:.3e} angular (relative; walls change both)",
             self.momentum_drift,
@@ -251,6 +263,9 @@ enum Stop {
 /// Simulates a scene of either dimension.
 pub fn simulate(mut spec: RunSpec) -> Result<Summary> {
     let spec = &mut spec;
+    if let Stepper::Stepped(options, every) = spec.stepper {
+        return super::stepped_run::simulate_stepped(spec, options, every);
+    }
     match spec.scene.dim {
         2 => simulate_dim::<DVec2>(spec),
         3 => simulate_dim::<DVec3>(spec),
@@ -263,7 +278,7 @@ fn simulate_dim<V: Vector>(spec: &mut RunSpec) -> Result<Summary> {
         Stepper::Event(kind) => kind,
         Stepper::Auto => unreachable!("resolved by RunSpec::new"),
         Stepper::Discrete(kind, opts) => return simulate_discrete::<V>(spec, kind, opts),
-        Stepper::Stepped(..) => unreachable!("kairos run sends stepped runs to stepped_run"),
+        Stepper::Stepped(..) => unreachable!("simulate sends stepped runs to stepped_run"),
     };
     // The trace says when `auto` chose.
     let label = match &spec.auto {
@@ -723,6 +738,7 @@ pub(super) fn summary(
             0.0
         },
         energy_drift,
+        energy_drift_absolute: false,
         momentum_drift: momentum_drifts.0,
         angular_momentum_drift: momentum_drifts.1,
         missed_collisions: m.total(),

@@ -50,6 +50,16 @@ pub fn simulate_stepped(
     }
 }
 
+/// The scene the stepped engine runs for `spec`, the one rule of every command that runs it
+/// (`run`, `demo`): balls without a shape are solved as rigid balls of their radius and mass
+/// (the engine's contacts, restitution and friction are those of rigid bodies, and a rigid
+/// ball is one); a ball that makes no rigid ball is refused, naming it.
+pub(super) fn stepped_scene(spec: &RunSpec) -> Result<kairos::scene::Scene> {
+    spec.scene
+        .with_rigid_balls()
+        .map_err(|e| anyhow::anyhow!("{}: --stepper stepped: {e}", spec.scene_name))
+}
+
 /// How many steps of `dt` a run of `duration` takes: whole steps, the last one ending at or
 /// after the duration (by less than `dt`); a ratio within a relative `1e-9` of a whole number
 /// is that number (a duration of 2 at `dt = 1/60` is 120 steps, not 121).
@@ -68,11 +78,7 @@ fn simulate_dim<V: Vector>(
     options: StepOptions,
     sample_every: u64,
 ) -> Result<Summary> {
-    // Balls without a shape are solved as rigid balls.
-    let scene = &spec
-        .scene
-        .with_rigid_balls()
-        .map_err(|e| anyhow::anyhow!("{}: {e}", spec.scene_name))?;
+    let scene = &stepped_scene(spec)?;
     anyhow::ensure!(
         options.dt <= scene.duration,
         "{}: --dt {} is longer than the scene's duration {}",
@@ -202,7 +208,22 @@ fn simulate_dim<V: Vector>(
     // The last step may end after the scene's duration (steps of --dt): the trace ends there.
     let trace_hash = finish_trace(spec, writer, sim.time().max(scene.duration))?;
     let s = sim.stats();
-    let energy_drift = (sim.energy() - energy0).abs() / energy0.abs().max(1e-300);
+    // Relative to the energy at the start, unless that is zero within the round-off of its
+    // terms (bodies at rest at the height of the origin): the change itself is then reported.
+    let g = sim.world().gravity();
+    let terms = sim.kinetic_energy()
+        + sim
+            .bodies()
+            .iter()
+            .map(|b| (b.mass() * g.dot(b.position)).abs())
+            .sum::<f64>();
+    let change = (sim.energy() - energy0).abs();
+    let absolute = !(energy0.abs() > 1e-12 * terms);
+    let energy_drift = if absolute {
+        change
+    } else {
+        change / energy0.abs()
+    };
     let counts = kairos::sim::EventCounts {
         body_body: s.body_body,
         body_wall: s.body_wall,
@@ -224,6 +245,7 @@ fn simulate_dim<V: Vector>(
         trace_hash,
     );
     out.build_seconds = build_seconds;
+    out.energy_drift_absolute = absolute;
     out.stepped = Some(SteppedReport {
         steps: s.steps,
         substeps: options.substeps,

@@ -225,7 +225,7 @@ impl BroadPhaseArgs {
                     toi_rewind: self.toi_rewind,
                     count_misses: true,
                 };
-                opts.validate().map_err(anyhow::Error::msg)?;
+                opts.validate().map_err(|e| anyhow::anyhow!("--{e}"))?;
                 Ok(Stepper::Discrete(finder()?, opts))
             }
             StepperKind::Event => {

@@ -70,7 +70,8 @@ fn packings(spec: &str) -> Result<Vec<f64>> {
             .with_context(|| format!("--packing: `{s}` is not a number"))?;
         anyhow::ensure!(
             x > 0.0 && x < 1.0,
-            "--packing: {x} is not a fraction in (0, 1)"
+            "--packing: {} is not a fraction in (0, 1)",
+            Num(x)
         );
         Ok(x)
     };
@@ -245,6 +246,12 @@ pub fn sweep(a: SweepArgs) -> Result<ExitCode> {
         a.seeds
     );
     anyhow::ensure!(
+        a.duration > 0.0 && a.duration <= kairos::scene::MAX_MAGNITUDE,
+        "--duration must be a positive time of at most {:e}, got {}",
+        kairos::scene::MAX_MAGNITUDE,
+        Num(a.duration)
+    );
+    anyhow::ensure!(
         a.observe > 0.0 && a.observe.is_finite(),
         "--observe must be a positive interval, got {}",
         Num(a.observe)
@@ -283,7 +290,7 @@ pub fn sweep(a: SweepArgs) -> Result<ExitCode> {
                 duration: a.duration,
                 restitution: 1.0,
             };
-            scenes.push(gas(&p).with_context(|| format!("packing {packing}, seed {seed}"))?);
+            scenes.push(gas(&p).with_context(|| format!("--packing (seed {seed})"))?);
             grid.push((packing, seed));
         }
     }
@@ -317,7 +324,7 @@ pub fn sweep(a: SweepArgs) -> Result<ExitCode> {
                 seed,
                 result,
             })
-            .with_context(|| format!("packing {packing}, seed {seed}"))
+            .with_context(|| format!("packing {}, seed {seed}", Num(packing)))
         })
         .collect::<Result<Vec<Row>>>()?;
     let text = if a.output.extension().is_some_and(|e| e == "json") {
@@ -352,14 +359,21 @@ pub fn sweep(a: SweepArgs) -> Result<ExitCode> {
     outln!("{header}");
     outln!("{rule}");
     for &(phi, z) in &eos {
-        let mut line = format!("| {phi} | {:.4} ± {:.4} |", z.mean, z.sem);
+        let seeds = rows
+            .iter()
+            .filter(|r| r.packing == phi && r.result.compressibility.is_some())
+            .count();
+        let sem = if z.sem > 0.0 && z.sem < 5e-5 {
+            format!("{:.1e}", z.sem)
+        } else {
+            format!("{:.4}", z.sem)
+        };
+        let mut line = format!("| {phi} | {:.4} ± {sem} |", z.mean);
         for (_, f) in &refs {
             let zr = f(phi);
-            // In standard errors; one seed has none to measure it in.
-            let deviation = if z.sem > 0.0 {
-                format!("{:+.2}σ", (z.mean - zr) / z.sem)
-            } else {
-                format!("{:+.4} (no s.e.)", z.mean - zr)
+            let deviation = match sigmas_mean_something(z, seeds) {
+                None => format!("{:+.2}σ", (z.mean - zr) / z.sem),
+                Some(why) => format!("{:+.4} ({why})", z.mean - zr),
             };
             line.push_str(&format!(" {zr:.4} | {deviation} |"));
         }
@@ -371,6 +385,26 @@ pub fn sweep(a: SweepArgs) -> Result<ExitCode> {
     std::io::stdout().flush().ok();
     Ok(ExitCode::SUCCESS)
 }
+
+/// Why a deviation from a reference cannot be given in standard errors, `None` when it can: at
+/// least [`MIN_SEEDS_FOR_SIGMAS`] seeds measured it (one has no spread, two a standard error
+/// that is itself a guess), and the standard error is above the round-off of the mean (seeds
+/// whose runs agree to the last digits have none to speak of). The deviation is otherwise
+/// given as a difference.
+fn sigmas_mean_something(z: Stat, seeds: usize) -> Option<&'static str> {
+    if seeds <= 1 {
+        Some("no s.e.")
+    } else if seeds < MIN_SEEDS_FOR_SIGMAS {
+        Some("a difference: too few seeds for a s.e.")
+    } else if !(z.sem > 1e-9 * z.mean.abs() && z.sem.is_finite()) {
+        Some("a difference: the s.e. is round-off")
+    } else {
+        None
+    }
+}
+
+/// The fewest seeds whose spread gives a standard error to measure deviations in.
+const MIN_SEEDS_FOR_SIGMAS: usize = 3;
 
 /// The number of threads a pool of rayon's default size has.
 fn rayon_threads() -> usize {

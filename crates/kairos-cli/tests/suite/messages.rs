@@ -4,7 +4,7 @@
 
 use crate::common;
 
-use common::{demo_trace_and_damaged_copies, kairos, tempdir, text};
+use common::{demo_trace_and_damaged_copies, kairos, ok, tempdir, text};
 
 /// Runs `kairos args` in `dir`, expecting exit code 2; returns standard error.
 fn refused(args: &[&str], dir: &std::path::Path) -> String {
@@ -124,4 +124,176 @@ fn a_long_bad_line_is_quoted_cut_short() {
         "{err}"
     );
     assert!(err.len() < 2_000, "{} bytes", err.len());
+}
+
+/// Refused, exit 2, with nothing written in `dir` but what was there.
+fn refused_writing_nothing(args: &[&str], dir: &std::path::Path) -> String {
+    let before = common::listing(dir);
+    let e = refused(args, dir);
+    assert_eq!(common::listing(dir), before, "{args:?} wrote a file");
+    e
+}
+
+/// A packing fraction whose box is beyond a scene's coordinates is refused as a packing too
+/// low, with the least packing that works (300 zeros and a body's position were printed),
+/// and a box of 1e-300 as a size too small (it said the mass was 0).
+#[test]
+fn a_packing_or_a_size_out_of_reach_says_what_would_work() {
+    let dir = tempdir("reach");
+    let e = refused_writing_nothing(
+        &[
+            "sweep",
+            "--packing",
+            "1e-300",
+            "--n",
+            "16",
+            "--duration",
+            "5",
+            "-o",
+            "s.csv",
+        ],
+        &dir,
+    );
+    assert!(
+        e.contains("--packing")
+            && e.contains("packing 1e-300 is too low")
+            && e.contains("at least 5e-297"),
+        "{e}"
+    );
+    assert!(!e.contains("0000000000") && e.len() < 400, "{e}");
+    for (dim, least) in [("2", "1e-70"), ("3", "1e-56")] {
+        let e = refused_writing_nothing(
+            &[
+                "generate", "stack", "--dim", dim, "--size", "1e-300", "-o", "s.toml",
+            ],
+            &dir,
+        );
+        assert!(
+            e.contains("size 1e-300 is too small") && e.contains(&format!("at least {least}")),
+            "{e}"
+        );
+        // The least size is taken.
+        ok(&kairos(
+            &[
+                "generate", "stack", "--dim", dim, "--size", least, "-o", "s.toml",
+            ],
+            &dir,
+        ));
+        std::fs::remove_file(dir.join("s.toml")).unwrap();
+    }
+}
+
+/// `friction` in a scene without bodies says what friction needs and what to do (it said every
+/// body was a plain ball).
+#[test]
+fn friction_without_bodies_says_what_it_needs() {
+    let dir = tempdir("friction");
+    std::fs::write(
+        dir.join("f.toml"),
+        "dim = 2\n[simulation]\nduration = 1.0\nfriction = 0.5\n\
+         [[walls]]\nbox = { min = [0, 0], max = [10, 10] }\n",
+    )
+    .unwrap();
+    let e = refused_writing_nothing(&["run", "f.toml"], &dir);
+    assert!(
+        e.contains("f.toml")
+            && e.contains("no bodies")
+            && e.contains("rigid bodies")
+            && e.contains("remove `friction`"),
+        "{e}"
+    );
+    assert!(!e.contains("plain ball"), "{e}");
+}
+
+/// A duration that is not a positive number names --duration (NaN gave "NaN windows a run").
+#[test]
+fn a_sweep_duration_that_is_no_time_is_named() {
+    let dir = tempdir("duration");
+    for d in ["nan", "0", "-1", "inf"] {
+        let e = refused_writing_nothing(
+            &[
+                "sweep",
+                "--duration",
+                d,
+                "--n",
+                "16",
+                "--packing",
+                "0.1",
+                "-o",
+                "s.csv",
+            ],
+            &dir,
+        );
+        assert!(e.contains("--duration must be a positive time"), "{d}: {e}");
+        assert!(!e.contains("windows"), "{d}: {e}");
+    }
+}
+
+/// A directory or a device given as a trace is named as such, not as a corrupted trace; a
+/// header length damaged by one flipped bit is damage, not an incomplete file.
+#[test]
+fn a_path_that_is_no_trace_and_a_damaged_header_are_named() {
+    let dir = tempdir("no-trace");
+    let bytes = demo_trace_and_damaged_copies(&dir);
+    std::fs::create_dir_all(dir.join("d.gsd")).unwrap();
+    for (path, says) in [
+        ("d.gsd", "is a directory"),
+        ("/dev/null", "not a regular file"),
+    ] {
+        for args in [
+            vec!["frames", path, "--every", "0.1", "-o", "f.xyz"],
+            vec!["export", path, "--events", "e.csv"],
+        ] {
+            let e = refused_writing_nothing(&args, &dir);
+            assert!(e.contains(path) && e.contains(says), "{args:?}: {e}");
+            assert!(!e.contains("corrupted"), "{args:?}: {e}");
+        }
+    }
+    let mut flipped = bytes.clone();
+    flipped[20] ^= 1;
+    std::fs::write(dir.join("flip.ktrace"), &flipped).unwrap();
+    let e = refused_writing_nothing(
+        &["frames", "flip.ktrace", "--every", "0.1", "-o", "f.xyz"],
+        &dir,
+    );
+    assert!(
+        e.contains("flip.ktrace") && e.contains("damaged") && !e.contains("incomplete"),
+        "{e}"
+    );
+}
+
+/// Negative numbers parse as values and are refused by the option's rule (clap's tip to write
+/// `-- -1` was wrong for an option's value).
+#[test]
+fn negative_numbers_are_values_refused_by_their_rule() {
+    let dir = tempdir("negative");
+    ok(&kairos(
+        &["generate", "billiard", "--n", "5", "-o", "b.toml"],
+        &dir,
+    ));
+    for (args, says) in [
+        (
+            vec!["run", "b.toml", "--stepper", "discrete", "--dt", "-1"],
+            "--dt must be positive",
+        ),
+        (
+            vec!["run", "b.toml", "--stepper", "stepped", "--dt", "-1"],
+            "--dt must be positive",
+        ),
+        (
+            vec!["demo", "--stepper", "stepped", "--dt", "-0.5"],
+            "--dt must be positive",
+        ),
+        (
+            vec!["generate", "stack", "--gravity", "-10", "-o", "s.toml"],
+            "gravity must be positive",
+        ),
+        (
+            vec!["generate", "drop", "--gravity", "-1e3", "-o", "s.toml"],
+            "gravity must be positive",
+        ),
+    ] {
+        let e = refused_writing_nothing(&args, &dir);
+        assert!(e.contains(says) && !e.contains("'-- "), "{args:?}: {e}");
+    }
 }

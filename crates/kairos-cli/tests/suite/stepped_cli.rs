@@ -277,3 +277,97 @@ fn a_stepped_run_takes_plain_balls_as_rigid_balls() {
         );
     }
 }
+
+/// A run whose energy at the start is 0 (a ball at rest at the origin's height, under
+/// gravity) reports its drift as absolute: relative to 0 it printed 2.5e299.
+#[test]
+fn a_stepped_drift_from_zero_energy_is_absolute() {
+    let dir = tempdir("stepped-zero-energy");
+    std::fs::write(
+        dir.join("z.toml"),
+        "dim = 2\n[simulation]\nduration = 1.0\ngravity = [0.0, -10.0]\n\
+         [[walls]]\nplane = { point = [0.0, -0.5], normal = [0.0, 1.0] }\n\
+         [[bodies]]\nshape = \"box\"\nhalf_extents = [0.5, 0.5]\nposition = [0.0, 0.0]\n\
+         velocity = [0.0, 0.0]\n\
+         [[bodies]]\nshape = \"box\"\nhalf_extents = [0.5, 0.5]\nposition = [3.0, 0.0]\n\
+         velocity = [1.0, 0.0]\n",
+    )
+    .unwrap();
+    // The second box makes the start's energy 0.5 (kinetic): relative.
+    let s = stepped_run(&dir, "z.toml", &[]);
+    assert_eq!(s["energy_drift_absolute"], false, "{s}");
+    std::fs::write(
+        dir.join("z.toml"),
+        "dim = 2\n[simulation]\nduration = 1.0\ngravity = [0.0, -10.0]\n\
+         [[walls]]\nplane = { point = [0.0, -0.5], normal = [0.0, 1.0] }\n\
+         [[bodies]]\nshape = \"box\"\nhalf_extents = [0.5, 0.5]\nposition = [0.0, 0.0]\n\
+         velocity = [0.0, 0.0]\n",
+    )
+    .unwrap();
+    let s = stepped_run(&dir, "z.toml", &[]);
+    assert_eq!(s["energy_drift_absolute"], true, "{s}");
+    let drift = s["energy_drift"].as_f64().unwrap();
+    assert!(drift < 1.0, "{s}");
+    let o = kairos(
+        &[
+            "run",
+            "z.toml",
+            "-o",
+            "b.ktrace",
+            "--stepper",
+            "stepped",
+            "--dt",
+            DT,
+        ],
+        &dir,
+    );
+    ok(&o);
+    let out = text(&o.stdout);
+    assert!(
+        out.contains("(absolute: the energy at the start is 0)"),
+        "{out}"
+    );
+}
+
+/// `demo` and `run` take plain balls to the stepped engine by one rule (as rigid balls): the
+/// demo refused what `run` accepted.
+#[test]
+fn demo_and_run_take_plain_balls_to_the_stepped_engine_alike() {
+    let dir = tempdir("stepped-demo");
+    let o = kairos(
+        &[
+            "demo",
+            "--n",
+            "20",
+            "-q",
+            "-o",
+            "d.ktrace",
+            "--stepper",
+            "stepped",
+            "--dt",
+            DT,
+            "--summary-json",
+            "d.json",
+        ],
+        &dir,
+    );
+    ok(&o);
+    let s = json(&dir.join("d.json"));
+    assert_eq!(s["stepper"], "stepped", "{s}");
+    assert!(s["body_wall"].as_u64().unwrap() > 0, "{s}");
+    // The demo's trace reads, and replays to frames.
+    ok(&kairos(
+        &["frames", "d.ktrace", "--every", "1", "-o", "f.xyz"],
+        &dir,
+    ));
+    // The same balls through `run`: the same summary counts.
+    ok(&kairos(
+        &[
+            "generate", "billiard", "--n", "20", "--seed", "1", "-o", "b.toml",
+        ],
+        &dir,
+    ));
+    let r = stepped_run(&dir, "b.toml", &[]);
+    assert_eq!(r["body_wall"], s["body_wall"], "{r}\n{s}");
+    assert_eq!(r["body_body"], s["body_body"], "{r}\n{s}");
+}

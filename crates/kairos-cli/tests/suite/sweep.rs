@@ -106,7 +106,10 @@ fn bad_sweeps_are_refused_before_any_run_and_leave_no_file() {
             vec!["--packing", "0.2", "--dim", "4"],
             "--dim must be 2 or 3",
         ),
-        (vec!["--packing", "0.95"], "packing 0.95, seed 0"),
+        (
+            vec!["--packing", "0.95"],
+            "--packing (seed 0): packing 0.95 cannot be reached",
+        ),
         // 1e20 values once wrapped to none: an empty table and exit 0.
         (
             vec!["--packing", "0.1:0.2:1e-21"],
@@ -145,4 +148,40 @@ fn bad_sweeps_are_refused_before_any_run_and_leave_no_file() {
         assert!(err.contains(message), "{all:?}: {err}");
     }
     assert!(listing(&dir).is_empty(), "{:?}", listing(&dir));
+}
+
+/// With two seeds the standard error is itself a guess: the deviations are given as
+/// differences, not as hundreds of sigmas from a standard error printed as 0.0000; three seeds
+/// give sigmas.
+#[test]
+fn a_sweep_of_two_seeds_gives_differences_not_sigmas() {
+    let dir = tempdir("sweep-sigmas");
+    let run = |seeds: &str| {
+        let o = kairos(
+            &[
+                "sweep",
+                "--n",
+                "64",
+                "--packing",
+                "0.2",
+                "--seeds",
+                seeds,
+                "--duration",
+                "3",
+                "--observe",
+                "0.5",
+                "-o",
+                "s.csv",
+            ],
+            &dir,
+        );
+        ok(&o);
+        text(&o.stdout)
+    };
+    let two = run("2");
+    assert!(!two.contains('σ'), "{two}");
+    assert!(two.contains("too few seeds"), "{two}");
+    assert!(!two.contains("± 0.0000 "), "{two}");
+    let three = run("3");
+    assert!(three.contains('σ'), "{three}");
 }

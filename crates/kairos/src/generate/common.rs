@@ -41,7 +41,11 @@ pub(super) fn check_rigid_count(n: usize) -> Result<(), GenerateError> {
 pub(super) fn check_gravity(g: f64) -> Result<(), GenerateError> {
     check_at_most("gravity", g)?;
     if !(g > 0.0 && g.is_finite()) {
-        return Err(GenerateError::NotPositive { names: "gravity" });
+        return Err(GenerateError::OutOfRange {
+            name: "gravity",
+            range: "positive (its strength: it points down)",
+            got: g,
+        });
     }
     Ok(())
 }
@@ -54,6 +58,18 @@ pub(super) fn check_duration(duration: f64) -> Result<(), GenerateError> {
         return Err(GenerateError::NotPositive { names: "duration" });
     }
     Ok(())
+}
+
+/// A round number (one significant digit) at least `x`, for advice.
+pub(super) fn nice_above(x: f64) -> f64 {
+    let exp = x.log10().floor() as i32;
+    let digit = (x / 10f64.powi(exp)).ceil();
+    // Parsed from its decimal form, so that it prints as written (`5e-297`).
+    format!("{digit}e{exp}")
+        .parse::<f64>()
+        .ok()
+        .filter(|r| r.is_finite() && *r >= x)
+        .unwrap_or(x)
 }
 
 /// A parameter the scene file holds (or scales what it holds) is at most

@@ -168,6 +168,41 @@ pub enum GenerateError {
         /// The room's longest side (infinite when it overflows).
         length: f64,
     },
+    /// The gas's periodic box at this packing is longer than a scene's coordinates may be.
+    #[error(
+        "packing {} is too low: a periodic box for {n} {} would be {:.2e} long, beyond the \
+         largest coordinate of a scene ({}); use a packing of at least {}",
+        Num(*.packing),
+        balls(*.n),
+        *.length,
+        Num(crate::scene::MAX_MAGNITUDE),
+        Num(*.least)
+    )]
+    GasBoxTooLarge {
+        /// Balls asked for.
+        n: usize,
+        /// Packing asked for.
+        packing: f64,
+        /// The box's longest length (infinite when it overflows).
+        length: f64,
+        /// The least packing whose box fits.
+        least: f64,
+    },
+    /// Boxes of density 1 so small that their mass or moment of inertia is no number.
+    #[error(
+        "size {} is too small: a box of density 1 and that edge has a mass (edge^{dim}) or a \
+         moment of inertia that rounds to 0; use a size of at least {}",
+        Num(*.size),
+        Num(*.least)
+    )]
+    SizeTooSmall {
+        /// The edge asked for.
+        size: f64,
+        /// The dimension.
+        dim: usize,
+        /// The least edge allowed.
+        least: f64,
+    },
     /// A rigid-body generator was asked for no bodies, or for more than it writes.
     #[error("the number of bodies must be in [1, {max}], got {n}")]
     Bodies {

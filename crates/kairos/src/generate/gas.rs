@@ -4,7 +4,9 @@
 use rand::{Rng, SeedableRng};
 use rand_pcg::Pcg64;
 
-use super::common::{check_at_most, check_duration, check_restitution, with_restitution};
+use super::common::{
+    check_at_most, check_duration, check_restitution, nice_above, with_restitution,
+};
 use super::error::{Advice, GenerateError};
 use crate::scene::{BodySpec, Scene};
 
@@ -214,6 +216,20 @@ fn gas_plan(p: &GasParams) -> Result<(Pcg64, Vec<f64>, Lattice), GenerateError> 
     let lattice = |n: usize, box_volume: f64| Lattice::new(p.dim, n, box_volume);
     let plan = lattice(p.n, box_volume);
     let sites_count = plan.sites;
+    // Every coordinate of the scene within its limit, with room to spare for the lattice's
+    // shape: the box's lengths scale as packing^(-1/d).
+    let limit = 0.25 * crate::scene::MAX_MAGNITUDE;
+    let longest = plan.lengths[..p.dim].iter().copied().fold(0.0, f64::max);
+    if !(longest <= limit) {
+        // The least packing, from the balls' volume (the box's may have overflowed).
+        let least = ball_volume / (0.5 * limit).powi(p.dim as i32);
+        return Err(GenerateError::GasBoxTooLarge {
+            n: p.n,
+            packing: p.packing,
+            length: longest,
+            least: nice_above(least),
+        });
+    }
     // Periodic images: every box length must exceed twice the largest contact distance, and
     // the lattice's nearest sites must lie a largest diameter apart. When either fails, the
     // message says which packing, or how many balls at this packing, would pass both.

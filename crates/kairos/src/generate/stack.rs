@@ -110,6 +110,16 @@ fn boxes_on_floor(
     if !(p.size > 0.0 && p.size.is_finite()) {
         return Err(GenerateError::NotPositive { names: "size" });
     }
+    // A box of density 1 has mass size^d and moments of inertia of about size^(d+2) / 6: both
+    // normal numbers, with a margin for the solver's products (1e-70 in 2D, 1e-56 in 3D).
+    let least = if p.dim == 2 { 1e-70 } else { 1e-56 };
+    if p.size < least {
+        return Err(GenerateError::SizeTooSmall {
+            size: p.size,
+            dim: p.dim,
+            least,
+        });
+    }
     check_gravity(p.gravity)?;
     check_at_most("friction", p.friction)?;
     if !(p.friction >= 0.0) {

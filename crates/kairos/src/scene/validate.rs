@@ -108,8 +108,14 @@ impl Scene {
         if self.friction > 0.0 && !self.has_rigid_bodies() {
             return Err(invalid(
                 Item::Simulation,
-                "`friction` needs rigid bodies, and every body here is a plain ball: give the \
-                 balls that should roll `shape = \"ball\"`",
+                if self.bodies.is_empty() {
+                    "`friction` acts between rigid bodies (bodies with a `shape`), and this scene \
+                     has no bodies: add `[[bodies]]` with a `shape`, or remove `friction`"
+                } else {
+                    "`friction` acts between rigid bodies (bodies with a `shape`), and every \
+                     body here is a plain ball: give the balls that should roll \
+                     `shape = \"ball\"`, or remove `friction`"
+                },
             ));
         }
         for (i, w) in self.walls.iter().enumerate() {

@@ -40,6 +40,9 @@ pub enum TraceError {
     /// The footer is missing: the run that wrote it was interrupted or the file was cut.
     #[error("incomplete trace: {0}")]
     Incomplete(String),
+    /// The path is not a regular file (a directory, a device, a pipe): nothing was read.
+    #[error("not a trace file: {0}")]
+    NotAFile(&'static str),
     /// The content is inconsistent.
     #[error("corrupted trace: {0}")]
     Corrupt(String),

@@ -19,7 +19,8 @@ use crate::scene::Scene;
 
 /// Reads a trace record by record, checking its integrity: the header and footer when it is
 /// opened (in version 2 their checksum), and each record as it is read (known kind, finite
-/// time within the trace's span, ids of existing bodies and walls), then the record hash
+/// time within the trace's span and no earlier than the previous record's, ids of existing
+/// bodies and walls, finite states, z = 0 in 2D, known sleep flags), then the record hash
 /// after the last one.
 pub struct TraceReader {
     input: BufReader<File>,
@@ -73,8 +74,17 @@ impl TraceReader {
     pub fn open(path: &Path) -> Result<Self, TraceError> {
         let mut file = File::open(path)?;
         let meta = file.metadata()?;
+        if meta.is_dir() {
+            return Err(TraceError::NotAFile(
+                "it is a directory: give the path of a trace file (a .ktrace that `kairos run` \
+                 or `kairos demo` wrote)",
+            ));
+        }
         if !meta.is_file() {
-            return Err(corrupt("not a regular file"));
+            return Err(TraceError::NotAFile(
+                "it is not a regular file (a device, pipe or socket): a trace is read from a \
+                 file on disk; save it to a file first",
+            ));
         }
         let size = meta.len();
         let mut fixed = [0u8; FIXED_HEADER];
@@ -106,10 +116,31 @@ impl TraceReader {
         if record_size as usize != expected_record {
             return Err(corrupt(format!("record size {record_size}")));
         }
-        if header_len < FIXED_HEADER as u64 || header_len > size {
-            return Err(TraceError::Incomplete(format!(
-                "header of {header_len} bytes in a file of {size}"
+        if header_len < FIXED_HEADER as u64 || (version >= 2 && header_len % 8 != 0) {
+            return Err(corrupt(format!(
+                "the header's length reads {header_len} bytes, which no trace has (the file is \
+                 damaged)"
             )));
+        }
+        if header_len > size {
+            // A file cut inside its header has no footer; one that ends with a footer is whole,
+            // and its header length is what is damaged.
+            let footer_at_end = size >= (FIXED_HEADER + 32) as u64 && {
+                file.seek(SeekFrom::End(-32))?;
+                let mut mark = [0u8; 8];
+                read_exact_or(&mut file, &mut mark, "footer")?;
+                mark == FOOTER_MAGIC
+            };
+            return Err(if footer_at_end {
+                corrupt(format!(
+                    "the header's length reads {header_len} bytes in a file of {size} that \
+                     ends with a footer (the file is damaged, not cut short)"
+                ))
+            } else {
+                TraceError::Incomplete(format!(
+                    "header of {header_len} bytes in a file of {size} (the file was cut short)"
+                ))
+            });
         }
         let mut header_bytes = vec![0u8; header_len as usize];
         header_bytes[..FIXED_HEADER].copy_from_slice(&fixed);
@@ -232,12 +263,6 @@ impl TraceReader {
             if self.hash.value() != self.expected_hash {
                 return Err(corrupt("record hash does not match the footer"));
             }
-            if self.last_time > self.end_time {
-                return Err(corrupt(format!(
-                    "the footer's end time {} is before the last record ({})",
-                    self.end_time, self.last_time
-                )));
-            }
             return Ok(None);
         }
         let mut buf = [0u8; RECORD_SIZE_V3];
@@ -253,7 +278,7 @@ impl TraceReader {
         }
         .ok_or_else(|| corrupt(format!("record {index} has an unknown event kind")))?;
         self.check(index, &r)?;
-        self.last_time = self.last_time.max(r.time);
+        self.last_time = r.time;
         Ok(Some(r))
     }
 
@@ -268,6 +293,25 @@ impl TraceReader {
                 "time {} before the trace's start {}",
                 r.time, self.header.start_time
             ));
+        }
+        if r.time < self.last_time {
+            return bad(format!(
+                "time {} before the previous record's {} (a trace's times never go back)",
+                Num(r.time),
+                Num(self.last_time)
+            ));
+        }
+        if r.time > self.end_time {
+            return bad(format!(
+                "time {} after the trace's end {} (the footer's)",
+                Num(r.time),
+                Num(self.end_time)
+            ));
+        }
+        if r.sleep & !(Record::A_ASLEEP | Record::B_ASLEEP) != 0
+            || (r.sleep & Record::B_ASLEEP != 0 && r.kind != EventKind::BodyBody)
+        {
+            return bad(format!("unknown sleep flags {:#x}", r.sleep));
         }
         let n = self.header.bodies.len();
         if r.a as usize >= n {
@@ -294,6 +338,16 @@ impl TraceReader {
                 if self.header.rigid && !spin_ok {
                     return bad("non-finite or non-unit rotation or angular velocity".into());
                 }
+                if dim == 2 {
+                    let pair = r.kind == EventKind::BodyBody;
+                    let flat = flat_2d(&r.pos_a, &r.vel_a, &r.rot_a, &r.omega_a)
+                        && (!pair || flat_2d(&r.pos_b, &r.vel_b, &r.rot_b, &r.omega_b));
+                    if !flat {
+                        return bad(
+                            "a 2D trace's state with a z component (or a 3D rotation)".into()
+                        );
+                    }
+                }
                 Ok(())
             }
         }
@@ -313,6 +367,12 @@ impl TraceReader {
         while self.next_record()?.is_some() {}
         Ok(())
     }
+}
+
+/// Whether a 2D state is in the plane: zero z components of position and velocity, and a
+/// rotation `[angle, 0, 0, 0]` with angular velocity `[ω, 0, 0]` (zeros in a trace of balls).
+fn flat_2d(pos: &[f64; 3], vel: &[f64; 3], rot: &[f64; 4], omega: &[f64; 3]) -> bool {
+    pos[2] == 0.0 && vel[2] == 0.0 && rot[1..] == [0.0; 3] && omega[1..] == [0.0; 2]
 }
 
 /// The variable part of a header (after the fixed 32 bytes), whose flags are `flags`.
@@ -408,6 +468,12 @@ fn decode_header(
             && (!rigid || BodyState::spin_ok(&b.rotation, &b.angular_velocity, dim));
         if !ok {
             return Err(corrupt(format!("body {i}: invalid state in the header")));
+        }
+        if dim == 2 && !flat_2d(&b.pos, &b.vel, &b.rotation, &b.angular_velocity) {
+            return Err(corrupt(format!(
+                "body {i}: a state with a z component (or a 3D rotation) in the header of a 2D \
+                 trace"
+            )));
         }
     }
     Ok(TraceHeader {

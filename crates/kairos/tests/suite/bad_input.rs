@@ -588,7 +588,7 @@ fn version_1_traces_read_and_their_end_time_is_checked() {
     // Records running past the footer's end time.
     std::fs::write(&path, v1(last / 2.0)).unwrap();
     let e = TraceReader::open(&path).unwrap().validate().unwrap_err();
-    assert!(e.to_string().contains("before the last record"), "{e}");
+    assert!(e.to_string().contains("after the trace's end"), "{e}");
     std::fs::remove_dir_all(&dir).ok();
 }
 

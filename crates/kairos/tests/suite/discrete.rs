@@ -363,3 +363,62 @@ fn discrete_runs_in_a_3d_room_agree_across_broad_phases() {
         }
     }
 }
+
+/// A contact on a step boundary is counted once: the windows of the missed-collision counter
+/// are half-open, so the contact at `t1` of one step (touching there, not overlapping, so
+/// unseen) belongs to the next, which starts at it. Both steps counted it before.
+#[test]
+fn a_contact_on_a_step_boundary_is_counted_once() {
+    // Exactly: a ball touches a wall at t = 0.25, the end of the first step of 0.25 (x = 0.5),
+    // and is through it by the end of the next (x = 2.5).
+    let w = World::builder(
+        vec![ball(-1.5, 0.0, 8.0, 0.0, 0.5)],
+        vec![vertical_wall(1.0)],
+    )
+    .build()
+    .unwrap();
+    let s = discrete(w, 0.25, false, 1.0);
+    assert_eq!((s.misses().body_wall, s.counts().total()), (1, 0));
+    // Two balls touching at t = 0.25, the end of the second step of 0.125; their centres meet
+    // at the end of the third.
+    let w = World::builder(
+        vec![
+            ball(-1.5, 0.0, 4.0, 0.0, 0.5),
+            ball(1.5, 0.0, -4.0, 0.0, 0.5),
+        ],
+        vec![],
+    )
+    .build()
+    .unwrap();
+    let s = discrete(w, 0.125, false, 1.0);
+    assert_eq!(s.misses().body_body, 1);
+    // Within round-off: the contact at k * 0.1 (neither is exact in binary) of a ball crossing
+    // a wall in one step, for many k: one contact, seen (the ball overlaps the wall by
+    // round-off at the step's end) or missed once.
+    for k in 1..200 {
+        let speed = 30.0;
+        let x0 = 0.5 - speed * (k as f64 * 0.1);
+        let w = World::builder(
+            vec![ball(x0, 0.0, speed, 0.0, 0.5)],
+            vec![vertical_wall(1.0)],
+        )
+        .build()
+        .unwrap();
+        let end = (k + 3) as f64 * 0.1;
+        let s = discrete(w, 0.1, false, end);
+        let (missed, seen) = (s.misses().body_wall, s.counts().body_wall);
+        assert!(
+            missed + seen == 1,
+            "contact at step {k}: {missed} missed, {seen} seen"
+        );
+    }
+    // The last step's window is closed: a contact at the end time is counted.
+    let w = World::builder(
+        vec![ball(-1.5, 0.0, 8.0, 0.0, 0.5)],
+        vec![vertical_wall(1.0)],
+    )
+    .build()
+    .unwrap();
+    let s = discrete(w, 0.25, false, 0.25);
+    assert_eq!(s.misses().body_wall, 1);
+}

@@ -43,3 +43,4 @@ mod toi_advancement;
 mod toi_parry;
 mod toi_properties;
 mod toi_ray_cast;
+mod trace_contents;
