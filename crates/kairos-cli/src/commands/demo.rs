@@ -7,7 +7,8 @@ use anyhow::Result;
 use clap::Args;
 use kairos::generate::{billiard, BilliardParams};
 
-use super::simulate::{report, simulate, RunSpec};
+use super::run::simulate_on_stepper;
+use super::simulate::{report, RunSpec};
 use super::stepper::BroadPhaseArgs;
 use crate::output::Files;
 use crate::show;
@@ -64,7 +65,7 @@ pub fn demo(a: DemoArgs) -> Result<ExitCode> {
         auto: None,
     }
     .resolve_auto();
-    let summary = simulate(spec)?;
+    let summary = simulate_on_stepper(spec)?;
     report(&summary, a.quiet, a.summary_json.as_deref())?;
     if !a.quiet {
         outln!(

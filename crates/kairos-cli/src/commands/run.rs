@@ -9,7 +9,7 @@ use anyhow::Result;
 use clap::Args;
 use kairos::scene::Scene;
 
-use super::simulate::{report, simulate, RunSpec};
+use super::simulate::{report, simulate, RunSpec, Summary};
 use super::stepper::{BroadPhaseArgs, Stepper};
 use crate::output::{self, Files};
 use crate::show;
@@ -182,9 +182,21 @@ pub fn run(a: RunArgs) -> Result<ExitCode> {
         auto: None,
     }
     .resolve_auto();
-    let summary = simulate(spec)?;
+    let summary = simulate_on_stepper(spec)?;
     report(&summary, a.quiet, a.summary_json.as_deref())?;
     Ok(ExitCode::SUCCESS)
+}
+
+/// Runs `spec` on its stepper, the one path of `run` and `demo`: the stepped engine's runs in
+/// [`stepped_run`](super::stepped_run) (which takes plain balls as rigid balls), the others
+/// in [`simulate`].
+pub(super) fn simulate_on_stepper(spec: RunSpec) -> Result<Summary> {
+    match spec.stepper {
+        Stepper::Stepped(options, every) => {
+            super::stepped_run::simulate_stepped(&spec, options, every)
+        }
+        _ => simulate(spec),
+    }
 }
 
 /// Refuses, before any work or output, what a scene with gravity cannot do yet: the discrete

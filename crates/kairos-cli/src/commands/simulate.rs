@@ -263,9 +263,6 @@ enum Stop {
 /// Simulates a scene of either dimension.
 pub fn simulate(mut spec: RunSpec) -> Result<Summary> {
     let spec = &mut spec;
-    if let Stepper::Stepped(options, every) = spec.stepper {
-        return super::stepped_run::simulate_stepped(spec, options, every);
-    }
     match spec.scene.dim {
         2 => simulate_dim::<DVec2>(spec),
         3 => simulate_dim::<DVec3>(spec),
@@ -278,7 +275,9 @@ fn simulate_dim<V: Vector>(spec: &mut RunSpec) -> Result<Summary> {
         Stepper::Event(kind) => kind,
         Stepper::Auto => unreachable!("resolved by RunSpec::new"),
         Stepper::Discrete(kind, opts) => return simulate_discrete::<V>(spec, kind, opts),
-        Stepper::Stepped(..) => unreachable!("simulate sends stepped runs to stepped_run"),
+        Stepper::Stepped(..) => {
+            unreachable!("run::simulate_on_stepper sends stepped runs to stepped_run")
+        }
     };
     // The trace says when `auto` chose.
     let label = match &spec.auto {
