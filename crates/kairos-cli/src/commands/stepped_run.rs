@@ -16,9 +16,7 @@ use kairos::math::{Rotation, Vector};
 use kairos::stepped::{StepOptions, StepStats, SteppedSim};
 use kairos::trace::{Record, TraceWriter};
 
-use super::simulate::{
-    finish_trace, progress_bar, summary, Momenta, RunSpec, SteppedReport, Summary,
-};
+use super::simulate::{finish_trace, summary, Momenta, RunSpec, SteppedReport, Summary};
 use crate::show;
 
 /// A body moving less than this share of its size over a sample interval is written still.
@@ -118,11 +116,34 @@ fn simulate_dim<V: Vector>(
     let energy0 = sim.energy();
     let momenta0 = momenta(&sim);
     let interval = options.dt * sample_every as f64;
-    let bar = progress_bar(spec.progress);
+    let substeps = steps * options.substeps as u64;
+    let bar = spec.progress.then(|| stepped_bar(substeps)).flatten();
     let start = Instant::now();
     crate::interrupt::polling();
+    // Between sub-steps: a signal stops the run there (a step of many sub-steps on a large
+    // scene takes minutes), and the bar moves on with its estimate of the time left.
+    let check_bar = bar.clone();
+    sim.set_check(move |done| {
+        if let Some(bar) = &check_bar {
+            bar.set_position(done);
+        }
+        crate::interrupt::requested().is_some()
+    });
     for step in 1..=steps {
         sim.step();
+        // A signal stops the run between sub-steps (the check above) or here, before the
+        // step's records.
+        if let Some(signal) = crate::interrupt::requested() {
+            return Err(crate::interrupt::Interrupted {
+                signal,
+                message: format!(
+                    "stopped at t = {} of {}; no output written",
+                    sim.time(),
+                    scene.duration
+                ),
+            }
+            .into());
+        }
         if let Some(w) = writer.as_mut() {
             let t = sim.time();
             let state = |i: u32| {
@@ -183,20 +204,8 @@ fn simulate_dim<V: Vector>(
                 }
             }
         }
-        if let Some(signal) = crate::interrupt::requested() {
-            return Err(crate::interrupt::Interrupted {
-                signal,
-                message: format!(
-                    "stopped at t = {} of {}; no output written",
-                    sim.time(),
-                    scene.duration
-                ),
-            }
-            .into());
-        }
         if let Some(bar) = &bar {
             if step % 16 == 0 {
-                bar.set_position(1000 * step / steps.max(1));
                 bar.set_message(format!("{} contacts", contacts(&sim.stats())));
             }
         }
@@ -208,6 +217,23 @@ fn simulate_dim<V: Vector>(
     // The last step may end after the scene's duration (steps of --dt): the trace ends there.
     let trace_hash = finish_trace(spec, writer, sim.time().max(scene.duration))?;
     let s = sim.stats();
+    if s.ccd_gave_up > 0 {
+        eprintln!(
+            "{}: warning: the continuous check gave up {} times (more impacts in a sub-step \
+             than it resolves, or contacts the solver could not hold: a huge mass ratio, a tiny \
+             inertia): it stopped those bodies where they touched instead; a smaller --dt \
+             resolves more",
+            spec.scene_name, s.ccd_gave_up
+        );
+    }
+    if options.ccd && s.tunnelled > 0 {
+        eprintln!(
+            "{}: warning: {} pairs passed through each other ({} through a wall) although the \
+             continuous check was on; a smaller --dt, fewer extreme masses, inertias or sizes \
+             may hold them",
+            spec.scene_name, s.tunnelled, s.tunnelled_wall
+        );
+    }
     // Relative to the energy at the start, unless that is zero within the round-off of its
     // terms (bodies at rest at the height of the origin): the change itself is then reported.
     let g = sim.world().gravity();
@@ -281,6 +307,15 @@ fn simulate_dim<V: Vector>(
         tunnelled_pairs: s.tunnelled,
     });
     Ok(out)
+}
+
+/// The progress bar of a stepped run of `substeps` sub-steps in all, with the estimated time
+/// left (a run of hours says so from its first steps); `None` when stderr is not a terminal.
+fn stepped_bar(substeps: u64) -> Option<indicatif::ProgressBar> {
+    crate::output::progress_bar(
+        substeps.max(1),
+        "{spinner} simulated {percent:>3}% [{bar:30}] {msg} ({elapsed}, about {eta} left)",
+    )
 }
 
 /// Contacts begun so far.

@@ -3,30 +3,48 @@
 //! and the rest of the sub-step follows (see the module docs of [`super`], "The continuous check").
 
 use super::contacts::biases;
+use super::solve::along;
 use super::{ContactPair, Softness, SteppedSim, SPECULATIVE};
 use crate::math::Vector;
 use crate::roots::ToiStatus;
 use crate::world::World;
 
 /// Impacts resolved in one sub-step before the check gives up (counted in
-/// [`super::StepStats::ccd_gave_up`]): the rest of the sub-step then moves without it.
+/// [`super::StepStats::ccd_gave_up`]): the rest of the sub-step then stops each body at its
+/// next contact instead of resolving it ([`SteppedSim::hold`]), so none passes through.
 pub const MAX_IMPACTS: u32 = 256;
 
 /// A pair the check watches in a sub-step.
 #[derive(Clone, Copy, Debug)]
 pub(super) struct Watched {
     pub(super) pair: ContactPair,
-    /// No longer watched in this sub-step: its last impact took no impulse (the pair was
-    /// already separating where it touched), or it took [`IMPACTS_PER_PAIR`] impacts; its
-    /// later contacts are left to the next sub-step's points.
-    done: bool,
+    /// Resolved at the present instant: not asked again until time moves on (or an impact of
+    /// one of its bodies changes their motion). An impact whose points hold the pair leaves
+    /// it touching, and a time of impact asked at once would find it there again.
+    quiet: bool,
     /// Impacts of the pair in this sub-step.
     hits: u32,
+    /// When (in the sub-step) its last impact was resolved with points that hold it.
+    held_at: Option<f64>,
 }
 
-/// Impacts of one pair in one sub-step before the pair is left to the next sub-step's points: a box
-/// spinning at thousands of radians per second strikes a wall corner after corner.
-pub const IMPACTS_PER_PAIR: u32 = 16;
+impl Watched {
+    pub(super) fn new(pair: ContactPair) -> Self {
+        Self {
+            pair,
+            quiet: false,
+            hits: 0,
+            held_at: None,
+        }
+    }
+}
+
+/// Impacts of one pair at one instant before it is left quiet until time moves on: after an
+/// impact whose points hold, the time of impact of a pair still touching may report contact
+/// again at once (its witness points approach by round-off). A pair takes any number of
+/// impacts at successive instants of a sub-step (a box spinning at thousands of radians per
+/// second strikes a wall corner after corner).
+pub const IMPACTS_PER_PAIR: u32 = 64;
 
 /// The points of an impact are those no farther apart than the nearest one (or than touching,
 /// if it penetrates) plus this share of the pair's size: the time of impact leaves the nearest
@@ -41,8 +59,16 @@ impl<V: Vector> SteppedSim<V> {
     /// the step), and that either have no point or turn by more than the margin within the
     /// sub-step (another corner swings in: the points, found at the start of the sub-step,
     /// hold only for a translation).
+    ///
+    /// The pairs of `unheld` (sorted: those whose points do not hold them,
+    /// [`Self::unheld_pairs`]) are watched whatever their motion.
     #[inline(never)]
-    pub(super) fn fast_pairs(&mut self, h: f64, elapsed: f64) -> Vec<Watched> {
+    pub(super) fn fast_pairs(
+        &mut self,
+        h: f64,
+        elapsed: f64,
+        unheld: &[ContactPair],
+    ) -> Vec<Watched> {
         let n = self.bodies.len();
         // No pair can cover the margin when twice the fastest body's motion does not cover
         // the smallest body's: then nothing is watched (a resting stack).
@@ -54,9 +80,10 @@ impl<V: Vector> SteppedSim<V> {
                 smallest = smallest.min(self.world.bodies[i].radius);
             }
         }
-        if 2.0 * farthest < SPECULATIVE * smallest {
+        if 2.0 * farthest < SPECULATIVE * smallest && unheld.is_empty() {
             return Vec::new();
         }
+        let fails = |c: &ContactPair| unheld.binary_search(c).is_ok();
         let swept = self.swept_pairs(h);
         let travel = |i: usize| self.travel(i, elapsed, h);
         let spin = |i: usize| self.moving_reach(i).1;
@@ -78,14 +105,11 @@ impl<V: Vector> SteppedSim<V> {
             let ((di, ti), (dj, tj)) = (travel(i), travel(j));
             let size = 0.5 * (self.world.bodies[i].radius + self.world.bodies[j].radius);
             let margin = SPECULATIVE * size;
-            if (di - dj).length() + ti + tj >= margin
-                && (!touching(&c) || (spin(i) + spin(j)) * h >= margin)
+            if ((di - dj).length() + ti + tj >= margin
+                && (!touching(&c) || (spin(i) + spin(j)) * h >= margin))
+                || fails(&c)
             {
-                out.push(Watched {
-                    pair: c,
-                    done: false,
-                    hits: 0,
-                });
+                out.push(Watched::new(c));
             }
         }
         for i in 0..n {
@@ -94,9 +118,7 @@ impl<V: Vector> SteppedSim<V> {
             }
             let (d, turn) = travel(i);
             let size = self.world.bodies[i].radius;
-            if d.length() + turn < SPECULATIVE * size {
-                continue;
-            }
+            let fast = d.length() + turn >= SPECULATIVE * size;
             let s = spin(i);
             for w in 0..self.world.wall_pieces.len() {
                 let c = ContactPair {
@@ -104,12 +126,8 @@ impl<V: Vector> SteppedSim<V> {
                     b: w as u32,
                     wall: true,
                 };
-                if !touching(&c) || s * h >= SPECULATIVE * size {
-                    out.push(Watched {
-                        pair: c,
-                        done: false,
-                        hits: 0,
-                    });
+                if (fast && (!touching(&c) || s * h >= SPECULATIVE * size)) || fails(&c) {
+                    out.push(Watched::new(c));
                 }
             }
         }
@@ -165,56 +183,200 @@ impl<V: Vector> SteppedSim<V> {
         }
     }
 
+    /// The pairs, sorted, whose contact points do not hold them in the sub-step of `h`: a
+    /// point whose separation now plus its approach over the sub-step (at the velocities the
+    /// sweeps left, and the pseudo-velocities when `split`) is a penetration deeper than the
+    /// speculative margin. The sweeps did not stop the pair (a body between a much heavier one
+    /// and the floor, a body of tiny inertia pushed at two corners): the continuous check
+    /// watches it, whatever its speed, and resolves it as an impact.
+    #[inline(never)]
+    pub(super) fn unheld_pairs(&self, h: f64, split: bool) -> Vec<ContactPair> {
+        let mut out = Vec::new();
+        for (r, p) in self.rows.iter().zip(&self.points) {
+            let (a, b) = (r.a as usize, r.b as usize);
+            let mut vn = along(r.normal, &r.arms[0], &self.vel[a], &self.vel[b]);
+            if split && !self.pseudo.is_empty() {
+                vn += along(r.normal, &r.arms[0], &self.pseudo[a], &self.pseudo[b]);
+            }
+            if r.sep + h * vn < -SPECULATIVE * p.size && out.last() != Some(&p.pair()) {
+                out.push(p.pair());
+            }
+        }
+        out.sort_unstable();
+        out.dedup();
+        out
+    }
+
     /// Moves the bodies through a sub-step of `h`, stopping at each impact of a watched pair
-    /// to resolve it.
+    /// to resolve it. A pair whose impact leaves its points still driving it in (the sweeps
+    /// cannot stop it), and after [`MAX_IMPACTS`] every pair that would touch, is held
+    /// ([`Self::hold`]) instead: counted in [`super::StepStats::ccd_gave_up`]. The first
+    /// times of impact asked, on the motion at the start of the sub-step, give the contacts
+    /// the exact motion makes ([`super::StepStats::tunnelled`] counts those not made).
     pub(super) fn advance_with_ccd(&mut self, h: f64, split: bool, mut watched: Vec<Watched>) {
         let mut ccd = self
             .ccd
             .take()
             .expect("the CCD world exists while the check is on");
-        let mut left = h;
+        let (mut left, mut now) = (h, 0.0);
         let mut impacts = 0;
+        let mut gave_up = false;
+        // The contacts the motion at the start of the sub-step makes, and when each body's
+        // motion first changed (an impact): a prediction holds until then.
+        let mut predicted: Option<Vec<(ContactPair, f64)>> = None;
+        let mut changed: Vec<(u32, f64)> = Vec::new();
         loop {
-            if watched.iter().all(|w| w.done) {
-                break;
-            }
-            if impacts == MAX_IMPACTS {
-                self.stats.ccd_gave_up += 1;
+            if watched.iter().all(|w| w.quiet) {
                 break;
             }
             // The earliest impact over the watched pairs, ties to the first (pairs sorted).
             let mut first: Option<(f64, usize, ToiStatus)> = None;
+            let mut scan = Vec::new();
             for (k, w) in watched.iter().enumerate() {
-                if w.done {
+                if w.quiet {
                     continue;
                 }
                 let toi = Self::toi_of(&mut ccd, self, w.pair, left);
                 self.stats.ccd_queries += 1;
-                if toi.is_hit() && toi.time <= left && first.is_none_or(|f| toi.time < f.0) {
-                    first = Some((toi.time.max(0.0), k, toi.status));
+                if toi.is_hit() && toi.time <= left {
+                    if predicted.is_none() && toi.status != ToiStatus::Stalled {
+                        scan.push((w.pair, toi.time.max(0.0)));
+                    }
+                    if first.is_none_or(|f| toi.time < f.0) {
+                        first = Some((toi.time.max(0.0), k, toi.status));
+                    }
                 }
             }
+            predicted.get_or_insert(scan);
             let Some((t, k, status)) = first else {
                 break;
             };
+            // Every pass counts, a stalled advancement too: the loop ends.
+            impacts += 1;
+            if impacts > MAX_IMPACTS {
+                gave_up = true;
+                break;
+            }
             self.move_bodies(t, split);
             left -= t;
+            now += t;
+            if t > 0.0 {
+                for w in watched.iter_mut().filter(|w| w.held_at.is_some()) {
+                    w.quiet = false;
+                }
+            }
             if status == ToiStatus::Stalled {
                 // A safe time before any contact: measured again from there.
                 continue;
             }
-            impacts += 1;
             let c = watched[k].pair;
-            let pushed = self.impact(c, left.max(f64::MIN_POSITIVE));
-            watched[k].hits += 1;
-            watched[k].done = !pushed || watched[k].hits >= IMPACTS_PER_PAIR;
-
+            if t == 0.0 && watched[k].held_at == Some(now) {
+                // Resolved at this instant with points that hold it: still touching, not
+                // approaching at its points (its time of impact's witnesses approach by
+                // round-off). Left to its points until time moves on.
+                watched[k].quiet = true;
+                continue;
+            }
+            if watched[k].hits >= IMPACTS_PER_PAIR {
+                // The pair took its most impacts in this sub-step: its bodies stop here.
+                watched[k].quiet = true;
+                self.hold(c);
+                for x in [Some(c.a), (!c.wall).then_some(c.b)].into_iter().flatten() {
+                    if !changed.iter().any(|y| y.0 == x) {
+                        changed.push((x, now));
+                    }
+                }
+                self.watch_after_impact(c, left, &mut watched);
+                continue;
+            }
+            let (pushed, holds) = self.impact(c, left.max(f64::MIN_POSITIVE));
+            for x in [Some(c.a), (!c.wall).then_some(c.b)].into_iter().flatten() {
+                if !changed.iter().any(|y| y.0 == x) {
+                    changed.push((x, now));
+                }
+            }
+            // An impact whose points hold the pair (or that took no impulse) leaves it quiet
+            // at this instant; one whose points do not (a bounce at one corner drove the other
+            // in) is resolved again, and after IMPACTS_PER_PAIR tries its bodies are held.
+            let w = &mut watched[k];
+            w.hits += 1;
+            w.quiet = !pushed;
+            w.held_at = holds.then_some(now);
+            if !holds && w.hits >= IMPACTS_PER_PAIR {
+                w.quiet = true;
+                self.hold(c);
+            }
             // The impact changed the two bodies' motion: their pairs that may now meet in the
             // rest of the sub-step are watched too (a slow body knocked fast).
             self.watch_after_impact(c, left, &mut watched);
         }
+        if gave_up {
+            // Past the most impacts: each body stops at its next contact in the sub-step.
+            self.stats.ccd_gave_up += 1;
+            for _ in 0..=self.bodies.len() {
+                let mut first: Option<(f64, ContactPair)> = None;
+                for w in &watched {
+                    let toi = Self::toi_of(&mut ccd, self, w.pair, left);
+                    self.stats.ccd_queries += 1;
+                    if toi.is_hit() && toi.time <= left && first.is_none_or(|f| toi.time < f.0) {
+                        first = Some((toi.time.max(0.0), w.pair));
+                    }
+                }
+                let Some((t, c)) = first else {
+                    break;
+                };
+                self.move_bodies(t, split);
+                left -= t;
+                now += t;
+                self.hold_quietly(c);
+                for x in [Some(c.a), (!c.wall).then_some(c.b)].into_iter().flatten() {
+                    if !changed.iter().any(|y| y.0 == x) {
+                        changed.push((x, now));
+                    }
+                }
+            }
+        }
+        // A predicted contact whose bodies kept their motion up to it was made: the pair must
+        // push in this step or the next, or it passed through.
+        for (c, t) in predicted.unwrap_or_default() {
+            let since = |x: u32| {
+                changed
+                    .iter()
+                    .find(|y| y.0 == x)
+                    .map_or(f64::INFINITY, |y| y.1)
+            };
+            let before = since(c.a).min(if c.wall { f64::INFINITY } else { since(c.b) });
+            if t < before {
+                self.pending.push(c);
+            }
+        }
         self.ccd = Some(ccd);
         self.move_bodies(left, split);
+    }
+
+    /// Stops the bodies of pair `c` where they are for the rest of the sub-step (their
+    /// velocities and pseudo-velocities to zero): the sweeps could not keep the pair from
+    /// passing through each other, so the check gives up on resolving it (counted in
+    /// [`super::StepStats::ccd_gave_up`]).
+    pub(super) fn hold(&mut self, c: ContactPair) {
+        self.stats.ccd_gave_up += 1;
+        self.hold_quietly(c);
+    }
+
+    /// [`Self::hold`] without the count.
+    fn hold_quietly(&mut self, c: ContactPair) {
+        for x in [Some(c.a), (!c.wall).then_some(c.b)].into_iter().flatten() {
+            let x = x as usize;
+            if self.bodies[x].inv_mass == 0.0 {
+                continue;
+            }
+            let b = &mut self.bodies[x];
+            b.velocity = V::ZERO;
+            b.angular_velocity = V::Angular::default();
+            if self.moving_split {
+                self.pseudo[x] = (V::ZERO, V::Angular::default());
+            }
+        }
     }
 
     /// Watches again the pairs of the bodies of pair `c` resolved earlier in the sub-step, and
@@ -236,17 +398,13 @@ impl<V: Vector> SteppedSim<V> {
         for w in watched.iter_mut() {
             let p = w.pair;
             let shares = bodies.contains(&p.a) || (!p.wall && bodies.contains(&p.b));
-            if shares && p != c && w.hits < IMPACTS_PER_PAIR {
-                w.done = false;
+            if shares && p != c {
+                w.quiet = false;
             }
         }
         let add = |pair: ContactPair, watched: &mut Vec<Watched>| {
             if !watched.iter().any(|w| w.pair == pair) {
-                watched.push(Watched {
-                    pair,
-                    done: false,
-                    hits: 0,
-                });
+                watched.push(Watched::new(pair));
             }
         };
         for &x in &bodies {
@@ -283,8 +441,9 @@ impl<V: Vector> SteppedSim<V> {
     /// Resolves the impact of pair `c` now: its contact points in contact (within
     /// [`IMPACT_GAP`] of the nearest) are solved as in a sub-step of `h` (the rest of this one),
     /// with restitution, and forgotten. Whether a point took an impulse or a point still apart
-    /// was left to a later impact (either way the pair stays watched).
-    fn impact(&mut self, c: ContactPair, h: f64) -> bool {
+    /// was left to a later impact (either way the pair stays watched), and whether the points
+    /// hold the pair: none is left driven deeper than the speculative margin in `h`.
+    fn impact(&mut self, c: ContactPair, h: f64) -> (bool, bool) {
         self.wake(c.a as usize);
         if !c.wall {
             self.wake(c.b as usize);
@@ -318,7 +477,7 @@ impl<V: Vector> SteppedSim<V> {
         }
         let to = self.rows.len();
         if to == from {
-            return false;
+            return (false, true);
         }
         self.stats.ccd_impacts += 1;
         let soft = Softness::pair(h);
@@ -369,8 +528,20 @@ impl<V: Vector> SteppedSim<V> {
         if pushed {
             self.touching.push(c);
         }
+        let holds = self.rows[from..to]
+            .iter()
+            .zip(&self.points[from..to])
+            .all(|(r, p)| {
+                let vn = along(
+                    r.normal,
+                    &r.arms[0],
+                    &self.vel[r.a as usize],
+                    &self.vel[r.b as usize],
+                );
+                r.sep + h * vn >= -SPECULATIVE * p.size
+            });
         self.rows.truncate(from);
         self.points.truncate(from);
-        pushed || left_apart
+        (pushed || left_apart, holds)
     }
 }

@@ -427,6 +427,7 @@ impl<V: Vector> SteppedSim<V> {
             mass_n: 0.0,
             mass_t: [0.0; 2],
             bias: 0.0,
+            sep: 0.0,
             push: 0.0,
             friction: self.world.friction,
             pn: 0.0,
@@ -789,6 +790,7 @@ pub(super) fn biases<V: Vector>(
         Correction::Baumgarte => BAUMGARTE_SLOP,
     };
     let deep = (-sep - slop * size).max(0.0);
+    r.sep = sep;
     r.bias = if sep > 0.0 { -sep / h } else { 0.0 };
     r.push = 0.0;
     match c {

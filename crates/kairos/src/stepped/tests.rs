@@ -443,67 +443,6 @@ fn momentum_is_conserved_in_free_space() {
     );
 }
 
-/// The table of the module docs: `KAIROS_PYRAMID_BASE=10 cargo test --profile suite -p kairos
-/// --lib stepped::tests::measure_pyramids -- --ignored --nocapture` (without the variable it
-/// measures nothing). `KAIROS_PYRAMID_DIMS` (`2,3`), `KAIROS_PYRAMID_CORRECTIONS`
-/// (`split,baumgarte`; also `soft`) and `KAIROS_PYRAMID_ITERATIONS` (`4,8`) choose the runs.
-#[test]
-#[ignore = "measurement, run by hand"]
-fn measure_pyramids() {
-    let Ok(base) = std::env::var("KAIROS_PYRAMID_BASE") else {
-        return;
-    };
-    let base: usize = base.parse().unwrap();
-    let list = |name: &str, default: &str| -> Vec<String> {
-        std::env::var(name)
-            .unwrap_or_else(|_| default.into())
-            .split(',')
-            .map(str::to_owned)
-            .collect()
-    };
-    let corrections: Vec<Correction> = list("KAIROS_PYRAMID_CORRECTIONS", "split,baumgarte")
-        .iter()
-        .map(|c| match c.as_str() {
-            "soft" => Correction::Soft,
-            "baumgarte" => Correction::Baumgarte,
-            _ => Correction::Split,
-        })
-        .collect();
-    let iterations: Vec<u32> = list("KAIROS_PYRAMID_ITERATIONS", "4,8")
-        .iter()
-        .map(|x| x.parse().unwrap())
-        .collect();
-    for dim in list("KAIROS_PYRAMID_DIMS", "2,3") {
-        let dim: usize = dim.parse().unwrap();
-        let p = StackParams {
-            dim,
-            ..Default::default()
-        };
-        let scene = pyramid(&p, base).unwrap();
-        for &correction in &corrections {
-            for &iterations in &iterations {
-                let o = StepOptions {
-                    correction,
-                    iterations,
-                    ..Default::default()
-                };
-                let t = std::time::Instant::now();
-                let worst = if dim == 2 {
-                    largest_move::<DVec2>(&scene, 10.0, o)
-                } else {
-                    largest_move::<DVec3>(&scene, 10.0, o)
-                };
-                eprintln!(
-                    "{dim}D pyramid of base {base} ({} boxes), {correction:?}, {iterations} \
-                     iterations: a box moved by {worst:.5} in {:?}",
-                    scene.bodies.len(),
-                    t.elapsed()
-                );
-            }
-        }
-    }
-}
-
 /// The first body-body event of bodies 0 and 1 in `scene` by the exact event-driven engine,
 /// within the scene's duration.
 fn exact_first_contact(scene: &crate::scene::Scene) -> Option<f64> {
@@ -691,6 +630,8 @@ fn fast_spinning_pairs_never_tunnel_with_the_check() {
             hit >= exact && hit - exact <= dt,
             "pair {k}: contact at the end of the step {hit}, exact {exact}"
         );
+        // With the check on the exact contacts are counted too: none passed through.
+        assert_eq!(stats.tunnelled, 0, "pair {k}: {stats:?}");
         let off = StepOptions {
             ccd: false,
             count_tunnelled: true,
