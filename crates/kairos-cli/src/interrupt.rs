@@ -8,11 +8,16 @@
 //! removes the partial outputs of every open writer ([`kairos::atomic::remove_partials`]).
 
 use std::sync::atomic::{AtomicBool, AtomicI32, Ordering};
+use std::sync::Arc;
 
 /// The signal received, or 0.
 static SIGNAL: AtomicI32 = AtomicI32::new(0);
 /// True while the running command checks [`requested`] itself.
 static POLLING: AtomicBool = AtomicBool::new(false);
+/// Set with [`SIGNAL`]: the flag a simulation's broad phase looks at in its own work between
+/// events ([`stop_flag`]).
+static STOP: std::sync::LazyLock<Arc<AtomicBool>> =
+    std::sync::LazyLock::new(|| Arc::new(AtomicBool::new(false)));
 
 /// Starts listening for SIGINT, SIGTERM, SIGHUP (a closed terminal) and SIGQUIT (once, at
 /// start-up).
@@ -26,6 +31,7 @@ pub fn install() {
     std::thread::spawn(move || {
         for sig in signals.forever() {
             let first = SIGNAL.swap(sig, Ordering::SeqCst) == 0;
+            STOP.store(true, Ordering::SeqCst);
             if first && POLLING.load(Ordering::SeqCst) {
                 continue;
             }
@@ -42,6 +48,12 @@ pub fn install() {}
 /// The running command checks [`requested`] from now on.
 pub fn polling() {
     POLLING.store(true, Ordering::SeqCst);
+}
+
+/// A flag set when a signal arrives, for [`kairos::sim::Simulation::set_stop`]: a run stuck in
+/// its broad phase's work between two events stops too.
+pub fn stop_flag() -> Arc<AtomicBool> {
+    STOP.clone()
 }
 
 /// The signal received, if any.

@@ -61,7 +61,11 @@ use crate::math::{Rotation, Vector};
 use crate::rigid::{
     contact_set, gap_at, nearest_sets, sphere_window, ContactSet, MovingPiece, SHELL,
 };
+
+mod wall;
+
 use crate::shape::Shape;
+pub use wall::mesh_wall;
 
 /// A mesh body's geometry in its shape's frame: the mesh with its sphere tree, and its convex
 /// hull.
@@ -258,3 +262,6 @@ pub fn mesh_contact_sets<'a, V: Vector + 'a>(
         .collect();
     nearest_sets(near, |pa, pb| contact_set(pa, pb, t))
 }
+
+#[cfg(test)]
+mod tests;

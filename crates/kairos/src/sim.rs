@@ -245,6 +245,14 @@ impl<V: Vector> Simulation<V> {
     pub fn counts(&self) -> EventCounts {
         self.counts
     }
+    /// Lets `stop` end a search in the middle of the broad phase's work between events
+    /// ([`BroadPhase::set_stop`]): once it is set, [`Simulation::process_next`] may return
+    /// `None` before the end time, with nothing processed and the simulation whole (a checkpoint
+    /// of it resumes to the same events); the caller tells that from the end of the run by
+    /// the flag.
+    pub fn set_stop(&mut self, stop: std::sync::Arc<std::sync::atomic::AtomicBool>) {
+        self.broad.set_stop(stop);
+    }
     /// The broad phase's look-ahead for the last event.
     pub fn lookahead(&self) -> f64 {
         self.broad.lookahead()

@@ -341,6 +341,7 @@ fn simulate_dim<V: Vector>(spec: &mut RunSpec) -> Result<Summary> {
     let mut io_error = None;
     let mut stop = None;
     crate::interrupt::polling();
+    sim.set_stop(crate::interrupt::stop_flag());
     let all_events = |c: kairos::sim::EventCounts| c.total() + c.box_crossings;
     // Events that are neither recorded nor counted: box crossings and resumed predictions.
     let unrecorded = |e: &kairos::event::Event| {
@@ -401,6 +402,11 @@ fn simulate_dim<V: Vector>(spec: &mut RunSpec) -> Result<Summary> {
     if let Some(e) = io_error {
         let p = spec.trace.map(show).unwrap_or_default();
         return Err(e).with_context(|| format!("{p}: writing the trace failed"));
+    }
+    if stop.is_none() {
+        // The broad phase stops its own work between events at a signal (the stop flag):
+        // then no event came, and the run is not over.
+        stop = crate::interrupt::requested().map(Stop::Signal);
     }
     if let Some(stop) = stop {
         if let Some(bar) = &bar {

@@ -21,6 +21,8 @@ use crate::event::Event;
 use crate::math::Vector;
 use crate::overlap::OverlapKind;
 use crate::world::World;
+use std::sync::atomic::AtomicBool;
+use std::sync::Arc;
 
 /// A next-event search strategy.
 pub trait BroadPhase<V: Vector>: Send {
@@ -34,6 +36,12 @@ pub trait BroadPhase<V: Vector>: Send {
     /// Every body's state was rewritten by a move of the time origin
     /// ([`crate::sim::Simulation`]): cached predictions must be dropped.
     fn rebased(&mut self, _world: &World<V>) {}
+    /// A flag that stops a search in the middle of the broad phase's own work between events
+    /// (cell crossings, re-listings): once it is set, [`BroadPhase::next_event`] may return
+    /// `None` before the horizon, with its state whole, and a later call continues the search.
+    /// The caller checks the flag to tell that from the end of the events. Broad phases whose
+    /// work between events is one bounded search ignore it.
+    fn set_stop(&mut self, _stop: Arc<AtomicBool>) {}
     /// The look-ahead interval with which the last event was found (0 when not applicable).
     fn lookahead(&self) -> f64 {
         0.0

@@ -257,18 +257,26 @@ impl<'a, V: Vector> MovingPiece<'a, V> {
         rigid: &'a RigidState<V>,
         accel: V,
     ) -> impl Iterator<Item = MovingPiece<'a, V>> + Clone + 'a {
-        let first = rigid.shape as usize;
-        let own = &shapes[first..first + rigid.pieces as usize];
-        let single = own.len() == 1;
-        own.iter().map(move |shape| {
-            // A compound's piece is bounded by its own sphere about the centre of mass.
-            let radius = if single {
-                rigid.radius
-            } else {
-                shape.bounding_radius_about(-rigid.offset)
-            };
-            Self::piece(shape, radius, body, rigid).with_accel(accel)
-        })
+        (0..rigid.pieces as usize).map(move |k| Self::nth_piece(shapes, body, rigid, accel, k))
+    }
+    /// Piece `k` of [`MovingPiece::pieces`].
+    #[inline]
+    pub fn nth_piece(
+        shapes: &'a [Shape<V>],
+        body: &'a Body<V>,
+        rigid: &'a RigidState<V>,
+        accel: V,
+        k: usize,
+    ) -> Self {
+        debug_assert!(k < rigid.pieces as usize, "piece {k} of {}", rigid.pieces);
+        let shape = &shapes[rigid.shape as usize + k];
+        // A compound's piece is bounded by its own sphere about the centre of mass.
+        let radius = if rigid.pieces == 1 {
+            rigid.radius
+        } else {
+            shape.bounding_radius_about(-rigid.offset)
+        };
+        Self::piece(shape, radius, body, rigid).with_accel(accel)
     }
     /// A static shape in world coordinates.
     pub fn fixed(shape: &'a Shape<V>) -> Self {

@@ -275,7 +275,7 @@ impl<V: Vector> World<V> {
 
     /// Body `i` as a [`MovingPiece`] (a rigid world only).
     #[inline]
-    fn mover(&self, i: usize) -> MovingPiece<'_, V> {
+    pub(crate) fn mover(&self, i: usize) -> MovingPiece<'_, V> {
         let r = &self.rigid[i];
         MovingPiece::body(&self.shapes[r.shape as usize], &self.bodies[i], r)
             .with_accel(self.accel(i))

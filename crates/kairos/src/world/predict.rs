@@ -9,7 +9,7 @@ use crate::ball_toi::{
 use crate::body::BodyId;
 use crate::event::{Event, EventKind};
 use crate::math::Vector;
-use crate::rigid::{self, WallPieces};
+use crate::rigid::{self, MovingPiece, WallPieces};
 use crate::rigid_mesh;
 use crate::wall::WallId;
 
@@ -67,7 +67,17 @@ impl<V: Vector> World<V> {
                 if !rigid::body_wall(&hull, pieces, t_max).is_hit() {
                     return Toi::miss(ToiStatus::Separating);
                 }
-                rigid::pieces_body_wall(self.pieces(i), pieces, t_max)
+                // Then the triangles through the mesh's sphere tree: only those whose
+                // subtrees can reach the wall by the earliest contact found so far.
+                let (b, r) = (&self.bodies[i], &self.rigid[i]);
+                let piece = |k| MovingPiece::nth_piece(&self.shapes, b, r, self.accel(i), k);
+                rigid_mesh::mesh_wall(
+                    &self.mover(i),
+                    &self.mesh_body(i).body,
+                    piece,
+                    pieces,
+                    t_max,
+                )
             }
         }
     }

@@ -613,3 +613,78 @@ fn larger_periodic_gases_are_identical() {
         assert!(logs[0].len() > 4000, "{what}: {} events", logs[0].len());
     }
 }
+
+/// Open scenes whose bodies fly far out of the cell grid's box: the neighbour lists clamp
+/// centres into the box (a body flying out is listed anew a bounded number of times), and every
+/// broad phase still gives the all-pairs log: a crowd with bodies that leave it at 10^4 and catch
+/// up with each other some 10^5 out (head on, at an angle, and grazing), and a crowd bouncing on
+/// a floor under gravity into which a body thrown up out of the box at 10^3 falls back.
+#[test]
+fn bodies_flying_far_out_of_open_scenes() {
+    let ball = |p: [f64; 3], v: [f64; 3]| BodySpec {
+        position: p,
+        velocity: v,
+        radius: 0.4,
+        mass: 1.0,
+    };
+    let crowd = |side: usize, spacing: f64, speed: f64| {
+        (0..side * side * side)
+            .map(|k| {
+                let f = k as f64;
+                let p = [k % side, k / side % side, k / side / side].map(|c| c as f64 * spacing);
+                let v = [(f * 0.7).sin(), (f * 1.3).cos(), (f * 2.1).sin()].map(|c| c * speed);
+                ball(p, v)
+            })
+            .collect::<Vec<_>>()
+    };
+    let scene = |bodies, walls, gravity, duration| Scene {
+        dim: 3,
+        duration,
+        restitution: 1.0,
+        contact_duration: None,
+        gravity,
+        rest_speed: None,
+        friction: 0.0,
+        walls,
+        bodies,
+        periodic: None,
+        shapes: Vec::new(),
+        meshes: Default::default(),
+    };
+    let mut bodies = crowd(6, 1.0, 0.5);
+    bodies.extend([
+        ball([-3.0, 20.0, 0.5], [-1e4, 0.0, 0.0]),
+        ball([9.0, 20.0, 0.5], [-1e4 - 1.0, 0.0, 0.0]),
+        ball([-3.0, -9.0, 2.0], [-1e4, -2e3, 0.0]),
+        ball([8.0, -9.0, 2.0], [-1e4 - 0.5, -2e3 - 0.01, 0.005]),
+        ball([12.0, 12.0, -10.0], [1.0, 1.0, -1e4]),
+        ball([12.5, 12.0, 12.0], [1.0, 1.0, -1e4 - 1.1]),
+    ]);
+    let open = scene(bodies, Vec::new(), [0.0; 3], 40.0);
+    open.validate().unwrap();
+    let log = records::<DVec3>(
+        &open,
+        BroadPhaseKind::AllPairs,
+        &BroadPhaseOptions::default(),
+    );
+    let far = log
+        .iter()
+        .filter(|r| r.a >= 216 && r.pos_a.iter().any(|x| x.abs() > 1e4))
+        .count();
+    assert!(far >= 3, "{far} contacts far out");
+    compare3(&open, "bodies flying out");
+
+    let mut bodies = crowd(4, 1.5, 2.0);
+    for b in &mut bodies {
+        b.position[2] += 1.0;
+    }
+    bodies.push(ball([2.2, 2.3, 8.0], [0.0, 0.0, 1e3]));
+    let floor = vec![WallSpec::Plane {
+        point: vec![0.0; 3],
+        normal: vec![0.0, 0.0, 1.0],
+    }];
+    let thrown = scene(bodies, floor, [0.0, 0.0, -10.0], 205.0);
+    thrown.validate().unwrap();
+    let n = compare3(&thrown, "a body thrown up out of the box");
+    assert!(n > 1000, "{n} events");
+}

@@ -8,6 +8,8 @@
 //! skin ([`super::CalendarOptions::DEFAULT_LIST_SKIN`]) is 0.6 of the largest contact distance;
 //! where the cells are much wider than the cut-off (sparse or tiny bodies), the reach grows to
 //! what the cells around a centre cover, and where those are all the cells no body is re-listed.
+//! Outside a periodic box, centres are clamped into the grid's box ([`Slab`]), so a body that
+//! flies far out is listed anew a bounded number of times, not at every reach of its flight.
 //! Lists pay where the cells give many candidates (dense 3D gases); in 2D (9 cells) and where
 //! bodies fly far between collisions they cost more than they save, which is what
 //! `BroadPhaseKind::auto` follows.
@@ -22,7 +24,7 @@
 //! cut-off), since at a million bodies each row is a cache miss of its own. The lists cost about
 //! 150 bytes a body on top of the cells' mode.
 
-use super::cells::NextLinks;
+use super::cells::{CellGrid, NextLinks};
 use super::entry::{Entry, EntryKind};
 use super::Calendar;
 use crate::body::Body;
@@ -53,6 +55,53 @@ pub(super) struct Lists<V: Vector> {
     pub(super) node: Vec<ListNode<V>>,
     /// Each body's neighbours (symmetric: `j` lists `i` when `i` lists `j`), in one store.
     pub(super) of: ListStore,
+    /// The box of the cell grid outside a periodic box ([`Slab`]): centres are clamped into it.
+    pub(super) slab: Option<Slab>,
+    /// Re-listings so far (counted by the tests).
+    #[cfg(test)]
+    pub(super) relistings: u64,
+}
+
+/// The box covered by the cell grid of an open scene (no periodic box): every centre is clamped
+/// into it, so a body that flies out of it is listed around the point of the box nearest to it.
+///
+/// Why that keeps the lists exact: clamping onto a box moves no two points further apart, so
+/// bodies whose clamped positions are more than a contact distance apart do not touch, and the
+/// lists' argument holds for clamped positions as for the positions themselves. Outside the box
+/// a clamped coordinate stands still while the body moves away on that axis: a body that flies
+/// out is re-listed a bounded number of times (about the box's size over the reach), not once
+/// a reach of its flight. The cells do the same (a position outside the grid falls in an edge
+/// cell).
+#[derive(Clone, Copy, Debug)]
+pub(super) struct Slab {
+    pub(super) lo: [f64; 3],
+    pub(super) hi: [f64; 3],
+}
+
+impl Slab {
+    /// The box of `grid`; `None` for a periodic box, whose centres need no clamping.
+    pub(super) fn of(grid: &CellGrid) -> Option<Slab> {
+        (!grid.periodic).then(|| Slab {
+            lo: grid.origin,
+            hi: std::array::from_fn(|a| grid.origin[a] + grid.dims[a] as f64 * grid.width[a]),
+        })
+    }
+
+    /// `p` clamped into the box.
+    #[inline]
+    pub(super) fn clamp<V: Vector>(&self, p: V) -> V {
+        let mut x = p.to_array3();
+        for a in 0..V::DIM {
+            x[a] = x[a].clamp(self.lo[a], self.hi[a]);
+        }
+        V::from_array3(x)
+    }
+
+    /// Whether the box holds `p`.
+    #[inline]
+    pub(super) fn holds<V: Vector>(&self, p: V) -> bool {
+        (0..V::DIM).all(|a| p.comp(a) >= self.lo[a] && p.comp(a) <= self.hi[a])
+    }
 }
 
 impl<V: Vector> Lists<V> {
@@ -90,6 +139,14 @@ impl<V: Vector> Lists<V> {
             // Every body is listed with every other: none is re-listed.
             return Entry::NOTHING;
         }
+        if let Some(slab) = &self.slab {
+            // Within the box the body's clamped position is its position: the forms below.
+            // (It is within reach of its centre now, so its path's exit root is the one.)
+            let p = b.state_at_accel(now, acc).0;
+            if !slab.holds(p) {
+                return self.relisting_outside(b, acc, now, i, slab);
+            }
+        }
         if acc != V::ZERO {
             return self.relisting_accel(b, acc, now, i);
         }
@@ -124,6 +181,72 @@ impl<V: Vector> Lists<V> {
         }
     }
 
+    /// [`Lists::relisting`] of a body outside the grid's box `slab` at `now`: a time no later
+    /// than the one at which its clamped position can be `reach` from its centre. On an axis on
+    /// which the body is at least `reach` outside the box, its clamped coordinate stands still
+    /// until it comes back to the box, which takes at least the time it needs to close that
+    /// gap at its speed and acceleration towards the box (if any); the other axes move it at
+    /// most as fast as the body. So a body that flies out is listed anew a few times and then
+    /// not at all while it flies on, and one coming back is listed anew as it reaches the box.
+    fn relisting_outside(&self, b: &Body<V>, acc: V, now: f64, i: u32, slab: &Slab) -> Entry {
+        let (p, v) = b.state_at_accel(now, acc);
+        let (p, v, acc) = (p.to_array3(), v.to_array3(), acc.to_array3());
+        let c = self.node[i as usize].centre.to_array3();
+        // Lengths far from 1 in units of the reach, times one power of two (times unchanged).
+        let s = if self.reach > 1e-60 && self.reach < 1e60 {
+            1.0
+        } else {
+            crate::math::power_of_two(-self.reach.log2().round())
+        };
+        let reach = self.reach * s;
+        let (mut dist, mut speed, mut accel) = ([0.0; 3], [0.0; 3], [0.0; 3]);
+        let mut thaw = f64::INFINITY;
+        for a in 0..V::DIM {
+            let x = p[a];
+            dist[a] = (x.clamp(slab.lo[a], slab.hi[a]) - c[a]) * s;
+            // The gap to the box, and the velocity and acceleration towards it.
+            let (gap, towards, pull) = if x > slab.hi[a] {
+                ((x - slab.hi[a]) * s, -v[a] * s, -acc[a] * s)
+            } else if x < slab.lo[a] {
+                ((slab.lo[a] - x) * s, v[a] * s, acc[a] * s)
+            } else {
+                (0.0, 0.0, 0.0)
+            };
+            if gap >= reach {
+                // The clamped coordinate stands still until the gap is closed: at the earliest
+                // after `gap = w t + al t^2 / 2`.
+                let (w, al) = (towards.max(0.0), pull.max(0.0));
+                if w > 0.0 || al > 0.0 {
+                    let t = 2.0 * gap / (w + (w * w + 2.0 * al * gap).sqrt());
+                    thaw = thaw.min(if t >= 0.0 { t * (1.0 - 1e-9) } else { 0.0 });
+                }
+            } else {
+                (speed[a], accel[a]) = (v[a] * s, acc[a] * s);
+            }
+        }
+        let room = reach - norm(&dist);
+        let (speed, accel) = (norm(&speed), norm(&accel));
+        let moving = if !(room > 0.0) {
+            0.0
+        } else if speed == 0.0 && accel == 0.0 {
+            f64::INFINITY
+        } else {
+            // The clamped position moves at most `speed t + accel t^2 / 2` from where it is.
+            2.0 * room / (speed + (speed * speed + 2.0 * accel * room).sqrt())
+        };
+        let dt = moving.min(thaw);
+        if dt == f64::INFINITY {
+            return Entry::NOTHING;
+        }
+        Entry {
+            time: now + if dt >= 0.0 { dt } else { 0.0 },
+            a: i,
+            b: 0,
+            kind: EntryKind::Relisting,
+            partner_counter: 0,
+        }
+    }
+
     /// [`Lists::relisting`] under the constant acceleration `acc`: a time no later than the one
     /// at which the body, from its position at `now`, can be `reach` from its centre (its
     /// distance grows at most by `|v| s + |a| s² / 2`). Early re-listing only costs work.
@@ -144,6 +267,15 @@ impl<V: Vector> Lists<V> {
             partner_counter: 0,
         }
     }
+}
+
+/// The Euclidean length of `x`, without over- or underflow in its squares.
+fn norm(x: &[f64; 3]) -> f64 {
+    let m = x.iter().fold(0.0f64, |m, &c| m.max(c.abs()));
+    if !(m > 0.0) || m == f64::INFINITY {
+        return m;
+    }
+    m * x.iter().map(|&c| (c / m) * (c / m)).sum::<f64>().sqrt()
 }
 
 /// A body's centre and the next body in the list of its centre's cell.
@@ -283,6 +415,7 @@ impl<V: Vector> Calendar<V> {
         if let Some(mut lists) = self.lists.take() {
             lists.reach = reach;
             lists.cut2 = cut * cut;
+
             // The store is sized by the longest list of a sample of bodies (it grows if a list
             // outgrows it), then filled.
             let mut cand = Vec::new();
@@ -311,6 +444,11 @@ impl<V: Vector> Calendar<V> {
         old.clear();
         old.extend_from_slice(lists.of.get(i));
         let c = world.body_state_at(i as usize, t).0;
+        let c = lists.slab.map_or(c, |slab| slab.clamp(c));
+        #[cfg(test)]
+        {
+            lists.relistings += 1;
+        }
         self.cells.unlink(&mut lists.node[..], i);
         lists.node[i as usize].centre = c;
         let cell = self.grid.index(self.grid.coords(c));
@@ -437,6 +575,72 @@ mod tests {
             assert_eq!((e.a, e.b), (0, 1), "scale {s}");
             assert!((e.time - 0.98).abs() < 1e-12, "scale {s}: {}", e.time);
         }
+    }
+
+    /// A body that flies far out of an open scene is listed anew a bounded number of times,
+    /// not once a reach of its flight (it was re-listed some 10^5 times a unit of time here,
+    /// without end): a lattice of resting balls and one leaving it at 10^4, alone, then with a
+    /// second that it catches up with far out, and one thrown up and pulled back by gravity.
+    #[test]
+    fn a_body_that_flies_out_is_listed_anew_a_bounded_number_of_times() {
+        let ball = |p: [f64; 3], v: [f64; 3]| Body::new(DVec3::from(p), DVec3::from(v), 0.4, 1.0);
+        let lattice = || {
+            let mut bodies = Vec::new();
+            for k in 0..1000 {
+                let p = [(k % 10) as f64, (k / 10 % 10) as f64, (k / 100) as f64];
+                bodies.push(ball(p, [0.0; 3]));
+            }
+            bodies
+        };
+        let lists_of = |cal: &Calendar<DVec3>| cal.lists.as_ref().unwrap().relistings;
+        let new = || {
+            Calendar::<DVec3>::new(CalendarOptions {
+                list_skin: Some(CalendarOptions::DEFAULT_LIST_SKIN),
+                ..Default::default()
+            })
+        };
+        // Alone: no event, at any horizon.
+        let mut bodies = lattice();
+        bodies.push(ball([-3.0, 0.5, 0.5], [-1e4, 0.3, 0.2]));
+        let world = World::builder(bodies, Vec::new()).build().unwrap();
+        let mut cal = new();
+        assert!(cal.next_event(&world, 0.0, 10.0).is_none());
+        let after_ten = lists_of(&cal);
+        assert!(after_ten <= 20, "{after_ten} re-listings by t = 10");
+        // Then while it drifts out of the box's other axes (at 0.3 and 0.2), and no more.
+        assert!(cal.next_event(&world, 0.0, 1e300).is_none());
+        assert!(lists_of(&cal) <= 100, "{} re-listings", lists_of(&cal));
+        // Two flying out, the second catching up with the first at t = 11.2, x = -1.1e5.
+        let mut bodies = lattice();
+        bodies.push(ball([-3.0, 20.0, 0.5], [-1e4, 0.0, 0.0]));
+        bodies.push(ball([9.0, 20.0, 0.5], [-1e4 - 1.0, 0.0, 0.0]));
+        let world = World::builder(bodies, Vec::new()).build().unwrap();
+        let mut cal = new();
+        let e = cal.next_event(&world, 0.0, 1e300).expect("they meet");
+        assert_eq!((e.a, e.b), (1000, 1001));
+        assert!((e.time - 11.2).abs() < 1e-6, "{}", e.time);
+        assert!(lists_of(&cal) <= 40, "{} re-listings", lists_of(&cal));
+        // Under gravity every body falls out of the box, and one thrown up at 10^3 out of its
+        // top falls back through it some 200 later: each is listed anew while it crosses the
+        // box (about 20 times), not on and on as it falls.
+        let mut bodies: Vec<_> = (0..125)
+            .map(|k| {
+                ball(
+                    [(k % 5) as f64, (k / 5 % 5) as f64, (k / 25) as f64],
+                    [0.0; 3],
+                )
+            })
+            .collect();
+        bodies.push(ball([2.5, 2.5, 5.0], [0.0, 0.0, 1e3]));
+        let world = World::builder(bodies, Vec::new())
+            .gravity(DVec3::new(0.0, 0.0, -10.0), 0.0)
+            .build()
+            .unwrap();
+        let mut cal = new();
+        assert!(cal.next_event(&world, 0.0, 100.0).is_none());
+        assert!(lists_of(&cal) <= 126 * 40, "{} re-listings", lists_of(&cal));
+        assert!(cal.next_event(&world, 0.0, 1e300).is_none());
+        assert!(lists_of(&cal) <= 126 * 40, "{} re-listings", lists_of(&cal));
     }
 
     /// Neighbour lists stay symmetric and complete while bodies are re-listed: after every
