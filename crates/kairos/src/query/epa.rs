@@ -54,6 +54,9 @@
 //! * [`EpaResult::depth`] is always the upper bound `n·w` along the reported normal, so moving
 //!   `B` by `(depth + η) · normal`, for any `η > 0` above rounding, separates the shapes;
 //!   [`EpaResult::lower_bound`] is the certified lower bound.
+//! * Any size: a Minkowski difference larger than about `1e38` or smaller than `1e-38` is
+//!   expanded at unit size, scaled exactly by a power of two, and the answer scaled back (the
+//!   normals' squared lengths would overflow beyond about `1e77` and underflow below `1e-77`).
 //! * [`EpaStatus::Touching`] when the depth is at most `ε s + δ`. A flat Minkowski difference
 //!   (two segments in 3D, coplanar triangles) is touching with depth 0 and a normal orthogonal
 //!   to it.
@@ -280,7 +283,8 @@ where
         // segments) has depth 0 along a normal orthogonal to it, which stays right.
         let start = cache.points_at(pose_a, pose_b);
         let sup = |d: V| support(&ca, pose_a, &cb, pose_b, d);
-        let mut r = expand(start, sup, tolerance, options.max_iterations, core.point_a);
+        let mut r =
+            expand_at_unit_size(start, sup, tolerance, options.max_iterations, core.point_a);
         r.iterations += core.iterations;
         r.depth += margin;
         r.lower_bound += margin;
@@ -313,7 +317,7 @@ where
     }
     let start = cache.points_at(pose_a, pose_b);
     let sup = |d: V| support(&fa, pose_a, &fb, pose_b, d);
-    let mut r = expand(start, sup, tolerance, options.max_iterations, g.point_a);
+    let mut r = expand_at_unit_size(start, sup, tolerance, options.max_iterations, g.point_a);
     r.iterations += g.iterations;
     r
 }
@@ -635,6 +639,63 @@ impl<V: Vector> Polytope<V> {
         }
         (pa, pb)
     }
+}
+
+/// Sizes of the Minkowski difference beyond which [`expand`] runs at unit size: its normals are
+/// cross products of differences, whose squared lengths (fourth powers of the size) overflow
+/// beyond about `1e77` and lose their digits to underflow below about `1e-77`. Within them
+/// nothing is scaled, so ordinary queries are untouched.
+const UNIT_SIZE_ABOVE: f64 = 1.0e38; // about 2^126
+const UNIT_SIZE_BELOW: f64 = 1.0e-38;
+
+/// [`expand`] on the Minkowski difference scaled by a power of two to about unit size when its
+/// start is beyond [`UNIT_SIZE_ABOVE`] or below [`UNIT_SIZE_BELOW`], the result scaled back. A
+/// power of two scales every point, difference and support point exactly (away from the
+/// subnormals, which scaling up only makes exact again), so the answer is the unit-size one's.
+fn expand_at_unit_size<V: Vector>(
+    mut start: Vec<Point<V>>,
+    sup: impl Fn(V) -> Point<V>,
+    tolerance: f64,
+    max_iterations: u32,
+    fallback: V,
+) -> EpaResult<V> {
+    let mut extra = 0u32;
+    if start.is_empty() {
+        start.push(sup(V::unit(0)));
+        extra = 1;
+    }
+    // The largest coordinate: a length would itself overflow or underflow out there.
+    let size = start.iter().map(|p| p.w.max_abs()).fold(0.0, f64::max);
+    if !(size > UNIT_SIZE_ABOVE || (size < UNIT_SIZE_BELOW && size > 0.0)) {
+        let mut r = expand(start, sup, tolerance, max_iterations, fallback);
+        r.iterations += extra;
+        return r;
+    }
+    // 2^-e with e the size's binary exponent: exact, and its inverse too.
+    let e = size.log2().round().clamp(-1000.0, 1000.0) as i32;
+    let (down, up) = (pow2(-e), pow2(e));
+    let scaled = |p: Point<V>| p.scaled(down);
+    let start = start.into_iter().map(scaled).collect();
+    let mut r = expand(
+        start,
+        |d| scaled(sup(d)),
+        tolerance,
+        max_iterations,
+        fallback * down,
+    );
+    r.iterations += extra;
+    r.depth *= up;
+    r.lower_bound *= up;
+    r.separation *= up;
+    r.point_a = r.point_a * up;
+    r.point_b = r.point_b * up;
+    r
+}
+
+/// `2^e` for `|e| <= 1000`, exactly (as two factors where one would leave the normal range).
+fn pow2(e: i32) -> f64 {
+    let half = e / 2;
+    f64::powi(2.0, half) * f64::powi(2.0, e - half)
 }
 
 /// EPA from the points `start` (GJK's final simplex) with the support function `sup` of the

@@ -708,3 +708,60 @@ fn polygons_by_separating_axes_match_the_expansion() {
     println!("penetrating pairs compared: {compared}");
     assert!(compared > 5000);
 }
+
+// ---------------------------------------------------------------------------------------------
+// Scale
+
+/// The depth of two overlapping turned boxes and of two polyhedra is the same, relative to their
+/// size, from 1e-300 to 1e300: EPA solves at unit size (scaled exactly by a power of two), where
+/// its normals' squared lengths neither overflow (beyond about 1e78 the depth collapsed) nor
+/// underflow (below about 1e-82).
+#[test]
+fn the_depth_does_not_depend_on_the_size() {
+    let turn = DQuat::from_axis_angle(DVec3::new(1.0, 2.0, 3.0).normalize(), 0.3);
+    let hull: Vec<DVec3> = (0..12)
+        .map(|i| {
+            let t = i as f64;
+            DVec3::new((1.3 * t).cos(), (1.7 * t).sin(), (0.9 * t).cos() * 0.8)
+        })
+        .collect();
+    let solve = |s: f64, boxes: bool| -> EpaResult<DVec3> {
+        let (a, b) = if boxes {
+            (
+                Shape::cuboid(DVec3::new(1.0, 0.7, 0.5) * s).unwrap(),
+                Shape::cuboid(DVec3::new(0.6, 0.8, 0.9) * s).unwrap(),
+            )
+        } else {
+            let scaled: Vec<DVec3> = hull.iter().map(|&p| p * s).collect();
+            (
+                Shape::polyhedron(&scaled).unwrap(),
+                Shape::polyhedron(&scaled).unwrap(),
+            )
+        };
+        let pa = Pose::new(DVec3::ZERO, DQuat::IDENTITY);
+        let pb = Pose::new(DVec3::new(1.1, 0.3, -0.2) * s, turn);
+        epa(&a, &pa, &b, &pb)
+    };
+    for boxes in [true, false] {
+        let unit = solve(1.0, boxes);
+        assert_eq!(unit.status, EpaStatus::Penetrating, "{unit:?}");
+        for s in [1e-300, 1e-200, 1e-100, 1e-82, 1e78, 1e100, 1e200, 1e300] {
+            let r = solve(s, boxes);
+            assert_eq!(r.status, EpaStatus::Penetrating, "size {s:e}: {r:?}");
+            let depth = r.depth / s;
+            assert!(
+                (depth - unit.depth).abs() <= 1e-9 * unit.depth,
+                "size {s:e} (boxes {boxes}): depth {depth} against {} at unit size",
+                unit.depth
+            );
+            assert!(
+                (r.normal - unit.normal).length() <= 1e-6,
+                "size {s:e}: normal {} against {}",
+                r.normal,
+                unit.normal
+            );
+            let witness = (r.point_a - r.point_b) / s - unit.normal * unit.depth;
+            assert!(witness.length() <= 1e-6 * unit.depth, "size {s:e}: {r:?}");
+        }
+    }
+}

@@ -285,3 +285,18 @@ pub(super) struct Point<V> {
     id_a: FeatureId,
     id_b: FeatureId,
 }
+
+impl<V: Vector> Point<V> {
+    /// The same point of the Minkowski difference of both shapes scaled by `s` about the
+    /// origin (exact for a power of two).
+    pub(super) fn scaled(self, s: f64) -> Self {
+        Self {
+            w: self.w * s,
+            a: self.a * s,
+            b: self.b * s,
+            local_a: self.local_a * s,
+            local_b: self.local_b * s,
+            ..self
+        }
+    }
+}
