@@ -496,3 +496,34 @@ fn the_stepped_check_holds_at_the_edges() {
         assert_eq!(s["stepped"]["tunnelled_pairs"], 0, "--dt {dt}: {s}");
     }
 }
+
+/// The `drop` scene at dt 1/60: pairs that touch without a push (resting, grazing, or stopped
+/// where they touched) are not passes. Every body stays in the room and none is counted or
+/// warned about.
+#[test]
+fn the_drop_scene_reports_no_pass_through() {
+    let dir = tempdir("stepped-drop-passes");
+    ok(&kairos(&["generate", "drop", "-o", "d.toml"], &dir));
+    let o = kairos(
+        &[
+            "run",
+            "d.toml",
+            "-o",
+            "d.ktrace",
+            "--stepper",
+            "stepped",
+            "--dt",
+            DT,
+            "--summary-json",
+            "s.json",
+        ],
+        &dir,
+    );
+    ok(&o);
+    assert!(
+        !text(&o.stderr).contains("passed through"),
+        "{}",
+        text(&o.stderr)
+    );
+    assert_eq!(json(&dir.join("s.json"))["stepped"]["tunnelled_pairs"], 0);
+}
