@@ -103,7 +103,8 @@
 //! did not push in that step or the next, and that left the pair interpenetrated beyond the
 //! slop or on the other side, passed through: [`StepStats::tunnelled`] counts it, with the
 //! check on as off (a pair that touched without a push, resting or grazing, did not), and so
-//! does each body whose centre goes behind a plane wall. Not yet held: a body of tiny inertia (a plank of `inertia = 1e-9`), a box of half
+//! does each body whose centre goes behind a plane wall or a side of a box room.
+//! Not yet held: a body of tiny inertia (a plank of `inertia = 1e-9`), a box of half
 //! extent 10⁻⁸ or a sliver resting on the floor, and a stack under gravity 10⁶, sink through
 //! the floor (counted, and the CLI warns).
 //!
@@ -278,7 +279,8 @@ pub struct StepStats {
     /// other in that step or the next, and that are left interpenetrated beyond the slop or on
     /// the other side: they passed through each other (counted with the check on, and off with
     /// [`StepOptions::count_tunnelled`], for the step before the last);
-    /// and each body whose centre went behind a plane wall, check on or off.
+    /// and each body whose centre went behind a wall's inner face (a plane, or a side of a box
+    /// room), check on or off.
     pub tunnelled: u64,
     /// Of those, a body and a wall.
     pub tunnelled_wall: u64,

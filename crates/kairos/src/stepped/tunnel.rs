@@ -1,6 +1,7 @@
 //! The stepped engine's count of pass-throughs ([`super::StepStats::tunnelled`]): the exact
 //! contacts the motion made that the solver never pushed on and that left the pair
-//! interpenetrated or on the other side, and the bodies whose centre went behind a plane wall.
+//! interpenetrated or on the other side, and the bodies whose centre went behind a wall's inner
+//! face (a plane, or a side of a box room).
 
 use super::{ContactPair, Correction, SteppedSim, BAUMGARTE_SLOP, SLOP};
 use crate::math::Vector;
@@ -68,7 +69,8 @@ impl<V: Vector> SteppedSim<V> {
     }
 
     /// The inner faces of the walls, each a wall id with a point of the face and its normal
-    /// into the room: every plane.
+    /// into the room: every plane, and the faces of each box room (`2 × dim` walls in a row, the
+    /// sides of an axis-aligned box, as a `box` wall item builds them).
     fn inner_faces(&self) -> Vec<(u32, V, V)> {
         let walls = &self.world.walls;
         let mut faces = Vec::new();
@@ -76,6 +78,15 @@ impl<V: Vector> SteppedSim<V> {
         while k < walls.len() {
             if let Wall::Plane(p) = &walls[k] {
                 faces.push((k as u32, p.point, p.normal));
+            } else if let Some((min, max)) = box_room(&walls[k..]) {
+                for axis in 0..V::DIM {
+                    let n = V::unit(axis);
+                    let w = (k + 2 * axis) as u32;
+                    faces.push((w, min, n));
+                    faces.push((w + 1, max, n * -1.0));
+                }
+                k += 2 * V::DIM;
+                continue;
             }
             k += 1;
         }
@@ -104,4 +115,50 @@ impl<V: Vector> SteppedSim<V> {
         }
         self.behind = now;
     }
+}
+
+/// The corners `(min, max)` of the box room whose sides are the first `2 × dim` of `walls`
+/// (in 2D segments, in 3D polygons; per axis the side at `min` then the side at `max`, each
+/// spanning the box on the other axes), if they are one.
+fn box_room<V: Vector>(walls: &[Wall<V>]) -> Option<(V, V)> {
+    let d = V::DIM;
+    let points = |w: &Wall<V>| -> Option<Vec<V>> {
+        match w {
+            Wall::Segment(s) if d == 2 => Some(vec![s.a, s.b]),
+            Wall::Polygon(p) if d == 3 => Some(p.vertices.clone()),
+            _ => None,
+        }
+    };
+    let sides = walls
+        .get(..2 * d)?
+        .iter()
+        .map(points)
+        .collect::<Option<Vec<_>>>()?;
+    let (mut min, mut max) = (vec![0.0; d], vec![0.0; d]);
+    for axis in 0..d {
+        min[axis] = sides[2 * axis][0].comp(axis);
+        max[axis] = sides[2 * axis + 1][0].comp(axis);
+    }
+    if (0..d).any(|a| !(min[a] < max[a])) {
+        return None;
+    }
+    for (k, side) in sides.iter().enumerate() {
+        let (axis, x) = (k / 2, if k % 2 == 0 { min[k / 2] } else { max[k / 2] });
+        for o in 0..d {
+            let (lo, hi) = side
+                .iter()
+                .fold((f64::INFINITY, f64::NEG_INFINITY), |r, p| {
+                    (r.0.min(p.comp(o)), r.1.max(p.comp(o)))
+                });
+            let spans = if o == axis {
+                lo == x && hi == x
+            } else {
+                lo == min[o] && hi == max[o]
+            };
+            if !spans {
+                return None;
+            }
+        }
+    }
+    Some((V::try_from_slice(&min)?, V::try_from_slice(&max)?))
 }
