@@ -4,6 +4,7 @@
 
 use super::contacts::biases;
 use super::solve::along;
+use super::tunnel::Contacted;
 use super::{ContactPair, Softness, SteppedSim, SPECULATIVE};
 use crate::math::Vector;
 use crate::roots::ToiStatus;
@@ -223,7 +224,7 @@ impl<V: Vector> SteppedSim<V> {
         let mut gave_up = false;
         // The contacts the motion at the start of the sub-step makes, and when each body's
         // motion first changed (an impact): a prediction holds until then.
-        let mut predicted: Option<Vec<(ContactPair, f64)>> = None;
+        let mut predicted: Option<Vec<(Contacted<V>, f64)>> = None;
         let mut changed: Vec<(u32, f64)> = Vec::new();
         loop {
             if watched.iter().all(|w| w.quiet) {
@@ -240,7 +241,8 @@ impl<V: Vector> SteppedSim<V> {
                 self.stats.ccd_queries += 1;
                 if toi.is_hit() && toi.time <= left {
                     if predicted.is_none() && toi.status != ToiStatus::Stalled {
-                        scan.push((w.pair, toi.time.max(0.0)));
+                        let t = toi.time.max(0.0);
+                        scan.push((self.contacted(w.pair, t), t));
                     }
                     if first.is_none_or(|f| toi.time < f.0) {
                         first = Some((toi.time.max(0.0), k, toi.status));
@@ -338,7 +340,8 @@ impl<V: Vector> SteppedSim<V> {
         }
         // A predicted contact whose bodies kept their motion up to it was made: the pair must
         // push in this step or the next, or it passed through.
-        for (c, t) in predicted.unwrap_or_default() {
+        for (made, t) in predicted.unwrap_or_default() {
+            let c = made.pair;
             let since = |x: u32| {
                 changed
                     .iter()
@@ -347,7 +350,7 @@ impl<V: Vector> SteppedSim<V> {
             };
             let before = since(c.a).min(if c.wall { f64::INFINITY } else { since(c.b) });
             if t < before {
-                self.pending.push(c);
+                self.pending.push(made);
             }
         }
         self.ccd = Some(ccd);

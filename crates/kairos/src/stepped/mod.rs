@@ -99,10 +99,12 @@
 //!    [`StepStats::ccd_gave_up`] (the CLI warns).
 //!
 //! The times of impact first asked in a sub-step, on the motion at its start, are the contacts
-//! the exact motion makes; one whose bodies' motion no impact changed before it, and whose
-//! pair did not push in that step or the next, passed through: [`StepStats::tunnelled`]
-//! counts it, with the check on as off, and so does each body whose centre goes behind a plane
-//! wall. Not yet held: a body of tiny inertia (a plank of `inertia = 1e-9`), a box of half
+//! the exact motion makes; one whose bodies' motion no impact changed before it, whose pair
+//! did not push in that step or the next, and that left the pair interpenetrated beyond the
+//! slop or on the other side, passed through: [`StepStats::tunnelled`] counts it, with the
+//! check on as off (a pair that touched without a push, resting or grazing, did not), and so
+//! does each body whose centre goes behind a plane wall or a side of a box room.
+//! Not yet held: a body of tiny inertia (a plank of `inertia = 1e-9`), a box of half
 //! extent 10⁻⁸ or a sliver resting on the floor, and a stack under gravity 10⁶, sink through
 //! the floor (counted, and the CLI warns).
 //!
@@ -175,6 +177,7 @@ mod contacts;
 mod options;
 mod sleep;
 mod solve;
+mod tunnel;
 pub use ccd::{IMPACTS_PER_PAIR, IMPACT_GAP, MAX_IMPACTS};
 pub use options::*;
 pub use sleep::{SLEEP_SPEED, TIME_TO_SLEEP};
@@ -273,9 +276,11 @@ pub struct StepStats {
     /// did not hold them (see the module docs, "The continuous check").
     pub ccd_gave_up: u64,
     /// Pairs whose exact motion made a contact in a sub-step, and that did not push on each
-    /// other in that step or the next: they passed through each other (counted with the
-    /// check on, and off with [`StepOptions::count_tunnelled`], for the step before the last);
-    /// and each body whose centre went behind a plane wall, check on or off.
+    /// other in that step or the next, and that are left interpenetrated beyond the slop or on
+    /// the other side: they passed through each other (counted with the check on, and off with
+    /// [`StepOptions::count_tunnelled`], for the step before the last);
+    /// and each body whose centre went behind a wall's inner face (a plane, or a side of a box
+    /// room), check on or off.
     pub tunnelled: u64,
     /// Of those, a body and a wall.
     pub tunnelled_wall: u64,
@@ -458,8 +463,8 @@ pub struct SteppedSim<V: Vector> {
     swept_finder: Box<dyn OverlapFinder<V>>,
     /// Pairs whose exact motion made a contact in a sub-step of this step, and of the step
     /// before (check off, counting on).
-    pending: Vec<ContactPair>,
-    pending_before: Vec<ContactPair>,
+    pending: Vec<tunnel::Contacted<V>>,
+    pending_before: Vec<tunnel::Contacted<V>>,
     /// The solver's residuals summed over the sub-steps with contacts, and their count.
     residual: (f64, u64),
     /// Per body: whether it sleeps, how long it has been slow, and its island's root while
@@ -708,46 +713,16 @@ impl<V: Vector> SteppedSim<V> {
             }
         }
         // A contact the exact motion made in the step before, with no push between the pair
-        // in that step or this one: they passed through each other.
-        for c in std::mem::take(&mut self.pending_before) {
-            if self.touched.binary_search(&c).is_err() && self.touching.binary_search(&c).is_err() {
-                self.stats.tunnelled += 1;
-                self.stats.tunnelled_wall += c.wall as u64;
-            }
-        }
-        self.count_behind_planes();
-        self.pending.sort_unstable();
-        self.pending.dedup();
+        // in that step or this one, that left it interpenetrated or on the other side.
+        self.count_behind_walls();
+        let made = std::mem::take(&mut self.pending_before);
+        self.count_passes(made);
+        self.pending.sort_by_key(|m| m.pair);
+        self.pending.dedup_by_key(|m| m.pair);
         std::mem::swap(&mut self.pending, &mut self.pending_before);
         self.stats.steps += 1;
         self.stats.sweeps += self.options.iterations as u64 * substeps as u64;
         self.time = self.stats.steps as f64 * self.options.dt;
-    }
-
-    /// Counts as tunnelled each body whose centre went behind a plane wall in this step: a
-    /// plane's contacts are the body's vertices below it, so a centre behind it is a body
-    /// through it, whatever the check saw (a sliver or a box of tiny inertia sinking through
-    /// the floor under a load the sweeps cannot hold).
-    fn count_behind_planes(&mut self) {
-        let mut now = Vec::new();
-        for (w, piece) in self.world.wall_pieces.iter().enumerate() {
-            let WallPieces::Plane(plane) = piece else {
-                continue;
-            };
-            for (i, b) in self.bodies.iter().enumerate() {
-                if (b.position - plane.point).dot(plane.normal) < 0.0 {
-                    now.push((i as u32, w as u32));
-                }
-            }
-        }
-        now.sort_unstable();
-        for x in &now {
-            if self.behind.binary_search(x).is_err() {
-                self.stats.tunnelled += 1;
-                self.stats.tunnelled_wall += 1;
-            }
-        }
-        self.behind = now;
     }
 
     /// Sub-step `s` of the step, of length `h`.
@@ -889,7 +864,8 @@ impl<V: Vector> SteppedSim<V> {
         for w in watched {
             let toi = Self::toi_of(&mut ccd, self, w.pair, h);
             if toi.is_hit() && toi.time <= h {
-                self.pending.push(w.pair);
+                let made = self.contacted(w.pair, toi.time.max(0.0));
+                self.pending.push(made);
             }
         }
         self.ccd = Some(ccd);
