@@ -262,6 +262,3 @@ pub fn mesh_contact_sets<'a, V: Vector + 'a>(
         .collect();
     nearest_sets(near, |pa, pb| contact_set(pa, pb, t))
 }
-
-#[cfg(test)]
-mod tests;

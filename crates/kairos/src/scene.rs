@@ -18,6 +18,9 @@ mod validate;
 mod write;
 pub mod xyz;
 
+#[cfg(test)]
+mod mesh_wall_tests;
+
 use parts::{ball_parts, static_shape, table_spec, RigidParts, SceneDim};
 pub use parts::{rigid_body_spec, rigid_body_spec_in, BodyTable};
 

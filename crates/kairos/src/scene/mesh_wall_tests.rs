@@ -1,5 +1,10 @@
-use super::*;
-use crate::rigid::pieces_body_wall;
+//! A mesh body's contact with a wall through its sphere tree (`rigid_mesh::mesh_wall`), on
+//! worlds made from scenes: here, where the scene may use the world and the meshes (a test in
+//! `rigid_mesh` that read scenes would make an import circle).
+
+use crate::ball_toi::Toi;
+use crate::rigid::{pieces_body_wall, MovingPiece};
+use crate::rigid_mesh::mesh_wall;
 use crate::scene::Scene;
 use crate::world::World;
 use glam::DVec3;
