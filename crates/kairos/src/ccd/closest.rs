@@ -67,22 +67,11 @@ pub fn closest_on_triangle(p: P, a: P, b: P, c: P) -> P {
 
 /// The distance of segments `p1 q1` and `p2 q2`.
 pub fn segment_distance(p1: P, q1: P, p2: P, q2: P) -> f64 {
-    let (s, t) = segment_closest(p1, q1, p2, q2);
-    dist(
-        add(p1, scale(sub(q1, p1), s)),
-        add(p2, scale(sub(q2, p2), t)),
-    )
-}
-
-/// The parameters `(s, t)` in `[0, 1]` of the closest points `p1 + s (q1 − p1)` and
-/// `p2 + t (q2 − p2)` of segments `p1 q1` and `p2 q2` (Ericson, *Real-Time Collision
-/// Detection*, §5.1.9).
-pub(super) fn segment_closest(p1: P, q1: P, p2: P, q2: P) -> (f64, f64) {
     let (d1, d2, r) = (sub(q1, p1), sub(q2, p2), sub(p1, p2));
     let (a, e, f) = (dot(d1, d1), dot(d2, d2), dot(d2, r));
     let (s, t);
     if a <= f64::MIN_POSITIVE && e <= f64::MIN_POSITIVE {
-        return (0.0, 0.0);
+        return dist(p1, p2);
     }
     if a <= f64::MIN_POSITIVE {
         s = 0.0;
@@ -113,7 +102,7 @@ pub(super) fn segment_closest(p1: P, q1: P, p2: P, q2: P) -> (f64, f64) {
             }
         }
     }
-    (s, t)
+    dist(add(p1, scale(d1, s)), add(p2, scale(d2, t)))
 }
 
 /// Whether segment `p q` crosses or touches triangle `a b c`.

@@ -334,9 +334,7 @@ pub struct MeshContact {
     /// The features that meet.
     pub features: Features,
     /// The unit normal from `a` to `b` at `first` (the triangle's, or the edges' common
-    /// normal, turned the way they approach; for parallel edges or an end of one edge on the
-    /// other, as where two faces meet flat, the normal of a face beside either edge that they
-    /// approach along fastest), zero when the features give none.
+    /// normal, turned the way they approach), zero when the features give none.
     pub normal: [f64; 3],
     /// The contact point at `first` (the vertex, or the mean of the two edges' midpoints).
     pub point: [f64; 3],
@@ -582,9 +580,7 @@ impl Placed {
 /// turns make not quite linear in time), so that the features are left `ε_d` apart also when
 /// the root finder's time is a little early (its conservative report) or the turn bends the
 /// approach. Only ever earlier than `first`, so never after the first contact; never before 0.
-/// Capoeira's spheres, and features already `ε_d` apart at `first` (reported within the root
-/// finder's tolerance, as parallel edges in one plane where faces meet flat), take the seed's
-/// step as it is.
+/// Capoeira's spheres take the seed's step as it is.
 #[allow(clippy::too_many_arguments)]
 fn back_off(
     a: &MeshBody,
@@ -597,16 +593,9 @@ fn back_off(
     separation: f64,
 ) -> f64 {
     let gap_at = |t: f64| placed(a, ma, b, mb, t, features).gap();
-    let seed_step = (first - separation / approach_speed).max(0.0);
     let Some(mut gap) = gap_at(first) else {
-        return seed_step;
+        return (first - separation / approach_speed).max(0.0);
     };
-    if !(gap < separation) {
-        // Features reported within the root finder's tolerance though apart (parallel edges
-        // in one plane, where faces meet flat): their distance says nothing of the meshes',
-        // so the seed's step, as it is.
-        return seed_step;
-    }
     let mut t = first;
     for _ in 0..4 {
         // `!(gap < separation)` also ends on a NaN.
@@ -679,108 +668,12 @@ fn contact_frame(
     };
     let rel = sub(velocity(ma, point), velocity(mb, point));
     let (mut n, mut speed) = (normal, dot(rel, normal));
-    if let Features::VertexFace {
-        vertex_of_a,
-        vertex,
-        triangle,
-    } = *features
-    {
-        if let Placed::VertexFace {
-            vertex: p,
-            triangle: [q0, q1, q2],
-            ..
-        } = placed(a, ma, b, mb, t, features)
-        {
-            if !inside_triangle(p, [q0, q1, q2]) {
-                // The vertex on the triangle's edge or corner (faces that meet flat: a corner
-                // on the other's rim): the triangle's normal may lie across the approach. The
-                // contact's normal is then that of a face beside the triangle's edges or
-                // around the vertex, the one they approach along fastest.
-                let (tri_body, tri_motion, vtx_body, vtx_motion, sign) = if vertex_of_a {
-                    (b, mb, a, ma, -1.0)
-                } else {
-                    (a, ma, b, mb, 1.0)
-                };
-                let mut better = |m: &MeshBody,
-                                  motion: &ScrewMotion,
-                                  near: &dyn Fn(&[u32; 3]) -> bool,
-                                  sign: f64| {
-                    let v = m.mesh.vertices();
-                    for tri in m.mesh.triangles().iter().filter(|x| near(x)) {
-                        let [r0, r1, r2] = tri.map(|i| motion.at(v[i as usize], t));
-                        let f = unit(cross(sub(r1, r0), sub(r2, r0))).map(|x| sign * x);
-                        let s = dot(rel, f);
-                        if s > speed {
-                            (n, speed) = (f, s);
-                        }
-                    }
-                };
-                let shares_an_edge =
-                    |x: &[u32; 3]| x.iter().filter(|i| triangle.contains(i)).count() >= 2;
-                better(tri_body, tri_motion, &shares_an_edge, sign);
-                better(
-                    vtx_body,
-                    vtx_motion,
-                    &|x: &[u32; 3]| x.contains(&vertex),
-                    -sign,
-                );
-            }
-        }
-    }
-    if let Features::EdgeEdge { edge_a, edge_b } = *features {
-        if speed < 0.0 {
-            // The edges' normal has no side of its own: it points the way they approach.
-            n = n.map(|x| -x);
-            speed = -speed;
-        }
-        if let Placed::EdgeEdge { a: ea, b: eb } = placed(a, ma, b, mb, t, features) {
-            if !crossing(ea, eb) {
-                // Parallel edges, or an end of one on the other (faces that meet flat: a box's
-                // side edge on the other's face): their common normal may lie across the
-                // approach. The contact's normal is then that of a face beside either edge,
-                // the one they approach along fastest.
-                for (m, motion, e, sign) in [(a, ma, edge_a, 1.0), (b, mb, edge_b, -1.0)] {
-                    let v = m.mesh.vertices();
-                    for tri in m.mesh.triangles() {
-                        if !(tri.contains(&e[0]) && tri.contains(&e[1])) {
-                            continue;
-                        }
-                        let [q0, q1, q2] = tri.map(|i| motion.at(v[i as usize], t));
-                        let f = unit(cross(sub(q1, q0), sub(q2, q0))).map(|x| sign * x);
-                        let s = dot(rel, f);
-                        if s > speed {
-                            (n, speed) = (f, s);
-                        }
-                    }
-                }
-            }
-        }
+    if matches!(features, Features::EdgeEdge { .. }) && speed < 0.0 {
+        // The edges' normal has no side of its own: it points the way they approach.
+        n = n.map(|x| -x);
+        speed = -speed;
     }
     (n, point, speed)
-}
-
-/// Whether `p`'s nearest point on triangle `q` is inside it, off its edges (by more than
-/// round-off of its size).
-fn inside_triangle(p: P, q: [P; 3]) -> bool {
-    use super::closest::{closest_on_triangle, segment_distance};
-    let c = closest_on_triangle(p, q[0], q[1], q[2]);
-    let size = dist(q[0], q[1]).max(dist(q[1], q[2])).max(dist(q[2], q[0]));
-    (0..3).all(|i| segment_distance(c, c, q[i], q[(i + 1) % 3]) > 1e-9 * size)
-}
-
-/// Whether edges `a` and `b` cross in the common sense: not parallel, and their closest points
-/// inside both (not at an end of either).
-fn crossing(a: [P; 2], b: [P; 2]) -> bool {
-    let (da, db) = (sub(a[1], a[0]), sub(b[1], b[0]));
-    let c = [
-        da[1] * db[2] - da[2] * db[1],
-        da[2] * db[0] - da[0] * db[2],
-        da[0] * db[1] - da[1] * db[0],
-    ];
-    let sin2 = dot(c, c) / (dot(da, da) * dot(db, db));
-    let (s, u) = super::closest::segment_closest(a[0], a[1], b[0], b[1]);
-    let inside = |x: f64| x > 1e-6 && x < 1.0 - 1e-6;
-    sin2 > 1e-12 && inside(s) && inside(u)
 }
 
 /// Whether `found` comes before `best`: earlier, or at the same time with smaller features (so
