@@ -486,7 +486,7 @@ impl<V: Vector> SteppedSim<V> {
         let soft = Softness::pair(h);
         for k in from..to {
             let p = &self.points[k];
-            let (sep, size) = (p.separation, p.size);
+            let (sep, size) = (p.separation, [p.size, p.slop_size]);
             biases(
                 &mut self.rows[k],
                 sep,
@@ -496,6 +496,8 @@ impl<V: Vector> SteppedSim<V> {
                 &soft,
             );
         }
+        let every = self.converging(h);
+        super::rows::mark_blocks(&mut self.rows[from..to], every);
         // The solver's velocities of the two bodies (the rest are not read), the walls' last.
         let n = self.bodies.len();
         self.vel.resize(n + 1, (V::ZERO, V::Angular::default()));
@@ -541,7 +543,7 @@ impl<V: Vector> SteppedSim<V> {
                     &self.vel[r.a as usize],
                     &self.vel[r.b as usize],
                 );
-                r.sep + h * vn >= -SPECULATIVE * p.size
+                p.separation + h * vn >= -SPECULATIVE * p.size
             });
         self.rows.truncate(from);
         self.points.truncate(from);

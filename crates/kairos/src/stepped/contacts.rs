@@ -1,7 +1,7 @@
 //! The stepped engine's contacts: the pairs' manifolds at the current poses, a plane's
 //! points, and each point's arms, masses and biases for the solver.
 
-use super::solve::along;
+use super::rows::along;
 use super::*;
 use crate::query::sat::SatCache;
 
@@ -217,7 +217,7 @@ impl<V: Vector> SteppedSim<V> {
         for (k, (r, p)) in self.rows.iter_mut().zip(&self.points).enumerate() {
             if k >= slow {
                 // Found at the current poses.
-                biases(r, p.separation, p.size, h, correction, &soft);
+                biases(r, p.separation, [p.size, p.slop_size], h, correction, &soft);
                 if r.push > 0.0 {
                     self.pushing += 1;
                 }
@@ -250,7 +250,7 @@ impl<V: Vector> SteppedSim<V> {
             // Both anchors start at the point's middle, so their gap starts at zero.
             let sep = p.separation + (at_b - at_a).dot(normal);
             if !arms {
-                biases(r, sep, p.size, h, correction, &soft);
+                biases(r, sep, [p.size, p.slop_size], h, correction, &soft);
                 self.pushing += (r.push > 0.0) as usize;
                 continue;
             }
@@ -278,11 +278,18 @@ impl<V: Vector> SteppedSim<V> {
                 self.inv_world[r.a as usize],
                 ib,
             );
-            biases(r, sep, p.size, h, correction, &soft);
+            biases(r, sep, [p.size, p.slop_size], h, correction, &soft);
             if r.push > 0.0 {
                 self.pushing += 1;
             }
         }
+        // The blocks: the followed points' with their arms, the points found now at every
+        // sub-step.
+        let every = self.converging(h);
+        if arms {
+            super::rows::mark_blocks(&mut self.rows[..slow], every);
+        }
+        super::rows::mark_blocks(&mut self.rows[slow..], every);
     }
 
     /// The contact points of pair `c` (two bodies, or a body and a wall) at the current poses,
@@ -427,12 +434,13 @@ impl<V: Vector> SteppedSim<V> {
             mass_n: 0.0,
             mass_t: [0.0; 2],
             bias: 0.0,
-            sep: 0.0,
             push: 0.0,
             friction: self.world.friction,
             pn: 0.0,
             pt: [0.0; 2],
             pp: 0.0,
+            sep: 0.0,
+            block: super::rows::SINGLE,
         };
         let world = |i: usize| {
             let s = &self.bodies[i];
@@ -465,6 +473,8 @@ impl<V: Vector> SteppedSim<V> {
             separation: c.separation,
             closing,
             size,
+            slop_size: size
+                .min(THIN * b.map_or(self.widths[a], |b| self.widths[a].min(self.widths[b]))),
             found: [
                 (ba.position, ba.rotation),
                 b.map_or((V::ZERO, V::Rotation::IDENTITY), |b| {
@@ -773,23 +783,21 @@ fn set_arms<V: Vector>(r: &mut Row<V>, ra: V, rb: V, ia: V::Inertia, ib: Option<
     r.mass_t = [masses[1], masses[2]];
 }
 
-/// Row `r`'s biases for a sub-step of `h` at separation `sep`: a gap may close in the
+/// Row `r`'s biases for a sub-step of `h` at separation `sep`, for a point of `size` and of
+/// size for the slop `size[1]`: a gap may close in the
 /// sub-step, no further; a penetration deeper than the slop is pushed out by `β / h` of it,
 /// by the split impulses or by the velocities ([`Correction`]), or by a soft contact's spring
 /// (`soft`: [`Softness::pair`] of `h`).
 pub(super) fn biases<V: Vector>(
     r: &mut Row<V>,
     sep: f64,
-    size: f64,
+    size: [f64; 2],
     h: f64,
     c: Correction,
     soft: &[Softness; 2],
 ) {
-    let slop = match c {
-        Correction::Split | Correction::Soft => SLOP,
-        Correction::Baumgarte => BAUMGARTE_SLOP,
-    };
-    let deep = (-sep - slop * size).max(0.0);
+    let [size, slop_size] = size;
+    let deep = (-sep - c.slop() * slop_size).max(0.0);
     r.sep = sep;
     r.bias = if sep > 0.0 { -sep / h } else { 0.0 };
     r.push = 0.0;

@@ -19,6 +19,32 @@ pub const SPECULATIVE: f64 = 0.04;
 /// layers) for 10 s, a box moved by 1.08% of its size at 5e-4, 0.76% at 2e-4, 0.65% at 1e-4.
 pub const SLOP: f64 = 0.0001;
 
+/// A thin body's slop: the slop is measured against the pair's size, or against this many times
+/// the width of the thinner of its bodies when that is smaller ([`width`]), so that no body
+/// sinks by more than 1% of its width before it is pushed out. A sliver triangle of height
+/// 10⁻¹² and width 1 on a floor sank by its slop of 5·10⁻⁵ of its size, far past its own height
+/// (its centre went behind the floor); a box of 2 × 0.2 keeps the slop of its size.
+pub const THIN: f64 = 100.0;
+
+/// The width of `shape`: the least of its widths across its local axes and (a polytope) its
+/// faces' normals (a polygon's least width is across an edge's normal; a polyhedron's is at
+/// most the least across its faces'). Positive for every shape a body may have.
+pub fn width<V: crate::math::Vector>(shape: &crate::shape::Shape<V>) -> f64 {
+    use crate::math::Rotation;
+    use crate::shape::{Pose, SupportMap};
+    let pose = Pose::new(V::ZERO, V::Rotation::IDENTITY);
+    let across = |d: V| (shape.support(&pose, d) - shape.support(&pose, d * -1.0)).dot(d);
+    let mut least = (0..V::DIM)
+        .map(|k| across(V::unit(k)))
+        .fold(f64::INFINITY, f64::min);
+    if let Some(poly) = crate::query::sat::as_polytope(shape) {
+        for f in 0..poly.face_count() {
+            least = least.min(across(poly.face_normal(f)));
+        }
+    }
+    least
+}
+
 /// The slop of [`Correction::Baumgarte`]: a bias on the velocities that pushes out a
 /// penetration shallower than this makes the contacts jitter (measured: the 2D pyramid of base
 /// 20 falls at 1e-4 and stands at 5e-4).
@@ -62,6 +88,17 @@ pub const RESTITUTION_SPEED: f64 = 1.0;
 /// Sweeps of the restitution pass over the points that bounce (alternating in direction, as
 /// the solver's): a body that lands on several points at once bounces off all of them.
 pub const RESTITUTION_SWEEPS: u32 = 8;
+
+/// A sub-step whose fall under gravity (`|g| h²`) is more than this share of the least size a
+/// slop is measured against ([`THIN`]) sweeps on past its `iterations` while a point is driven
+/// deeper than its slop ([`SteppedSim`]'s convergence, see the module docs): a resting box of
+/// 10⁻⁸ falls 6,000 of its sizes in a sub-step at `dt = 0.01`, so a residual of 0.5% of the
+/// sweeps turned it over and through the floor. A pyramid of unit boxes at `g = 10`,
+/// `dt = 1/60` falls 0.02% of a box a sub-step: never.
+pub const CONVERGE_FALL: f64 = 0.01;
+
+/// The most sweeps a sub-step adds to converge ([`CONVERGE_FALL`]).
+pub const CONVERGE_SWEEPS: u32 = 1024;
 
 /// The options of a [`SteppedSim`].
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -127,6 +164,17 @@ pub enum Correction {
     /// the push (the *relax*) gives the velocities they keep, so the push adds no kinetic
     /// energy. `iterations` is the count of each pass: one of each is the intended use.
     Soft,
+}
+
+impl Correction {
+    /// The penetration this correction leaves alone, relative to a point's size for the slop:
+    /// [`SLOP`], or [`BAUMGARTE_SLOP`] for Baumgarte.
+    pub fn slop(self) -> f64 {
+        match self {
+            Correction::Split | Correction::Soft => SLOP,
+            Correction::Baumgarte => BAUMGARTE_SLOP,
+        }
+    }
 }
 
 /// The stiffness of a soft contact ([`Correction::Soft`]) between two moving bodies, in

@@ -3,31 +3,12 @@
 //!
 //! The sweeps work on a compact copy of the bodies' velocities ([`SteppedSim::load_velocities`])
 //! whose last entry stands for the walls (zero velocity, and zero inverse mass and arms in
-//! each wall's rows), so a row's two bodies are read and written without a branch.
+//! each wall's rows), so a row's two bodies are read and written without a branch. Two rows
+//! that make a block ([`super::rows`]) are solved together where the sweeps meet the first.
 
+pub(super) use super::rows::{along, kick};
+use super::rows::{solve_block, solve_soft_block, Acc, HEAD, SINGLE, TAIL};
 use super::*;
-
-/// The relative velocity along `d` of row `r`'s point (`b`'s minus `a`'s), through the arm.
-#[inline(always)]
-pub(super) fn along<V: Vector>(d: V, arm: &Arm<V::Angular>, a: &Vel<V>, b: &Vel<V>) -> f64 {
-    (b.0 - a.0).dot(d) + V::angular_dot(b.1, arm.jb) - V::angular_dot(a.1, arm.ja)
-}
-
-/// Applies impulse `lambda` along `d` through the arm (on `b`; `-lambda` on `a`).
-#[inline(always)]
-fn kick<V: Vector>(
-    d: V,
-    arm: &Arm<V::Angular>,
-    inv_mass: [f64; 2],
-    lambda: f64,
-    a: &mut Vel<V>,
-    b: &mut Vel<V>,
-) {
-    a.0 -= d * (lambda * inv_mass[0]);
-    a.1 = V::angular_add_scaled(a.1, arm.ka, -lambda);
-    b.0 += d * (lambda * inv_mass[1]);
-    b.1 = V::angular_add_scaled(b.1, arm.kb, lambda);
-}
 
 /// The normal impulse of row `r` that brings its normal velocity (of the velocities `a` and
 /// `b`) to `target`, added to the accumulated impulse `acc` and clamped so that `acc` stays
@@ -114,12 +95,110 @@ fn split_row<V: Vector>(r: &mut Row<V>, pseudo: &mut [Vel<V>]) {
     pseudo[ib] = b;
 }
 
+/// The block of rows `k` and `k + 1` ([`super::rows`]): each one's friction, then their normal
+/// impulses together (the last word on the sweep is the normals', as in Box2D); one by one
+/// when the block has no solution (round-off at a degenerate pair).
+#[inline(never)]
+fn solve_pair<V: Vector>(rows: &mut [Row<V>], vel: &mut [Vel<V>]) {
+    let k = 0;
+    for r in &mut rows[k..k + 2] {
+        let (ia, ib) = (r.a as usize, r.b as usize);
+        let (mut a, mut b) = (vel[ia], vel[ib]);
+        friction(r, &mut a, &mut b);
+        vel[ia] = a;
+        vel[ib] = b;
+    }
+    let target = [rows[k].bias, rows[k + 1].bias];
+    if !solve_block(rows, k, target, Acc::Normal, vel) {
+        for r in &mut rows[k..k + 2] {
+            solve_row(r, vel);
+        }
+    }
+}
+
+/// The split impulses of the block of rows `k` and `k + 1` when either penetrates (the other
+/// held at no approach: it is the pivot the push turns the body about); one by one when the
+/// block has no solution.
+#[inline(never)]
+fn split_pair<V: Vector>(rows: &mut [Row<V>], pseudo: &mut [Vel<V>]) {
+    let k = 0;
+    let target = [rows[k].push, rows[k + 1].push];
+    if !(target[0] > 0.0 || target[1] > 0.0) {
+        return;
+    }
+    if !solve_block(rows, k, target, Acc::Split, pseudo) {
+        for r in &mut rows[k..k + 2] {
+            if r.push > 0.0 {
+                split_row(r, pseudo);
+            }
+        }
+    }
+}
+
+/// [`solve_pair`], then [`split_pair`] (one call, so that a sweep's step over a row alone
+/// calls nothing and keeps its registers).
+#[inline(never)]
+fn solve_and_split_pair<V: Vector>(rows: &mut [Row<V>], vel: &mut [Vel<V>], pseudo: &mut [Vel<V>]) {
+    solve_pair(rows, vel);
+    split_pair(rows, pseudo);
+}
+
+/// [`Correction::Soft`]'s solve of the block of rows `k` and `k + 1`: each one's friction, then
+/// their springs together when both touch ([`solve_soft_block`]), else one by one.
+#[inline(never)]
+fn soft_pair<V: Vector>(rows: &mut [Row<V>], vel: &mut [Vel<V>], soft: &[Softness; 2]) {
+    let k = 0;
+    let s = &soft[(rows[k].inv_mass[1] == 0.0) as usize];
+    for r in &mut rows[k..k + 2] {
+        let (ia, ib) = (r.a as usize, r.b as usize);
+        let (mut a, mut b) = (vel[ia], vel[ib]);
+        friction(r, &mut a, &mut b);
+        vel[ia] = a;
+        vel[ib] = b;
+    }
+    if !solve_soft_block(rows, k, s.mass_scale, s.impulse_scale, vel) {
+        for r in &mut rows[k..k + 2] {
+            soft_row(r, vel, soft);
+        }
+    }
+}
+
+/// `sweeps` sweeps of the sequential impulses over `rows` ([`alternating`]), each row alone
+/// or with its block; with `pseudo`, each row's split impulse in the same pass.
+#[inline(always)]
+fn sweep_rows<V: Vector>(
+    rows: &mut [Row<V>],
+    sweeps: u32,
+    vel: &mut [Vel<V>],
+    pseudo: Option<&mut [Vel<V>]>,
+) {
+    match pseudo {
+        None => alternating(rows, sweeps, |rs| match rs {
+            [r, ..] if r.block == SINGLE => solve_row(r, vel),
+            [r, _, ..] if r.block == HEAD => solve_pair(rs, vel),
+            _ => {}
+        }),
+        Some(pseudo) => alternating(rows, sweeps, |rs| match rs {
+            [r, ..] if r.block == SINGLE => {
+                solve_row(r, vel);
+                if r.push > 0.0 {
+                    split_row(r, pseudo);
+                }
+            }
+            [r, _, ..] if r.block == HEAD => solve_and_split_pair(rs, vel, pseudo),
+            _ => {}
+        }),
+    }
+    still_walls(vel);
+}
+
 /// A sweep takes the rows in windows of [`LANES`] runs of [`RUN`] rows each ([`alternating`]).
 pub(super) const LANES: usize = 2;
 /// See [`LANES`].
 pub(super) const RUN: usize = 32;
 
-/// `sweeps` passes of `f` over `items`, alternating in direction (symmetric Gauss–Seidel; see
+/// `sweeps` passes of `f` over `items` (each call given the items from one on: the item
+/// first, then those after it), alternating in direction (symmetric Gauss–Seidel; see
 /// [`SteppedSim::sweeps_of`]).
 ///
 /// A pass interleaves runs: of each window of [`LANES`] × [`RUN`] items, the first item of
@@ -132,7 +211,7 @@ pub(super) const RUN: usize = 32;
 /// of a box in 10 s, 0.76% with one run, 1.1% with runs of 64 and 1.4% with 4 runs of a
 /// quarter of the rows). The order is one fixed sequence all the same, whatever the run.
 #[inline(always)]
-fn alternating<T>(items: &mut [T], sweeps: u32, mut f: impl FnMut(&mut T)) {
+fn alternating<T>(items: &mut [T], sweeps: u32, mut f: impl FnMut(&mut [T])) {
     const WINDOW: usize = LANES * RUN;
     let windows = items.len().div_ceil(WINDOW);
     for it in 0..sweeps {
@@ -140,7 +219,7 @@ fn alternating<T>(items: &mut [T], sweeps: u32, mut f: impl FnMut(&mut T)) {
             for w in 0..windows {
                 for i in 0..RUN {
                     for l in 0..LANES {
-                        if let Some(x) = items.get_mut(w * WINDOW + l * RUN + i) {
+                        if let Some(x @ [_, ..]) = items.get_mut(w * WINDOW + l * RUN + i..) {
                             f(x);
                         }
                     }
@@ -150,7 +229,7 @@ fn alternating<T>(items: &mut [T], sweeps: u32, mut f: impl FnMut(&mut T)) {
             for w in (0..windows).rev() {
                 for i in (0..RUN).rev() {
                     for l in (0..LANES).rev() {
-                        if let Some(x) = items.get_mut(w * WINDOW + l * RUN + i) {
+                        if let Some(x @ [_, ..]) = items.get_mut(w * WINDOW + l * RUN + i..) {
                             f(x);
                         }
                     }
@@ -339,11 +418,12 @@ impl<V: Vector> SteppedSim<V> {
     /// alternating).
     #[inline(never)]
     pub(super) fn sweeps_of(&mut self, range: std::ops::Range<usize>) {
-        let vel = &mut self.vel;
-        alternating(&mut self.rows[range], self.options.iterations, |r| {
-            solve_row(r, vel)
-        });
-        still_walls(vel);
+        sweep_rows(
+            &mut self.rows[range],
+            self.options.iterations,
+            &mut self.vel,
+            None,
+        );
     }
 
     /// [`Correction::Soft`]'s pushing sweeps over every row, then the velocities they leave
@@ -352,9 +432,11 @@ impl<V: Vector> SteppedSim<V> {
     #[inline(never)]
     pub(super) fn soft_sweeps(&mut self, h: f64) {
         let soft = Softness::pair(h);
-        let vel = &mut self.vel;
-        alternating(&mut self.rows, self.options.iterations, |r| {
-            soft_row(r, vel, &soft)
+        let (rows, vel) = (&mut self.rows, &mut self.vel);
+        alternating(rows, self.options.iterations, |rs| match rs {
+            [r, ..] if r.block == SINGLE => soft_row(r, vel, &soft),
+            [r, _, ..] if r.block == HEAD => soft_pair(rs, vel, &soft),
+            _ => {}
         });
         still_walls(vel);
         self.pseudo.clear();
@@ -375,15 +457,58 @@ impl<V: Vector> SteppedSim<V> {
         self.pseudo.clear();
         self.pseudo
             .resize(self.bodies.len() + 1, (V::ZERO, V::Angular::default()));
-        let (vel, pseudo) = (&mut self.vel, &mut self.pseudo);
-        alternating(&mut self.rows, self.options.iterations, |r| {
-            solve_row(r, vel);
-            if r.push > 0.0 {
-                split_row(r, pseudo);
+        sweep_rows(
+            &mut self.rows,
+            self.options.iterations,
+            &mut self.vel,
+            Some(&mut self.pseudo),
+        );
+        still_walls(&mut self.pseudo);
+    }
+
+    /// Whether a sub-step of `h` falls under gravity by more than [`CONVERGE_FALL`] of the least
+    /// size a slop is measured against (a box of 10⁻⁸, a sliver, gravity 10⁶ at `dt = 0.01`):
+    /// then the sweeps' residual, a share of the sub-step's fall, may be more than a body, and
+    /// the solver converges ([`Self::converge`]) and solves every two-point pair as a block.
+    pub(super) fn converging(&self, h: f64) -> bool {
+        self.world.gravity.length() * h * h > CONVERGE_FALL * self.least_slop_size
+    }
+
+    /// When [`Self::converging`]: more sweeps after the sweeps (two at a time, up to
+    /// [`CONVERGE_SWEEPS`]) while a point's normal velocity is off its solution by more than
+    /// its slop over the sub-step (a point that pushes closes at its bias, one that does not
+    /// closes no faster). With `split` the split impulses are solved on in the same sweeps.
+    /// Not with [`Correction::Soft`], whose bodies move by its springs' sweeps.
+    #[inline(never)]
+    pub(super) fn converge(&mut self, h: f64, split: bool) {
+        if !self.converging(h) || self.options.correction == Correction::Soft {
+            return;
+        }
+        let slop = self.options.correction.slop();
+        let mut done = 0;
+        while done < CONVERGE_SWEEPS {
+            let (rows, points, vel) = (&self.rows, &self.points, &self.vel);
+            let off = rows.iter().zip(points).any(|(r, p)| {
+                let vn = along(r.normal, &r.arms[0], &vel[r.a as usize], &vel[r.b as usize]);
+                let gap = vn - r.bias;
+                let err = if r.pn > 0.0 {
+                    gap.abs()
+                } else {
+                    (-gap).max(0.0)
+                };
+                h * err > slop * p.slop_size
+            });
+            if !off {
+                break;
             }
-        });
-        still_walls(vel);
-        still_walls(pseudo);
+            let pseudo = split.then_some(&mut self.pseudo[..]);
+            sweep_rows(&mut self.rows, 2, &mut self.vel, pseudo);
+            if split {
+                still_walls(&mut self.pseudo);
+            }
+            done += 2;
+        }
+        self.stats.sweeps += done as u64;
     }
 
     /// The root mean square, over the points, of how far each is from its solution after the
@@ -433,7 +558,7 @@ impl<V: Vector> SteppedSim<V> {
         if !(e > 0.0) {
             return;
         }
-        let mut bouncing: Vec<usize> = range
+        let bouncing: Vec<usize> = range
             .filter(|&k| self.points[k].closing < -RESTITUTION_SPEED && self.rows[k].pn > 0.0)
             .collect();
         // Sweeps, alternating, over the bouncing points: one pass would leave a box landing
@@ -445,13 +570,29 @@ impl<V: Vector> SteppedSim<V> {
             RESTITUTION_SWEEPS
         };
         let (rows, points, vel) = (&mut self.rows, &self.points, &mut self.vel);
-        alternating(&mut bouncing, sweeps, |&mut k| {
-            let r = &mut rows[k];
-            let (ia, ib) = (r.a as usize, r.b as usize);
-            let (mut a, mut b) = (vel[ia], vel[ib]);
-            r.pn = normal_impulse(r, -e * points[k].closing, r.pn, &mut a, &mut b);
-            vel[ia] = a;
-            vel[ib] = b;
+        // A block whose two points bounce bounces as one; its tail is left out.
+        let bounces = |k: usize| bouncing.binary_search(&k).is_ok();
+        let mut units: Vec<(usize, bool)> = bouncing
+            .iter()
+            .filter(|&&k| !(rows[k].block == TAIL && bounces(k - 1)))
+            .map(|&k| (k, rows[k].block == HEAD && bounces(k + 1)))
+            .collect();
+        alternating(&mut units, sweeps, |us| {
+            let (k, pair) = us[0];
+            if pair {
+                let target = [-e * points[k].closing, -e * points[k + 1].closing];
+                if solve_block(rows, k, target, Acc::Normal, vel) {
+                    return;
+                }
+            }
+            for k in k..=k + pair as usize {
+                let r = &mut rows[k];
+                let (ia, ib) = (r.a as usize, r.b as usize);
+                let (mut a, mut b) = (vel[ia], vel[ib]);
+                r.pn = normal_impulse(r, -e * points[k].closing, r.pn, &mut a, &mut b);
+                vel[ia] = a;
+                vel[ib] = b;
+            }
         });
         still_walls(vel);
     }

@@ -3,7 +3,7 @@
 //! interpenetrated or on the other side, and the bodies whose centre went behind a wall's inner
 //! face (a plane, or a side of a box room).
 
-use super::{ContactPair, Correction, SteppedSim, BAUMGARTE_SLOP, SLOP};
+use super::{ContactPair, SteppedSim};
 use crate::math::Vector;
 use crate::wall::Wall;
 
@@ -42,10 +42,7 @@ impl<V: Vector> SteppedSim<V> {
     /// grazing, stopped where it touched) is not a pass; nor is a body behind a wall's inner
     /// face, counted once already ([`Self::count_behind_walls`]).
     pub(super) fn count_passes(&mut self, made: Vec<Contacted<V>>) {
-        let slop = match self.options.correction {
-            Correction::Split | Correction::Soft => SLOP,
-            Correction::Baumgarte => BAUMGARTE_SLOP,
-        };
+        let slop = self.options.correction.slop();
         for m in made {
             let c = m.pair;
             if self.touched.binary_search(&c).is_ok()
@@ -56,7 +53,7 @@ impl<V: Vector> SteppedSim<V> {
             }
             let (mut rows, mut points) = (Vec::new(), Vec::new());
             self.pair_points(c, &mut rows, &mut points);
-            let deep = points.iter().any(|p| p.separation < -slop * p.size);
+            let deep = points.iter().any(|p| p.separation < -slop * p.slop_size);
             let crossed = !c.wall && points.is_empty() && {
                 let now = self.bodies[c.b as usize].position - self.bodies[c.a as usize].position;
                 m.at.dot(m.along) < 0.0 && now.dot(m.along) > 0.0
