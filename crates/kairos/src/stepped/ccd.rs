@@ -7,7 +7,7 @@ use super::solve::along;
 use super::tunnel::Contacted;
 use super::{ContactPair, Softness, SteppedSim, SPECULATIVE};
 use crate::math::Vector;
-use crate::roots::ToiStatus;
+use crate::roots::{Toi, ToiStatus};
 use crate::world::World;
 
 /// Impacts resolved in one sub-step before the check gives up (counted in
@@ -27,6 +27,8 @@ pub(super) struct Watched {
     hits: u32,
     /// When (in the sub-step) its last impact was resolved with points that hold it.
     held_at: Option<f64>,
+    /// Its last time of impact, while its bodies keep the motion it was asked on.
+    last: Option<Asked>,
 }
 
 impl Watched {
@@ -36,6 +38,35 @@ impl Watched {
             quiet: false,
             hits: 0,
             held_at: None,
+            last: None,
+        }
+    }
+}
+
+/// A time of impact asked in a sub-step: the motions of the pair's two bodies it was asked on
+/// (each body's count of motion changes in the sub-step; 0 for a wall), and its answer as a
+/// time in the sub-step (`None`: no contact within it).
+#[derive(Clone, Copy, Debug)]
+struct Asked {
+    motions: [u32; 2],
+    at: Option<(f64, ToiStatus)>,
+}
+
+impl Asked {
+    /// The time of impact from `now` on, if this answer still holds: the bodies kept their
+    /// motion, and a contact it found is still ahead (one reached, or a safe time of a stalled
+    /// advancement reached, is asked again).
+    fn reuse(&self, motions: [u32; 2], now: f64) -> Option<Toi> {
+        if self.motions != motions {
+            return None;
+        }
+        match self.at {
+            None => Some(Toi::miss(ToiStatus::Separating)),
+            Some((at, status)) if at > now => Some(Toi {
+                time: at - now,
+                status,
+            }),
+            Some(_) => None,
         }
     }
 }
@@ -51,6 +82,18 @@ pub const IMPACTS_PER_PAIR: u32 = 64;
 /// if it penetrates) plus this share of the pair's size: the time of impact leaves the nearest
 /// point about 10⁻⁷ of the size apart, a turning box's next corner is 10⁻³ or more away.
 pub const IMPACT_GAP: f64 = 1e-4;
+
+/// Notes that pair `c`'s bodies changed their motion at `now`: the first change of each body
+/// in the sub-step (`changed`, for the contacts predicted at its start), and each body's count
+/// of changes (`motions`, for the times of impact asked on the old motion).
+fn changes(c: ContactPair, now: f64, changed: &mut Vec<(u32, f64)>, motions: &mut [u32]) {
+    for x in [Some(c.a), (!c.wall).then_some(c.b)].into_iter().flatten() {
+        motions[x as usize] += 1;
+        if !changed.iter().any(|y| y.0 == x) {
+            changed.push((x, now));
+        }
+    }
+}
 
 impl<V: Vector> SteppedSim<V> {
     /// The pairs that may touch in a sub-step of `h` where their contact points cannot stop
@@ -226,19 +269,18 @@ impl<V: Vector> SteppedSim<V> {
         // motion first changed (an impact): a prediction holds until then.
         let mut predicted: Option<Vec<(Contacted<V>, f64)>> = None;
         let mut changed: Vec<(u32, f64)> = Vec::new();
+        // Each body's count of motion changes in the sub-step (impacts, holds): a time of
+        // impact asked holds while both its bodies' counts stay.
+        let mut motions = vec![0u32; self.bodies.len()];
         loop {
-            if watched.iter().all(|w| w.quiet) {
-                break;
-            }
             // The earliest impact over the watched pairs, ties to the first (pairs sorted).
             let mut first: Option<(f64, usize, ToiStatus)> = None;
             let mut scan = Vec::new();
-            for (k, w) in watched.iter().enumerate() {
+            for (k, w) in watched.iter_mut().enumerate() {
                 if w.quiet {
                     continue;
                 }
-                let toi = Self::toi_of(&mut ccd, self, w.pair, left);
-                self.stats.ccd_queries += 1;
+                let toi = self.ask(&mut ccd, w, &motions, now, left);
                 if toi.is_hit() && toi.time <= left {
                     if predicted.is_none() && toi.status != ToiStatus::Stalled {
                         let t = toi.time.max(0.0);
@@ -250,8 +292,13 @@ impl<V: Vector> SteppedSim<V> {
                 }
             }
             predicted.get_or_insert(scan);
-            let Some((t, k, status)) = first else {
-                break;
+            // A quiet pair touches now without an impact; time moves on only as far as it
+            // cannot reach a new contact (a corner swinging in) before it is asked again.
+            let pause = self.quiet_reach(&watched);
+            let (t, next) = match first {
+                Some((t, k, status)) if t <= pause => (t, Some((k, status))),
+                _ if pause < left => (pause, None),
+                _ => break,
             };
             // Every pass counts, a stalled advancement too: the loop ends.
             impacts += 1;
@@ -267,8 +314,12 @@ impl<V: Vector> SteppedSim<V> {
                     w.quiet = false;
                 }
             }
+            let Some((k, status)) = next else {
+                continue;
+            };
             if status == ToiStatus::Stalled {
                 // A safe time before any contact: measured again from there.
+                watched[k].last = None;
                 continue;
             }
             let c = watched[k].pair;
@@ -283,20 +334,12 @@ impl<V: Vector> SteppedSim<V> {
                 // The pair took its most impacts in this sub-step: its bodies stop here.
                 watched[k].quiet = true;
                 self.hold(c);
-                for x in [Some(c.a), (!c.wall).then_some(c.b)].into_iter().flatten() {
-                    if !changed.iter().any(|y| y.0 == x) {
-                        changed.push((x, now));
-                    }
-                }
+                changes(c, now, &mut changed, &mut motions);
                 self.watch_after_impact(c, left, &mut watched);
                 continue;
             }
             let (pushed, holds) = self.impact(c, left.max(f64::MIN_POSITIVE));
-            for x in [Some(c.a), (!c.wall).then_some(c.b)].into_iter().flatten() {
-                if !changed.iter().any(|y| y.0 == x) {
-                    changed.push((x, now));
-                }
-            }
+            changes(c, now, &mut changed, &mut motions);
             // An impact whose points hold the pair (or that took no impulse) leaves it quiet
             // at this instant; one whose points do not (a bounce at one corner drove the other
             // in) is resolved again, and after IMPACTS_PER_PAIR tries its bodies are held.
@@ -317,9 +360,8 @@ impl<V: Vector> SteppedSim<V> {
             self.stats.ccd_gave_up += 1;
             for _ in 0..=self.bodies.len() {
                 let mut first: Option<(f64, ContactPair)> = None;
-                for w in &watched {
-                    let toi = Self::toi_of(&mut ccd, self, w.pair, left);
-                    self.stats.ccd_queries += 1;
+                for w in &mut watched {
+                    let toi = self.ask(&mut ccd, w, &motions, now, left);
                     if toi.is_hit() && toi.time <= left && first.is_none_or(|f| toi.time < f.0) {
                         first = Some((toi.time.max(0.0), w.pair));
                     }
@@ -331,11 +373,7 @@ impl<V: Vector> SteppedSim<V> {
                 left -= t;
                 now += t;
                 self.hold_quietly(c);
-                for x in [Some(c.a), (!c.wall).then_some(c.b)].into_iter().flatten() {
-                    if !changed.iter().any(|y| y.0 == x) {
-                        changed.push((x, now));
-                    }
-                }
+                changes(c, now, &mut changed, &mut motions);
             }
         }
         // A predicted contact whose bodies kept their motion up to it was made: the pair must
@@ -355,6 +393,71 @@ impl<V: Vector> SteppedSim<V> {
         }
         self.ccd = Some(ccd);
         self.move_bodies(left, split);
+    }
+
+    /// How long time may move on before a pair of `watched` left quiet at this instant (its
+    /// impact took no impulse, or its points hold it; asked again once time moves on) can make
+    /// a new contact: the time its bodies' turns (and, with a compound body, their relative
+    /// motion) take to cover the speculative margin. Convex bodies touching without
+    /// approaching do not come into each other by a translation (the signed distance to a
+    /// convex set is convex along a line), but a turn swings other corners in: a plank spinning
+    /// at 10⁵ rad/s that left the floor by one corner brought the other through it before the
+    /// pair was asked again (a body out of the `bullet` room at 10⁶ units/s, `dt = 0.001`, soft
+    /// contacts).
+    fn quiet_reach(&self, watched: &[Watched]) -> f64 {
+        let mut reach = f64::INFINITY;
+        for w in watched.iter().filter(|w| w.quiet && w.held_at.is_some()) {
+            let c = w.pair;
+            let compound = |i: u32| self.world.rigid[i as usize].pieces > 1;
+            let (va, ta) = self.moving_reach(c.a as usize);
+            let ra = self.world.bodies[c.a as usize].radius;
+            let (speed, size) = if c.wall {
+                (ta + if compound(c.a) { va.length() } else { 0.0 }, ra)
+            } else {
+                let (vb, tb) = self.moving_reach(c.b as usize);
+                let rb = self.world.bodies[c.b as usize].radius;
+                let slide = compound(c.a) || compound(c.b);
+                (
+                    ta + tb + if slide { (va - vb).length() } else { 0.0 },
+                    0.5 * (ra + rb),
+                )
+            };
+            if speed > 0.0 {
+                reach = reach.min(SPECULATIVE * size / speed);
+            }
+        }
+        reach
+    }
+
+    /// The time of impact of watched pair `w` from `now` on (within `left`), asked of the CCD
+    /// world only when no earlier answer holds ([`Asked::reuse`]): the bodies' motions are
+    /// straight lines and torque-free turns, so an answer asked on them holds until an impact
+    /// or a hold changes one of them (`motions`, each body's count of changes), and the other
+    /// pairs keep theirs while the sub-step's impacts are resolved one by one.
+    fn ask(
+        &mut self,
+        ccd: &mut World<V>,
+        w: &mut Watched,
+        motions: &[u32],
+        now: f64,
+        left: f64,
+    ) -> Toi {
+        let c = w.pair;
+        let of = [
+            motions[c.a as usize],
+            if c.wall { 0 } else { motions[c.b as usize] },
+        ];
+        if let Some(toi) = w.last.and_then(|x| x.reuse(of, now)) {
+            return toi;
+        }
+        let toi = Self::toi_of(ccd, self, c, left);
+        self.stats.ccd_queries += 1;
+        let hit = toi.is_hit() && toi.time <= left;
+        w.last = Some(Asked {
+            motions: of,
+            at: hit.then_some((now + toi.time.max(0.0), toi.status)),
+        });
+        toi
     }
 
     /// Stops the bodies of pair `c` where they are for the rest of the sub-step (their
