@@ -81,7 +81,7 @@ pub(super) struct Point<V: Vector> {
     /// The anchors the sub-steps follow the separation by: the point's offset from `a`'s
     /// centre and from `b`'s (the point itself for a wall), in the body's frame when the
     /// body's feature there turns with it, in the world frame when it is a smooth shape's
-    /// support point ([`FeatureId::None`]: a rolling ball's surface point under its centre
+    /// support point ([`crate::shape::FeatureId::None`]: a rolling ball's surface point under its centre
     /// does not turn with the ball).
     pub(super) anchor_a: V,
     pub(super) anchor_b: V,
@@ -100,12 +100,12 @@ pub(super) struct Point<V: Vector> {
     pub(super) closing: f64,
     /// The size the point's speculative margin and tolerances are measured against.
     pub(super) size: f64,
-    /// The size its slop is measured against: `size`, or less for a thin body ([`THIN`]).
+    /// The size its slop is measured against: `size`, or less for a thin body ([`super::THIN`]).
     pub(super) slop_size: f64,
     /// The poses of `a` and `b` (the identity for a wall) when the point was found, from
-    /// which the pair's drift is measured ([`KEEP`]).
+    /// which the pair's drift is measured ([`super::KEEP`]).
     pub(super) found: [(V, V::Rotation); 2],
-    /// Kept from the step before ([`KEEP`]): its row still holds its impulses, which are the
+    /// Kept from the step before ([`super::KEEP`]): its row still holds its impulses, which are the
     /// ones the cache holds under its id.
     pub(super) kept: bool,
 }
