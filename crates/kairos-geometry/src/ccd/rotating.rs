@@ -107,7 +107,7 @@ pub fn sin_cos(theta: Interval) -> (Interval, Interval) {
 /// centre (gravity: `c + v t + g t² / 2`), and `angular_acceleration`, a bound `α` on how fast
 /// the true angular velocity may drift from the constant one (a tumbling body's torque-free
 /// rotation). The true attitude then differs from the constant turn by an angle of at most
-/// `α t² / 2` ([`MovingPoint`] widens its boxes by `α |r| t² / 2`), so every test stays
+/// `α t² / 2` (`MovingPoint` widens its boxes by `α |r| t² / 2`), so every test stays
 /// conservative; `α = 0` is the seed's exact class.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct ScrewMotion {

@@ -189,7 +189,7 @@ fn circumsphere(a: P, b: P, c: P, d: P) -> Option<Sphere> {
 /// distance from the centre as computed, so that it holds every point whatever the rounding.
 ///
 /// Gärtner's pivoting: the minimal sphere of a small support set (at most a few points, by
-/// [`welzl`]) is taken, the point farthest outside it is added to the set, the set is cut
+/// `welzl`) is taken, the point farthest outside it is added to the set, the set is cut
 /// back to the points on the new sphere, until no point lies outside. Each round is one
 /// pass over the points and the radius grows at every round, so a few rounds do; should
 /// round-off keep it going, Welzl's algorithm over every point decides.

@@ -4,7 +4,7 @@
 //! against a plane wall advances on the plane's exact gap instead (`rigid`'s walls), and two
 //! meshes by D2M (`crate::ccd`). The proof that it never steps past a contact is in
 //! [`super::toi`]'s module docs; the second-order step of sliding contacts is
-//! [`curved_step`]'s.
+//! `curved_step`'s.
 //!
 //! The shapes move by anything that implements [`MovingShape`]: a constant linear and angular
 //! velocity ([`crate::shape::RigidMotion`], the queries'), or a body's free rotation under uniform
@@ -45,7 +45,7 @@ pub struct AdvanceOptions {
     pub target: f64,
     /// The most steps (GJK queries).
     pub max_steps: u32,
-    /// Whether each step also tries the second-order bound of [`curved_step`], which lets
+    /// Whether each step also tries the second-order bound of `curved_step`, which lets
     /// sliding or spinning contacts advance by `√(2 gap / A)` instead of `gap / (|ω| R)`.
     pub curved_steps: bool,
     /// The options of each GJK query.
@@ -89,9 +89,9 @@ pub(crate) fn certified_step(margin: f64, mu: f64, keep: f64) -> f64 {
     }
 }
 
-/// [`certified_step`] when the closing speed may also grow at `acc` (a relative acceleration of
+/// `certified_step` when the closing speed may also grow at `acc` (a relative acceleration of
 /// the centres): the longest `s` with `mu s + acc s² / 2` at most the margin less what must be
-/// kept, by the stable root. Equal to [`certified_step`] when `acc = 0`.
+/// kept, by the stable root. Equal to `certified_step` when `acc = 0`.
 pub fn certified_step_accel(margin: f64, mu: f64, acc: f64, keep: f64) -> f64 {
     if !(acc > 0.0) {
         return certified_step(margin, mu, keep);

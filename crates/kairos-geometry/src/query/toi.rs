@@ -14,10 +14,10 @@
 //! systems*, PhD thesis, Berkeley, 1996, §2.3), with the per-direction motion bound of
 //! Zhang, Redon, Lee, Kim, *Continuous collision detection for articulated models using Taylor
 //! models and temporal culling*, SIGGRAPH 2007, and *C2A* (Tang, Kim, Manocha, ICRA 2009).
-//! From `t = t0`: [`distance`] (GJK, warm-started from the previous step's simplex through a
+//! From `t = t0`: [`distance`](crate::query::distance) (GJK, warm-started from the previous step's simplex through a
 //! [`GjkCache`]) gives the distance and its direction `n` (from `a` to `b`); if the distance is
 //! at most `tol`, or GJK reports them intersecting, or [`GjkStatus::Touching`](super::gjk::GjkStatus::Touching) (no certified
-//! gap, also from a cold start when the warm one stalled (see [`distance`]), and no separating
+//! gap, also from a cold start when the warm one stalled (see [`distance`](crate::query::distance)), and no separating
 //! plane along its normal wider than `tol/2`), the shapes are in contact at `t`; otherwise, with `d` a certified
 //! lower bound on the separation (below), the time is advanced by `Δt = (d − tol/2) / μ`,
 //! where `μ` bounds how fast the gap can close, and the loop repeats. It stops at a contact

@@ -74,7 +74,7 @@ pub enum Outline<V> {
 /// Sides of the polygons that stand for round rims (cylinders, cones) in an [`Outline`].
 pub const OUTLINE_ROUND_SIDES: usize = 32;
 
-/// Every answer a convex shape gives for itself; see the [module docs](self).
+/// Every answer a convex shape gives for itself (see the [shape module](crate::shape)).
 pub trait ConvexShape<V: Vector>: CoreSupport<V> {
     /// The `shape` key that makes it in a scene or pair file (`"ball"`, `"box"`, ...).
     fn name(&self) -> &'static str;

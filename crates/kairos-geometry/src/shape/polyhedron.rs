@@ -249,7 +249,7 @@ impl<V: Vector> ConvexPolyhedron<V> {
         farthest_vertex_distance(&self.vertices, centre)
     }
 
-    /// Mass properties at `density`, by the divergence theorem ([`solid_moments`]): the faces
+    /// Mass properties at `density`, by the divergence theorem (`solid_moments`): the faces
     /// are fanned into triangles, each making a tetrahedron with the vertex mean `o` (an
     /// interior point, so that the sums are of small, positive terms).
     ///
