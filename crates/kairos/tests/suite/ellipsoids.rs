@@ -186,3 +186,37 @@ fn bad_half_axes_name_the_body_and_the_key() {
     assert!(e.contains("half_axes: missing"), "{e}");
     let _ = DVec2::ZERO;
 }
+
+#[test]
+fn generated_ellipsoid_gases_run_and_bad_parameters_are_refused() {
+    use kairos::generate::{ellipsoids, RigidGasParams};
+    let p = RigidGasParams {
+        n: 27,
+        speed: 4.0,
+        spin: 4.0,
+        duration: 10.0,
+        ..Default::default()
+    };
+    for (dim, aspect) in [(2, 3.0), (3, 2.0), (3, 0.25)] {
+        let scene = ellipsoids(&p, dim, aspect).unwrap();
+        let again = Scene::from_toml_str(&scene.to_toml()).unwrap();
+        assert_eq!(again.to_toml(), scene.to_toml(), "the round trip");
+        if dim == 2 {
+            conserves_and_never_overlaps::<DVec2>(&scene);
+        } else {
+            conserves_and_never_overlaps::<DVec3>(&scene);
+        }
+    }
+    for (dim, aspect, needle) in [
+        (4, 2.0, "dim must be 2 or 3"),
+        (3, 0.0, "aspect must be in [0.01, 100]"),
+        (3, f64::NAN, "aspect must be in [0.01, 100]"),
+        (3, 1e3, "aspect must be in [0.01, 100]"),
+    ] {
+        let e = ellipsoids(&p, dim, aspect).unwrap_err().to_string();
+        assert!(e.contains(needle), "{e}");
+    }
+    let concave = RigidGasParams { concave: 0.5, ..p };
+    let e = ellipsoids(&concave, 2, 2.0).unwrap_err().to_string();
+    assert!(e.contains("concave"), "{e}");
+}
