@@ -15,6 +15,7 @@
 //! the new `best`. The result is the earliest time any feature test reports, so it is never
 //! after the first contact of the meshes' surfaces.
 
+use super::closest::{crossing, inside_triangle};
 use super::linear::CcdOptions;
 use super::mesh::TriMesh;
 use super::rotating::{self, MovingPoint, ScrewMotion};
@@ -334,7 +335,9 @@ pub struct MeshContact {
     /// The features that meet.
     pub features: Features,
     /// The unit normal from `a` to `b` at `first` (the triangle's, or the edges' common
-    /// normal, turned the way they approach), zero when the features give none.
+    /// normal, turned the way they approach; for a vertex on a triangle's rim, parallel edges
+    /// or an end of one edge on the other, as where two faces meet flat, the normal of a face
+    /// beside the features that they approach along fastest), zero when the features give none.
     pub normal: [f64; 3],
     /// The contact point at `first` (the vertex, or the mean of the two edges' midpoints).
     pub point: [f64; 3],
@@ -580,7 +583,9 @@ impl Placed {
 /// turns make not quite linear in time), so that the features are left `ε_d` apart also when
 /// the root finder's time is a little early (its conservative report) or the turn bends the
 /// approach. Only ever earlier than `first`, so never after the first contact; never before 0.
-/// Capoeira's spheres take the seed's step as it is.
+/// Capoeira's spheres, and features already `ε_d` apart at `first` (reported within the root
+/// finder's tolerance, as parallel edges in one plane where faces meet flat), take the seed's
+/// step as it is.
 #[allow(clippy::too_many_arguments)]
 fn back_off(
     a: &MeshBody,
@@ -593,9 +598,16 @@ fn back_off(
     separation: f64,
 ) -> f64 {
     let gap_at = |t: f64| placed(a, ma, b, mb, t, features).gap();
+    let seed_step = (first - separation / approach_speed).max(0.0);
     let Some(mut gap) = gap_at(first) else {
-        return (first - separation / approach_speed).max(0.0);
+        return seed_step;
     };
+    if !(gap < separation) {
+        // Features reported within the root finder's tolerance though apart (parallel edges
+        // in one plane, where faces meet flat): their distance says nothing of the meshes',
+        // so the seed's step, as it is.
+        return seed_step;
+    }
     let mut t = first;
     for _ in 0..4 {
         // `!(gap < separation)` also ends on a NaN.
@@ -672,6 +684,57 @@ fn contact_frame(
         // The edges' normal has no side of its own: it points the way they approach.
         n = n.map(|x| -x);
         speed = -speed;
+    }
+    // Faces that meet flat (a corner on the other's rim, a box's side edge on the other's
+    // face: parallel edges or an end of one edge on the other): the features' normal may lie
+    // across the approach. The contact's normal is then that of a face beside the features
+    // (sharing `shared` of the vertices `near` of its mesh), the one they approach along fastest.
+    type Beside<'m> = (&'m MeshBody, &'m ScrewMotion, [u32; 3], usize, f64);
+    let beside: Option<[Beside; 2]> = match (*features, placed(a, ma, b, mb, t, features)) {
+        (
+            Features::VertexFace {
+                vertex_of_a,
+                vertex,
+                triangle,
+            },
+            Placed::VertexFace {
+                vertex: p,
+                triangle: q,
+                ..
+            },
+        ) if !inside_triangle(p, q) => {
+            let (s, (tm, tmo), (vm, vmo)) = if vertex_of_a {
+                (-1.0, (b, mb), (a, ma))
+            } else {
+                (1.0, (a, ma), (b, mb))
+            };
+            Some([(tm, tmo, triangle, 2, s), (vm, vmo, [vertex; 3], 1, -s)])
+        }
+        (
+            Features::EdgeEdge {
+                edge_a: x,
+                edge_b: y,
+            },
+            Placed::EdgeEdge { a: ea, b: eb },
+        ) if !crossing(ea, eb) => Some([
+            (a, ma, [x[0], x[1], x[1]], 2, 1.0),
+            (b, mb, [y[0], y[1], y[1]], 2, -1.0),
+        ]),
+        _ => None,
+    };
+    for (m, motion, near, shared, sign) in beside.into_iter().flatten() {
+        let v = m.mesh.vertices();
+        for tri in m.mesh.triangles() {
+            if tri.iter().filter(|i| near.contains(i)).count() < shared {
+                continue;
+            }
+            let [q0, q1, q2] = tri.map(|i| motion.at(v[i as usize], t));
+            let f = unit(cross(sub(q1, q0), sub(q2, q0))).map(|x| sign * x);
+            let s = dot(rel, f);
+            if s > speed {
+                (n, speed) = (f, s);
+            }
+        }
     }
     (n, point, speed)
 }
