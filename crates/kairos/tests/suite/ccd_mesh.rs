@@ -5,7 +5,10 @@
 
 use kairos::ccd::mesh::TriMesh;
 use kairos::ccd::rotating::ScrewMotion;
-use kairos::ccd::tree::{mesh_contact, LeafCache, MeshBody, MeshContact, MeshQuery};
+use kairos::ccd::tree::{
+    mesh_contact, mesh_contact_or_cancel, LeafCache, MeshBody, MeshContact, MeshQuery,
+};
+use kairos::ccd::Cancelled;
 use kairos::math::DVec3;
 use kairos::query::{distance, GjkOptions, GjkStatus};
 use kairos::shape::{Pose, Shape};
@@ -266,4 +269,47 @@ fn boxes_meeting_face_to_face_get_the_faces_normal() {
         let gap = hull_gap(&a, &ma, &b, &mb, got.time);
         assert!(gap > 0.5e-7, "case {k}: gap {gap} at {got:?}");
     }
+}
+
+/// The cancel hook of a mesh contact query: asked every 64 pairs of nodes; a hook that never
+/// stops it changes nothing of the result, one that says stop ends it at once with `Cancelled`
+/// and leaves the leaf cache as it was.
+#[test]
+fn a_mesh_contact_query_stops_when_its_hook_says_so() {
+    let torus = MeshBody::new(TriMesh::torus(2.0, 0.5, 48, 24));
+    let spiky = MeshBody::new(TriMesh::spiky_ball(0.6, 1.8, 2).translated([6.0, 0.3, 0.2]));
+    let mt = ScrewMotion::new([0.0; 3], [0.0; 3], [0.3, 1.0, 0.2]);
+    let ms = ScrewMotion::new([6.0, 0.3, 0.2], [-3.0, 0.0, 0.0], [2.0, -1.0, 0.5]);
+    let query = MeshQuery::default();
+    let exact = mesh_contact(&torus, &mt, &spiky, &ms, 3.0, &query, None).unwrap();
+    let asked = std::cell::Cell::new(0u32);
+    let never = || {
+        asked.set(asked.get() + 1);
+        false
+    };
+    let run = |hook: &dyn Fn() -> bool, cache: Option<&mut LeafCache>| {
+        mesh_contact_or_cancel(&torus, &mt, &spiky, &ms, 3.0, &query, cache, Some(hook))
+    };
+    assert_eq!(run(&never, None), Ok(Some(exact)));
+    let total = asked.get();
+    assert!(total > 3, "asked {total} times");
+    let ask_until = |stop: u32| {
+        let asked = std::cell::Cell::new(0u32);
+        let mut cache = LeafCache::default();
+        let got = run(
+            &|| {
+                asked.set(asked.get() + 1);
+                asked.get() >= stop
+            },
+            Some(&mut cache),
+        );
+        (got, asked.get(), cache)
+    };
+    for stop in [1, total / 2, total] {
+        let (got, asked, cache) = ask_until(stop);
+        assert_eq!((got, asked), (Err(Cancelled), stop), "stop at {stop}");
+        assert_eq!(cache, LeafCache::default(), "stop at {stop}");
+    }
+    // Stopping nothing: once more than it asks, the query ends as without a hook.
+    assert_eq!(ask_until(total + 1).0, Ok(Some(exact)));
 }
