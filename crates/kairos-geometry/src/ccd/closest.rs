@@ -67,11 +67,22 @@ pub fn closest_on_triangle(p: P, a: P, b: P, c: P) -> P {
 
 /// The distance of segments `p1 q1` and `p2 q2`.
 pub fn segment_distance(p1: P, q1: P, p2: P, q2: P) -> f64 {
+    let (s, t) = segment_closest(p1, q1, p2, q2);
+    dist(
+        add(p1, scale(sub(q1, p1), s)),
+        add(p2, scale(sub(q2, p2), t)),
+    )
+}
+
+/// The parameters `(s, t)` in `[0, 1]` of the closest points `p1 + s (q1 − p1)` and
+/// `p2 + t (q2 − p2)` of segments `p1 q1` and `p2 q2` (Ericson, *Real-Time Collision
+/// Detection*, §5.1.9).
+pub(super) fn segment_closest(p1: P, q1: P, p2: P, q2: P) -> (f64, f64) {
     let (d1, d2, r) = (sub(q1, p1), sub(q2, p2), sub(p1, p2));
     let (a, e, f) = (dot(d1, d1), dot(d2, d2), dot(d2, r));
     let (s, t);
     if a <= f64::MIN_POSITIVE && e <= f64::MIN_POSITIVE {
-        return dist(p1, p2);
+        return (0.0, 0.0);
     }
     if a <= f64::MIN_POSITIVE {
         s = 0.0;
@@ -102,7 +113,26 @@ pub fn segment_distance(p1: P, q1: P, p2: P, q2: P) -> f64 {
             }
         }
     }
-    dist(add(p1, scale(d1, s)), add(p2, scale(d2, t)))
+    (s, t)
+}
+
+/// Whether `p`'s nearest point on triangle `q` is inside it, off its edges (by more than
+/// round-off of its size).
+pub(super) fn inside_triangle(p: P, q: [P; 3]) -> bool {
+    let c = closest_on_triangle(p, q[0], q[1], q[2]);
+    let size = dist(q[0], q[1]).max(dist(q[1], q[2])).max(dist(q[2], q[0]));
+    (0..3).all(|i| segment_distance(c, c, q[i], q[(i + 1) % 3]) > 1e-9 * size)
+}
+
+/// Whether edges `a` and `b` cross in the common sense: not parallel, and their closest points
+/// inside both (not at an end of either).
+pub(super) fn crossing(a: [P; 2], b: [P; 2]) -> bool {
+    let (da, db) = (sub(a[1], a[0]), sub(b[1], b[0]));
+    let c = cross(da, db);
+    let sin2 = dot(c, c) / (dot(da, da) * dot(db, db));
+    let (s, u) = segment_closest(a[0], a[1], b[0], b[1]);
+    let inside = |x: f64| x > 1e-6 && x < 1.0 - 1e-6;
+    sin2 > 1e-12 && inside(s) && inside(u)
 }
 
 /// Whether segment `p q` crosses or touches triangle `a b c`.

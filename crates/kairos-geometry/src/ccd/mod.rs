@@ -43,3 +43,7 @@ pub mod tree;
 pub use interval::Interval;
 pub use linear::{edge_edge, vertex_face, CcdOptions, LinearPoint};
 pub use poly::Poly;
+
+/// A query stopped by its `cancel` hook before it finished.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Cancelled;

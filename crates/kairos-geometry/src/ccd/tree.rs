@@ -15,11 +15,12 @@
 //! the new `best`. The result is the earliest time any feature test reports, so it is never
 //! after the first contact of the meshes' surfaces.
 
+use super::closest::{cross, crossing, inside_triangle};
 use super::linear::CcdOptions;
 use super::mesh::TriMesh;
 use super::rotating::{self, MovingPoint, ScrewMotion};
 use super::sphere::{dist, dot, mid, sphere_window, spheres_apart, sub, Seen, P};
-use super::Interval;
+use super::{Cancelled, Interval};
 
 pub(crate) use super::sphere::spheres_may_meet;
 pub use super::sphere::{enclosing_sphere, Sphere, SPHERE_PIECES};
@@ -334,7 +335,9 @@ pub struct MeshContact {
     /// The features that meet.
     pub features: Features,
     /// The unit normal from `a` to `b` at `first` (the triangle's, or the edges' common
-    /// normal, turned the way they approach), zero when the features give none.
+    /// normal, turned the way they approach; for a vertex on a triangle's rim, parallel edges
+    /// or an end of one edge on the other, as where two faces meet flat, the normal of a face
+    /// beside the features that they approach along fastest), zero when the features give none.
     pub normal: [f64; 3],
     /// The contact point at `first` (the vertex, or the mean of the two edges' midpoints).
     pub point: [f64; 3],
@@ -356,12 +359,28 @@ pub fn mesh_contact(
     query: &MeshQuery,
     cache: Option<&mut LeafCache>,
 ) -> Option<MeshContact> {
+    mesh_contact_or_cancel(a, ma, b, mb, until, query, cache, None).unwrap_or(None)
+}
+
+/// [`mesh_contact`], asking `cancel` every 64 pairs of nodes whether to stop (a long query on
+/// large meshes, stopped by a user): [`Cancelled`] once it says so, `cache` left as it was.
+#[allow(clippy::too_many_arguments)]
+pub fn mesh_contact_or_cancel(
+    a: &MeshBody,
+    ma: &ScrewMotion,
+    b: &MeshBody,
+    mb: &ScrewMotion,
+    until: f64,
+    query: &MeshQuery,
+    cache: Option<&mut LeafCache>,
+    cancel: Option<&dyn Fn() -> bool>,
+) -> Result<Option<MeshContact>, Cancelled> {
     use std::cmp::Reverse;
     use std::collections::BinaryHeap;
     let opts = &query.ccd;
     let (na, nb) = (a.tree.nodes(), b.tree.nodes());
     if na.is_empty() || nb.is_empty() || !(until >= 0.0 && until.is_finite()) {
-        return None;
+        return Ok(None);
     }
     // The nodes' moving centres, made when needed (a query visits a small part of large
     // trees).
@@ -429,7 +448,9 @@ pub fn mesh_contact(
             }
         }
     };
-    let root = window(0, 0, Interval::new(0.0, until))?;
+    let Some(root) = window(0, 0, Interval::new(0.0, until)) else {
+        return Ok(None);
+    };
     // The leaves that met last time first, with the window the traversal gives them: a contact
     // there shrinks the horizon at once, and the result is the same as without the cache.
     if let Some((i, j)) = cache.as_ref().and_then(|c| c.leaves) {
@@ -442,7 +463,12 @@ pub fn mesh_contact(
     let key = |w: Interval| w.lo().max(0.0).to_bits();
     let mut heap = BinaryHeap::new();
     heap.push(Reverse((key(root), 0u32, 0u32, root.hi().to_bits())));
+    let mut examined = 0u64;
     while let Some(Reverse((lo, i, j, hi))) = heap.pop() {
+        examined += 1;
+        if examined % 64 == 0 && cancel.is_some_and(|c| c()) {
+            return Err(Cancelled);
+        }
         let w = Interval::new(f64::from_bits(lo), f64::from_bits(hi));
         let horizon = best.map_or(until, |b| b.0);
         if w.lo() > horizon {
@@ -476,7 +502,9 @@ pub fn mesh_contact(
     if let Some(c) = cache {
         c.leaves = best_leaves.or(c.leaves);
     }
-    let (first, features) = best?;
+    let Some((first, features)) = best else {
+        return Ok(None);
+    };
     let (normal, point, approach_speed) = contact_frame(a, ma, b, mb, first, &features);
     let separation = query.separation;
     let time = if approach_speed > 0.0 && separation > 0.0 {
@@ -484,14 +512,14 @@ pub fn mesh_contact(
     } else {
         first
     };
-    Some(MeshContact {
+    Ok(Some(MeshContact {
         time,
         first,
         features,
         normal,
         point,
         approach_speed,
-    })
+    }))
 }
 
 /// The contact's features placed at `t`.
@@ -580,7 +608,9 @@ impl Placed {
 /// turns make not quite linear in time), so that the features are left `ε_d` apart also when
 /// the root finder's time is a little early (its conservative report) or the turn bends the
 /// approach. Only ever earlier than `first`, so never after the first contact; never before 0.
-/// Capoeira's spheres take the seed's step as it is.
+/// Capoeira's spheres, and features already `ε_d` apart at `first` (reported within the root
+/// finder's tolerance, as parallel edges in one plane where faces meet flat), take the seed's
+/// step as it is.
 #[allow(clippy::too_many_arguments)]
 fn back_off(
     a: &MeshBody,
@@ -593,9 +623,16 @@ fn back_off(
     separation: f64,
 ) -> f64 {
     let gap_at = |t: f64| placed(a, ma, b, mb, t, features).gap();
+    let seed_step = (first - separation / approach_speed).max(0.0);
     let Some(mut gap) = gap_at(first) else {
-        return (first - separation / approach_speed).max(0.0);
+        return seed_step;
     };
+    if !(gap < separation) {
+        // Features reported within the root finder's tolerance though apart (parallel edges
+        // in one plane, where faces meet flat): their distance says nothing of the meshes',
+        // so the seed's step, as it is.
+        return seed_step;
+    }
     let mut t = first;
     for _ in 0..4 {
         // `!(gap < separation)` also ends on a NaN.
@@ -617,13 +654,6 @@ fn contact_frame(
     t: f64,
     features: &Features,
 ) -> (P, P, f64) {
-    let cross = |x: P, y: P| {
-        [
-            x[1] * y[2] - x[2] * y[1],
-            x[2] * y[0] - x[0] * y[2],
-            x[0] * y[1] - x[1] * y[0],
-        ]
-    };
     let unit = |n: P| {
         let l = dot(n, n).sqrt();
         if l > 0.0 && l.is_finite() {
@@ -672,6 +702,56 @@ fn contact_frame(
         // The edges' normal has no side of its own: it points the way they approach.
         n = n.map(|x| -x);
         speed = -speed;
+    }
+    // Faces that meet flat (a corner on the other's rim, parallel edges, an end of one edge on
+    // the other): the features' normal may lie across the approach; it is then that of a face
+    // beside them (sharing `shared` of the vertices `near`) that they approach along fastest.
+    type Beside<'m> = (&'m MeshBody, &'m ScrewMotion, [u32; 3], usize, f64);
+    let beside: Option<[Beside; 2]> = match (*features, placed(a, ma, b, mb, t, features)) {
+        (
+            Features::VertexFace {
+                vertex_of_a,
+                vertex,
+                triangle,
+            },
+            Placed::VertexFace {
+                vertex: p,
+                triangle: q,
+                ..
+            },
+        ) if !inside_triangle(p, q) => {
+            let (s, (tm, tmo), (vm, vmo)) = if vertex_of_a {
+                (-1.0, (b, mb), (a, ma))
+            } else {
+                (1.0, (a, ma), (b, mb))
+            };
+            Some([(tm, tmo, triangle, 2, s), (vm, vmo, [vertex; 3], 1, -s)])
+        }
+        (
+            Features::EdgeEdge {
+                edge_a: x,
+                edge_b: y,
+            },
+            Placed::EdgeEdge { a: ea, b: eb },
+        ) if !crossing(ea, eb) => Some([
+            (a, ma, [x[0], x[1], x[1]], 2, 1.0),
+            (b, mb, [y[0], y[1], y[1]], 2, -1.0),
+        ]),
+        _ => None,
+    };
+    for (m, motion, near, shared, sign) in beside.into_iter().flatten() {
+        let v = m.mesh.vertices();
+        for tri in m.mesh.triangles() {
+            if tri.iter().filter(|i| near.contains(i)).count() < shared {
+                continue;
+            }
+            let [q0, q1, q2] = tri.map(|i| motion.at(v[i as usize], t));
+            let f = unit(cross(sub(q1, q0), sub(q2, q0))).map(|x| sign * x);
+            let s = dot(rel, f);
+            if s > speed {
+                (n, speed) = (f, s);
+            }
+        }
     }
     (n, point, speed)
 }

@@ -5,7 +5,10 @@
 
 use kairos_geometry::ccd::mesh::TriMesh;
 use kairos_geometry::ccd::rotating::ScrewMotion;
-use kairos_geometry::ccd::tree::{mesh_contact, LeafCache, MeshBody, MeshContact, MeshQuery};
+use kairos_geometry::ccd::tree::{
+    mesh_contact, mesh_contact_or_cancel, LeafCache, MeshBody, MeshContact, MeshQuery,
+};
+use kairos_geometry::ccd::Cancelled;
 use kairos_geometry::math::DVec3;
 use kairos_geometry::query::{distance, GjkOptions, GjkStatus};
 use kairos_geometry::shape::{Pose, Shape};
@@ -211,4 +214,102 @@ fn meshes_cross(a: &TriMesh, ma: &ScrewMotion, b: &TriMesh, mb: &ScrewMotion, t:
         || edges(b, &pb)
             .iter()
             .any(|&e| ta.iter().any(|&tri| pierces(e, tri)))
+}
+
+/// A box mesh of half extents `h` centred at `c` (12 triangles, counter-clockwise outside).
+fn box_mesh(c: [f64; 3], h: [f64; 3]) -> TriMesh {
+    let v: Vec<[f64; 3]> = (0..8)
+        .map(|i| {
+            let s = |bit: usize, k: usize| if i >> bit & 1 == 1 { h[k] } else { -h[k] };
+            [c[0] + s(0, 0), c[1] + s(1, 1), c[2] + s(2, 2)]
+        })
+        .collect();
+    let quads = [
+        [0, 2, 3, 1], // -z
+        [4, 5, 7, 6], // +z
+        [0, 1, 5, 4], // -y
+        [2, 6, 7, 3], // +y
+        [0, 4, 6, 2], // -x
+        [1, 3, 7, 5], // +x
+    ];
+    let t: Vec<[u32; 3]> = quads
+        .iter()
+        .flat_map(|q| [[q[0], q[1], q[2]], [q[0], q[2], q[3]]])
+        .collect();
+    TriMesh::new(v, t).unwrap()
+}
+
+/// Two boxes meeting face to face (a small one falling flat onto a large one, turned a little
+/// or not at all about the vertical): many features touch at once, and an edge of one's side
+/// ending on the other's face was taken with the edges' common normal, across the approach,
+/// which left no approach speed and so no back-off. The normal is the faces' (+z from `a` to
+/// `b`), the approach speed the fall's, and the boxes are left apart.
+#[test]
+fn boxes_meeting_face_to_face_get_the_faces_normal() {
+    let a = box_mesh([0.0; 3], [1.0, 1.0, 1.0]);
+    for (k, offset) in [[0.2, 0.1], [0.0, 0.0], [0.5, -0.5], [0.3, 0.7]]
+        .iter()
+        .enumerate()
+    {
+        let c = [offset[0], offset[1], 3.0];
+        let b = box_mesh(c, [0.5, 0.5, 0.5]);
+        let ma = ScrewMotion::new([0.0; 3], [0.0; 3], [0.0; 3]);
+        let mb = ScrewMotion::new(c, [0.0, 0.0, -1.0], [0.0; 3]);
+        let (ba, bb) = (MeshBody::new(a.clone()), MeshBody::new(b.clone()));
+        let query = MeshQuery {
+            separation: 1e-7,
+            ..Default::default()
+        };
+        let got = mesh_contact(&ba, &ma, &bb, &mb, 4.0, &query, None).expect("they meet");
+        assert!((got.first - 1.5).abs() < 1e-6, "case {k}: {got:?}");
+        assert!(got.first <= 1.5, "case {k}: after the contact: {got:?}");
+        assert!(got.normal[2] > 0.999, "case {k}: normal {got:?}");
+        assert!((got.approach_speed - 1.0).abs() < 1e-6, "case {k}: {got:?}");
+        assert!(got.time < got.first, "case {k}: no back-off: {got:?}");
+        let gap = hull_gap(&a, &ma, &b, &mb, got.time);
+        assert!(gap > 0.5e-7, "case {k}: gap {gap} at {got:?}");
+    }
+}
+
+/// The cancel hook of a mesh contact query: asked every 64 pairs of nodes; a hook that never
+/// stops it changes nothing of the result, one that says stop ends it at once with `Cancelled`
+/// and leaves the leaf cache as it was.
+#[test]
+fn a_mesh_contact_query_stops_when_its_hook_says_so() {
+    let torus = MeshBody::new(TriMesh::torus(2.0, 0.5, 48, 24));
+    let spiky = MeshBody::new(TriMesh::spiky_ball(0.6, 1.8, 2).translated([6.0, 0.3, 0.2]));
+    let mt = ScrewMotion::new([0.0; 3], [0.0; 3], [0.3, 1.0, 0.2]);
+    let ms = ScrewMotion::new([6.0, 0.3, 0.2], [-3.0, 0.0, 0.0], [2.0, -1.0, 0.5]);
+    let query = MeshQuery::default();
+    let exact = mesh_contact(&torus, &mt, &spiky, &ms, 3.0, &query, None).unwrap();
+    let asked = std::cell::Cell::new(0u32);
+    let never = || {
+        asked.set(asked.get() + 1);
+        false
+    };
+    let run = |hook: &dyn Fn() -> bool, cache: Option<&mut LeafCache>| {
+        mesh_contact_or_cancel(&torus, &mt, &spiky, &ms, 3.0, &query, cache, Some(hook))
+    };
+    assert_eq!(run(&never, None), Ok(Some(exact)));
+    let total = asked.get();
+    assert!(total > 3, "asked {total} times");
+    let ask_until = |stop: u32| {
+        let asked = std::cell::Cell::new(0u32);
+        let mut cache = LeafCache::default();
+        let got = run(
+            &|| {
+                asked.set(asked.get() + 1);
+                asked.get() >= stop
+            },
+            Some(&mut cache),
+        );
+        (got, asked.get(), cache)
+    };
+    for stop in [1, total / 2, total] {
+        let (got, asked, cache) = ask_until(stop);
+        assert_eq!((got, asked), (Err(Cancelled), stop), "stop at {stop}");
+        assert_eq!(cache, LeafCache::default(), "stop at {stop}");
+    }
+    // Stopping nothing: once more than it asks, the query ends as without a hook.
+    assert_eq!(ask_until(total + 1).0, Ok(Some(exact)));
 }
