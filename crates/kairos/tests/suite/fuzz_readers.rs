@@ -201,24 +201,42 @@ fn reseal_checkpoint(b: &mut [u8]) {
     b[body + 8..].copy_from_slice(&h);
 }
 
-/// Reads a trace the way every command does: open, then each record into a replay, then a
-/// position of every body at the end. Must not panic.
+/// Reads a trace the way every command does: open, then each record into a replay, then the
+/// state of every body at the end. Must not panic. An accepted trace's states are finite
+/// wherever a replay can be asked for them: the states each record replaces, at its
+/// time, and every body's last state at the end time (a motion finite there is finite at every
+/// time between).
 fn read_trace(path: &Path) -> Result<(), String> {
     let mut r = TraceReader::open(path).map_err(|e| e.to_string())?;
     let mut replay = Replay::new(r.header());
     let scene = r.header().scene().map_err(|e| e.to_string())?;
     assert_eq!(scene.bodies.len(), replay.len());
     while let Some(rec) = r.next_record().map_err(|e| e.to_string())? {
+        assert_finite_at(&replay, rec.a as usize, rec.time);
+        if rec.kind == EventKind::BodyBody {
+            assert_finite_at(&replay, rec.b as usize, rec.time);
+        }
         replay.apply(&rec);
     }
-    // Accepted records and states are finite, so positions within the span are too.
     for i in 0..replay.len() {
-        let p = replay.position(i, r.end_time());
-        assert!(p.iter().all(|x| !x.is_nan()), "body {i} at {p:?}");
-        // A rigid body's orientation is computed without panicking.
-        let _ = replay.orientation(i, r.end_time());
+        assert_finite_at(&replay, i, r.end_time());
     }
     Ok(())
+}
+
+/// Asserts that body `i`'s position, velocity and orientation at `t` are finite.
+fn assert_finite_at(replay: &Replay, i: usize, t: f64) {
+    let p = replay.position(i, t);
+    let v = replay.velocity_at(i, t);
+    let (q, w) = replay.orientation(i, t);
+    assert!(
+        p.iter()
+            .chain(&v)
+            .chain(&q)
+            .chain(&w)
+            .all(|x| x.is_finite()),
+        "body {i} at {t:e}: position {p:?}, velocity {v:?}, orientation {q:?} {w:?}"
+    );
 }
 
 /// The bytes made once for all the cases of a test.
@@ -239,7 +257,8 @@ fn with_file<T>(dir: &Path, ext: &str, bytes: &[u8], read: impl FnOnce(&Path) ->
 }
 
 proptest! {
-    #![proptest_config(ProptestConfig { cases: 256, failure_persistence: None, ..ProptestConfig::default() })]
+    // 256 cases a test (proptest's default); `PROPTEST_CASES` sets more to search longer.
+    #![proptest_config(ProptestConfig { failure_persistence: None, ..ProptestConfig::default() })]
 
     #[test]
     fn damaged_traces_are_refused(damage in damage()) {
@@ -538,4 +557,24 @@ fn the_gravity_inputs_hold_sleep_states() {
     let ck = kairos::checkpoint::read(&dir.join("ck.bin")).unwrap();
     assert!(ck.bodies.iter().any(|b| b.asleep), "no body sleeps");
     assert_eq!(&trace[28..32], &kairos::trace::FLAG_SLEEP.to_le_bytes());
+}
+
+/// A case the mutation test met: the resumed gravity trace (22,312 bytes) with one high
+/// exponent bit of its last byte flipped and its checksums recomputed. The footer's end time becomes about 1e154,
+/// where half its square overflows: the falling bodies' positions would be NaN and -inf. The
+/// reader refuses it, naming the end time and a body.
+#[test]
+fn a_disguised_end_time_beyond_gravity_s_reach_is_refused() {
+    let dir = tempdir("trace-gravity-end");
+    let good = resumed_trace_bytes(&drop_3d(), &dir, 120);
+    let last = good.len() - 1;
+    let mut bad = apply(&good, &[Damage::Flip(last, 32)]);
+    reseal_trace(&mut bad);
+    let end = f64::from_le_bytes(bad[last - 7..].try_into().unwrap());
+    assert!(end > 1e150 && end.is_finite(), "end time {end}");
+    let e = with_file(&dir, "ktrace", &bad, read_trace).unwrap_err();
+    assert!(
+        e.contains("end time") && e.contains("body ") && e.contains("non-finite"),
+        "{e}"
+    );
 }
