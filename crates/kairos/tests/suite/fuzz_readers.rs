@@ -239,6 +239,23 @@ fn assert_finite_at(replay: &Replay, i: usize, t: f64) {
     );
 }
 
+/// Asserts that an accepted 3D checkpoint's states are finite at its time: every body's, as the
+/// resumed simulation takes it there (under gravity unless it sleeps), and its trace replay's.
+fn assert_checkpoint_finite(ck: &kairos::checkpoint::Checkpoint) {
+    let world = ck.world::<DVec3>().unwrap();
+    let replay = ck.replay();
+    for (i, (body, saved)) in world.bodies().iter().zip(&ck.bodies).enumerate() {
+        let a = if saved.asleep {
+            DVec3::ZERO
+        } else {
+            DVec3::from_array(ck.scene.gravity)
+        };
+        let (p, v) = body.state_at_accel(ck.state.now, a);
+        assert!(p.is_finite() && v.is_finite(), "body {i}: {p:?} {v:?}");
+        assert_finite_at(&replay, i, ck.time());
+    }
+}
+
 /// The bytes made once for all the cases of a test.
 macro_rules! once {
     ($make:expr) => {{
@@ -319,6 +336,7 @@ proptest! {
         with_file(&dir, "ck", &bad, |path| {
         if let Ok(ck) = kairos::checkpoint::read(path) {
             if ck.scene.dim == 3 {
+                assert_checkpoint_finite(&ck);
                 let broad = BroadPhaseKind::Calendar.build(&Default::default());
                 let mut sim = Simulation::restore(ck.world::<DVec3>().unwrap(), broad, ck.state);
                 // Bounded by events, box crossings included: a body made very fast may cross
@@ -388,6 +406,7 @@ proptest! {
         with_file(&dir, "ck", &bad, |path| {
         if let Ok(ck) = kairos::checkpoint::read(path) {
             if ck.scene.dim == 3 {
+                assert_checkpoint_finite(&ck);
                 let mut replay = Replay::try_new(&ck.trace_header("calendar")).unwrap();
                 let broad = BroadPhaseKind::Calendar.build(&Default::default());
                 let mut sim = Simulation::restore(ck.world::<DVec3>().unwrap(), broad, ck.state);
@@ -577,4 +596,48 @@ fn a_disguised_end_time_beyond_gravity_s_reach_is_refused() {
         e.contains("end time") && e.contains("body ") && e.contains("non-finite"),
         "{e}"
     );
+}
+
+/// The byte offset of the first body state of a checkpoint (version 2 to 4).
+fn checkpoint_bodies_at(b: &[u8]) -> usize {
+    let len = u32::from_le_bytes(b[16..20].try_into().unwrap()) as usize;
+    // Magic, version, dimension, the scene, then 3 times, 3 counts, 4 accumulators and the
+    // body count.
+    20 + len + 3 * 8 + 3 * 8 + 4 * 8 + 8
+}
+
+/// A checkpoint whose body state (or trace replay state) holds a time far back is refused: its
+/// motion under gravity would overflow before the checkpoint's time.
+#[test]
+fn a_disguised_checkpoint_time_far_back_is_refused() {
+    let dir = tempdir("ck-gravity-far-back");
+    let good = checkpoint_bytes(&drop_3d(), &dir, 120);
+    let ck = kairos::checkpoint::read(&dir.join("ck.bin")).unwrap();
+    let i = ck
+        .bodies
+        .iter()
+        .position(|b| !b.asleep && !b.replay_asleep)
+        .expect("a body awake");
+    let start = checkpoint_bodies_at(&good);
+    // Rigid bodies under gravity: 288 bytes a body, before the end mark and hash.
+    let per_body = (good.len() - 16 - start) / ck.bodies.len();
+    assert_eq!(per_body, 288);
+    // Radius, inverse mass, position and velocity, then the time; 3 image counts, then the
+    // replay state's time.
+    let time = start + i * per_body + 8 * 8;
+    let replay_time = time + 8 + 3 * 8;
+    let f = |at: usize| f64::from_le_bytes(good[at..at + 8].try_into().unwrap());
+    assert_eq!(f(time), ck.bodies[i].time);
+    assert_eq!(f(replay_time), ck.bodies[i].replay_time);
+    for (at, what) in [(time, "state"), (replay_time, "trace replay's state")] {
+        let far_back = (-1e200f64).to_le_bytes().to_vec();
+        let mut bad = apply(&good, &[Damage::Overwrite(at, far_back)]);
+        reseal_checkpoint(&mut bad);
+        let Err(e) = with_file(&dir, "ck", &bad, kairos::checkpoint::read) else {
+            panic!("a time of -1e200 at byte {at} accepted");
+        };
+        let e = e.to_string();
+        let says = format!("body {i}: its motion from its {what} (time -1e200, ");
+        assert!(e.contains(&says) && e.contains("non-finite"), "{e}");
+    }
 }
