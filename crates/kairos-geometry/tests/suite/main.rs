@@ -16,6 +16,7 @@ mod parry_reference;
 mod penetration_points;
 mod polyhedron;
 mod sat;
+mod shape_errors;
 mod shapes;
 mod toi_parry;
 mod toi_ray_cast;
