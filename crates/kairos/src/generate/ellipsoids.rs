@@ -32,7 +32,7 @@ pub fn ellipsoids(p: &RigidGasParams, dim: usize, aspect: f64) -> Result<Scene, 
             got: dim as f64,
         });
     }
-    if !(aspect >= 1.0 / MAX_ASPECT && aspect <= MAX_ASPECT) {
+    if !(1.0 / MAX_ASPECT..=MAX_ASPECT).contains(&aspect) {
         return Err(GenerateError::OutOfRange {
             name: "aspect",
             range: "in [0.01, 100] (the long half axis over the short ones)",
