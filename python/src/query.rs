@@ -1,6 +1,9 @@
 //! The convex queries and the mesh features' continuous collision detection, from Python, on
 //! numpy inputs: one query, or one a row of a batch (the GIL released while they run).
 
+use std::cell::Cell;
+use std::time::{Duration, Instant};
+
 use kairos::ccd::{edge_edge, vertex_face, CcdOptions, Interval, LinearPoint};
 use kairos::math::{DVec2, DVec3, Vector};
 use kairos::query::{
@@ -8,9 +11,12 @@ use kairos::query::{
 };
 use kairos::scene::{BodyDim, RigidBodySpec};
 use numpy::{PyArray1, PyReadonlyArray1};
-use pyo3::exceptions::PyValueError;
+use pyo3::exceptions::{PyKeyboardInterrupt, PyValueError};
 use pyo3::prelude::*;
 use pyo3::types::{PyBool, PyDict, PyList, PyTuple};
+
+/// How often a long query runs Python's signal handlers (Ctrl-C stops it within about this).
+const SIGNALS_EVERY: Duration = Duration::from_millis(50);
 
 /// How deep lists and dicts may nest in a body's dict (a scene's deepest is three: a compound's
 /// parts' lists of points).
@@ -397,7 +403,7 @@ fn triple(name: &str, x: &[f64]) -> PyResult<[f64; 3]> {
 /// The earliest contact in `[0, until]` of two triangle meshes (given at `t = 0`, world
 /// frame), each turning about its `centre` at constant angular velocity while the centre moves
 /// at constant velocity (D2M's motion class), by the sphere trees and the interval root finders:
-/// never missed. `None` when they do not touch by `until`.
+/// never missed. `None` when they do not touch by `until`. Ctrl-C stops it (KeyboardInterrupt).
 #[pyfunction]
 #[pyo3(signature = (vertices_a, triangles_a, centre_a, velocity_a, angular_velocity_a, vertices_b, triangles_b, centre_b, velocity_b, angular_velocity_b, until, separation=1e-10))]
 #[allow(clippy::too_many_arguments)]
@@ -472,8 +478,29 @@ pub fn mesh_contact<'py>(
         separation,
         ..MeshQuery::default()
     };
-    let Some(c) = py.allow_threads(|| tree::mesh_contact(&a, &ma, &b, &mb, until, &query, None))
-    else {
+    // The GIL released while it runs; every `SIGNALS_EVERY` the query takes it back for a
+    // moment to run Python's signal handlers, and an exception of theirs (Ctrl-C's
+    // KeyboardInterrupt) stops the query and is raised.
+    let found = py.allow_threads(|| {
+        let next = Cell::new(Instant::now() + SIGNALS_EVERY);
+        let raised = Cell::new(None);
+        let cancel = || {
+            if Instant::now() < next.get() {
+                return false;
+            }
+            let checked = Python::with_gil(|py| py.check_signals());
+            next.set(Instant::now() + SIGNALS_EVERY);
+            checked.map_err(|e| raised.set(Some(e))).is_err()
+        };
+        tree::mesh_contact_or_cancel(&a, &ma, &b, &mb, until, &query, None, Some(&cancel)).map_err(
+            |_| {
+                raised.take().unwrap_or_else(|| {
+                    PyKeyboardInterrupt::new_err("mesh_contact: stopped before it finished")
+                })
+            },
+        )
+    })?;
+    let Some(c) = found else {
         return Ok(None);
     };
     let d = PyDict::new(py);

@@ -1,5 +1,9 @@
 """The collision queries on numpy inputs, against closed forms."""
 
+import _thread
+import threading
+import time
+
 import numpy as np
 import pytest
 
@@ -113,8 +117,10 @@ def test_mesh_contact_of_two_cubes():
     assert c is not None
     # The faces meet when the gap of 2 has closed at speed 1.
     assert 2.0 - 1e-6 < c["first"] <= 2.0 and c["time"] <= c["first"]
-    # A unit normal, or zero where the features give none (parallel edges of the faces).
-    assert np.linalg.norm(c["normal"]) == pytest.approx(1.0) or not c["normal"].any()
+    # The faces meet flat: the faces' normal, along which they approach at speed 1, whatever
+    # features the root finder names (parallel edges of the faces, a corner on a rim).
+    np.testing.assert_allclose(c["normal"], [1, 0, 0], atol=1e-12)
+    assert c["approach_speed"] == pytest.approx(1.0)
     assert 0.5 - 1e-6 <= c["point"][0] <= 0.5 + 1e-6
     assert c["kind"] in ("vertex-face", "edge-edge")
     assert kairos.mesh_contact(a, b, until=1.5) is None
@@ -124,3 +130,32 @@ def test_mesh_contact_of_two_cubes():
     assert s is not None and s["first"] < 2.0
     with pytest.raises(ValueError, match="mesh b: triangle index 9"):
         kairos.mesh_contact(a, dict(b, triangles=[[0, 1, 9]]), until=1.0)
+
+
+def sheet(n, z):
+    """A flat square of side 1 at height ``z``, ``n`` by ``n`` squares of two triangles."""
+    x = np.linspace(0.0, 1.0, n + 1)
+    gx, gy = np.meshgrid(x, x, indexing="ij")
+    v = np.stack([gx.ravel(), gy.ravel(), np.full(gx.size, z)], axis=1)
+    i = (np.arange(n)[:, None] * (n + 1) + np.arange(n)[None, :]).ravel()
+    t = np.concatenate([np.stack([i, i + n + 1, i + n + 2], 1), np.stack([i, i + n + 2, i + 1], 1)])
+    return {"vertices": v, "triangles": t}
+
+
+def test_ctrl_c_stops_a_long_mesh_contact_quickly():
+    # Two sheets of 12,800 triangles sliding over each other a thousandth apart: every
+    # triangle passes close to some hundred of the other's, and the query takes a minute.
+    a = sheet(80, 0.0)
+    b = dict(sheet(80, 1e-3), velocity=[0.5, 0.3, 0.0])
+    timer = threading.Timer(0.3, _thread.interrupt_main)
+    timer.start()
+    t0 = time.monotonic()
+    try:
+        with pytest.raises(KeyboardInterrupt):
+            kairos.mesh_contact(a, b, until=1.0)
+    finally:
+        timer.cancel()
+    assert time.monotonic() - t0 < 0.3 + 1.0
+    # Not left stopped: a small query after it runs to its end.
+    assert kairos.mesh_contact(sheet(4, 0.0), dict(sheet(4, 1e-3), velocity=[0.5, 0.3, 0.0]),
+                               until=1.0) is None

@@ -92,6 +92,8 @@ enum GenerateCommand {
     Polygons(generate::RigidGasArgs),
     /// Rigid bodies: spinning cubes in a 3D box room.
     Boxes(generate::RigidGasArgs),
+    /// Rigid bodies: hard ellipses (2D) or spheroids (3D) of one aspect ratio in a box room.
+    Ellipsoids(generate::EllipsoidsArgs),
     /// Rigid bodies: small fast spinning boxes fired at a thin rotating plank and at each
     /// other (2D).
     Bullet(generate::BulletArgs),
@@ -146,6 +148,7 @@ fn main() -> ExitCode {
         Command::Generate(GenerateCommand::Gas(a)) => generate::generate_gas(a),
         Command::Generate(GenerateCommand::Polygons(a)) => generate::generate_rigid_gas(a, 2),
         Command::Generate(GenerateCommand::Boxes(a)) => generate::generate_rigid_gas(a, 3),
+        Command::Generate(GenerateCommand::Ellipsoids(a)) => generate::generate_ellipsoids(a),
         Command::Generate(GenerateCommand::Bullet(a)) => generate::generate_bullet(a),
         Command::Generate(GenerateCommand::Drop(a)) => generate::generate_drop(a),
         Command::Generate(GenerateCommand::Stack(a)) => generate::generate_stack(a),

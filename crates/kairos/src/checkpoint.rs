@@ -42,6 +42,10 @@
 //! not the number resting on it, and a sleeping body that moves; and a scene with gravity in
 //! a file of versions 1 to 3 (no sleep states), or without gravity in a version 4 file.
 //!
+//! In every version the reader refuses a body whose motion from its saved state, or from its
+//! trace replay's, reaches a non-finite position or velocity by the checkpoint's time (a state's
+//! time far back, under gravity or with a large velocity).
+//!
 //! The file is written with an [`AtomicWriter`]: a kill leaves the previous checkpoint intact.
 
 use std::io::{self, Write};
@@ -50,9 +54,10 @@ use std::path::Path;
 use crate::atomic::AtomicWriter;
 use crate::hash::Fnv1a;
 use crate::math::{Rotation, Vector};
+use crate::num::Num;
 use crate::scene::{BodySpec, Scene, SceneError, MAX_MAGNITUDE};
 use crate::sim::{EventCounts, SimState, Simulation};
-use crate::trace::{BodyState, Replay, TraceHeader};
+use crate::trace::{motion_stays_finite, BodyState, Replay, TraceHeader};
 use crate::world::{World, NO_SUPPORT};
 
 const MAGIC: [u8; 8] = *b"KAIROSCK";
@@ -553,6 +558,32 @@ pub fn read(path: &Path) -> Result<Checkpoint, CheckpointError> {
         };
         if let Some(p) = problem {
             return Err(invalid(format!("body {i}: {p}")));
+        }
+        // Its motion from its state, and its trace replay's, stays finite until the checkpoint's
+        // time: a state's time far back, or an enormous velocity, would make it overflow.
+        let motions = [
+            ("state", pos, vel, time, asleep, now),
+            (
+                "trace replay's state",
+                replay_pos,
+                replay_vel,
+                replay_time,
+                replay_asleep,
+                origin + now,
+            ),
+        ];
+        for (what, p, v, t, asleep, at) in motions {
+            let falls = gravity && asleep == 0;
+            if !motion_stays_finite(&p, &v, &scene.gravity, falls, at - t) {
+                return Err(invalid(format!(
+                    "body {i}: its motion from its {what} (time {}, position {p:?}, velocity \
+                     {v:?}{}) reaches a non-finite position or velocity by the checkpoint's \
+                     time {}",
+                    Num(t),
+                    if falls { ", under gravity" } else { "" },
+                    Num(at)
+                )));
+            }
         }
         if balls_saved {
             scene.bodies.push(BodySpec {

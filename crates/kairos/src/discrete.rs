@@ -49,6 +49,13 @@
 //! resolved towards the wrong side: a body that ends a step on the far side of a wall it
 //! touched counts. [`Misses::body_body`] then counts the pairs of bodies, [`Misses::body_wall`]
 //! the body-wall contacts.
+//!
+//! These windows are half-open too: a contact that the next sub-step's prediction, from the
+//! states at `t1` (this sub-step's contacts resolved), reports at its start belongs to the next
+//! sub-step, and is counted once. As a rigid contact is reported as soon as the pair is within
+//! its contact shell, slightly before the shapes touch, this takes in a contact on the boundary
+//! and one reported before it whose pair is still apart at `t1`, within its shell and
+//! approaching (the last sub-step's window is closed).
 
 use crate::ball_toi::ball_ball;
 use crate::body::Body;
@@ -173,6 +180,9 @@ pub struct DiscreteSim<V: Vector> {
     candidates: Vec<(u32, u32, [i8; 3])>,
     contacts: Vec<Contact>,
     start: Vec<Body<V>>,
+    /// Rigid contacts of the exact motion within the sub-step that its overlap test does not
+    /// see, counted as misses once the sub-step is done (see `settle_misses_rigid`).
+    unseen: Vec<Contact>,
 }
 
 impl<V: Vector> DiscreteSim<V> {
@@ -226,6 +236,7 @@ impl<V: Vector> DiscreteSim<V> {
             candidates: Vec::new(),
             contacts: Vec::new(),
             start: Vec::new(),
+            unseen: Vec::new(),
             world,
         })
     }

@@ -44,11 +44,14 @@
 #![forbid(unsafe_code)]
 #![warn(missing_docs)]
 
+// The geometry: shapes, queries, mesh CCD and the discrete pair finders live in
+// `kairos-geometry`; they keep their paths here (`kairos::shape`, `kairos::query`, ...).
+pub use kairos_geometry::{ccd, math, names, num, overlap, query, roots, shape};
+
 pub mod atomic;
 pub mod ball_toi;
 pub mod body;
 pub mod broad_phase;
-pub mod ccd;
 pub mod checkpoint;
 pub mod discrete;
 pub mod ensemble;
@@ -57,17 +60,11 @@ pub mod generate;
 pub mod gsd;
 pub mod hash;
 pub mod input;
-pub mod math;
-pub mod names;
-pub mod num;
+pub mod mesh_file;
 pub mod observe;
-pub mod overlap;
-pub mod query;
 pub mod rigid;
 pub mod rigid_mesh;
-pub mod roots;
 pub mod scene;
-pub mod shape;
 pub mod sim;
 pub mod stepped;
 pub mod trace;

@@ -2,7 +2,7 @@
 #![allow(dead_code)]
 
 // The conversions to parry are the query tests' own.
-#[path = "../../../kairos/tests/suite/pairs/mod.rs"]
+#[path = "../../../kairos-geometry/tests/suite/pairs/mod.rs"]
 mod pairs;
 pub use pairs::{parry2, parry3, parry_pose2, parry_pose3};
 

@@ -8,8 +8,8 @@ use std::process::ExitCode;
 use anyhow::{Context, Result};
 use clap::Args;
 use kairos::generate::{
-    billiard, boxes, bullet, drop, gas, polygons, pyramids, stack, BilliardParams, BulletParams,
-    DropParams, GasParams, RigidGasParams, StackParams,
+    billiard, boxes, bullet, drop, ellipsoids, gas, polygons, pyramids, stack, BilliardParams,
+    BulletParams, DropParams, GasParams, RigidGasParams, StackParams,
 };
 use kairos::scene::Scene;
 
@@ -194,6 +194,69 @@ impl RigidGasArgs {
             concave: self.concave,
         }
     }
+}
+
+/// Arguments of `kairos generate ellipsoids`.
+#[derive(Args)]
+pub struct EllipsoidsArgs {
+    /// Dimension: 2 (ellipses) or 3 (spheroids).
+    #[arg(long, default_value_t = 3)]
+    pub dim: usize,
+    /// The long half axis over the short ones: above 1 prolate (needles), below 1 oblate
+    /// (discs); the longest half axis is 1.
+    #[arg(long, default_value_t = 2.0)]
+    pub aspect: f64,
+    /// Number of bodies.
+    #[arg(long)]
+    pub n: usize,
+    /// Random seed.
+    #[arg(long, default_value_t = RigidGasParams::default().seed)]
+    pub seed: u64,
+    /// Fraction of the room covered by the bodies' bounding discs (2D, at most 0.6) or balls
+    /// (3D, at most 0.4), each of radius 1.
+    #[arg(long, default_value_t = RigidGasParams::default().packing)]
+    pub packing: f64,
+    /// Velocity components uniform in [-speed, speed].
+    #[arg(long, default_value_t = RigidGasParams::default().speed)]
+    pub speed: f64,
+    /// Largest angular speed (radians per unit time).
+    #[arg(long, default_value_t = RigidGasParams::default().spin)]
+    pub spin: f64,
+    /// Simulated time.
+    #[arg(long, default_value_t = RigidGasParams::default().duration)]
+    pub duration: f64,
+    #[command(flatten)]
+    pub out: GeneratedScene,
+}
+
+/// `kairos generate ellipsoids`: a gas of hard ellipses or spheroids.
+pub fn generate_ellipsoids(a: EllipsoidsArgs) -> Result<ExitCode> {
+    let header = format!(
+        "# kairos generate ellipsoids --dim {} --aspect {} --n {} --seed {} --packing {} \
+         --speed {} --spin {} --duration {}{}\n",
+        a.dim,
+        a.aspect,
+        a.n,
+        a.seed,
+        a.packing,
+        a.speed,
+        a.spin,
+        a.duration,
+        restitution_flag(a.out.restitution)
+    );
+    let params = RigidGasParams {
+        n: a.n,
+        seed: a.seed,
+        packing: a.packing,
+        speed: a.speed,
+        spin: a.spin,
+        duration: a.duration,
+        restitution: a.out.restitution,
+        concave: 0.0,
+    };
+    write_rigid_scene(&a.out, &header, || {
+        ellipsoids(&params, a.dim, a.aspect).map_err(anyhow::Error::msg)
+    })
 }
 
 /// Arguments of `kairos generate bullet`.

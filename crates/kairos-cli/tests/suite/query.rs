@@ -832,3 +832,59 @@ fn a_closed_pipe_ends_the_report_quietly() {
     assert_eq!(out.status.code(), Some(141), "{err}");
     assert!(err.is_empty(), "{err}");
 }
+
+/// An ellipsoid and an ellipse in pair files: the distance of an ellipsoid from a box face is
+/// its half axis along the face's normal; an ellipse falling on a segment hits it when its
+/// lowest point reaches it.
+#[test]
+fn ellipsoids_answer_in_pair_files() {
+    let dir = tempdir("ellipsoid");
+    let file = write(
+        &dir,
+        "ellipsoid.toml",
+        r#"
+dim = 3
+[[bodies]]
+shape = "ellipsoid"
+half_axes = [2.0, 0.5, 1.0]
+position = [0.0, 0.0, 0.0]
+[[bodies]]
+shape = "box"
+half_extents = [3.0, 0.5, 3.0]
+position = [0.0, 1.5, 0.0]
+[query]
+until = 1
+"#,
+    );
+    let v = query_json(&file, &dir);
+    assert_eq!(v["status"], "separated");
+    // The ellipsoid's top at y = 0.5, the box's bottom face at y = 1.
+    assert!((num(&v["distance"]) - 0.5).abs() < 1e-9, "{v}");
+    assert!((point(&v["normal"])[1] - 1.0).abs() < 1e-6, "{v}");
+
+    let file = write(
+        &dir,
+        "ellipse.toml",
+        r#"
+dim = 2
+[[bodies]]
+shape = "ellipsoid"
+half_axes = [1.0, 0.25]
+position = [0.0, 2.0]
+velocity = [0.0, -1.0]
+[[bodies]]
+shape = "segment"
+a = [-5.0, 0.0]
+b = [5.0, 0.0]
+position = [0.0, 0.0]
+[query]
+until = 5
+"#,
+    );
+    let v = query_json(&file, &dir);
+    let toi = &v["toi"];
+    assert_eq!(toi["status"], "hit", "{v}");
+    // The lowest point, 0.25 below the centre, reaches y = 0 at t = 1.75; never later.
+    let t = num(&toi["time"]);
+    assert!(t <= 1.75 && t > 1.75 - 1e-6, "{t}");
+}

@@ -14,7 +14,7 @@
 
 // `!(x > 0.0)` on purpose: a NaN takes the safe branch.
 
-use super::{Contact, DiscreteSim, PAD_REL};
+use super::{boundary_round_off, Contact, DiscreteSim, PAD_REL};
 use crate::event::{Event, EventKind};
 use crate::math::{Aabb, Vector};
 use crate::query::{
@@ -167,6 +167,9 @@ impl<V: Vector> DiscreteSim<V> {
                 }
             }
         }
+        if self.opts.count_misses {
+            self.settle_misses_rigid(t1);
+        }
     }
 
     /// The overlapping pairs and body-wall contacts at `t1`, in processing order.
@@ -257,8 +260,9 @@ impl<V: Vector> DiscreteSim<V> {
         Some(event)
     }
 
-    /// Counts the contacts of the exact motion over `[t0, t1)` that the overlap test at `t1`
-    /// does not see, or sees on the wrong side; the world holds its state at `t0`.
+    /// Finds the contacts of the exact motion over `[t0, t1]` that the overlap test at `t1`
+    /// does not see, or sees on the wrong side, for [`DiscreteSim::settle_misses_rigid`] to
+    /// count; the world holds its state at `t0`.
     fn count_misses_rigid(&mut self, t0: f64, t1: f64) {
         let h = t1 - t0;
         self.boxes.clear();
@@ -268,22 +272,22 @@ impl<V: Vector> DiscreteSim<V> {
             Aabb::from_points(b.pos, p1).expanded(pad)
         }));
         self.find_candidates(true);
-        // A contact on the step boundary belongs to the next sub-step (see `in_window`): there
-        // the pair is within its contact shell and approaching, which the prediction reports at
-        // once, unless this sub-step pushed it apart, having seen it.
-        let next_finds = |_: f64| true;
-        let mut missed = 0;
+        let mut unseen = std::mem::take(&mut self.unseen);
+        unseen.clear();
         for &(i, j, _) in &self.candidates {
             let toi = self.world.predict_pair_by(i, j, t1);
             if toi.is_hit()
-                && self.in_window(toi.time, t1, next_finds)
+                && toi.time <= t1
                 && !self.pair_seen(i as usize, j as usize, toi.time, t1)
             {
-                missed += 1;
+                unseen.push(Contact {
+                    time: toi.time,
+                    kind: EventKind::BodyBody,
+                    a: i,
+                    b: j,
+                });
             }
         }
-        self.misses.body_body += missed;
-        let mut missed = 0;
         for (w, wall) in self.world.walls.iter().enumerate() {
             for (i, b) in self.world.bodies.iter().enumerate() {
                 let reach = b.radius + b.vel.length() * h;
@@ -291,15 +295,48 @@ impl<V: Vector> DiscreteSim<V> {
                     continue;
                 }
                 let toi = self.world.predict_wall_by(i as u32, w as u32, t1);
-                if toi.is_hit()
-                    && self.in_window(toi.time, t1, next_finds)
-                    && !self.wall_seen(i, w, toi.time, t1)
-                {
-                    missed += 1;
+                if toi.is_hit() && toi.time <= t1 && !self.wall_seen(i, w, toi.time, t1) {
+                    unseen.push(Contact {
+                        time: toi.time,
+                        kind: EventKind::BodyWall,
+                        a: i as u32,
+                        b: w as u32,
+                    });
                 }
             }
         }
-        self.misses.body_wall += missed;
+        self.unseen = unseen;
+    }
+
+    /// Counts the contacts [`DiscreteSim::count_misses_rigid`] found unseen in the sub-step
+    /// ending at `t1`, once it is done (every body at `t1`, the contacts resolved). The windows
+    /// are half-open: a contact that the next sub-step's prediction, from these states, reports
+    /// at its start (to the round-off of the times) belongs to that sub-step, which counts it
+    /// (or sees it) once. A rigid contact is reported as soon as the pair is within its contact
+    /// shell, slightly before the shapes touch, so this holds a contact on the boundary and
+    /// also one reported before it whose pair is still apart at `t1`, within its shell and
+    /// approaching: the next prediction reports it again at once. A pair this sub-step pushed
+    /// apart, or that passed through, is not reported there, and the last sub-step has no next
+    /// one: they count here.
+    fn settle_misses_rigid(&mut self, t1: f64) {
+        let unseen = std::mem::take(&mut self.unseen);
+        let last = t1 >= self.end_time;
+        let by = t1 + boundary_round_off(t1, self.h);
+        for c in &unseen {
+            let next = match c.kind {
+                EventKind::BodyBody => self.world.predict_pair_by(c.a, c.b, by),
+                _ => self.world.predict_wall_by(c.a, c.b, by),
+            };
+            if !last && next.is_hit() && next.time <= by {
+                continue;
+            }
+            match c.kind {
+                EventKind::BodyBody => self.misses.body_body += 1,
+                _ => self.misses.body_wall += 1,
+            }
+        }
+        self.unseen = unseen;
+        self.unseen.clear();
     }
 
     /// The unit normal from `a` to `b` at `t`: GJK's when apart, EPA's when they overlap.

@@ -63,7 +63,7 @@ impl Default for RigidGasParams {
 }
 
 /// Checks the parameters of a rigid gas of dimension `dim`.
-fn check_rigid_gas(p: &RigidGasParams, max_packing: f64) -> Result<(), GenerateError> {
+pub(super) fn check_rigid_gas(p: &RigidGasParams, max_packing: f64) -> Result<(), GenerateError> {
     if p.n == 0 || p.n > RigidGasParams::MAX_BODIES {
         return Err(GenerateError::Bodies {
             n: p.n,
@@ -170,16 +170,7 @@ pub fn polygons(p: &RigidGasParams) -> Result<Scene, GenerateError> {
                 ((k / side) as f64 + 0.5) * cell,
             ];
             t.insert("position".into(), floats(&site));
-            t.insert("orientation".into(), float(rng.gen_range(0.0..TAU)));
-            let v = [
-                rng.gen_range(-1.0..=1.0) * p.speed,
-                rng.gen_range(-1.0..=1.0) * p.speed,
-            ];
-            t.insert("velocity".into(), floats(&v));
-            t.insert(
-                "angular_velocity".into(),
-                float(rng.gen_range(-1.0..=1.0) * p.spin),
-            );
+            random_motion_2d(&mut t, &mut rng, p);
             t
         })
         .collect();
@@ -197,7 +188,7 @@ pub fn polygons(p: &RigidGasParams) -> Result<Scene, GenerateError> {
 /// `[-speed, speed]`, angular velocity about a random axis at a speed uniform in `[0, spin]`,
 /// density 1.
 pub fn boxes(p: &RigidGasParams) -> Result<Scene, GenerateError> {
-    use std::f64::consts::{PI, TAU};
+    use std::f64::consts::PI;
     check_rigid_gas(p, RigidGasParams::MAX_PACKING_3D)?;
     let mut rng = Pcg64::seed_from_u64(p.seed);
     let side = (p.n as f64).cbrt().ceil() as usize;
@@ -215,27 +206,7 @@ pub fn boxes(p: &RigidGasParams) -> Result<Scene, GenerateError> {
                 ((k / side / side) as f64 + 0.5) * cell,
             ];
             t.insert("position".into(), floats(&site));
-            // A uniformly random rotation (Shoemake's method), as [w, x, y, z].
-            let (u1, u2, u3): (f64, f64, f64) =
-                (rng.gen(), rng.gen_range(0.0..TAU), rng.gen_range(0.0..TAU));
-            let (a, b) = ((1.0 - u1).sqrt(), u1.sqrt());
-            t.insert(
-                "orientation".into(),
-                floats(&[a * u2.sin(), a * u2.cos(), b * u3.sin(), b * u3.cos()]),
-            );
-            let v: Vec<f64> = (0..3)
-                .map(|_| rng.gen_range(-1.0..=1.0) * p.speed)
-                .collect();
-            t.insert("velocity".into(), floats(&v));
-            // A random axis (uniform on the sphere) and speed.
-            let z: f64 = rng.gen_range(-1.0..=1.0);
-            let phi = rng.gen_range(0.0..TAU);
-            let s = (1.0 - z * z).sqrt();
-            let speed = rng.gen_range(0.0..=1.0) * p.spin;
-            t.insert(
-                "angular_velocity".into(),
-                floats(&[speed * s * phi.cos(), speed * s * phi.sin(), speed * z]),
-            );
+            random_motion_3d(&mut t, &mut rng, p);
             t
         })
         .collect();
@@ -245,4 +216,46 @@ pub fn boxes(p: &RigidGasParams) -> Result<Scene, GenerateError> {
         max: vec![l, l, layers as f64 * cell],
     }];
     rigid_scene(3, walls, tables, p.duration, p.restitution)
+}
+
+/// A 2D body's random orientation, velocity (components uniform in `[-speed, speed]`) and
+/// angular velocity (uniform in `[-spin, spin]`), drawn in that order.
+pub(super) fn random_motion_2d(t: &mut toml::Table, rng: &mut Pcg64, p: &RigidGasParams) {
+    use std::f64::consts::TAU;
+    t.insert("orientation".into(), float(rng.gen_range(0.0..TAU)));
+    let v = [
+        rng.gen_range(-1.0..=1.0) * p.speed,
+        rng.gen_range(-1.0..=1.0) * p.speed,
+    ];
+    t.insert("velocity".into(), floats(&v));
+    t.insert(
+        "angular_velocity".into(),
+        float(rng.gen_range(-1.0..=1.0) * p.spin),
+    );
+}
+
+/// A 3D body's uniformly random orientation (Shoemake's method, as `[w, x, y, z]`), velocity
+/// (components uniform in `[-speed, speed]`) and angular velocity (a random axis, uniform on
+/// the sphere, at a speed uniform in `[0, spin]`), drawn in that order.
+pub(super) fn random_motion_3d(t: &mut toml::Table, rng: &mut Pcg64, p: &RigidGasParams) {
+    use std::f64::consts::TAU;
+    let (u1, u2, u3): (f64, f64, f64) =
+        (rng.gen(), rng.gen_range(0.0..TAU), rng.gen_range(0.0..TAU));
+    let (a, b) = ((1.0 - u1).sqrt(), u1.sqrt());
+    t.insert(
+        "orientation".into(),
+        floats(&[a * u2.sin(), a * u2.cos(), b * u3.sin(), b * u3.cos()]),
+    );
+    let v: Vec<f64> = (0..3)
+        .map(|_| rng.gen_range(-1.0..=1.0) * p.speed)
+        .collect();
+    t.insert("velocity".into(), floats(&v));
+    let z: f64 = rng.gen_range(-1.0..=1.0);
+    let phi = rng.gen_range(0.0..TAU);
+    let s = (1.0 - z * z).sqrt();
+    let speed = rng.gen_range(0.0..=1.0) * p.spin;
+    t.insert(
+        "angular_velocity".into(),
+        floats(&[speed * s * phi.cos(), speed * s * phi.sin(), speed * z]),
+    );
 }

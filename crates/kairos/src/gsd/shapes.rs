@@ -10,11 +10,8 @@ use crate::math::free_rotation::symmetric_eigen;
 use crate::math::{Rotation, Vector};
 use crate::rigid::RigidState;
 use crate::scene::{RigidBodySpec, Scene, SceneError, WallSpec};
-use crate::shape::{union_outline, ConvexPolygon, Shape};
+use crate::shape::{union_outline, ConvexPolygon, ConvexShape, Outline, Shape};
 use crate::world::World;
-
-/// Sides of the polygons that stand for the round rims of cylinders and cones.
-pub const ROUND_SIDES: usize = 32;
 
 /// A body's shape as `particles/type_shapes` stores it.
 #[derive(Clone, Debug, PartialEq)]
@@ -114,28 +111,7 @@ fn rigid_2d(world: &World<DVec2>, r: &RigidState<DVec2>) -> RigidShape {
     };
     let own = pieces(world, r);
     let shape = match own {
-        [Shape::Ball(b)] => sphere(2.0 * b.radius()),
-        [Shape::Cuboid(c)] => {
-            let h = c.half_extents();
-            let corners = [(-1.0, -1.0), (1.0, -1.0), (1.0, 1.0), (-1.0, 1.0)]
-                .map(|(sx, sy)| place(DVec2::new(sx * h.x, sy * h.y)));
-            polytope("box", 2, &corners, 0.0)
-        }
-        [Shape::Capsule(c)] => {
-            let ends = capsule_ends(c.half_height()).map(|y| place(DVec2::new(0.0, y)));
-            polytope("capsule", 2, &ends[..ends_len(c.half_height())], c.radius())
-        }
-        [Shape::Segment(s)] => polytope("segment", 2, &s.vertices().map(place), 0.0),
-        [Shape::Triangle(t)] => {
-            let [a, b, c] = t.vertices();
-            let ccw = (b - a).perp_dot(c - a) >= 0.0;
-            let v = if ccw { [a, b, c] } else { [a, c, b] };
-            polytope("triangle", 2, &v.map(place), 0.0)
-        }
-        [Shape::ConvexPolygon(p)] => {
-            let v: Vec<[f64; 3]> = p.vertices().iter().map(|&q| place(q)).collect();
-            polytope("polygon", 2, &v, 0.0)
-        }
+        [one] => outlined(one, place),
         many => {
             // A concave polygon made of convex pieces: its outline, else the hull of the
             // pieces, else the bounding disc.
@@ -171,21 +147,68 @@ fn rigid_2d(world: &World<DVec2>, r: &RigidState<DVec2>) -> RigidShape {
     }
 }
 
-/// The ends of a capsule's segment along y (one point when it has no length).
-fn capsule_ends(h: f64) -> [f64; 2] {
-    if h > 0.0 {
-        [-h, h]
-    } else {
-        [0.0, 0.0]
+/// Points on an ellipse (2D) or ellipsoid (3D) of these half axes, for the polygon or hull
+/// that stands for it where GSD's `Ellipsoid` cannot: a 2D body, or a body whose principal
+/// frame turns the ellipsoid's axes.
+pub const ELLIPSOID_POINTS: usize = 64;
+
+/// One convex shape's entry, from the shape's own [`Outline`], its points placed in the
+/// principal frame by `place`.
+fn outlined<V: Vector>(shape: &Shape<V>, place: impl Fn(V) -> [f64; 3]) -> TypeShape {
+    match shape.outline() {
+        Outline::Ball(radius) => sphere(2.0 * radius),
+        Outline::Polytope { vertices, rounding } => {
+            let v: Vec<[f64; 3]> = vertices.into_iter().map(&place).collect();
+            polytope(shape.name(), V::DIM, &v, rounding)
+        }
+        Outline::Ellipsoid(h) => {
+            let axis = |i: usize| V::unit(i) * h.comp(i);
+            let unturned = (0..V::DIM).all(|i| place(axis(i)) == axis(i).to_array3())
+                && place(V::ZERO) == [0.0; 3];
+            if V::DIM == 3 && unturned {
+                let json = format!(
+                    "{{\"type\": \"Ellipsoid\", \"a\": {}, \"b\": {}, \"c\": {}}}",
+                    num(h.comp(0)),
+                    num(h.comp(1)),
+                    num(h.comp(2))
+                );
+                return TypeShape {
+                    kind: shape.name(),
+                    json,
+                };
+            }
+            let v: Vec<[f64; 3]> = ellipsoid_points(h).into_iter().map(&place).collect();
+            polytope(shape.name(), V::DIM, &v, 0.0)
+        }
     }
 }
 
-fn ends_len(h: f64) -> usize {
-    if h > 0.0 {
-        2
-    } else {
-        1
+/// [`ELLIPSOID_POINTS`] points of the ellipse counter-clockwise (2D), or a latitude and
+/// longitude net of the ellipsoid (3D).
+fn ellipsoid_points<V: Vector>(h: V) -> Vec<V> {
+    let (a, b, c) = (h.comp(0), h.comp(1), h.comp(2));
+    let turn = |k: usize, n: usize| (std::f64::consts::TAU * k as f64 / n as f64).sin_cos();
+    if V::DIM == 2 {
+        return (0..ELLIPSOID_POINTS)
+            .map(|k| {
+                let (s, co) = turn(k, ELLIPSOID_POINTS);
+                V::from_array3([a * co, b * s, 0.0])
+            })
+            .collect();
     }
+    let (rings, around) = (7, ELLIPSOID_POINTS / 8);
+    let mut v = vec![
+        V::from_array3([0.0, b, 0.0]),
+        V::from_array3([0.0, -b, 0.0]),
+    ];
+    for i in 1..=rings {
+        let (y, r) = (std::f64::consts::PI * i as f64 / (rings + 1) as f64).sin_cos();
+        for k in 0..around {
+            let (s, co) = turn(k, around);
+            v.push(V::from_array3([a * y * co, b * r, c * y * s]));
+        }
+    }
+    v
 }
 
 /// The principal moments of a body-frame inertia tensor and the rotation from its principal
@@ -212,24 +235,13 @@ pub(crate) fn principal_frame(inertia: DMat3) -> ([f64; 3], DQuat) {
 /// A 3D body in its principal frame (centre of mass at the origin): a `Sphere` for a ball, a
 /// `Mesh` of a mesh body's vertices and triangles, else a `ConvexPolyhedron`: a box's corners, a
 /// polyhedron's, triangle's or segment's vertices, a capsule's ends rounded by its radius, and
-/// [`ROUND_SIDES`]-gons inscribed in a cylinder's caps or a cone's base (with its apex). Another
+/// [`OUTLINE_ROUND_SIDES`](crate::shape::OUTLINE_ROUND_SIDES)-gons inscribed in a cylinder's caps or a cone's base (with its apex). Another
 /// compound body (none is made today) is its bounding sphere.
 fn rigid_3d(world: &World<DVec3>, r: &RigidState<DVec3>) -> RigidShape {
     let (moments, principal) = principal_frame(r.inertia);
     let pose = r.shape_pose(DVec3::ZERO, DQuat::IDENTITY);
     let back = principal.conjugate();
     let place = |p: DVec3| (back * pose.transform_point(p)).to_array();
-    let ring = |y: f64, radius: f64| -> Vec<[f64; 3]> {
-        (0..ROUND_SIDES)
-            .map(|k| {
-                let a = std::f64::consts::TAU * k as f64 / ROUND_SIDES as f64;
-                // No round-off residue where the circle crosses an axis.
-                let (s, c) = a.sin_cos();
-                let snap = |x: f64| if x.abs() < 1e-12 { 0.0 } else { radius * x };
-                place(DVec3::new(snap(c), y, snap(s)))
-            })
-            .collect()
-    };
     let mesh = r.mesh.and_then(|m| world.meshes().get(m as usize));
     let shape = match (mesh, pieces(world, r)) {
         (Some(m), _) => {
@@ -250,39 +262,7 @@ fn rigid_3d(world: &World<DVec3>, r: &RigidState<DVec3>) -> RigidShape {
             json.push_str("]}");
             TypeShape { kind: "mesh", json }
         }
-        (None, [Shape::Ball(b)]) => sphere(2.0 * b.radius()),
-        (None, [Shape::Cuboid(c)]) => {
-            let h = c.half_extents();
-            let mut corners = Vec::with_capacity(8);
-            for sx in [-1.0, 1.0] {
-                for sy in [-1.0, 1.0] {
-                    for sz in [-1.0, 1.0] {
-                        corners.push(place(DVec3::new(sx * h.x, sy * h.y, sz * h.z)));
-                    }
-                }
-            }
-            polytope("box", 3, &corners, 0.0)
-        }
-        (None, [Shape::Capsule(c)]) => {
-            let ends = capsule_ends(c.half_height()).map(|y| place(DVec3::new(0.0, y, 0.0)));
-            polytope("capsule", 3, &ends[..ends_len(c.half_height())], c.radius())
-        }
-        (None, [Shape::Cylinder(c)]) => {
-            let mut v = ring(-c.half_height(), c.radius());
-            v.extend(ring(c.half_height(), c.radius()));
-            polytope("cylinder", 3, &v, 0.0)
-        }
-        (None, [Shape::Cone(c)]) => {
-            let mut v = vec![place(DVec3::new(0.0, c.half_height(), 0.0))];
-            v.extend(ring(-c.half_height(), c.radius()));
-            polytope("cone", 3, &v, 0.0)
-        }
-        (None, [Shape::Polyhedron(p)]) => {
-            let v: Vec<[f64; 3]> = p.vertices().iter().map(|&q| place(q)).collect();
-            polytope("polyhedron", 3, &v, 0.0)
-        }
-        (None, [Shape::Triangle(t)]) => polytope("triangle", 3, &t.vertices().map(place), 0.0),
-        (None, [Shape::Segment(s)]) => polytope("segment", 3, &s.vertices().map(place), 0.0),
+        (None, [one]) => outlined(one, place),
         _ => sphere(2.0 * r.radius),
     };
     RigidShape {

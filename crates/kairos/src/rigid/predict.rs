@@ -44,12 +44,18 @@ pub(crate) fn sphere_window<V: Vector>(d: V, w: V, sigma: f64) -> Option<(f64, f
 }
 
 /// The gap of `a` and `b` at `t` with the normal (from `a` to `b`) and a witness point on each:
-/// GJK's when apart, EPA's (gap 0) when they overlap.
+/// GJK's when apart, EPA's (gap 0) when they overlap. A GJK that runs out of iterations (two
+/// curved shapes a contact shell apart: its convergence on smooth surfaces is linear) still
+/// gives a certified gap, its lower bound, when that is positive; taking it for an overlap would
+/// call two turning bodies that just touched and are leaving separated for ever.
 pub(crate) fn gap_at<V: Vector>(a: &MovingPiece<V>, b: &MovingPiece<V>, t: f64) -> (f64, V, V, V) {
     let (pa, pb) = (a.pose_at(t), b.pose_at(t));
     let g = distance(a.shape, &pa, b.shape, &pb, &GjkOptions::default(), None);
     if g.status == GjkStatus::Separated && g.normal != V::ZERO {
         return (g.distance, g.normal, g.point_a, g.point_b);
+    }
+    if g.status == GjkStatus::MaxIterations && g.lower_bound > 0.0 && g.normal != V::ZERO {
+        return (g.lower_bound, g.normal, g.point_a, g.point_b);
     }
     let e = penetration(a.shape, &pa, b.shape, &pb, &EpaOptions::default());
     (0.0, e.normal, e.point_a, e.point_b)

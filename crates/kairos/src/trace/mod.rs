@@ -37,8 +37,9 @@
 //! that reads as complete. The
 //! reader rejects a missing footer, a size that does not match the record count, a damaged
 //! header or footer, records that name bodies or walls the scene lacks or times outside the
-//! trace's span, and a hash mismatch. [`Replay`] rebuilds every body's state at any time the
-//! trace covers.
+//! trace's span, a hash mismatch, and a body state whose motion reaches a non-finite position
+//! or velocity before the record replacing it or the end time. [`Replay`] rebuilds every
+//! body's state, finite, at any time the trace covers.
 
 mod format;
 mod header;
@@ -55,5 +56,6 @@ pub use format::{
 pub use header::{BodyState, TraceHeader};
 pub use reader::{check_time, TraceReader};
 pub use record::Record;
+pub(crate) use replay::motion_stays_finite;
 pub use replay::Replay;
 pub use writer::TraceWriter;

@@ -21,7 +21,10 @@ use crate::scene::Scene;
 /// opened (in version 2 their checksum), and each record as it is read (known kind, finite
 /// time within the trace's span and no earlier than the previous record's, ids of existing
 /// bodies and walls, finite states, z = 0 in 2D, known sleep flags), then the record hash
-/// after the last one.
+/// after the last one. Every state a [`Replay`](super::Replay) of the trace can be asked for
+/// within its span is finite: a body's motion from its state in the header or in a record
+/// (under gravity when it is awake) must stay finite until the record that replaces it, or
+/// until the end time after the last one.
 pub struct TraceReader {
     input: BufReader<File>,
     header: TraceHeader,
@@ -34,6 +37,21 @@ pub struct TraceReader {
     expected_hash: u64,
     end_time: f64,
     last_time: f64,
+    /// Per body, the state a replay holds after the records read so far.
+    motions: Vec<Motion>,
+    /// The scene's gravity (zeros: none).
+    gravity: [f64; 3],
+}
+
+/// A body's state as a replay holds it: position, velocity and their time, whether it sleeps
+/// (out of gravity's reach), and the record that set it (`None`: the header).
+#[derive(Clone, Copy, Debug)]
+struct Motion {
+    pos: [f64; 3],
+    vel: [f64; 3],
+    time: f64,
+    asleep: bool,
+    set_by: Option<u64>,
 }
 
 fn read_exact_or(input: &mut impl Read, buf: &mut [u8], what: &str) -> Result<(), TraceError> {
@@ -212,6 +230,18 @@ impl TraceReader {
                 "sleep states in a trace of a scene without gravity",
             ));
         }
+        let motions = header
+            .bodies
+            .iter()
+            .enumerate()
+            .map(|(i, b)| Motion {
+                pos: b.pos,
+                vel: b.vel,
+                time: b.time,
+                asleep: header.asleep.get(i).copied().unwrap_or(false),
+                set_by: None,
+            })
+            .collect();
         file.seek(SeekFrom::Start(header_len))?;
         Ok(Self {
             input: BufReader::with_capacity(1 << 20, file),
@@ -225,6 +255,8 @@ impl TraceReader {
             hash: Fnv1a::default(),
             expected_hash,
             end_time,
+            motions,
+            gravity: scene.gravity,
         })
     }
 
@@ -263,6 +295,15 @@ impl TraceReader {
             if self.hash.value() != self.expected_hash {
                 return Err(corrupt("record hash does not match the footer"));
             }
+            for i in 0..self.motions.len() {
+                if !self.stays_finite(i, self.end_time) {
+                    return Err(corrupt(format!(
+                        "end time {} (the footer's): {}",
+                        Num(self.end_time),
+                        self.beyond(i, self.end_time)
+                    )));
+                }
+            }
             return Ok(None);
         }
         let mut buf = [0u8; RECORD_SIZE_V3];
@@ -278,8 +319,64 @@ impl TraceReader {
         }
         .ok_or_else(|| corrupt(format!("record {index} has an unknown event kind")))?;
         self.check(index, &r)?;
+        self.follow(index, &r)?;
         self.last_time = r.time;
         Ok(Some(r))
+    }
+
+    /// Whether body `i`'s motion from its last state stays finite until `t`.
+    fn stays_finite(&self, i: usize, t: f64) -> bool {
+        let m = &self.motions[i];
+        let falls = self.gravity != [0.0; 3] && !m.asleep;
+        super::motion_stays_finite(&m.pos, &m.vel, &self.gravity, falls, t - m.time)
+    }
+
+    /// Why body `i`'s motion from its last state does not stay finite until `t`.
+    fn beyond(&self, i: usize, t: f64) -> String {
+        let m = &self.motions[i];
+        let from = match m.set_by {
+            Some(k) => format!("record {k}"),
+            None => "the header".into(),
+        };
+        let falls = self.gravity != [0.0; 3] && !m.asleep;
+        format!(
+            "body {i}, from its state in {from} (time {}, position {}, velocity {}{}), would \
+             reach a non-finite position or velocity by time {} (the file is damaged)",
+            Num(m.time),
+            nums(&m.pos),
+            nums(&m.vel),
+            if falls { ", under gravity" } else { "" },
+            Num(t)
+        )
+    }
+
+    /// Checks that the states record `index` replaces stayed finite until its time, and keeps
+    /// its own (checked by [`TraceReader::check`]).
+    fn follow(&mut self, index: u64, r: &Record) -> Result<(), TraceError> {
+        let pair = r.kind == EventKind::BodyBody;
+        let bodies = [
+            (r.a, r.pos_a, r.vel_a, r.sleep & Record::A_ASLEEP != 0),
+            (r.b, r.pos_b, r.vel_b, r.sleep & Record::B_ASLEEP != 0),
+        ];
+        let bodies = &bodies[..if pair { 2 } else { 1 }];
+        for &(i, ..) in bodies {
+            if !self.stays_finite(i as usize, r.time) {
+                return Err(corrupt(format!(
+                    "record {index}: {}",
+                    self.beyond(i as usize, r.time)
+                )));
+            }
+        }
+        for &(i, pos, vel, asleep) in bodies {
+            self.motions[i as usize] = Motion {
+                pos,
+                vel,
+                time: r.time,
+                asleep,
+                set_by: Some(index),
+            };
+        }
+        Ok(())
     }
 
     /// The checks of one record against the header.
@@ -367,6 +464,11 @@ impl TraceReader {
         while self.next_record()?.is_some() {}
         Ok(())
     }
+}
+
+/// A vector for a message, `[x, y, z]` with [`Num`]'s numbers.
+fn nums(v: &[f64; 3]) -> String {
+    format!("[{}, {}, {}]", Num(v[0]), Num(v[1]), Num(v[2]))
 }
 
 /// Whether a 2D state is in the plane: zero z components of position and velocity, and a

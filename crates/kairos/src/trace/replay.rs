@@ -71,6 +71,38 @@ fn spin_at<V: Vector>(s: &RigidState<V>, dt: f64) -> ([f64; 4], [f64; 3]) {
     (r.to_array4(), V::angular_to_array3(w))
 }
 
+/// Whether a body's motion from position `p` with velocity `v`, over a time `dt` (either
+/// sign), under the acceleration `g` when `falls`, stays finite at every time in between with
+/// the replay's and the simulation's arithmetic ([`Replay::position`], [`Replay::velocity_at`],
+/// [`crate::body::Body::state_at_accel`]): the bounds `|p| + |v| dt + |g| dt² / 2` and `|v| +
+/// |g| dt` are finite in every component. Rounding is monotonic, so no term at an earlier time
+/// exceeds its bound. Under gravity `dt² / 2` must be finite itself: it multiplies every
+/// component, the zeros of `g` included (`0 × ∞` is NaN).
+pub(crate) fn motion_stays_finite(
+    p: &[f64; 3],
+    v: &[f64; 3],
+    g: &[f64; 3],
+    falls: bool,
+    dt: f64,
+) -> bool {
+    let dt = dt.abs();
+    if !dt.is_finite() {
+        return false;
+    }
+    let h = 0.5 * dt * dt;
+    (0..3).all(|k| {
+        let (x, w) = if falls {
+            (
+                p[k].abs() + v[k].abs() * dt + g[k].abs() * h,
+                v[k].abs() + g[k].abs() * dt,
+            )
+        } else {
+            (p[k].abs() + v[k].abs() * dt, v[k].abs())
+        };
+        x.is_finite() && w.is_finite()
+    })
+}
+
 impl Replay {
     /// The states at the start of a trace. A rigid header whose scene cannot be built (never
     /// one a [`TraceReader`](super::TraceReader) returned or [`TraceHeader::for_scene`] made; see

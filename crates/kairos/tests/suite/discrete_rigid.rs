@@ -311,3 +311,116 @@ fn worlds_with_gravity_are_refused() {
         .unwrap();
     assert!(err.to_string().contains("gravity"), "{err}");
 }
+
+/// A 2D box (half extent 0.5) at x = -1.5 moving at 8 towards a plane at x = 1 (its face
+/// touches it at t = 0.25), or in 3D two cubes (half extent 0.5) at x = -2 and 2 moving at 6
+/// towards each other (faces touching at t = 0.25); each passes through in a step of about 0.25.
+fn head_on(dim: usize) -> Scene {
+    let text = if dim == 2 {
+        r#"
+dim = 2
+[simulation]
+duration = 10.0
+[[walls]]
+plane = { point = [1.0, 0.0], normal = [-1.0, 0.0] }
+[[bodies]]
+shape = "box"
+half_extents = [0.5, 0.5]
+position = [-1.5, 0.0]
+velocity = [8.0, 0.0]
+"#
+    } else {
+        r#"
+dim = 3
+[simulation]
+duration = 10.0
+[[bodies]]
+shape = "box"
+half_extents = [0.5, 0.5, 0.5]
+position = [-2.0, 0.0, 0.0]
+velocity = [6.0, 0.0, 0.0]
+[[bodies]]
+shape = "box"
+half_extents = [0.5, 0.5, 0.5]
+position = [2.0, 0.0, 0.0]
+velocity = [-6.0, 0.0, 0.0]
+"#
+    };
+    Scene::from_toml_str(text).unwrap()
+}
+
+/// The misses counted by the end of each step of `dt` up to `end`, and the contacts resolved.
+fn misses_by_step<V: Vector>(scene: &Scene, dt: f64, end: f64) -> (Vec<u64>, u64) {
+    let world = scene.world::<V>().unwrap();
+    let mut sim = DiscreteSim::new(world, OverlapKind::BruteForce, opts(dt, false), end).unwrap();
+    let mut misses = Vec::new();
+    while sim.step(|_, _| {}) {
+        misses.push(sim.misses().total());
+    }
+    (misses, sim.counts().total())
+}
+
+/// `x` moved by `k` units in the last place.
+fn ulps(x: f64, k: i64) -> f64 {
+    f64::from_bits((x.to_bits() as i64 + k) as u64)
+}
+
+/// The half-open step windows of the missed-contact counter hold for rigid bodies: a contact
+/// on a step boundary is counted once, by the step that starts there, and so is one reported
+/// just before the boundary while the shapes are still apart there (a rigid contact is reported
+/// once the pair is within its contact shell, before the shapes touch, and the next step's
+/// prediction reports it again at once): both steps counted it before. A contact just after a
+/// boundary is counted by the step after it, one well inside a step by that step, and one
+/// that the step's end overlaps is seen, not missed.
+#[test]
+fn a_rigid_contact_on_a_step_boundary_is_counted_once() {
+    for dim in [2, 3] {
+        let scene = head_on(dim);
+        let run = |dt: f64, end: f64| {
+            if dim == 2 {
+                misses_by_step::<DVec2>(&scene, dt, end)
+            } else {
+                misses_by_step::<DVec3>(&scene, dt, end)
+            }
+        };
+        // The contact the prediction reports: the shapes within the contact shell, a few
+        // nanoseconds before they touch.
+        let tc = if dim == 2 {
+            let w = scene.world::<DVec2>().unwrap();
+            w.predict_wall_by(0, 0, f64::INFINITY).time
+        } else {
+            let w = scene.world::<DVec3>().unwrap();
+            w.predict_pair_by(0, 1, f64::INFINITY).time
+        };
+        assert!(tc > 0.25 - 1e-7 && tc < 0.25, "{dim}D: {tc}");
+        // The first step ends on the contact, within round-off of it, or after it while the
+        // shapes are still apart: missed once, by the second step, where the body passes
+        // through.
+        for dt in [
+            tc,
+            ulps(tc, 1),
+            ulps(tc, -1),
+            ulps(tc, 40),
+            tc + 1e-12,
+            tc + 1e-9,
+        ] {
+            assert_eq!(
+                run(dt, 3.0 * dt),
+                (vec![0, 1, 1], 0),
+                "{dim}D: step {dt} ({:e} after the contact)",
+                dt - tc
+            );
+        }
+        // Just after the boundary: the second step's.
+        for dt in [tc - 1e-12, tc - 1e-9] {
+            assert_eq!(run(dt, 3.0 * dt), (vec![0, 1, 1], 0), "{dim}D: step {dt}");
+        }
+        // Well inside the first step, which the body crosses: the first step's.
+        assert_eq!(run(0.5, 1.0), (vec![1, 1], 0), "{dim}D");
+        // Overlapping at the end of the first step: seen and resolved, not missed.
+        let touch = 0.25 + 1e-9;
+        assert_eq!(run(touch, 3.0 * touch), (vec![0, 0, 0], 1), "{dim}D");
+        // The last step's window is closed: a contact at the end time is counted.
+        assert_eq!(run(tc, tc), (vec![1], 0), "{dim}D");
+    }
+}

@@ -201,24 +201,59 @@ fn reseal_checkpoint(b: &mut [u8]) {
     b[body + 8..].copy_from_slice(&h);
 }
 
-/// Reads a trace the way every command does: open, then each record into a replay, then a
-/// position of every body at the end. Must not panic.
+/// Reads a trace the way every command does: open, then each record into a replay, then the
+/// state of every body at the end. Must not panic. An accepted trace's states are finite
+/// wherever a replay can be asked for them: the states each record replaces, at its
+/// time, and every body's last state at the end time (a motion finite there is finite at every
+/// time between).
 fn read_trace(path: &Path) -> Result<(), String> {
     let mut r = TraceReader::open(path).map_err(|e| e.to_string())?;
     let mut replay = Replay::new(r.header());
     let scene = r.header().scene().map_err(|e| e.to_string())?;
     assert_eq!(scene.bodies.len(), replay.len());
     while let Some(rec) = r.next_record().map_err(|e| e.to_string())? {
+        assert_finite_at(&replay, rec.a as usize, rec.time);
+        if rec.kind == EventKind::BodyBody {
+            assert_finite_at(&replay, rec.b as usize, rec.time);
+        }
         replay.apply(&rec);
     }
-    // Accepted records and states are finite, so positions within the span are too.
     for i in 0..replay.len() {
-        let p = replay.position(i, r.end_time());
-        assert!(p.iter().all(|x| !x.is_nan()), "body {i} at {p:?}");
-        // A rigid body's orientation is computed without panicking.
-        let _ = replay.orientation(i, r.end_time());
+        assert_finite_at(&replay, i, r.end_time());
     }
     Ok(())
+}
+
+/// Asserts that body `i`'s position, velocity and orientation at `t` are finite.
+fn assert_finite_at(replay: &Replay, i: usize, t: f64) {
+    let p = replay.position(i, t);
+    let v = replay.velocity_at(i, t);
+    let (q, w) = replay.orientation(i, t);
+    assert!(
+        p.iter()
+            .chain(&v)
+            .chain(&q)
+            .chain(&w)
+            .all(|x| x.is_finite()),
+        "body {i} at {t:e}: position {p:?}, velocity {v:?}, orientation {q:?} {w:?}"
+    );
+}
+
+/// Asserts that an accepted 3D checkpoint's states are finite at its time: every body's, as the
+/// resumed simulation takes it there (under gravity unless it sleeps), and its trace replay's.
+fn assert_checkpoint_finite(ck: &kairos::checkpoint::Checkpoint) {
+    let world = ck.world::<DVec3>().unwrap();
+    let replay = ck.replay();
+    for (i, (body, saved)) in world.bodies().iter().zip(&ck.bodies).enumerate() {
+        let a = if saved.asleep {
+            DVec3::ZERO
+        } else {
+            DVec3::from_array(ck.scene.gravity)
+        };
+        let (p, v) = body.state_at_accel(ck.state.now, a);
+        assert!(p.is_finite() && v.is_finite(), "body {i}: {p:?} {v:?}");
+        assert_finite_at(&replay, i, ck.time());
+    }
 }
 
 /// The bytes made once for all the cases of a test.
@@ -239,7 +274,8 @@ fn with_file<T>(dir: &Path, ext: &str, bytes: &[u8], read: impl FnOnce(&Path) ->
 }
 
 proptest! {
-    #![proptest_config(ProptestConfig { cases: 256, failure_persistence: None, ..ProptestConfig::default() })]
+    // 256 cases a test (proptest's default); `PROPTEST_CASES` sets more to search longer.
+    #![proptest_config(ProptestConfig { failure_persistence: None, ..ProptestConfig::default() })]
 
     #[test]
     fn damaged_traces_are_refused(damage in damage()) {
@@ -300,6 +336,7 @@ proptest! {
         with_file(&dir, "ck", &bad, |path| {
         if let Ok(ck) = kairos::checkpoint::read(path) {
             if ck.scene.dim == 3 {
+                assert_checkpoint_finite(&ck);
                 let broad = BroadPhaseKind::Calendar.build(&Default::default());
                 let mut sim = Simulation::restore(ck.world::<DVec3>().unwrap(), broad, ck.state);
                 // Bounded by events, box crossings included: a body made very fast may cross
@@ -369,6 +406,7 @@ proptest! {
         with_file(&dir, "ck", &bad, |path| {
         if let Ok(ck) = kairos::checkpoint::read(path) {
             if ck.scene.dim == 3 {
+                assert_checkpoint_finite(&ck);
                 let mut replay = Replay::try_new(&ck.trace_header("calendar")).unwrap();
                 let broad = BroadPhaseKind::Calendar.build(&Default::default());
                 let mut sim = Simulation::restore(ck.world::<DVec3>().unwrap(), broad, ck.state);
@@ -538,4 +576,68 @@ fn the_gravity_inputs_hold_sleep_states() {
     let ck = kairos::checkpoint::read(&dir.join("ck.bin")).unwrap();
     assert!(ck.bodies.iter().any(|b| b.asleep), "no body sleeps");
     assert_eq!(&trace[28..32], &kairos::trace::FLAG_SLEEP.to_le_bytes());
+}
+
+/// A case the mutation test met: the resumed gravity trace (22,312 bytes) with one high
+/// exponent bit of its last byte flipped and its checksums recomputed. The footer's end time becomes about 1e154,
+/// where half its square overflows: the falling bodies' positions would be NaN and -inf. The
+/// reader refuses it, naming the end time and a body.
+#[test]
+fn a_disguised_end_time_beyond_gravity_s_reach_is_refused() {
+    let dir = tempdir("trace-gravity-end");
+    let good = resumed_trace_bytes(&drop_3d(), &dir, 120);
+    let last = good.len() - 1;
+    let mut bad = apply(&good, &[Damage::Flip(last, 32)]);
+    reseal_trace(&mut bad);
+    let end = f64::from_le_bytes(bad[last - 7..].try_into().unwrap());
+    assert!(end > 1e150 && end.is_finite(), "end time {end}");
+    let e = with_file(&dir, "ktrace", &bad, read_trace).unwrap_err();
+    assert!(
+        e.contains("end time") && e.contains("body ") && e.contains("non-finite"),
+        "{e}"
+    );
+}
+
+/// The byte offset of the first body state of a checkpoint (version 2 to 4).
+fn checkpoint_bodies_at(b: &[u8]) -> usize {
+    let len = u32::from_le_bytes(b[16..20].try_into().unwrap()) as usize;
+    // Magic, version, dimension, the scene, then 3 times, 3 counts, 4 accumulators and the
+    // body count.
+    20 + len + 3 * 8 + 3 * 8 + 4 * 8 + 8
+}
+
+/// A checkpoint whose body state (or trace replay state) holds a time far back is refused: its
+/// motion under gravity would overflow before the checkpoint's time.
+#[test]
+fn a_disguised_checkpoint_time_far_back_is_refused() {
+    let dir = tempdir("ck-gravity-far-back");
+    let good = checkpoint_bytes(&drop_3d(), &dir, 120);
+    let ck = kairos::checkpoint::read(&dir.join("ck.bin")).unwrap();
+    let i = ck
+        .bodies
+        .iter()
+        .position(|b| !b.asleep && !b.replay_asleep)
+        .expect("a body awake");
+    let start = checkpoint_bodies_at(&good);
+    // Rigid bodies under gravity: 288 bytes a body, before the end mark and hash.
+    let per_body = (good.len() - 16 - start) / ck.bodies.len();
+    assert_eq!(per_body, 288);
+    // Radius, inverse mass, position and velocity, then the time; 3 image counts, then the
+    // replay state's time.
+    let time = start + i * per_body + 8 * 8;
+    let replay_time = time + 8 + 3 * 8;
+    let f = |at: usize| f64::from_le_bytes(good[at..at + 8].try_into().unwrap());
+    assert_eq!(f(time), ck.bodies[i].time);
+    assert_eq!(f(replay_time), ck.bodies[i].replay_time);
+    for (at, what) in [(time, "state"), (replay_time, "trace replay's state")] {
+        let far_back = (-1e200f64).to_le_bytes().to_vec();
+        let mut bad = apply(&good, &[Damage::Overwrite(at, far_back)]);
+        reseal_checkpoint(&mut bad);
+        let Err(e) = with_file(&dir, "ck", &bad, kairos::checkpoint::read) else {
+            panic!("a time of -1e200 at byte {at} accepted");
+        };
+        let e = e.to_string();
+        let says = format!("body {i}: its motion from its {what} (time -1e200, ");
+        assert!(e.contains(&says) && e.contains("non-finite"), "{e}");
+    }
 }

@@ -1,7 +1,10 @@
-//! The layers of the library and the command line have no import circle: no top-level module
-//! uses another that uses it back (directly or through others), and inside a folder module no
-//! file uses a sibling that uses it back. Read from the sources' `crate::` and `super::` paths
-//! (comment lines left out), so a new circle fails here before it settles in.
+//! The layers of the library and the command line: no import circle (no top-level module uses
+//! another that uses it back, directly or through others; inside a folder module no file uses a
+//! sibling that uses it back), and the floors of `docs/ARCHITECTURE.md` hold: every top-level
+//! module of `kairos` and `kairos-geometry` is on exactly one floor of the page, and its code
+//! (tests left out) uses only modules on the floors below its own. Read from the sources'
+//! `crate::` and `super::` paths (comment lines left out), so a new circle or a use that
+//! climbs fails here before it settles in.
 
 use std::collections::{BTreeMap, BTreeSet};
 use std::path::{Path, PathBuf};
@@ -185,9 +188,191 @@ fn assert_no_circles(src: &Path) {
     }
 }
 
+/// Whether `file` is a test module of its crate (`tests.rs`, `..._tests.rs`).
+fn is_test_file(file: &Path) -> bool {
+    let name = file.file_name().unwrap().to_string_lossy();
+    name == "tests.rs" || name.ends_with("_tests.rs")
+}
+
+/// The code of a source file without its tests: a `#[cfg(test)]` item that is a block (a
+/// `mod tests { ... }`, at the end of the file by convention) ends it, and one that is a line
+/// (`mod tests;`) is left out.
+fn without_tests(text: &str) -> String {
+    let mut out = String::new();
+    let mut lines = text.lines().peekable();
+    while let Some(line) = lines.next() {
+        if line.trim_start().starts_with("#[cfg(test)]") {
+            match lines.peek() {
+                Some(next) if next.trim_end().ends_with(';') => {
+                    lines.next();
+                    continue;
+                }
+                _ => break,
+            }
+        }
+        out.push_str(line);
+        out.push('\n');
+    }
+    out
+}
+
+/// The width of the label column of the layer drawing.
+const LABEL: usize = 12;
+
+/// The floors of crate `name` in the layer drawing of `page` (the block under `## Layers`),
+/// top floor first: the rows between the rule naming the crate (`═══ name ═══`) and the next
+/// rule, each a row of module names after the label column (the first [`LABEL`] characters).
+fn floors(page: &str, name: &str, modules: &BTreeSet<String>) -> Vec<Vec<String>> {
+    let block = page
+        .split("## Layers")
+        .nth(1)
+        .and_then(|s| s.split("```").nth(1))
+        .expect("a ```-block under `## Layers`");
+    let mut out = Vec::new();
+    let mut inside = false;
+    for line in block.lines() {
+        if line.contains("═══") {
+            inside = line.split_whitespace().any(|w| w == name);
+            continue;
+        }
+        if !inside || line.trim().is_empty() {
+            continue;
+        }
+        // Columns 1 to 11 hold the floor's label, if any; the modules follow.
+        let words: Vec<&str> = line.get(LABEL..).unwrap_or("").split_whitespace().collect();
+        for w in &words {
+            assert!(
+                modules.contains(*w),
+                "docs/ARCHITECTURE.md lists `{w}` on a floor of {name}, which has no such module"
+            );
+        }
+        out.push(words.iter().map(|w| w.to_string()).collect());
+    }
+    out
+}
+
+/// Fails naming the module and the use if a module of the crate at `src` uses one on its own
+/// floor or above, by the floors `floors` (top first); and if a module is on no floor or two.
+fn assert_floors(src: &Path, floors: &[Vec<String>]) {
+    let mut floor_of: BTreeMap<String, usize> = BTreeMap::new();
+    for (k, row) in floors.iter().enumerate() {
+        for m in row {
+            let level = floors.len() - k;
+            assert!(
+                floor_of.insert(m.clone(), level).is_none(),
+                "{}: `{m}` is on two floors",
+                src.display()
+            );
+        }
+    }
+    let mut uses: BTreeMap<String, BTreeSet<String>> = BTreeMap::new();
+    for file in rust_files(src) {
+        let m = module_path(src, &file);
+        let Some(from) = m.first() else { continue };
+        if is_test_file(&file) {
+            continue;
+        }
+        let text = without_tests(&std::fs::read_to_string(&file).unwrap());
+        uses.entry(from.clone())
+            .or_default()
+            .extend(names_after(&text, "crate::"));
+    }
+    for (from, used) in &uses {
+        let Some(&level) = floor_of.get(from) else {
+            panic!(
+                "{}: `{from}` is on no floor of docs/ARCHITECTURE.md",
+                src.display()
+            );
+        };
+        for to in used {
+            if let Some(&other) = floor_of.get(to) {
+                assert!(
+                    to == from || other < level,
+                    "{}: `{from}` (floor {level}) uses `{to}` (floor {other}): a module may use \
+                     only the floors below its own (docs/ARCHITECTURE.md)",
+                    src.display()
+                );
+            }
+        }
+    }
+}
+
+/// The top-level modules of the crate at `src`.
+fn top_modules(src: &Path) -> BTreeSet<String> {
+    rust_files(src)
+        .iter()
+        .filter_map(|f| module_path(src, f).first().cloned())
+        .collect()
+}
+
+#[test]
+fn every_module_uses_only_the_floors_below_it() {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("../..");
+    let page = std::fs::read_to_string(root.join("docs/ARCHITECTURE.md")).unwrap();
+    for (name, dir) in [
+        ("kairos", "crates/kairos/src"),
+        ("kairos-geometry", "crates/kairos-geometry/src"),
+    ] {
+        let src = root.join(dir);
+        let modules = top_modules(&src);
+        let rows = floors(&page, name, &modules);
+        assert!(
+            rows.len() > 2,
+            "no floors of {name} in docs/ARCHITECTURE.md"
+        );
+        assert_floors(&src, &rows);
+    }
+}
+
+#[test]
+fn a_use_that_climbs_is_found_and_named() {
+    let dir = std::env::temp_dir().join(format!("kairos-floors-{}", std::process::id()));
+    std::fs::create_dir_all(dir.join("b")).unwrap();
+    std::fs::write(dir.join("lib.rs"), "pub mod a;\npub mod b;\npub mod c;\n").unwrap();
+    std::fs::write(dir.join("a.rs"), "use crate::b::x;\n").unwrap();
+    std::fs::write(
+        dir.join("b/mod.rs"),
+        "pub fn x() {}\n#[cfg(test)]\nmod tests;\n",
+    )
+    .unwrap();
+    // Tests may reach up.
+    std::fs::write(dir.join("b/tests.rs"), "use crate::a;\n").unwrap();
+    std::fs::write(
+        dir.join("c.rs"),
+        "#[cfg(test)]\nmod t {\n    use crate::a;\n}\n",
+    )
+    .unwrap();
+    let page =
+        "## Layers\n\n```\n ═══ demo ═══\n a          a\n            b  c\n ═══ other ═══\n```\n";
+    let modules = top_modules(&dir);
+    let rows = floors(page, "demo", &modules);
+    assert_eq!(rows, [vec!["a".to_string()], vec!["b".into(), "c".into()]]);
+    assert_floors(&dir, &rows);
+    // A use sideways, on the same floor.
+    std::fs::write(dir.join("c.rs"), "use crate::b;\n").unwrap();
+    let e = std::panic::catch_unwind(|| assert_floors(&dir, &rows)).unwrap_err();
+    let e = e.downcast_ref::<String>().unwrap().clone();
+    assert!(e.contains("`c` (floor 1) uses `b` (floor 1)"), "{e}");
+    // A use upwards.
+    std::fs::write(dir.join("c.rs"), "pub fn f() { crate::a::g() }\n").unwrap();
+    let e = std::panic::catch_unwind(|| assert_floors(&dir, &rows)).unwrap_err();
+    let e = e.downcast_ref::<String>().unwrap().clone();
+    assert!(e.contains("`c` (floor 1) uses `a` (floor 2)"), "{e}");
+    // A module the page does not place.
+    let e = std::panic::catch_unwind(|| assert_floors(&dir, &rows[..1])).unwrap_err();
+    let e = e.downcast_ref::<String>().unwrap().clone();
+    assert!(e.contains("is on no floor"), "{e}");
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
 #[test]
 fn the_library_has_no_import_circle() {
     assert_no_circles(&Path::new(env!("CARGO_MANIFEST_DIR")).join("src"));
+}
+
+#[test]
+fn the_geometry_has_no_import_circle() {
+    assert_no_circles(&Path::new(env!("CARGO_MANIFEST_DIR")).join("../kairos-geometry/src"));
 }
 
 #[test]

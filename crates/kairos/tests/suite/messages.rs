@@ -50,7 +50,7 @@ fn mesh_coordinates_and_scales_beyond_the_arithmetic_are_out_of_range() {
         "v 0 0 0\nv 1e200 0 0\nv 0 1 0\nv 0 0 1\nf 1 2 3\nf 1 3 4\nf 1 4 2\nf 2 4 3\n",
     )
     .unwrap();
-    let e = TriMesh::load(&obj).unwrap_err().to_string();
+    let e = kairos::mesh_file::load(&obj).unwrap_err().to_string();
     assert!(
         e.contains("big.obj") && e.contains("vertex 1") && e.contains("1e200"),
         "{e}"
@@ -92,7 +92,7 @@ fn damaged_stl_files_say_how() {
     let path = dir.join("m.stl");
     let load = |bytes: &[u8]| {
         std::fs::write(&path, bytes).unwrap();
-        TriMesh::load(&path).unwrap_err().to_string()
+        kairos::mesh_file::load(&path).unwrap_err().to_string()
     };
     let e = load(b"");
     assert!(e.contains("m.stl") && e.contains("empty"), "{e}");
@@ -114,7 +114,7 @@ fn damaged_stl_files_say_how() {
         good.extend_from_slice(&t);
     }
     std::fs::write(&path, &good).unwrap();
-    TriMesh::load(&path).unwrap();
+    kairos::mesh_file::load(&path).unwrap();
     let e = load(&good[..good.len() - 30]);
     assert!(
         e.contains("truncated") && e.contains("4 triangles") && e.contains("284 bytes"),

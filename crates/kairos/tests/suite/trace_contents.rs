@@ -1,11 +1,14 @@
 //! Traces whose checksums are valid but whose contents are not what any run writes (a 2D state
 //! with a z component, times going back, a record after the footer's end time, unknown sleep
-//! flags) are refused with the record's index, or the body's; the traces every engine writes
+//! flags, a motion that overflows before the record replacing it or the end time) are refused
+//! with the record's index, or the body's; the traces every engine writes
 //! (event-driven and discrete, balls and rigid bodies, 2D and 3D) are read whole; and a path
 //! that is no trace file, or a header length that is damage rather than a cut, is named so.
 
 use kairos::discrete::{DiscreteOptions, DiscreteSim};
-use kairos::generate::{billiard, boxes, gas, polygons, BilliardParams, GasParams, RigidGasParams};
+use kairos::generate::{
+    billiard, boxes, drop, gas, polygons, BilliardParams, DropParams, GasParams, RigidGasParams,
+};
 use kairos::overlap::OverlapKind;
 use kairos::prelude::*;
 use kairos::trace::{Record, TraceError, TraceHeader, TraceReader, TraceWriter};
@@ -138,6 +141,91 @@ fn inconsistent_records_are_refused_with_their_index() {
             "{what}: {e}"
         );
     }
+    std::fs::remove_dir_all(&dir).ok();
+}
+
+/// Every state a replay can be asked for within a trace's span is finite: a state whose motion
+/// overflows before the record that replaces it, or before the end time, is refused, naming the
+/// record (or the end time), the body and where its state came from.
+#[test]
+fn motions_that_overflow_within_the_span_are_refused() {
+    let dir = tempdir("overflow");
+    let path = dir.join("t.ktrace");
+    let scene = billiard_2d();
+    let header = TraceHeader::for_scene(&scene, "all-pairs");
+    let good = event_records(&scene);
+    // A ball-wall record whose ball comes back in a later record.
+    let (k, m) = (0..good.len())
+        .filter(|&k| good[k].kind == kairos::event::EventKind::BodyWall)
+        .find_map(|k| {
+            let a = good[k].a;
+            Some((
+                k,
+                (k + 1..good.len()).find(|&m| good[m].a == a || good[m].b == a)?,
+            ))
+        })
+        .unwrap();
+    let a = good[k].a;
+    // A speed of 1e300 is finite, but not its motion over 1e10 (the records from m on, and the
+    // end, moved there).
+    let mut records = good.clone();
+    records[k].vel_a[0] = 1e300;
+    for r in &mut records[m..] {
+        r.time = 1e10;
+    }
+    write_trace(&path, &header, &records, 1e10);
+    let e = read(&path).unwrap_err();
+    assert!(
+        e.contains(&format!(
+            "record {m}: body {a}, from its state in record {k} "
+        )) && e.contains("non-finite"),
+        "{e}"
+    );
+    // The same speed in a body's last record: its motion to the end time overflows.
+    let last = good.len() - 1;
+    let mut records = good.clone();
+    records[last].vel_a[1] = -1e300;
+    write_trace(&path, &header, &records, 1e10);
+    let e = read(&path).unwrap_err();
+    let b = good[last].a;
+    assert!(
+        e.contains("end time 10000000000 (the footer's)")
+            && e.contains(&format!("body {b}, from its state in record {last} ")),
+        "{e}"
+    );
+    // Without that speed, those times are read.
+    let mut records = good.clone();
+    for r in &mut records[m..] {
+        r.time = 1e10;
+    }
+    write_trace(&path, &header, &records, 1e10);
+    assert_eq!(read(&path), Ok(good.len()));
+    // Under gravity, half the square of an end time of 1e200 overflows (0 times it is NaN),
+    // and so does the fall from a header state 1e200 before the start.
+    let scene = drop(&DropParams {
+        balls: 5,
+        boxes: 0,
+        duration: 2.0,
+        ..Default::default()
+    })
+    .unwrap();
+    let header = TraceHeader::for_scene(&scene, "all-pairs");
+    write_trace(&path, &header, &[], 2.0);
+    assert_eq!(read(&path), Ok(0));
+    write_trace(&path, &header, &[], 1e200);
+    let e = read(&path).unwrap_err();
+    assert!(
+        e.contains("end time 1e200") && e.contains("body 0, from its state in the header"),
+        "{e}"
+    );
+    let mut far_back = header.clone();
+    far_back.bodies[3].time = -1e200;
+    write_trace(&path, &far_back, &[], 2.0);
+    let e = read(&path).unwrap_err();
+    assert!(
+        e.contains("body 3, from its state in the header") && e.contains("under gravity"),
+        "{e}"
+    );
     std::fs::remove_dir_all(&dir).ok();
 }
 

@@ -163,12 +163,12 @@ fn errors_name_the_key_and_the_problem() {
         (
             "radius = 1\nposition = [0, 0]",
             "shape: missing (one of: ball, box, capsule, polygon, cylinder, cone, \
-             polyhedron, mesh, segment, triangle)",
+             polyhedron, mesh, segment, triangle, ellipsoid)",
         ),
         (
             "shape = \"sphere\"\nradius = 1\nposition = [0, 0]",
             "shape: unknown shape `sphere` (expected one of: ball, box, capsule, polygon, \
-             cylinder, cone, polyhedron, mesh, segment, triangle)",
+             cylinder, cone, polyhedron, mesh, segment, triangle, ellipsoid)",
         ),
         (
             "shape = 3\nposition = [0, 0]",
