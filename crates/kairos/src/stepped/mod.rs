@@ -849,8 +849,8 @@ impl<V: Vector> SteppedSim<V> {
 }
 
 #[cfg(test)]
+mod check_tests;
+#[cfg(test)]
+mod held_tests;
+#[cfg(test)]
 mod tests;
-#[cfg(test)]
-mod tests_check;
-#[cfg(test)]
-mod tests_held;
