@@ -190,6 +190,17 @@ pub fn write<V: Vector>(
     );
     let gravity = w.gravity != V::ZERO;
     assert_eq!(gravity, scene.has_gravity(), "gravity in world and scene");
+    if sim.end_time() != scene.duration {
+        return Err(io::Error::new(
+            io::ErrorKind::InvalidInput,
+            format!(
+                "the simulation ends at {} and its scene at {}: a checkpoint resumes to the \
+                 scene's duration (make the simulation with `scene.duration`)",
+                Num(sim.end_time()),
+                Num(scene.duration)
+            ),
+        ));
+    }
     let mut out = Hashing {
         out: AtomicWriter::with_capacity(1 << 20, path)?,
         hash: Fnv1a::default(),
@@ -426,6 +437,15 @@ pub fn read(path: &Path) -> Result<Checkpoint, CheckpointError> {
         || origin + now > end_time
     {
         return Err(invalid("times out of range"));
+    }
+    // A resumed run ends at the state's end time and its trace at the scene's duration: one
+    // time, or the trace would end where the run does not.
+    if end_time != scene.duration {
+        return Err(invalid(format!(
+            "end time {} differs from its scene's duration {} (damaged)",
+            Num(end_time),
+            Num(scene.duration)
+        )));
     }
     let n = c.u64()? as usize;
     if (version == 1 || rigid) && n != scene.bodies.len() {

@@ -41,6 +41,10 @@ use crate::wall::{Plane, Polygon, Wall, WallSegment};
 /// Largest coordinate, velocity or size magnitude accepted, so that squared distances and
 /// contact-time discriminants cannot overflow.
 pub const MAX_MAGNITUDE: f64 = 1e100;
+/// Largest energy a scene under gravity may reach over its duration, summed over its bodies (a bound: speeds
+/// grown by gravity for the whole run, as in an open scene): sums and drifts of energies stay
+/// finite below it.
+pub const MAX_ENERGY: f64 = 1e300;
 /// Smallest body size accepted (a ball's radius, a rigid body's bounding radius): the squares
 /// of the distances the contacts and responses of smaller bodies measure fall below the range
 /// of `f64` (a pair of balls of radius 1e-170 collided for ever at one instant).

@@ -41,8 +41,14 @@
 //!    of the two witness points along the normal); otherwise the next contact is the first time
 //!    the gap falls to half of the present gap `g0`, so a pair that turns into a second contact
 //!    (another corner) is caught, still apart. A pair that is within round-off of touching
-//!    (`g0 = 0`) and not approaching is left to separate: no contact is predicted until one of
-//!    the two bodies changes.
+//!    (`g0 = 0`) and not approaching: pulled together (gravity on one only), it meets again
+//!    when the separation along the normal stops growing; moving by translations only, it never
+//!    meets again (the gap is convex in time); turning without gravity, every point of the
+//!    contact manifold is asked (one approaching is a contact now: a box turning on a face
+//!    dips a corner), and otherwise the pair is looked at a contact tolerance's worth of motion
+//!    later and advanced from there. **Limits:** a pair still touching then (sliding on each
+//!    other as they turn, a ball spinning on a face) and touching pairs under gravity are left
+//!    to separate: no contact is predicted until one of the two bodies changes.
 //! 4. **No answer within [`MAX_STEPS`] steps** (two bodies turning in place near each other, or
 //!    grazing for long): an event at the last safe time, which is no contact. The world finds
 //!    the bodies apart there (farther than [`contact_tolerance`]), moves them to that time and

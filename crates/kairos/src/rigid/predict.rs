@@ -8,7 +8,7 @@ use super::SHELL;
 use crate::ball_toi::{window_accel, Toi, ToiStatus};
 use crate::math::Vector;
 use crate::query::Advance;
-use crate::query::{distance, penetration, EpaOptions, GjkOptions, GjkStatus};
+use crate::query::{contact_manifold, distance, penetration, EpaOptions, GjkOptions, GjkStatus};
 
 /// The times `s >= 0` (relative) at which `|d + w s| <= sigma`: `None` when there are none.
 /// Stable roots, no NaN.
@@ -162,6 +162,81 @@ pub(super) fn predict<V: Vector>(
             Toi::miss(ToiStatus::NotBy)
         };
     }
+    if a.accel != V::ZERO || !(a.spin_speed() + b.spin_speed() > 0.0) {
+        // Touching (round-off), not approaching and moving apart by a translation only: the
+        // gap of two convex shapes is convex in time under a constant relative velocity, so
+        // from a slope of at least zero it never falls again. Under gravity (both bodies
+        // falling alike), touching pairs are the resting contacts of the settling machinery
+        // (see the module docs), which a turn of round-off must not wake: left as before.
+        return Toi::miss(ToiStatus::Separating);
+    }
+    turning_contact(a, b, t0, shell, (to, t_max))
+}
+
+/// Two bodies touching within round-off at `t0`, not approaching at the gap's witness points,
+/// with no pull between them, and turning: another point of the touching features may be
+/// coming in (a box turning on a face dips one corner while the other lifts), or the turn may
+/// bring one in later. Each point of the contact manifold at `t0` is asked; one approaching is
+/// a contact at `t0`. Otherwise the pair is looked at again a contact tolerance's worth of
+/// motion later ([`super::contact_tolerance`] over the bound on the speed of any point): apart
+/// by then, conservative advancement takes over from there. Still touching (sliding on each
+/// other as they turn), the pair is taken as apart: a contact that a turn brings in while two
+/// bodies slide on each other is not predicted (a limit, in the module docs).
+fn turning_contact<V: Vector>(
+    a: &MovingPiece<V>,
+    b: &MovingPiece<V>,
+    t0: f64,
+    shell: f64,
+    (to, t_max): (f64, f64),
+) -> Toi {
+    let (pa, pb) = (a.pose_at(t0), b.pose_at(t0));
+    let m = contact_manifold(a.shape, &pa, b.shape, &pb, shell, None);
+    let n = m.normal;
+    let approaching = n != V::ZERO
+        && m.points().iter().any(|c| {
+            let at = (c.point_a + c.point_b) * 0.5;
+            approach_speed(a, b, t0, n, at, at) > 0.0
+        });
+    if approaching {
+        return Toi {
+            time: t0,
+            status: ToiStatus::Penetrating,
+        };
+    }
+    let speed =
+        (a.linear_velocity(t0) - b.linear_velocity(t0)).length() + a.spin_speed() + b.spin_speed();
+    let size = pa.position.length() + pb.position.length();
+    let tolerance = super::contact_tolerance(a.radius + b.radius, size, t0, speed);
+    // At least an ulp ahead, so that time moves on.
+    let t1 = (t0 + tolerance / speed).max(t0.next_up());
+    if t1.is_nan() {
+        return Toi::miss(ToiStatus::Separating);
+    }
+    if t1 > to {
+        // The bounding spheres part (or the caller's horizon passes) first.
+        return Toi::miss(if to < t_max {
+            ToiStatus::Separating
+        } else {
+            ToiStatus::NotBy
+        });
+    }
+    let (g1, ..) = gap_at(a, b, t1);
+    if g1 > 0.0 {
+        return match advance(a, b, t1, to, 0.5 * g1) {
+            Advance::Contact(t) => Toi {
+                time: t,
+                status: ToiStatus::Approaching,
+            },
+            Advance::Stalled(t) => Toi {
+                time: t,
+                status: ToiStatus::Stalled,
+            },
+            Advance::Clear => Toi::miss(ToiStatus::Grazing),
+        };
+    }
+    // Still touching: sliding on each other as they turn (a ball spinning on a face), where
+    // asking again a tolerance later would never end. Left as apart, as a pair that does not
+    // turn is: see the module docs' limits.
     Toi::miss(ToiStatus::Separating)
 }
 

@@ -4,7 +4,7 @@
 
 use super::{
     angular_speed, ball_parts, finite, invalid, pad3, table_spec, BodySpec, Item, RigidParts,
-    Scene, SceneDim, SceneError, WallSpec, MIN_SIZE, OVERLAP_TOLERANCE,
+    Scene, SceneDim, SceneError, WallSpec, MAX_ENERGY, MIN_SIZE, OVERLAP_TOLERANCE,
 };
 use crate::math::{nearest_image, DVec2, DVec3, Vector};
 use crate::num::Num;
@@ -150,6 +150,7 @@ impl Scene {
         for (i, b) in self.bodies.iter().enumerate() {
             body_values(self.dim, b, self.is_rigid(i), Item::Body(i))?;
         }
+        self.check_energy_reach()?;
         if !self.shapes.is_empty() {
             if self.shapes.len() != self.bodies.len() {
                 return Err(invalid(
@@ -250,6 +251,57 @@ impl Scene {
         } else {
             self.check_geometry::<DVec3>()
         }
+    }
+
+    /// Refuses a scene under gravity whose energies may leave the floats over its duration: a
+    /// free body speeds up to `|v| + |g| T` and falls by up to `|v| T + |g| T^2 / 2`, and
+    /// the run's energy (kinetic plus the potential of gravity, summed over the bodies) must
+    /// stay finite, or its drift is NaN. Every number is at most
+    /// [`crate::scene::MAX_MAGNITUDE`], so only an
+    /// enormous `duration` gets here. The bound is that of an open scene (walls keep bodies
+    /// slower), so it refuses scenes only beyond [`MAX_ENERGY`].
+    fn check_energy_reach(&self) -> Result<(), SceneError> {
+        let g = self.gravity[..self.dim]
+            .iter()
+            .map(|x| x * x)
+            .sum::<f64>()
+            .sqrt();
+        if !(g > 0.0) {
+            // Without gravity no speed grows: every energy is at most the largest mass times
+            // the largest speed squared, and their sum stays finite.
+            return Ok(());
+        }
+        let t = self.duration;
+        let reach = |b: &BodySpec| {
+            let norm = |v: &[f64; 3]| v[..self.dim].iter().map(|x| x * x).sum::<f64>().sqrt();
+            let speed = norm(&b.velocity) + g * t;
+            let height = norm(&b.position) + norm(&b.velocity) * t + 0.5 * g * t * t;
+            (speed, 0.5 * b.mass * speed * speed + b.mass * g * height)
+        };
+        let total: f64 = self.bodies.iter().map(|b| reach(b).1).sum();
+        if total <= MAX_ENERGY {
+            return Ok(());
+        }
+        let (i, (speed, energy)) = self
+            .bodies
+            .iter()
+            .map(reach)
+            .enumerate()
+            .max_by(|x, y| x.1 .1.total_cmp(&y.1 .1))
+            .expect("a total above the limit has bodies");
+        Err(invalid(
+            Item::Body(i),
+            format!(
+                "over the duration {t:e} its speed may reach {speed:e} under gravity and its \
+                 energy {}, and the scene's energies are held to {MAX_ENERGY:e} (their sum and \
+                 drift must stay finite floats): shorten `duration` or lower `gravity`",
+                if energy.is_finite() {
+                    format!("{energy:e}")
+                } else {
+                    "beyond the floats".to_string()
+                }
+            ),
+        ))
     }
 
     /// Every body's parts at time 0 (balls without `shape` as balls: their shape and the pose

@@ -272,3 +272,37 @@ fn ball_checkpoints_stay_version_2() {
     assert!(ck.bodies.iter().all(|b| b.rotation == [0.0; 4]));
     std::fs::remove_file(&path).unwrap();
 }
+
+/// A checkpoint resumes a run to its scene's duration, which is also where the resumed trace
+/// ends: a state whose end time is another (damage under a matching hash) is refused, and a
+/// simulation made to end elsewhere writes no checkpoint.
+#[test]
+fn a_checkpoint_ends_at_its_scenes_duration() {
+    let scene = tumbling_boxes(20.0);
+    let (path, good) = checkpoint_of(&scene, 10, "end-time");
+    let toml_len = u32::from_le_bytes(good[16..20].try_into().unwrap()) as usize;
+    let end_at = 20 + toml_len + 16;
+    assert_eq!(
+        f64::from_le_bytes(good[end_at..end_at + 8].try_into().unwrap()),
+        20.0
+    );
+    let mut b = good.clone();
+    b[end_at..end_at + 8].copy_from_slice(&30.0f64.to_le_bytes());
+    refused(
+        &path,
+        &resealed(b),
+        "end time 30 differs from its scene's duration 20",
+    );
+    std::fs::remove_file(&path).unwrap();
+    // Written from a simulation that ends at 10 of a scene of 20: refused, nothing written.
+    let sim = Simulation::new(
+        scene.world::<DVec3>().unwrap(),
+        BroadPhaseKind::Calendar.build(&Default::default()),
+        10.0,
+    );
+    let replay = Replay::for_scene(&scene);
+    let e = checkpoint::write(&path, &scene, &sim, &replay).unwrap_err();
+    assert_eq!(e.kind(), std::io::ErrorKind::InvalidInput);
+    assert!(e.to_string().contains("ends at 10"), "{e}");
+    assert!(!path.exists());
+}

@@ -232,3 +232,38 @@ fn a_scene_scaled_in_length_gives_the_same_events() {
         }
     }
 }
+
+/// A scene's energies stay finite floats over its run: the enormous durations that would take a
+/// free body's energy under gravity past [`kairos::scene::MAX_ENERGY`] are
+/// refused with the body and what to change; before, such a run ended with an energy drift of
+/// NaN. Long runs of ordinary scenes are not.
+#[test]
+fn durations_whose_energies_leave_the_floats_are_refused() {
+    let scene = |duration: &str, gravity: &str, speed: &str| {
+        format!(
+            "dim = 2\n[simulation]\nduration = {duration}\ngravity = [0.0, {gravity}]\n\
+             [[bodies]]\nposition = [0.0, 0.0]\nvelocity = [0.0, 0.0]\nradius = 1.0\n\
+             [[bodies]]\nposition = [5.0, 0.0]\nvelocity = [{speed}, 0.0]\nradius = 1.0\n"
+        )
+    };
+    for (duration, gravity, speed, body, needle) in [
+        ("1e100", "-1e100", "1.0", 1, "under gravity"),
+        ("1e100", "-1e60", "1.0", 1, "lower `gravity`"),
+    ] {
+        let err = Scene::from_toml_str(&scene(duration, gravity, speed))
+            .and_then(|s| s.validate().map(|_| s))
+            .unwrap_err()
+            .to_string();
+        assert!(err.contains(&format!("body {body}")), "{err}");
+        assert!(err.contains(needle), "{err}");
+        assert!(err.contains("shorten `duration`"), "{err}");
+    }
+    for (duration, gravity, speed) in [
+        ("1e9", "-9.81", "1e3"),
+        ("1e100", "0.0", "1.0"),
+        ("1e100", "0.0", "1e100"),
+    ] {
+        let s = Scene::from_toml_str(&scene(duration, gravity, speed)).unwrap();
+        s.validate().unwrap();
+    }
+}
