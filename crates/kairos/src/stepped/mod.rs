@@ -180,7 +180,7 @@
 //! # Measured
 //! At `dt = 1/60` with 4 sub-steps, for 10 s, at the defaults otherwise (sleeping on: a stack
 //! sleeps once it has settled), the largest displacement of a box relative to its size (the
-//! tests, and `cargo run --release -p kairos-bench --example stepped_pyramids` for the
+//! tests, and `cargo bench -p kairos-bench --bench stepped_pyramids` for the
 //! pyramids), with 1 / 4 / 8 sweeps:
 //!
 //! | scene | split impulses | Baumgarte | soft contacts |

@@ -2,7 +2,7 @@
 //! the farthest box of a pyramid moves in 10 s at `dt = 1/60` with 4 sub-steps, for each
 //! position correction and count of sweeps, with the time it took.
 //!
-//! `cargo run --release -p kairos-bench --example stepped_pyramids -- BASE [DIMS] [CORRECTIONS]
+//! `cargo bench -p kairos-bench --bench stepped_pyramids -- BASE [DIMS] [CORRECTIONS]
 //! [SWEEPS]`, for example `-- 10 2,3 split,baumgarte,soft 1,4,8` (the defaults after the base:
 //! `2,3`, `split,baumgarte`, `4,8`).
 
@@ -27,7 +27,11 @@ fn largest_move<V: Vector>(scene: &Scene, seconds: f64, options: StepOptions) ->
 }
 
 fn main() {
-    let args: Vec<String> = std::env::args().skip(1).collect();
+    // `cargo bench` adds `--bench` to the arguments of a bench without a harness.
+    let args: Vec<String> = std::env::args()
+        .skip(1)
+        .filter(|a| a != "--bench")
+        .collect();
     let usage = "usage: stepped_pyramids BASE [DIMS, e.g. 2,3] [CORRECTIONS, e.g. \
                  split,baumgarte,soft] [SWEEPS, e.g. 4,8]";
     let Some(base) = args.first().and_then(|b| b.parse::<usize>().ok()) else {
