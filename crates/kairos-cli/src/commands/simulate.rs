@@ -100,6 +100,8 @@ pub struct SteppedReport {
     pub persistent_manifolds: bool,
     /// Seconds per step.
     pub seconds_per_step: f64,
+    /// Threads of the stages that work contact by contact or body by body.
+    pub threads: usize,
     /// Whether the continuous check was on.
     pub ccd: bool,
     /// Impacts the check resolved within a sub-step.
@@ -144,13 +146,14 @@ impl Summary {
         }
         if let Some(s) = &self.stepped {
             outln!(
-                "solver         {} steps x {} sub-steps x {} sweeps ({} correction{}), {:.3} ms a step",
+                "solver         {} steps x {} sub-steps x {} sweeps ({} correction{}), {:.3} ms a step, {}",
                 s.steps,
                 s.substeps,
                 s.iterations,
                 s.correction,
                 if s.warm_start { "" } else { ", cold starts" },
-                1e3 * s.seconds_per_step
+                1e3 * s.seconds_per_step,
+                count(s.threads, "thread", "threads")
             );
             outln!(
                 "contact points {} solved ({} kept from the step before), {} warm-started ({:.1}%)",

@@ -297,6 +297,7 @@ fn simulate_dim<V: Vector>(
         correction: format!("{:?}", options.correction).to_lowercase(),
         persistent_manifolds: options.keep_manifolds,
         seconds_per_step: wall_seconds / s.steps.max(1) as f64,
+        threads: sim.threads(),
         ccd: options.ccd,
         ccd_impacts: s.ccd_impacts,
         ccd_queries: s.ccd_queries,

@@ -67,6 +67,10 @@ pub struct BroadPhaseArgs {
     /// the first body's frame; the summary counts the contacts given another's impulses).
     #[arg(long, value_parser = ["features", "world", "body"])]
     pub matching: Option<String>,
+    /// Stepped stepper: threads of the stages that work contact by contact or body by body
+    /// (default: every core; 1 for one thread). Any count gives the same trace.
+    #[arg(long, value_name = "N")]
+    pub threads: Option<usize>,
     /// Stepped stepper: the interval at which the trace holds the moving bodies' states
     /// (rounded to whole steps; default 1/30 s).
     #[arg(long, value_name = "SECONDS")]
@@ -166,6 +170,7 @@ impl BroadPhaseArgs {
             || self.no_persistent_manifolds
             || self.matching.is_some()
             || self.correction.is_some()
+            || self.threads.is_some()
             || self.sample.is_some();
         match self.stepper {
             StepperKind::Stepped => {
@@ -178,6 +183,13 @@ impl BroadPhaseArgs {
                     .dt
                     .ok_or_else(|| anyhow::anyhow!("--stepper stepped needs --dt"))?;
                 anyhow::ensure!(!self.toi_rewind, "--toi-rewind needs --stepper discrete");
+                anyhow::ensure!(
+                    self.threads
+                        .is_none_or(|t| (1..=StepOptions::MOST_THREADS).contains(&t)),
+                    "--threads must be from 1 to {}, got {} (leave it out for every core)",
+                    StepOptions::MOST_THREADS,
+                    self.threads.unwrap_or(0)
+                );
                 let options = StepOptions {
                     dt,
                     substeps: self.substeps.unwrap_or(4),
@@ -193,6 +205,7 @@ impl BroadPhaseArgs {
                     sleep: !self.no_sleep,
                     keep_manifolds: !self.no_persistent_manifolds,
                     count_tunnelled: true,
+                    threads: self.threads.unwrap_or(0),
                     matching: match self.matching.as_deref() {
                         Some("world") => Matching::WorldDistance,
                         Some("body") => Matching::BodyDistance,
@@ -213,8 +226,8 @@ impl BroadPhaseArgs {
                 anyhow::ensure!(
                     !stepped_only,
                     "--iterations, --no-warm-start, --no-ccd, --no-sleep, --no-persistent-manifolds, --matching, \
-                     --correction and \
-                     --sample need --stepper stepped"
+                     --correction, \
+                     --threads and --sample need --stepper stepped"
                 );
                 let dt = self
                     .dt
@@ -236,8 +249,8 @@ impl BroadPhaseArgs {
                 anyhow::ensure!(
                     !stepped_only,
                     "--iterations, --no-warm-start, --no-ccd, --no-sleep, --no-persistent-manifolds, --matching, \
-                     --correction and \
-                     --sample need --stepper stepped"
+                     --correction, \
+                     --threads and --sample need --stepper stepped"
                 );
                 match self.broad_phase.as_deref().unwrap_or("auto") {
                     "auto" => Ok(Stepper::Auto),

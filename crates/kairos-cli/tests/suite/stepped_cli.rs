@@ -669,3 +669,49 @@ fn a_body_through_a_box_rooms_floor_is_counted() {
         );
     }
 }
+
+/// `--threads`: a pyramid big enough for the stages to run on the pool (2,080 boxes) writes the
+/// same trace on 1 and 2 threads, the summary says how many ran, and a count out of range, or
+/// the option on another stepper, is refused with what to do.
+#[test]
+fn a_stepped_run_gives_the_same_trace_on_any_count_of_threads() {
+    let dir = tempdir("stepped-threads");
+    ok(&kairos(
+        &[
+            "generate",
+            "pyramid",
+            "--base",
+            "64",
+            "--duration",
+            "0.2",
+            "-o",
+            "p.toml",
+        ],
+        &dir,
+    ));
+    let mut hashes = Vec::new();
+    for t in ["1", "2"] {
+        let s = stepped_run(&dir, "p.toml", &["--threads", t, "--no-sleep"]);
+        assert_eq!(s["stepped"]["threads"], t.parse::<u64>().unwrap(), "{s}");
+        hashes.push(s["trace_hash"].clone());
+    }
+    assert_eq!(hashes[0], hashes[1]);
+    for (more, says) in [
+        (
+            &["--stepper", "stepped", "--dt", DT, "--threads", "0"][..],
+            "--threads must be from 1 to 1024, got 0 (leave it out for every core)",
+        ),
+        (
+            &["--stepper", "stepped", "--dt", DT, "--threads", "2000"][..],
+            "--threads must be from 1 to 1024",
+        ),
+        (&["--threads", "2"][..], "need --stepper stepped"),
+    ] {
+        let mut args = vec!["run", "p.toml", "-o", "x.ktrace"];
+        args.extend_from_slice(more);
+        let o = kairos(&args, &dir);
+        assert!(!o.status.success(), "{args:?}");
+        assert!(text(&o.stderr).contains(says), "{}", text(&o.stderr));
+        assert!(!dir.join("x.ktrace").exists());
+    }
+}

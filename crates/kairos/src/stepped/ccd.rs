@@ -235,17 +235,15 @@ impl<V: Vector> SteppedSim<V> {
     /// watches it, whatever its speed, and resolves it as an impact.
     #[inline(never)]
     pub(super) fn unheld_pairs(&self, h: f64, split: bool) -> Vec<ContactPair> {
-        let mut out = Vec::new();
-        for (r, p) in self.rows.iter().zip(&self.points) {
+        let (vel, pseudo) = (&self.vel, &self.pseudo);
+        let mut out = self.threads.filter_zip(&self.rows, &self.points, |r, p| {
             let (a, b) = (r.a as usize, r.b as usize);
-            let mut vn = along(r.normal, &r.arms[0], &self.vel[a], &self.vel[b]);
-            if split && !self.pseudo.is_empty() {
-                vn += along(r.normal, &r.arms[0], &self.pseudo[a], &self.pseudo[b]);
+            let mut vn = along(r.normal, &r.arms[0], &vel[a], &vel[b]);
+            if split && !pseudo.is_empty() {
+                vn += along(r.normal, &r.arms[0], &pseudo[a], &pseudo[b]);
             }
-            if r.sep + h * vn < -SPECULATIVE * p.size && out.last() != Some(&p.pair()) {
-                out.push(p.pair());
-            }
-        }
+            (r.sep + h * vn < -SPECULATIVE * p.size).then(|| p.pair())
+        });
         out.sort_unstable();
         out.dedup();
         out

@@ -202,8 +202,6 @@ impl<V: Vector> SteppedSim<V> {
     /// (a slow pair turns by at most [`FOLLOW`] in the step), and only the separation follows.
     #[inline(never)]
     pub(super) fn update_rows(&mut self, h: f64, arms: bool) {
-        self.pushing = 0;
-        let n = self.bodies.len();
         if arms {
             self.inv_world.clear();
             self.inv_world.extend(
@@ -212,77 +210,21 @@ impl<V: Vector> SteppedSim<V> {
                     .map(|b| V::inertia_to_world(b.rotation, b.inv_inertia)),
             );
         }
-        let slow = self.slow;
-        let (correction, soft) = (self.options.correction, Softness::pair(h));
-        for (k, (r, p)) in self.rows.iter_mut().zip(&self.points).enumerate() {
-            if k >= slow {
-                // Found at the current poses.
-                biases(r, p.separation, [p.size, p.slop_size], h, correction, &soft);
-                if r.push > 0.0 {
-                    self.pushing += 1;
-                }
-                continue;
-            }
-            let ba = &self.bodies[r.a as usize];
-            let pb = ((r.b as usize) < n).then(|| self.bodies[r.b as usize].position);
-            // The normal turns with the body whose face it is (a box sliding on a turning box).
-            let normal = match (p.normal_of, pb) {
-                (Some(false), _) => ba.rotation.rotate(p.normal_local),
-                (Some(true), Some(_)) => self.bodies[r.b as usize].rotation.rotate(p.normal_local),
-                _ => r.normal,
-            };
-            // A smooth shape's support point stays under its centre along the normal.
-            let n0 = p.normal;
-            let smooth = |v: V| v + (normal - n0) * v.dot(n0);
-            let at_a = ba.position
-                + if p.turns[0] {
-                    ba.rotation.rotate(p.anchor_a)
+        let (bodies, inv_world) = (&self.bodies, &self.inv_world);
+        let (slow, correction, soft) = (self.slow, self.options.correction, Softness::pair(h));
+        self.pushing = self
+            .threads
+            .sum_zip(&mut self.rows, &self.points, |k, r, p| {
+                if k >= slow {
+                    // Found at the current poses.
+                    biases(r, p.separation, [p.size, p.slop_size], h, correction, &soft);
                 } else {
-                    smooth(p.anchor_a)
-                };
-            let at_b = match pb {
-                Some(pb) if p.turns[1] => {
-                    pb + self.bodies[r.b as usize].rotation.rotate(p.anchor_b)
+                    follow_row(r, p, bodies, inv_world, arms);
+                    let sep = r.sep;
+                    biases(r, sep, [p.size, p.slop_size], h, correction, &soft);
                 }
-                Some(pb) => pb + smooth(p.anchor_b),
-                None => p.anchor_b,
-            };
-            // Both anchors start at the point's middle, so their gap starts at zero.
-            let sep = p.separation + (at_b - at_a).dot(normal);
-            if !arms {
-                biases(r, sep, [p.size, p.slop_size], h, correction, &soft);
-                self.pushing += (r.push > 0.0) as usize;
-                continue;
-            }
-            if normal != r.normal {
-                // The solver pushes along the turned normal; the tangential impulse keeps its
-                // direction as far as the new tangents allow.
-                let pt = r.tangents[0] * r.pt[0] + r.tangents[1] * r.pt[1];
-                r.normal = normal;
-                r.tangents = tangents(normal);
-                r.pt = [pt.dot(r.tangents[0]), pt.dot(r.tangents[1])];
-            }
-            // Both bodies push at one point (so angular momentum is kept): the anchor of the
-            // feature that meets a face (where the contact is as it slides along the face),
-            // else the anchors' middle.
-            let mid = match p.normal_of {
-                Some(false) => at_b,
-                Some(true) => at_a,
-                None => (at_a + at_b) * 0.5,
-            };
-            let ib = pb.map(|_| self.inv_world[r.b as usize]);
-            set_arms(
-                r,
-                mid - ba.position,
-                pb.map_or(V::ZERO, |pb| mid - pb),
-                self.inv_world[r.a as usize],
-                ib,
-            );
-            biases(r, sep, [p.size, p.slop_size], h, correction, &soft);
-            if r.push > 0.0 {
-                self.pushing += 1;
-            }
-        }
+                (r.push > 0.0) as usize
+            });
         // The blocks: the followed points' with their arms, the points found now at every
         // sub-step.
         let every = self.converging(h);
@@ -739,6 +681,71 @@ impl SatCaches {
         self.old.dedup_by_key(|x| x.0);
         self.old.reverse();
     }
+}
+
+/// A followed point's row at the bodies' poses now (see [`SteppedSim::update_rows`]): its
+/// separation (left in `r.sep` for the biases), the start of the step's plus the approach of
+/// its two anchors since then along the normal; with `arms`, its normal, tangents, arms and
+/// masses too.
+fn follow_row<V: Vector>(
+    r: &mut Row<V>,
+    p: &Point<V>,
+    bodies: &[super::StepBody<V>],
+    inv_world: &[V::Inertia],
+    arms: bool,
+) {
+    let n = bodies.len();
+    let ba = &bodies[r.a as usize];
+    let pb = ((r.b as usize) < n).then(|| bodies[r.b as usize].position);
+    // The normal turns with the body whose face it is (a box sliding on a turning box).
+    let normal = match (p.normal_of, pb) {
+        (Some(false), _) => ba.rotation.rotate(p.normal_local),
+        (Some(true), Some(_)) => bodies[r.b as usize].rotation.rotate(p.normal_local),
+        _ => r.normal,
+    };
+    // A smooth shape's support point stays under its centre along the normal.
+    let n0 = p.normal;
+    let smooth = |v: V| v + (normal - n0) * v.dot(n0);
+    let at_a = ba.position
+        + if p.turns[0] {
+            ba.rotation.rotate(p.anchor_a)
+        } else {
+            smooth(p.anchor_a)
+        };
+    let at_b = match pb {
+        Some(pb) if p.turns[1] => pb + bodies[r.b as usize].rotation.rotate(p.anchor_b),
+        Some(pb) => pb + smooth(p.anchor_b),
+        None => p.anchor_b,
+    };
+    // Both anchors start at the point's middle, so their gap starts at zero.
+    r.sep = p.separation + (at_b - at_a).dot(normal);
+    if !arms {
+        return;
+    }
+    if normal != r.normal {
+        // The solver pushes along the turned normal; the tangential impulse keeps its
+        // direction as far as the new tangents allow.
+        let pt = r.tangents[0] * r.pt[0] + r.tangents[1] * r.pt[1];
+        r.normal = normal;
+        r.tangents = tangents(normal);
+        r.pt = [pt.dot(r.tangents[0]), pt.dot(r.tangents[1])];
+    }
+    // Both bodies push at one point (so angular momentum is kept): the anchor of the
+    // feature that meets a face (where the contact is as it slides along the face),
+    // else the anchors' middle.
+    let mid = match p.normal_of {
+        Some(false) => at_b,
+        Some(true) => at_a,
+        None => (at_a + at_b) * 0.5,
+    };
+    let ib = pb.map(|_| inv_world[r.b as usize]);
+    set_arms(
+        r,
+        mid - ba.position,
+        pb.map_or(V::ZERO, |pb| mid - pb),
+        inv_world[r.a as usize],
+        ib,
+    );
 }
 
 /// The angle between rotations `q0` and `q1` (radians, at least 0).

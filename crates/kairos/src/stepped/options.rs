@@ -130,6 +130,11 @@ pub struct StepOptions {
     /// [`KEEP`] of their size (with [`Matching::Features`] only: the distance matchings
     /// compare the points where they are found at each step).
     pub keep_manifolds: bool,
+    /// Threads of the stages that work row by row or body by body (the rows' preparation, the
+    /// check of the points that hold their pairs, the bodies' motion): `0` for every core
+    /// (rayon's count), `1` for the calling thread alone. Any count gives the same bits: each
+    /// row and body is worked on alone, and what the stages gather is gathered in order.
+    pub threads: usize,
 }
 
 /// How a contact point finds its impulses of the previous sub-step (the seed's comparison).
@@ -226,6 +231,8 @@ impl StepOptions {
     /// The most sub-steps a step, and sweeps a sub-step, [`StepOptions::validate`] accepts
     /// (a step of more would take hours on any scene worth stepping).
     pub const MOST_PER_STEP: u32 = 10_000;
+    /// The most threads ([`StepOptions::threads`]).
+    pub const MOST_THREADS: usize = 1024;
 
     /// Checks the options: `dt` positive and finite, 1 to [`StepOptions::MOST_PER_STEP`]
     /// sub-steps and sweeps.
@@ -246,6 +253,13 @@ impl StepOptions {
                 });
             }
         }
+        if self.threads > Self::MOST_THREADS {
+            return Err(StepError::Option {
+                name: "threads",
+                range: "from 0 (every core) to 1,024",
+                got: self.threads as f64,
+            });
+        }
         Ok(())
     }
 }
@@ -264,6 +278,7 @@ impl Default for StepOptions {
             matching: Matching::Features,
             sleep: true,
             keep_manifolds: true,
+            threads: 0,
         }
     }
 }
