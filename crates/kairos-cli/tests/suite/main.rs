@@ -8,6 +8,7 @@ mod ccd;
 mod cli;
 mod data_safety;
 mod discrete_cli;
+mod gas_and_checkpoints;
 mod golden;
 mod gravity;
 mod gsd_frames;

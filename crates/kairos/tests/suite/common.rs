@@ -1,8 +1,14 @@
 //! Helpers shared by the integration tests.
 #![allow(dead_code)]
 
+use kairos::math::Rot2;
 use kairos::prelude::*;
+use kairos::rigid::RigidState;
+use kairos::shape::{Pose, Shape};
 use kairos::trace::Record;
+use kairos::wall::Plane;
+use rand::{Rng, SeedableRng};
+use rand_pcg::Pcg64;
 
 /// Runs `scene` with `kind` and returns every event record.
 pub fn records<V: Vector>(
@@ -109,4 +115,149 @@ pub fn min_gap<V: Vector>(w: &World<V>, t: f64) -> f64 {
         }
     }
     least
+}
+
+// Rigid worlds of spinning shapes (the tests of `rigid.rs` and `rigid_logs.rs`).
+
+/// A body of a rigid world: shape, pose of its local frame, velocity, angular velocity.
+pub type Spec<V> = (Shape<V>, Pose<V>, V, <V as Vector>::Angular);
+
+/// A world of rigid bodies of density 1 between `walls`.
+pub fn builder<V: Vector>(specs: &[Spec<V>], walls: Vec<Wall<V>>) -> WorldBuilder<V> {
+    let mut shapes = Vec::new();
+    let mut bodies = Vec::new();
+    let mut states = Vec::new();
+    for (k, (shape, pose, v, w)) in specs.iter().enumerate() {
+        let props = shape.mass_properties(1.0).unwrap();
+        let (b, r) = RigidState::body(k as u32, shape, &props, pose, *v, *w).unwrap();
+        shapes.push(shape.clone());
+        bodies.push(b);
+        states.push(r);
+    }
+    World::builder(bodies, walls).rigid(shapes, states)
+}
+
+/// [`builder`]'s world.
+pub fn world<V: Vector>(specs: &[Spec<V>], walls: Vec<Wall<V>>) -> World<V> {
+    builder(specs, walls).build().unwrap()
+}
+
+/// The four walls of the 2D room `[0, l]²` (planes facing in).
+pub fn room2(l: f64) -> Vec<Wall<DVec2>> {
+    [
+        (DVec2::ZERO, DVec2::X),
+        (DVec2::ZERO, DVec2::Y),
+        (DVec2::splat(l), -DVec2::X),
+        (DVec2::splat(l), -DVec2::Y),
+    ]
+    .into_iter()
+    .map(|(p, n)| Wall::Plane(Plane::new(p, n).unwrap()))
+    .collect()
+}
+
+/// The six walls of the 3D room `[0, l]³`.
+pub fn room3(l: f64) -> Vec<Wall<DVec3>> {
+    let mut w = Vec::new();
+    for axis in 0..3 {
+        let n = DVec3::unit(axis);
+        w.push(Wall::Plane(Plane::new(DVec3::ZERO, n).unwrap()));
+        w.push(Wall::Plane(Plane::new(DVec3::splat(l), -n).unwrap()));
+    }
+    w
+}
+
+/// A random 2D gas in the room `[0, l]²`: boxes, discs, capsules and polygons on a lattice,
+/// spinning.
+pub fn gas2(n: usize, l: f64, seed: u64) -> Vec<Spec<DVec2>> {
+    let mut rng = Pcg64::seed_from_u64(seed);
+    let side = (n as f64).sqrt().ceil() as usize;
+    let cell = l / side as f64;
+    let size = 0.3 * cell;
+    (0..n)
+        .map(|k| {
+            let shape = match k % 4 {
+                0 => Shape::cuboid(DVec2::new(
+                    size * rng.gen_range(0.3..1.0),
+                    size * rng.gen_range(0.1..0.5),
+                ))
+                .unwrap(),
+                1 => Shape::ball(size * rng.gen_range(0.3..1.0)).unwrap(),
+                2 => Shape::capsule(
+                    size * rng.gen_range(0.2..0.6),
+                    size * rng.gen_range(0.1..0.4),
+                )
+                .unwrap(),
+                _ => {
+                    let m = rng.gen_range(3..7);
+                    let pts: Vec<DVec2> = (0..m)
+                        .map(|i| {
+                            let a = std::f64::consts::TAU * (i as f64 + rng.gen_range(0.0..0.5))
+                                / m as f64;
+                            DVec2::new(a.cos(), a.sin()) * size * rng.gen_range(0.5..1.0)
+                        })
+                        .collect();
+                    Shape::convex_hull(&pts).unwrap()
+                }
+            };
+            let centre = DVec2::new(
+                ((k % side) as f64 + 0.5) * cell,
+                ((k / side) as f64 + 0.5) * cell,
+            );
+            let pose = Pose::new(centre, Rot2::from_angle(rng.gen_range(0.0..6.3)));
+            let v = DVec2::new(rng.gen_range(-1.0..1.0), rng.gen_range(-1.0..1.0));
+            (shape, pose, v, rng.gen_range(-4.0..4.0))
+        })
+        .collect()
+}
+
+/// A random 3D gas in the room `[0, l]³`: cubes and spheres (isotropic: constant angular
+/// velocity), boxes, cylinders and polyhedra (tumbling by the free rotation), spinning.
+pub fn gas3(n: usize, l: f64, seed: u64) -> Vec<Spec<DVec3>> {
+    let mut rng = Pcg64::seed_from_u64(seed);
+    let side = (n as f64).cbrt().ceil() as usize;
+    let cell = l / side as f64;
+    let size = 0.3 * cell;
+    (0..n)
+        .map(|k| {
+            let mut r = || size * rng.gen_range(0.3..1.0);
+            let shape = match k % 5 {
+                0 => Shape::cuboid(DVec3::splat(r())).unwrap(),
+                1 => Shape::ball(r()).unwrap(),
+                2 => Shape::cuboid(DVec3::new(r(), r(), r())).unwrap(),
+                3 => Shape::cylinder(r(), r()).unwrap(),
+                _ => {
+                    let pts: Vec<DVec3> = (0..12)
+                        .map(|_| DVec3::new(r(), r(), r()) - DVec3::splat(0.6 * size))
+                        .collect();
+                    Shape::convex_hull(&pts).unwrap()
+                }
+            };
+            let centre = DVec3::new(
+                ((k % side) as f64 + 0.5) * cell,
+                ((k / side % side) as f64 + 0.5) * cell,
+                ((k / side / side) as f64 + 0.5) * cell,
+            );
+            let axis = DVec3::new(
+                rng.gen_range(-1.0..1.0),
+                rng.gen_range(-1.0..1.0),
+                rng.gen_range(-1.0..1.0),
+            )
+            .normalize();
+            let pose = Pose::new(
+                centre,
+                kairos::math::DQuat::from_axis_angle(axis, rng.gen_range(0.0..6.3)),
+            );
+            let v = DVec3::new(
+                rng.gen_range(-1.0..1.0),
+                rng.gen_range(-1.0..1.0),
+                rng.gen_range(-1.0..1.0),
+            );
+            let w = DVec3::new(
+                rng.gen_range(-4.0..4.0),
+                rng.gen_range(-4.0..4.0),
+                rng.gen_range(-4.0..4.0),
+            );
+            (shape, pose, v, w)
+        })
+        .collect()
 }

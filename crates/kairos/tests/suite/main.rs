@@ -25,6 +25,7 @@ mod messages;
 mod periodic_filter;
 mod rigid;
 mod rigid_checkpoint;
+mod rigid_logs;
 mod rigid_scene;
 mod small_and_far;
 mod static_shapes;
