@@ -223,11 +223,13 @@
 //! # Threads
 //! The stages that work row by row or body by body (each point's separation, biases and, at
 //! the first sub-step, arms and masses; the check of the points that do not hold their pair;
-//! the bodies' motion) run on a pool of [`StepOptions::threads`] threads (every core by
-//! default) once a scene has [`threads::PARALLEL_FROM`] rows or bodies: each row or body is
-//! worked on alone and what a stage gathers is gathered in order, so any count of threads
-//! gives the same bits (tested on 1, 2 and 3). The sweeps, the contacts' search and the
-//! continuous check run on the calling thread.
+//! the bodies' motion) split their rows or bodies among [`StepOptions::threads`] threads
+//! (every core by default) once a scene has [`threads::PARALLEL_FROM`] of them: each row or
+//! body is worked on alone and what a stage gathers is gathered in order, so any count of
+//! threads gives the same bits (tested on 1, 2 and 3). The sweeps, the contacts' search and
+//! the continuous check run on the calling thread: on 2 cores the 3D pyramid of base 20 steps
+//! 8% faster on 2 threads than on 1, the 2D pyramid of base 100 as fast (its sweeps are most
+//! of its step).
 //!
 //! Not yet part of the engine: meshes.
 

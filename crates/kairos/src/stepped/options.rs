@@ -132,7 +132,7 @@ pub struct StepOptions {
     pub keep_manifolds: bool,
     /// Threads of the stages that work row by row or body by body (the rows' preparation, the
     /// check of the points that hold their pairs, the bodies' motion): `0` for every core
-    /// (rayon's count), `1` for the calling thread alone. Any count gives the same bits: each
+    /// (the machine's count), `1` for the calling thread alone. Any count gives the same bits: each
     /// row and body is worked on alone, and what the stages gather is gathered in order.
     pub threads: usize,
 }

@@ -65,3 +65,38 @@ fn a_thread_count_beyond_the_most_is_refused() {
     };
     assert!(e.to_string().contains("threads must be from 0"), "{e}");
 }
+
+/// The split runs cover every item once, in order, on any count of threads, at and around the
+/// threshold and for counts that do not divide the items.
+#[test]
+fn the_stages_split_cover_every_item_in_order() {
+    for count in [1, 2, 3, 7] {
+        let t = threads::Threads::new(count);
+        for n in [
+            0,
+            1,
+            threads::PARALLEL_FROM - 1,
+            threads::PARALLEL_FROM,
+            5003,
+        ] {
+            let mut a = vec![usize::MAX; n];
+            let b: Vec<usize> = (0..n).map(|k| 3 * k).collect();
+            let sum = t.sum_zip(&mut a, &b, |k, x, y| {
+                assert_eq!(*y, 3 * k);
+                *x = k;
+                k
+            });
+            assert_eq!(
+                sum,
+                n * n.saturating_sub(1) / 2,
+                "{count} threads, {n} items"
+            );
+            assert!(a.iter().enumerate().all(|(k, &x)| x == k));
+            t.each_mut(&mut a, |k, x| *x += k);
+            assert!(a.iter().enumerate().all(|(k, &x)| x == 2 * k));
+            let odd = t.filter_zip(&a, &b, |x, y| (x % 4 == 2).then_some(*y));
+            let want: Vec<usize> = (0..n).filter(|k| k % 2 == 1).map(|k| 3 * k).collect();
+            assert_eq!(odd, want, "{count} threads, {n} items");
+        }
+    }
+}
