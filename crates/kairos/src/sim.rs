@@ -46,7 +46,8 @@ pub struct SimState {
     pub last_overlap: f64,
 }
 
-/// Local time at which the time origin moves (see [`Simulation::rebase`]).
+/// Local time at which the time origin moves (`Simulation::rebase`, at the first event at or
+/// after it).
 pub const EPOCH: f64 = 64.0;
 
 impl<V: Vector> Simulation<V> {

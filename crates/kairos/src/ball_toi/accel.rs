@@ -89,8 +89,8 @@ fn cubic_sign_changes(c: [f64; 4], end: f64) -> Vec<f64> {
 }
 
 /// First time `s >= 0` (relative) at which `|d + w s + a s² / 2| = sigma` while the distance
-/// decreases (see the [module docs](self)). With `a = 0` this is [`first_contact`], bit for
-/// bit.
+/// decreases (see the module docs in `ball_toi/accel.rs`). With `a = 0` this is
+/// [`first_contact`], bit for bit.
 pub fn first_contact_accel<V: Vector>(d: V, w: V, a: V, sigma: f64) -> Toi {
     if a == V::ZERO {
         return first_contact(d, w, sigma);

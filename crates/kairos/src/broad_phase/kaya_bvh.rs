@@ -33,7 +33,8 @@ struct Node<V: Vector> {
     body: u32,
 }
 
-/// The thesis's broad phase; see the [module documentation](self).
+/// The thesis's broad phase; how it works is in the module documentation of
+/// `broad_phase/kaya_bvh.rs`.
 #[derive(Clone, Debug)]
 pub struct KayaBvh<V: Vector> {
     look_ahead: LookAhead,

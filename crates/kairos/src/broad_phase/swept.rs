@@ -29,7 +29,7 @@ use crate::overlap::{OverlapFinder, OverlapKind};
 use crate::world::World;
 
 /// A continuous broad phase built from a discrete [`OverlapFinder`] over swept boxes with an
-/// adaptive look-ahead; see the [module documentation](self).
+/// adaptive look-ahead; how it works is in the module documentation of `broad_phase/swept.rs`.
 pub struct SweptBoxes<V: Vector> {
     name: &'static str,
     look_ahead: LookAhead,

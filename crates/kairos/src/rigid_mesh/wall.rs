@@ -32,7 +32,7 @@ use crate::shape::{Pose, Shape, SupportMap};
 /// The first contact of mesh body `m` (of mesh `mesh`) with the static pieces of a wall
 /// (`t_max` as for [`body_wall`]): that of its triangles (`piece(k)` is triangle `k` as a
 /// piece), each advanced against the wall by [`body_wall`], visiting only the subtrees of the
-/// mesh's sphere tree that can reach the wall (see the [module docs](self)).
+/// mesh's sphere tree that can reach the wall (see the module docs in `rigid_mesh/wall.rs`).
 ///
 /// The result is the triangles' own: contacts at or before a bound have the same bits whatever
 /// the bound, the earliest is kept, and of equal times the triangle first in the mesh's order;

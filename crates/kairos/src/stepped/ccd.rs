@@ -12,7 +12,7 @@ use crate::world::World;
 
 /// Impacts resolved in one sub-step before the check gives up (counted in
 /// [`super::StepStats::ccd_gave_up`]): the rest of the sub-step then stops each body at its
-/// next contact instead of resolving it ([`SteppedSim::hold`]), so none passes through.
+/// next contact instead of resolving it (`SteppedSim::hold`), so none passes through.
 pub const MAX_IMPACTS: u32 = 256;
 
 /// A pair the check watches in a sub-step.

@@ -101,7 +101,8 @@ impl Default for CalendarOptions {
     }
 }
 
-/// The event-calendar broad phase; see the [module documentation](self).
+/// The event-calendar broad phase; how it works is in the module documentation of
+/// `broad_phase/calendar/mod.rs`.
 #[derive(Clone, Debug)]
 pub struct Calendar<V: Vector> {
     opts: CalendarOptions,
