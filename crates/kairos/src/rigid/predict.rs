@@ -74,6 +74,27 @@ fn approach_speed<V: Vector>(
     n.dot(a.velocity_at(t, p) - b.velocity_at(t, q))
 }
 
+/// A prediction from `t0` of an advancement's `outcome`: a contact at `t0` is one the pair is
+/// in already.
+fn toi_of(outcome: Advance, t0: f64) -> Toi {
+    match outcome {
+        Advance::Contact(t) => Toi {
+            time: t,
+            status: if t == t0 {
+                ToiStatus::Penetrating
+            } else {
+                ToiStatus::Approaching
+            },
+        },
+        // A safe time before any contact: the event there re-predicts (see `Resume`).
+        Advance::Stalled(t) => Toi {
+            time: t,
+            status: ToiStatus::Stalled,
+        },
+        Advance::Clear => Toi::miss(ToiStatus::Grazing),
+    }
+}
+
 /// The first contact of two movers (a pure function of their stored states) from `t0`, when
 /// their bounding spheres (centres `d` apart at `t0` (from `a` to `b`), moving apart at `w`,
 /// radii summing to `sigma`) allow one; `shell` is the contact shell. Contacts at or before
@@ -108,22 +129,7 @@ pub(super) fn predict<V: Vector>(
         return Toi::miss(ToiStatus::NotBy);
     }
     let to = (t0 + s_out).min(t_max);
-    let hit = |outcome: Advance| match outcome {
-        Advance::Contact(t) => Toi {
-            time: t,
-            status: if t == t0 {
-                ToiStatus::Penetrating
-            } else {
-                ToiStatus::Approaching
-            },
-        },
-        // A safe time before any contact: the event there re-predicts (see `Resume`).
-        Advance::Stalled(t) => Toi {
-            time: t,
-            status: ToiStatus::Stalled,
-        },
-        Advance::Clear => Toi::miss(ToiStatus::Grazing),
-    };
+    let hit = |outcome: Advance| toi_of(outcome, t0);
     if s_in > 0.0 {
         return hit(advance(a, b, t0 + s_in, to, shell));
     }
@@ -222,17 +228,7 @@ fn turning_contact<V: Vector>(
     }
     let (g1, ..) = gap_at(a, b, t1);
     if g1 > 0.0 {
-        return match advance(a, b, t1, to, 0.5 * g1) {
-            Advance::Contact(t) => Toi {
-                time: t,
-                status: ToiStatus::Approaching,
-            },
-            Advance::Stalled(t) => Toi {
-                time: t,
-                status: ToiStatus::Stalled,
-            },
-            Advance::Clear => Toi::miss(ToiStatus::Grazing),
-        };
+        return toi_of(advance(a, b, t1, to, 0.5 * g1), t0);
     }
     // Still touching: sliding on each other as they turn (a ball spinning on a face), where
     // asking again a tolerance later would never end. Left as apart, as a pair that does not

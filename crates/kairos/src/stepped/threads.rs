@@ -21,13 +21,6 @@ pub(crate) struct Threads {
     count: usize,
 }
 
-/// `len` items in `parts` runs of consecutive items, the first runs one longer when they do
-/// not divide: the end of each run.
-fn run_ends(len: usize, parts: usize) -> impl Iterator<Item = usize> {
-    let (each, more) = (len / parts, len % parts);
-    (1..=parts).map(move |k| k * each + k.min(more))
-}
-
 impl Threads {
     /// `requested` threads: 0 for the machine's count of cores.
     pub(super) fn new(requested: usize) -> Self {
@@ -55,6 +48,44 @@ impl Threads {
         }
     }
 
+    /// `run(from, items)` over runs of consecutive items of `a` (`from` the index of the
+    /// first), one a thread, the calling thread taking the first: the results in order.
+    fn runs_mut<A: Send, R: Send>(
+        &self,
+        a: &mut [A],
+        run: impl Fn(usize, &mut [A]) -> R + Sync,
+    ) -> Vec<R> {
+        let parts = self.parts(a.len());
+        if parts == 1 {
+            return vec![run(0, a)];
+        }
+        let size = a.len().div_ceil(parts);
+        std::thread::scope(|s| {
+            let mut chunks = a.chunks_mut(size).enumerate();
+            let first = chunks.next().map(|(_, c)| c);
+            let run = &run;
+            let handles: Vec<_> = chunks
+                .map(|(k, c)| s.spawn(move || run(k * size, c)))
+                .collect();
+            let mut out = Vec::with_capacity(parts);
+            out.extend(first.map(|c| run(0, c)));
+            out.extend(
+                handles
+                    .into_iter()
+                    .map(|h| h.join().expect("a stage's thread panicked")),
+            );
+            out
+        })
+    }
+
+    /// [`Self::runs_mut`] over a slice read only (its runs are those of a slice of as many
+    /// units, which takes no memory).
+    fn runs<A: Sync, R: Send>(&self, a: &[A], run: impl Fn(usize, &[A]) -> R + Sync) -> Vec<R> {
+        self.runs_mut(&mut vec![(); a.len()], |from, units| {
+            run(from, &a[from..from + units.len()])
+        })
+    }
+
     /// `f(k, &mut a[k], &b[k])` for every `k`, summed.
     pub(super) fn sum_zip<A: Send, B: Sync>(
         &self,
@@ -62,71 +93,21 @@ impl Threads {
         b: &[B],
         f: impl Fn(usize, &mut A, &B) -> usize + Sync,
     ) -> usize {
-        let run = |from: usize, a: &mut [A], b: &[B]| -> usize {
+        self.runs_mut(a, |from, a| {
             a.iter_mut()
-                .zip(b)
+                .zip(&b[from..])
                 .enumerate()
                 .map(|(k, (x, y))| f(from + k, x, y))
-                .sum()
-        };
-        let parts = self.parts(a.len());
-        if parts == 1 {
-            return run(0, a, b);
-        }
-        let b = &b[..a.len()];
-        std::thread::scope(|s| {
-            let (mut a, mut from) = (a, 0);
-            let mut handles = Vec::with_capacity(parts - 1);
-            let mut first = None;
-            for end in run_ends(a.len(), parts) {
-                let (head, tail) = std::mem::take(&mut a).split_at_mut(end - from);
-                let (bs, start) = (&b[from..end], from);
-                a = tail;
-                from = end;
-                if first.is_none() {
-                    first = Some((head, bs, start));
-                } else {
-                    let run = &run;
-                    handles.push(s.spawn(move || run(start, head, bs)));
-                }
-            }
-            let (head, bs, start) = first.expect("at least one run");
-            let mine = run(start, head, bs);
-            mine + handles
-                .into_iter()
-                .map(|h| h.join().expect("a stage's thread panicked"))
                 .sum::<usize>()
         })
+        .into_iter()
+        .sum()
     }
 
     /// `f(k, &mut a[k])` for every `k`.
     pub(super) fn each_mut<A: Send>(&self, a: &mut [A], f: impl Fn(usize, &mut A) + Sync) {
-        let parts = self.parts(a.len());
-        if parts == 1 {
-            a.iter_mut().enumerate().for_each(|(k, x)| f(k, x));
-            return;
-        }
-        std::thread::scope(|s| {
-            let (mut a, mut from) = (a, 0);
-            let mut first = None;
-            for end in run_ends(a.len(), parts) {
-                let (head, tail) = std::mem::take(&mut a).split_at_mut(end - from);
-                let start = from;
-                a = tail;
-                from = end;
-                let f = &f;
-                let run = move || {
-                    head.iter_mut()
-                        .enumerate()
-                        .for_each(|(k, x)| f(start + k, x))
-                };
-                if first.is_none() {
-                    first = Some(run);
-                } else {
-                    s.spawn(run);
-                }
-            }
-            (first.expect("at least one run"))();
+        self.runs_mut(a, |from, a| {
+            a.iter_mut().enumerate().for_each(|(k, x)| f(from + k, x))
         });
     }
 
@@ -137,33 +118,14 @@ impl Threads {
         b: &[B],
         f: impl Fn(&A, &B) -> Option<T> + Sync,
     ) -> Vec<T> {
-        let run =
-            |a: &[A], b: &[B]| -> Vec<T> { a.iter().zip(b).filter_map(|(x, y)| f(x, y)).collect() };
-        let parts = self.parts(a.len());
-        if parts == 1 {
-            return run(a, b);
-        }
-        let b = &b[..a.len()];
-        std::thread::scope(|s| {
-            let mut from = 0;
-            let mut handles = Vec::with_capacity(parts - 1);
-            let mut first = None;
-            for end in run_ends(a.len(), parts) {
-                let (xs, ys) = (&a[from..end], &b[from..end]);
-                from = end;
-                if first.is_none() {
-                    first = Some((xs, ys));
-                } else {
-                    let run = &run;
-                    handles.push(s.spawn(move || run(xs, ys)));
-                }
-            }
-            let (xs, ys) = first.expect("at least one run");
-            let mut out = run(xs, ys);
-            for h in handles {
-                out.extend(h.join().expect("a stage's thread panicked"));
-            }
-            out
+        self.runs(a, |from, a| {
+            a.iter()
+                .zip(&b[from..])
+                .filter_map(|(x, y)| f(x, y))
+                .collect::<Vec<T>>()
         })
+        .into_iter()
+        .flatten()
+        .collect()
     }
 }
