@@ -598,7 +598,7 @@ impl<V: Vector> SteppedSim<V> {
             );
         }
         let every = self.converging(h);
-        super::rows::mark_blocks(&mut self.rows[from..to], every);
+        super::rows::mark_blocks(&mut self.rows[from..to], every, &mut self.blocks);
         // The solver's velocities of the two bodies (the rest are not read), the walls' last.
         let n = self.bodies.len();
         self.vel.resize(n + 1, (V::ZERO, V::Angular::default()));

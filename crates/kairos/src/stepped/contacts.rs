@@ -226,12 +226,16 @@ impl<V: Vector> SteppedSim<V> {
                 (r.push > 0.0) as usize
             });
         // The blocks: the followed points' with their arms, the points found now at every
-        // sub-step.
-        let every = self.converging(h);
+        // sub-step; in 2D every pair of two points of one normal is a block (see the module
+        // docs, "Blocks").
+        let every = true;
         if arms {
-            super::rows::mark_blocks(&mut self.rows[..slow], every);
+            self.blocks.clear();
+            super::rows::mark_blocks(&mut self.rows[..slow], every, &mut self.blocks);
+            self.slow_blocks = self.blocks.len();
         }
-        super::rows::mark_blocks(&mut self.rows[slow..], every);
+        self.blocks.truncate(self.slow_blocks);
+        super::rows::mark_blocks(&mut self.rows[slow..], every, &mut self.blocks);
     }
 
     /// The contact points of pair `c` (two bodies, or a body and a wall) at the current poses,
@@ -383,6 +387,7 @@ impl<V: Vector> SteppedSim<V> {
             pp: 0.0,
             sep: 0.0,
             block: super::rows::SINGLE,
+            slot: 0,
         };
         let world = |i: usize| {
             let s = &self.bodies[i];

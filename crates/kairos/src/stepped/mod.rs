@@ -148,16 +148,17 @@
 //!   other.
 //!
 //! Three changes hold them:
-//! - **Blocks** (2D): two points of a pair (the same bodies and normal) whose normal impulses
-//!   couple by more than [`BLOCK_COUPLING`] are solved together, the 2×2 complementarity
-//!   problem of Box2D v2.4's block solver, with its determinant and each body's turn expanded
-//!   so that no large terms cancel (the plank's `K` has entries of `4·10⁹` and a determinant
-//!   of `1.6·10¹⁰`); the split impulses, soft contacts and restitution solve blocks too.
+//! - **Blocks** (2D): the two points of a pair (the same bodies and normal) are solved
+//!   together, the 2×2 complementarity problem of Box2D v2.4's block solver, with its
+//!   determinant and each body's turn expanded so that no large terms cancel (the plank's `K`
+//!   has entries of `4·10⁹` and a determinant of `1.6·10¹⁰`); the split impulses, soft
+//!   contacts and restitution solve blocks too. An impact's points (the continuous check's)
+//!   are a block when they couple by more than [`BLOCK_COUPLING`] (its docs say why).
 //! - **A thin body's slop**: the slop is measured against at most [`THIN`] times the thinner
 //!   body's width ([`width`]), so a body sinks by at most 1% of its width.
 //! - **Convergence**: when a sub-step's fall under gravity is more than [`CONVERGE_FALL`] of
-//!   the least size a slop is measured against, every two-point pair in 2D is a block and the
-//!   sweeps go on after their `iterations` (up to [`CONVERGE_SWEEPS`]) until no point is off its
+//!   the least size a slop is measured against, the sweeps go on after their `iterations`
+//!   (up to [`CONVERGE_SWEEPS`]) until no point is off its
 //!   solution by more than its slop over the sub-step (counted in [`StepStats::sweeps`]): a
 //!   tower of ten boxes under gravity 10⁶ takes 580 more sweeps in 5 s at `dt = 0.01` (636 at
 //!   1/60), nearly all in its first sub-step. A scene of ordinary sizes at ordinary gravity
@@ -181,20 +182,24 @@
 //! At `dt = 1/60` with 4 sub-steps, for 10 s, at the defaults otherwise (sleeping on: a stack
 //! sleeps once it has settled), the largest displacement of a box relative to its size (the
 //! tests, and `cargo bench -p kairos-bench --bench stepped_pyramids` for the
-//! pyramids), with 1 / 4 / 8 sweeps:
+//! pyramids), with 1 / 4 / 8 sweeps (2026-12-02):
 //!
 //! | scene | split impulses | Baumgarte | soft contacts |
 //! |---|---:|---:|---:|
-//! | 2D pyramid of base 10 (55 boxes) | 0.49 / 0.24 / 0.09% | 28 / 0.24 / 0.10% | 0.79 / 0.79 / 0.79% |
-//! | 2D pyramid of base 20 (210 boxes) | 2.2 / 0.76 / 0.35% | 60 / 4.6 / 0.35% | 3.1 / 3.1 / 3.0% |
-//! | 3D pyramid of base 10 (385 boxes) | 0.21 / 0.19 / 0.08% | 0.19 / 0.19 / 0.08% | 0.29 / 0.31 / 0.31% |
-//! | 3D pyramid of base 20 (2,870 boxes) | 6.0 / 0.53 / 0.25% | 3.1 / 0.52 / 0.25% | 0.95 / 0.97 / 0.96% |
+//! | 2D pyramid of base 10 (55 boxes) | 0.56 / 0.30 / 0.12% | 31 / 0.30 / 0.12% | 0.33 / 0.26 / 0.26% |
+//! | 2D pyramid of base 20 (210 boxes) | 2.1 / 0.87 / 0.41% | 54 / 8.8 / 0.42% | 1.2 / 0.89 / 0.87% |
+//! | 3D pyramid of base 10 (385 boxes) | 0.26 / 0.21 / 0.08% | 0.24 / 0.21 / 0.09% | 0.14 / 0.15 / 0.14% |
+//! | 3D pyramid of base 20 (2,870 boxes) | 1.7 / 0.67 / 0.31% | 11 / 0.66 / 0.32% | 0.54 / 0.39 / 0.38% |
 //!
-//! Towers of 10 stand within 1% in 2D and 3D (tested). A 2D tower of 30 (`kairos generate
-//! stack --n 30`) stands at the defaults because it falls asleep: with sleeping off it falls
-//! within 30 s at `dt = 1/60` (its top box ends 58 boxes to the side), and at `dt = 1/30` it
-//! falls with sleeping on; it stands at 8 sweeps (`--iterations 8`: its top box ends 1.0%
-//! of a box aside after 30 s) or 8 sub-steps (0.4%). Split impulses are the default: at 4
+//! 20 pyramids of base 10 side by side (`kairos generate pyramids --count 20 --base 10`) end
+//! within 0.16% of a box of where they started. Towers of 10 stand within 1% in 2D and 3D
+//! (tested). A 2D tower of 30 (`kairos generate stack --n 30`) stands for 30 s with sleeping
+//! off at `dt = 1/60` and `1/30`, its top box not moved sideways at all (tested): it stands by
+//! its blocks; solved point by point, it fell within 30 s at `dt = 1/60` (its top box ended 58
+//! boxes to the side) and at `dt = 1/30` even with sleeping on, and stood only at 8 sweeps or
+//! 8 sub-steps. The blocks cost 15% of the 2D pyramid of base 100's step (27.4 against 23.8 ms,
+//! sleeping off, one thread; the cheapest of the three: 8 sweeps cost 30%, 8 sub-steps twice
+//! the step). Split impulses are the default: at 4
 //! sweeps (the default) they hold every pyramid, and they add no kinetic energy (a room of
 //! boxes with restitution 1 never gains energy, tested). Soft contacts hold with one sweep but
 //! sag by the spring's give under the load (`g / ω²` per layer of load, whatever the sweeps);
@@ -453,6 +458,10 @@ pub struct SteppedSim<V: Vector> {
     least_slop_size: f64,
     /// The pool of the stages that work row by row or body by body.
     threads: threads::Threads,
+    /// The blocks' 2×2 systems ([`rows::mark_blocks`]): the slow rows' first (set at the
+    /// first sub-step), then the fast rows' (set at each sub-step).
+    blocks: Vec<rows::Block>,
+    slow_blocks: usize,
 }
 
 /// A [`SteppedSim`]'s check between sub-steps: given the sub-steps done so far, whether to stop.
@@ -545,6 +554,8 @@ impl<V: Vector> SteppedSim<V> {
             widths,
             least_slop_size,
             threads: threads::Threads::new(options.threads),
+            blocks: Vec::new(),
+            slow_blocks: 0,
         })
     }
 

@@ -8,13 +8,18 @@
 //! body, which moves the other point. When the two points' responses are nearly the same
 //! motion (a long body of tiny inertia on two corners: each corner's push only turns it), a
 //! sweep barely moves the pair: a plank of `inertia = 1e-9` on a floor took normal impulses of
-//! 10⁻¹⁰ where it needed 10⁻², and fell through the floor. So in 2D the two points of a row
-//! pair (the same two bodies and the same normal) whose coupling
-//! `K₁₂² / (K₁₁ K₂₂)` is above [`BLOCK_COUPLING`] are a *block*: their normal impulses are
-//! the solution of the 2×2 linear complementarity problem, as Box2D v2.4's block solver: both
-//! pushing, one of them, or neither. When the solver converges (a sub-step's fall under
-//! gravity larger than the smallest bodies, [`super::CONVERGE_FALL`]) every two-point pair is a
-//! block.
+//! 10⁻¹⁰ where it needed 10⁻², and fell through the floor. And the order of two points that
+//! couple weakly still decides which side of a body takes its load first: a tower of 30 boxes
+//! swayed and fell. So in 2D the two points of a row pair (the same two bodies and the same
+//! normal) are a *block*: their normal impulses are the solution of the 2×2 linear
+//! complementarity problem, as Box2D v2.4's block solver: both pushing, one of them, or
+//! neither. The points of an impact of the continuous check are a block only when their
+//! coupling `K₁₂² / (K₁₁ K₂₂)` is above [`BLOCK_COUPLING`] or the solver converges (a
+//! sub-step's fall under gravity larger than the smallest bodies, [`super::CONVERGE_FALL`]):
+//! a light box under one 10⁶ times heavier, whose floor pair the sweeps cannot hold, must be
+//! left driving in, so that the check sees it and stops the bodies where they touch. Each
+//! block's system is built once a step (the followed points') or once a sub-step (the points
+//! found again), where the rows are marked.
 //!
 //! `K` of a body of tiny inertia is nearly singular and its entries are huge (`K₁₁ ≈ r²/I`),
 //! so the solve does not form `K⁻¹` from them: with `c₀` the sum of the inverse masses, `c_a`
@@ -68,6 +73,8 @@ pub(super) struct Row<V: Vector> {
     pub(super) pp: f64,
     /// Solved alone, or with the next or the previous row as a block (see the [module docs](self)).
     pub(super) block: u8,
+    /// A block's head: where its 2×2 system is among the step's blocks ([`mark_blocks`]).
+    pub(super) slot: u32,
 }
 
 /// The rest of a contact point: its id, where it is, and what the sub-steps need to follow its
@@ -141,11 +148,15 @@ pub(super) fn cached_of<V: Vector>(r: &Row<V>, p: &Point<V>) -> Cached<V> {
     }
 }
 
-/// A pair of rows whose normal impulses' coupling `K₁₂² / (K₁₁ K₂₂)` is above this is solved as
-/// a block (2D). Gauss–Seidel takes off that share of a two-point error per sweep at best; at
-/// 0.4 four sweeps leave 2.6% of it. Two boxes of equal size on each other couple by 0.04 and
-/// a box of 2 × 0.2 on a floor by 0.25 (solved point by point, as before blocks); a sliver
-/// triangle by 0.51 and a plank of `inertia = 1e-9` by `1 − 10⁻⁹`.
+/// The points of an impact of the continuous check whose normal impulses' coupling
+/// `K₁₂² / (K₁₁ K₂₂)` is above this are solved as a block (2D; a sub-step's rows are blocks
+/// whatever their coupling): a light box under one 10⁶ times heavier, whose floor pair the
+/// sweeps cannot hold, must be left driving in at its impact with the floor, so that the check
+/// sees it and stops the bodies where they touch (solved as a block, the box was squeezed
+/// through the floor). Gauss–Seidel takes off that share of a two-point error per sweep
+/// at best; at 0.4 four sweeps leave 2.6% of it. Two boxes of equal size on each other couple
+/// by 0.04 and a box of 2 × 0.2 on a floor by 0.25; a sliver triangle by 0.51 and a plank of
+/// `inertia = 1e-9` by `1 − 10⁻⁹`.
 pub const BLOCK_COUPLING: f64 = 0.4;
 
 /// A row solved alone.
@@ -195,7 +206,8 @@ pub(super) struct Block {
     jb: [f64; 2],
     /// `K₁₁`, `K₁₂`, `K₂₂`.
     k: [f64; 3],
-    det: f64,
+    /// `1 / det K` (the sweeps solve a block many times a step: a product, not a quotient).
+    inv_det: f64,
 }
 
 /// A body's inverse inertia from its arms (`k = c j` in 2D): taken from the longer arm; 0 when
@@ -231,7 +243,8 @@ impl Block {
         let det = c0 * ca * (ja[1] - ja[0]).powi(2)
             + c0 * cb * (jb[1] - jb[0]).powi(2)
             + ca * cb * cross * cross;
-        let all = [c0, ca, cb, det, k[0], k[1], k[2]];
+        let inv_det = 1.0 / det;
+        let all = [c0, ca, cb, det, inv_det, k[0], k[1], k[2]];
         (det > 0.0 && all.iter().all(|x| x.is_finite())).then_some(Self {
             c0,
             ca,
@@ -239,7 +252,7 @@ impl Block {
             ja,
             jb,
             k,
-            det,
+            inv_det,
         })
     }
 
@@ -252,20 +265,20 @@ impl Block {
     /// impulses and each body's torque `Σ j_i d_i`, each expanded so that no large terms
     /// cancel (see the module docs).
     fn solve(&self, t: [f64; 2]) -> Impulses {
-        let (c0, ca, cb, ja, jb, det) = (self.c0, self.ca, self.cb, self.ja, self.jb, self.det);
+        let (c0, ca, cb, ja, jb, q) = (self.c0, self.ca, self.cb, self.ja, self.jb, self.inv_det);
         let dt = t[0] - t[1];
         let wa = ja[1] * t[0] - ja[0] * t[1];
         let wb = jb[1] * t[0] - jb[0] * t[1];
         let cross = ja[0] * jb[1] - ja[1] * jb[0];
         Impulses {
             d: [
-                (c0 * dt + ca * ja[1] * wa + cb * jb[1] * wb) / det,
-                (-c0 * dt - ca * ja[0] * wa - cb * jb[0] * wb) / det,
+                (c0 * dt + ca * ja[1] * wa + cb * jb[1] * wb) * q,
+                (-c0 * dt - ca * ja[0] * wa - cb * jb[0] * wb) * q,
             ],
-            sum: (ca * (ja[1] - ja[0]) * wa + cb * (jb[1] - jb[0]) * wb) / det,
+            sum: (ca * (ja[1] - ja[0]) * wa + cb * (jb[1] - jb[0]) * wb) * q,
             torque: [
-                (c0 * dt * (ja[0] - ja[1]) + cb * cross * wb) / det,
-                (c0 * dt * (jb[0] - jb[1]) - ca * cross * wa) / det,
+                (c0 * dt * (ja[0] - ja[1]) + cb * cross * wb) * q,
+                (c0 * dt * (jb[0] - jb[1]) - ca * cross * wa) * q,
             ],
         }
     }
@@ -374,16 +387,34 @@ pub(super) fn solve_block<V: Vector>(
     target: [f64; 2],
     which: Acc,
     vel: &mut [Vel<V>],
+    block: &Block,
+) -> bool {
+    let (ia, ib) = (rows[k].a as usize, rows[k].b as usize);
+    let (mut a, mut b) = (vel[ia], vel[ib]);
+    if !block_on(rows, k, target, which, &mut a, &mut b, block) {
+        return false;
+    }
+    vel[ia] = a;
+    vel[ib] = b;
+    true
+}
+
+/// [`solve_block`] on the velocities `a` and `b` of the block's two bodies; they are left as
+/// they were when it returns `false`.
+#[inline(always)]
+pub(super) fn block_on<V: Vector>(
+    rows: &mut [Row<V>],
+    k: usize,
+    target: [f64; 2],
+    which: Acc,
+    a: &mut Vel<V>,
+    b: &mut Vel<V>,
+    block: &Block,
 ) -> bool {
     let (r1, r2) = (&rows[k], &rows[k + 1]);
-    let Some(block) = Block::of(r1, r2) else {
-        return false;
-    };
-    let (ia, ib) = (r1.a as usize, r1.b as usize);
-    let (mut a, mut b) = (vel[ia], vel[ib]);
     let vn = [
-        along(r1.normal, &r1.arms[0], &a, &b),
-        along(r2.normal, &r2.arms[0], &a, &b),
+        along(r1.normal, &r1.arms[0], a, b),
+        along(r2.normal, &r2.arms[0], a, b),
     ];
     let acc = match which {
         Acc::Normal => [r1.pn, r2.pn],
@@ -392,9 +423,7 @@ pub(super) fn solve_block<V: Vector>(
     let Some(imp) = block.lcp(target, acc, vn) else {
         return false;
     };
-    imp.apply(&block, r1.normal, r1.inv_mass, &mut a, &mut b);
-    vel[ia] = a;
-    vel[ib] = b;
+    imp.apply(block, r1.normal, r1.inv_mass, a, b);
     let new = [(acc[0] + imp.d[0]).max(0.0), (acc[1] + imp.d[1]).max(0.0)];
     let (head, tail) = rows.split_at_mut(k + 1);
     let (r1, r2) = (&mut head[k], &mut tail[0]);
@@ -417,14 +446,12 @@ pub(super) fn solve_soft_block<V: Vector>(
     mass_scale: f64,
     impulse_scale: f64,
     vel: &mut [Vel<V>],
+    block: &Block,
 ) -> bool {
     let (r1, r2) = (&rows[k], &rows[k + 1]);
     if r1.bias < 0.0 || r2.bias < 0.0 {
         return false;
     }
-    let Some(block) = Block::of(r1, r2) else {
-        return false;
-    };
     let (ia, ib) = (r1.a as usize, r1.b as usize);
     let (mut a, mut b) = (vel[ia], vel[ib]);
     let t = [
@@ -448,7 +475,7 @@ pub(super) fn solve_soft_block<V: Vector>(
             mass_scale * full.torque[1] - impulse_scale * kept.torque[1],
         ],
     };
-    imp.apply(&block, r1.normal, r1.inv_mass, &mut a, &mut b);
+    imp.apply(block, r1.normal, r1.inv_mass, &mut a, &mut b);
     vel[ia] = a;
     vel[ib] = b;
     rows[k].pn = acc[0] + d[0];
@@ -458,8 +485,9 @@ pub(super) fn solve_soft_block<V: Vector>(
 
 /// Marks the blocks among `rows`: each row and the next that make a block ([`Block::of`]) and
 /// couple ([`Block::coupled`]), or that make one at all with `every`, a row in one block at
-/// most; every other row alone.
-pub(super) fn mark_blocks<V: Vector>(rows: &mut [Row<V>], every: bool) {
+/// most; every other row alone. Each block's system is appended to `blocks`, where its head
+/// row's `slot` finds it.
+pub(super) fn mark_blocks<V: Vector>(rows: &mut [Row<V>], every: bool, blocks: &mut Vec<Block>) {
     if V::DIM != 2 {
         return;
     }
@@ -481,11 +509,14 @@ pub(super) fn mark_blocks<V: Vector>(rows: &mut [Row<V>], every: bool) {
     let mut k = 0;
     while k < rows.len() {
         rows[k].block = SINGLE;
-        if k + 1 < rows.len()
-            && may(&rows[k], &rows[k + 1])
-            && Block::of(&rows[k], &rows[k + 1]).is_some_and(|b| every || b.coupled())
-        {
+        let block = (k + 1 < rows.len() && may(&rows[k], &rows[k + 1]))
+            .then(|| Block::of(&rows[k], &rows[k + 1]))
+            .flatten()
+            .filter(|b| every || b.coupled());
+        if let Some(b) = block {
             rows[k].block = HEAD;
+            rows[k].slot = blocks.len() as u32;
+            blocks.push(b);
             rows[k + 1].block = TAIL;
             k += 2;
         } else {

@@ -7,7 +7,7 @@
 //! that make a block ([`super::rows`]) are solved together where the sweeps meet the first.
 
 pub(super) use super::rows::{along, kick};
-use super::rows::{solve_block, solve_soft_block, Acc, HEAD, SINGLE, TAIL};
+use super::rows::{block_on, solve_block, solve_soft_block, Acc, Block, HEAD, SINGLE, TAIL};
 use super::*;
 
 /// The normal impulse of row `r` that brings its normal velocity (of the velocities `a` and
@@ -98,55 +98,69 @@ fn split_row<V: Vector>(r: &mut Row<V>, pseudo: &mut [Vel<V>]) {
 /// The block of rows `k` and `k + 1` ([`super::rows`]): each one's friction, then their normal
 /// impulses together (the last word on the sweep is the normals', as in Box2D); one by one
 /// when the block has no solution (round-off at a degenerate pair).
-#[inline(never)]
-fn solve_pair<V: Vector>(rows: &mut [Row<V>], vel: &mut [Vel<V>]) {
-    let k = 0;
-    for r in &mut rows[k..k + 2] {
-        let (ia, ib) = (r.a as usize, r.b as usize);
-        let (mut a, mut b) = (vel[ia], vel[ib]);
-        friction(r, &mut a, &mut b);
-        vel[ia] = a;
-        vel[ib] = b;
-    }
-    let target = [rows[k].bias, rows[k + 1].bias];
-    if !solve_block(rows, k, target, Acc::Normal, vel) {
-        for r in &mut rows[k..k + 2] {
-            solve_row(r, vel);
+#[inline(always)]
+fn solve_pair<V: Vector>(rows: &mut [Row<V>], vel: &mut [Vel<V>], blocks: &[Block]) {
+    let (ia, ib) = (rows[0].a as usize, rows[0].b as usize);
+    let (mut a, mut b) = (vel[ia], vel[ib]);
+    friction(&mut rows[0], &mut a, &mut b);
+    friction(&mut rows[1], &mut a, &mut b);
+    let target = [rows[0].bias, rows[1].bias];
+    let block = &blocks[rows[0].slot as usize];
+    if !block_on(rows, 0, target, Acc::Normal, &mut a, &mut b, block) {
+        for r in &mut rows[..2] {
+            r.pn = normal_impulse(r, r.bias, r.pn, &mut a, &mut b);
+            friction(r, &mut a, &mut b);
         }
     }
+    vel[ia] = a;
+    vel[ib] = b;
 }
 
 /// The split impulses of the block of rows `k` and `k + 1` when either penetrates (the other
 /// held at no approach: it is the pivot the push turns the body about); one by one when the
 /// block has no solution.
-#[inline(never)]
-fn split_pair<V: Vector>(rows: &mut [Row<V>], pseudo: &mut [Vel<V>]) {
-    let k = 0;
-    let target = [rows[k].push, rows[k + 1].push];
+#[inline(always)]
+fn split_pair<V: Vector>(rows: &mut [Row<V>], pseudo: &mut [Vel<V>], blocks: &[Block]) {
+    let target = [rows[0].push, rows[1].push];
     if !(target[0] > 0.0 || target[1] > 0.0) {
         return;
     }
-    if !solve_block(rows, k, target, Acc::Split, pseudo) {
-        for r in &mut rows[k..k + 2] {
+    let (ia, ib) = (rows[0].a as usize, rows[0].b as usize);
+    let (mut a, mut b) = (pseudo[ia], pseudo[ib]);
+    let block = &blocks[rows[0].slot as usize];
+    if !block_on(rows, 0, target, Acc::Split, &mut a, &mut b, block) {
+        for r in &mut rows[..2] {
             if r.push > 0.0 {
-                split_row(r, pseudo);
+                r.pp = normal_impulse(r, r.push, r.pp, &mut a, &mut b);
             }
         }
     }
+    pseudo[ia] = a;
+    pseudo[ib] = b;
 }
 
 /// [`solve_pair`], then [`split_pair`] (one call, so that a sweep's step over a row alone
 /// calls nothing and keeps its registers).
 #[inline(never)]
-fn solve_and_split_pair<V: Vector>(rows: &mut [Row<V>], vel: &mut [Vel<V>], pseudo: &mut [Vel<V>]) {
-    solve_pair(rows, vel);
-    split_pair(rows, pseudo);
+fn solve_and_split_pair<V: Vector>(
+    rows: &mut [Row<V>],
+    vel: &mut [Vel<V>],
+    pseudo: &mut [Vel<V>],
+    blocks: &[Block],
+) {
+    solve_pair(rows, vel, blocks);
+    split_pair(rows, pseudo, blocks);
 }
 
 /// [`Correction::Soft`]'s solve of the block of rows `k` and `k + 1`: each one's friction, then
 /// their springs together when both touch ([`solve_soft_block`]), else one by one.
 #[inline(never)]
-fn soft_pair<V: Vector>(rows: &mut [Row<V>], vel: &mut [Vel<V>], soft: &[Softness; 2]) {
+fn soft_pair<V: Vector>(
+    rows: &mut [Row<V>],
+    vel: &mut [Vel<V>],
+    soft: &[Softness; 2],
+    blocks: &[Block],
+) {
     let k = 0;
     let s = &soft[(rows[k].inv_mass[1] == 0.0) as usize];
     for r in &mut rows[k..k + 2] {
@@ -156,7 +170,8 @@ fn soft_pair<V: Vector>(rows: &mut [Row<V>], vel: &mut [Vel<V>], soft: &[Softnes
         vel[ia] = a;
         vel[ib] = b;
     }
-    if !solve_soft_block(rows, k, s.mass_scale, s.impulse_scale, vel) {
+    let block = &blocks[rows[k].slot as usize];
+    if !solve_soft_block(rows, k, s.mass_scale, s.impulse_scale, vel, block) {
         for r in &mut rows[k..k + 2] {
             soft_row(r, vel, soft);
         }
@@ -171,11 +186,12 @@ fn sweep_rows<V: Vector>(
     sweeps: u32,
     vel: &mut [Vel<V>],
     pseudo: Option<&mut [Vel<V>]>,
+    blocks: &[Block],
 ) {
     match pseudo {
         None => alternating(rows, sweeps, |rs| match rs {
             [r, ..] if r.block == SINGLE => solve_row(r, vel),
-            [r, _, ..] if r.block == HEAD => solve_pair(rs, vel),
+            [r, _, ..] if r.block == HEAD => solve_pair(rs, vel, blocks),
             _ => {}
         }),
         Some(pseudo) => alternating(rows, sweeps, |rs| match rs {
@@ -185,7 +201,7 @@ fn sweep_rows<V: Vector>(
                     split_row(r, pseudo);
                 }
             }
-            [r, _, ..] if r.block == HEAD => solve_and_split_pair(rs, vel, pseudo),
+            [r, _, ..] if r.block == HEAD => solve_and_split_pair(rs, vel, pseudo, blocks),
             _ => {}
         }),
     }
@@ -423,6 +439,7 @@ impl<V: Vector> SteppedSim<V> {
             self.options.iterations,
             &mut self.vel,
             None,
+            &self.blocks,
         );
     }
 
@@ -432,10 +449,10 @@ impl<V: Vector> SteppedSim<V> {
     #[inline(never)]
     pub(super) fn soft_sweeps(&mut self, h: f64) {
         let soft = Softness::pair(h);
-        let (rows, vel) = (&mut self.rows, &mut self.vel);
+        let (rows, vel, blocks) = (&mut self.rows, &mut self.vel, &self.blocks);
         alternating(rows, self.options.iterations, |rs| match rs {
             [r, ..] if r.block == SINGLE => soft_row(r, vel, &soft),
-            [r, _, ..] if r.block == HEAD => soft_pair(rs, vel, &soft),
+            [r, _, ..] if r.block == HEAD => soft_pair(rs, vel, &soft, blocks),
             _ => {}
         });
         still_walls(vel);
@@ -462,6 +479,7 @@ impl<V: Vector> SteppedSim<V> {
             self.options.iterations,
             &mut self.vel,
             Some(&mut self.pseudo),
+            &self.blocks,
         );
         still_walls(&mut self.pseudo);
     }
@@ -502,7 +520,7 @@ impl<V: Vector> SteppedSim<V> {
                 break;
             }
             let pseudo = split.then_some(&mut self.pseudo[..]);
-            sweep_rows(&mut self.rows, 2, &mut self.vel, pseudo);
+            sweep_rows(&mut self.rows, 2, &mut self.vel, pseudo, &self.blocks);
             if split {
                 still_walls(&mut self.pseudo);
             }
@@ -569,7 +587,8 @@ impl<V: Vector> SteppedSim<V> {
         } else {
             RESTITUTION_SWEEPS
         };
-        let (rows, points, vel) = (&mut self.rows, &self.points, &mut self.vel);
+        let (rows, points, vel, blocks) =
+            (&mut self.rows, &self.points, &mut self.vel, &self.blocks);
         // A block whose two points bounce bounces as one; its tail is left out.
         let bounces = |k: usize| bouncing.binary_search(&k).is_ok();
         let mut units: Vec<(usize, bool)> = bouncing
@@ -581,7 +600,8 @@ impl<V: Vector> SteppedSim<V> {
             let (k, pair) = us[0];
             if pair {
                 let target = [-e * points[k].closing, -e * points[k + 1].closing];
-                if solve_block(rows, k, target, Acc::Normal, vel) {
+                let block = &blocks[rows[k].slot as usize];
+                if solve_block(rows, k, target, Acc::Normal, vel, block) {
                     return;
                 }
             }

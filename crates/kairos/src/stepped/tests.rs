@@ -50,6 +50,36 @@ fn a_tower_of_ten_boxes_stands_for_ten_seconds_thanks_to_warm_starting() {
     );
 }
 
+/// A 2D tower of 30 boxes stands for 30 s with sleeping off, at dt = 1/60 and 1/30: its top
+/// box moves sideways by less than 1% of its size (measured: not at all). Solved point by
+/// point instead of in blocks, it fell at both (its top box ended 58 boxes aside at 1/60).
+#[test]
+fn a_tower_of_thirty_boxes_stands_awake_for_thirty_seconds() {
+    let scene = stack(&StackParams::default(), 30).unwrap();
+    for dt in [1.0 / 60.0, 1.0 / 30.0] {
+        let options = StepOptions {
+            dt,
+            sleep: false,
+            ..Default::default()
+        };
+        let mut sim = SteppedSim::new(scene.world::<DVec2>().unwrap(), options).unwrap();
+        let start: Vec<DVec2> = sim.bodies().iter().map(|b| b.position).collect();
+        for _ in 0..(30.0 / dt).round() as usize {
+            sim.step();
+        }
+        let sideways = sim
+            .bodies()
+            .iter()
+            .zip(&start)
+            .map(|(b, s)| (b.position.x - s.x).abs())
+            .fold(0.0, f64::max);
+        assert!(
+            sideways < 0.01,
+            "dt {dt}: a box moved sideways by {sideways}"
+        );
+    }
+}
+
 #[test]
 fn a_pyramid_of_base_twenty_stands_for_ten_seconds() {
     let scene = pyramid(&StackParams::default(), 20).unwrap();
