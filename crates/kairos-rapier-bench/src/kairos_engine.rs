@@ -8,9 +8,13 @@ use crate::engine::{Engine, State};
 use crate::setup::Setup;
 
 /// The options every scene is run with: `dt = 1/60`, 4 sub-steps, no sleeping, the position
-/// `correction` and solver sweeps `iterations` given, and otherwise Kairos's defaults (warm
-/// starting, the continuous check).
-pub fn options(correction: Option<&str>, iterations: Option<u32>) -> StepOptions {
+/// `correction`, solver sweeps `iterations` and `threads` given, and otherwise Kairos's
+/// defaults (warm starting, the continuous check, every core).
+pub fn options(
+    correction: Option<&str>,
+    iterations: Option<u32>,
+    threads: Option<usize>,
+) -> StepOptions {
     let defaults = StepOptions::default();
     StepOptions {
         dt: 1.0 / 60.0,
@@ -24,6 +28,7 @@ pub fn options(correction: Option<&str>, iterations: Option<u32>) -> StepOptions
         },
         sleep: false,
         ccd: true,
+        threads: threads.unwrap_or(defaults.threads),
         ..defaults
     }
 }

@@ -59,6 +59,12 @@ struct Args {
     /// Kairos's solver sweeps per sub-step [default: Kairos's].
     #[arg(long)]
     iterations: Option<u32>,
+    /// Kairos's threads [default: every core].
+    #[arg(long)]
+    threads: Option<usize>,
+    /// The base of the 3D pyramid [default: 10, or 5 with --quick].
+    #[arg(long)]
+    base3: Option<usize>,
 }
 
 /// The time step of every engine.
@@ -96,13 +102,14 @@ fn main() -> ExitCode {
 }
 
 fn run(args: &Args) -> Result<Vec<Row>, String> {
-    let options = kairos_engine::options(args.correction.as_deref(), args.iterations);
+    let options = kairos_engine::options(args.correction.as_deref(), args.iterations, args.threads);
     let base = args.base.unwrap_or(if args.quick { 20 } else { 100 });
     let seconds = args.seconds.unwrap_or(if args.quick { 0.5 } else { 2.0 });
     if !(seconds > 0.0 && seconds.is_finite()) {
         return Err(format!("--seconds must be positive, got {seconds}"));
     }
     let (count, base3) = if args.quick { (5, 5) } else { (20, 10) };
+    let base3 = args.base3.unwrap_or(base3);
     let p2 = StackParams {
         dim: 2,
         duration: seconds,
@@ -276,8 +283,15 @@ fn outcome(o: Outcome) -> &'static str {
 
 fn kairos_label(o: &StepOptions) -> String {
     format!(
-        "kairos stepped, {} substeps × {} iterations, {:?}",
-        o.substeps, o.iterations, o.correction
+        "kairos stepped, {} substeps × {} iterations, {:?}, {} threads",
+        o.substeps,
+        o.iterations,
+        o.correction,
+        if o.threads == 0 {
+            "all".to_string()
+        } else {
+            o.threads.to_string()
+        }
     )
     .to_lowercase()
 }

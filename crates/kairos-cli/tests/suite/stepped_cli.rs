@@ -670,9 +670,9 @@ fn a_body_through_a_box_rooms_floor_is_counted() {
     }
 }
 
-/// `--threads`: a pyramid big enough for the stages to run on the pool (2,080 boxes) writes the
-/// same trace on 1 and 2 threads, the summary says how many ran, and a count out of range, or
-/// the option on another stepper, is refused with what to do.
+/// `--threads`: a pyramid big enough for its stages to split among threads (8,256 boxes, some
+/// 49,000 rows) writes the same trace on 1 and 2 threads, the summary says how many ran, and a
+/// count out of range, or the option on another stepper, is refused with what to do.
 #[test]
 fn a_stepped_run_gives_the_same_trace_on_any_count_of_threads() {
     let dir = tempdir("stepped-threads");
@@ -681,9 +681,9 @@ fn a_stepped_run_gives_the_same_trace_on_any_count_of_threads() {
             "generate",
             "pyramid",
             "--base",
-            "64",
+            "128",
             "--duration",
-            "0.2",
+            "0.1",
             "-o",
             "p.toml",
         ],

@@ -13,6 +13,7 @@ fn states<V: Vector>(scene: &crate::scene::Scene, steps: usize, threads: usize) 
         ..Default::default()
     };
     let mut sim = SteppedSim::new(scene.world::<V>().unwrap(), options).unwrap();
+    sim.split_stages_from(SPLIT_FROM);
     assert_eq!(sim.threads(), threads.max(1));
     for _ in 0..steps {
         sim.step();
@@ -20,13 +21,17 @@ fn states<V: Vector>(scene: &crate::scene::Scene, steps: usize, threads: usize) 
     sim.bodies().iter().map(|b| format!("{b:?}")).collect()
 }
 
-/// A 2D pyramid of base 64 (2,080 boxes, about 6,000 rows: every stage on the pool) and a 3D
+/// The threshold the tests split the stages from: below [`threads::PARALLEL_FROM`], so that
+/// scenes that step in a moment split every stage.
+const SPLIT_FROM: usize = 2048;
+
+/// A 2D pyramid of base 64 (2,080 boxes, about 6,000 rows: every stage split) and a 3D
 /// pyramid of base 12 (650 boxes, some 4,000 rows) step to the same bits on 1, 2 and 3
 /// threads.
 #[test]
 fn any_count_of_threads_gives_the_same_bits() {
     let p2 = pyramid(&StackParams::default(), 64).unwrap();
-    assert!(p2.bodies.len() >= threads::PARALLEL_FROM);
+    assert!(p2.bodies.len() >= SPLIT_FROM);
     let one = states::<DVec2>(&p2, 12, 1);
     for t in [2, 3] {
         assert!(one == states::<DVec2>(&p2, 12, t), "2D, {t} threads");
@@ -71,14 +76,8 @@ fn a_thread_count_beyond_the_most_is_refused() {
 #[test]
 fn the_stages_split_cover_every_item_in_order() {
     for count in [1, 2, 3, 7] {
-        let t = threads::Threads::new(count);
-        for n in [
-            0,
-            1,
-            threads::PARALLEL_FROM - 1,
-            threads::PARALLEL_FROM,
-            5003,
-        ] {
+        let t = threads::Threads::new(count).splitting_from(SPLIT_FROM);
+        for n in [0, 1, SPLIT_FROM - 1, SPLIT_FROM, 5003] {
             let mut a = vec![usize::MAX; n];
             let b: Vec<usize> = (0..n).map(|k| 3 * k).collect();
             let sum = t.sum_zip(&mut a, &b, |k, x, y| {
