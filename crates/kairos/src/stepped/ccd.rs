@@ -242,7 +242,7 @@ impl<V: Vector> SteppedSim<V> {
             if split && !pseudo.is_empty() {
                 vn += along(r.normal, &r.arms[0], &pseudo[a], &pseudo[b]);
             }
-            (r.sep + h * vn < -SPECULATIVE * p.size).then(|| p.pair())
+            (r.sep + h * vn < -r.margin).then(|| p.pair())
         });
         out.sort_unstable();
         out.dedup();

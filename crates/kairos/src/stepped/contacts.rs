@@ -386,6 +386,7 @@ impl<V: Vector> SteppedSim<V> {
             pt: [0.0; 2],
             pp: 0.0,
             sep: 0.0,
+            margin: SPECULATIVE * size,
             block: super::rows::SINGLE,
             slot: 0,
         };

@@ -64,6 +64,9 @@ pub(super) struct Row<V: Vector> {
     /// The separation this sub-step (negative: penetration), which the continuous check reads
     /// to find the pairs whose points do not hold them ([`super::SteppedSim::unheld_pairs`]).
     pub(super) sep: f64,
+    /// The speculative margin of the point's pair ([`super::SPECULATIVE`] times its size),
+    /// which that check reads without reaching for the rest of the point.
+    pub(super) margin: f64,
     /// The pseudo-velocity bias of the split-impulse solve (0 without penetration).
     pub(super) push: f64,
     pub(super) friction: f64,
