@@ -228,14 +228,13 @@ impl<V: Vector> SteppedSim<V> {
         // The blocks: the followed points' with their arms, the points found now at every
         // sub-step; in 2D every pair of two points of one normal is a block (see the module
         // docs, "Blocks").
-        let every = true;
         if arms {
             self.blocks.clear();
-            super::rows::mark_blocks(&mut self.rows[..slow], every, &mut self.blocks);
+            super::rows::mark_blocks(&mut self.rows[..slow], true, &mut self.blocks);
             self.slow_blocks = self.blocks.len();
         }
         self.blocks.truncate(self.slow_blocks);
-        super::rows::mark_blocks(&mut self.rows[slow..], every, &mut self.blocks);
+        super::rows::mark_blocks(&mut self.rows[slow..], true, &mut self.blocks);
     }
 
     /// The contact points of pair `c` (two bodies, or a body and a wall) at the current poses,

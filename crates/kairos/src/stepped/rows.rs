@@ -209,8 +209,7 @@ pub(super) struct Block {
     jb: [f64; 2],
     /// `K₁₁`, `K₁₂`, `K₂₂`.
     k: [f64; 3],
-    /// `1 / det K` (the sweeps solve a block many times a step: a product, not a quotient).
-    inv_det: f64,
+    det: f64,
 }
 
 /// A body's inverse inertia from its arms (`k = c j` in 2D): taken from the longer arm; 0 when
@@ -246,8 +245,7 @@ impl Block {
         let det = c0 * ca * (ja[1] - ja[0]).powi(2)
             + c0 * cb * (jb[1] - jb[0]).powi(2)
             + ca * cb * cross * cross;
-        let inv_det = 1.0 / det;
-        let all = [c0, ca, cb, det, inv_det, k[0], k[1], k[2]];
+        let all = [c0, ca, cb, det, k[0], k[1], k[2]];
         (det > 0.0 && all.iter().all(|x| x.is_finite())).then_some(Self {
             c0,
             ca,
@@ -255,7 +253,7 @@ impl Block {
             ja,
             jb,
             k,
-            inv_det,
+            det,
         })
     }
 
@@ -268,20 +266,20 @@ impl Block {
     /// impulses and each body's torque `Σ j_i d_i`, each expanded so that no large terms
     /// cancel (see the module docs).
     fn solve(&self, t: [f64; 2]) -> Impulses {
-        let (c0, ca, cb, ja, jb, q) = (self.c0, self.ca, self.cb, self.ja, self.jb, self.inv_det);
+        let (c0, ca, cb, ja, jb, det) = (self.c0, self.ca, self.cb, self.ja, self.jb, self.det);
         let dt = t[0] - t[1];
         let wa = ja[1] * t[0] - ja[0] * t[1];
         let wb = jb[1] * t[0] - jb[0] * t[1];
         let cross = ja[0] * jb[1] - ja[1] * jb[0];
         Impulses {
             d: [
-                (c0 * dt + ca * ja[1] * wa + cb * jb[1] * wb) * q,
-                (-c0 * dt - ca * ja[0] * wa - cb * jb[0] * wb) * q,
+                (c0 * dt + ca * ja[1] * wa + cb * jb[1] * wb) / det,
+                (-c0 * dt - ca * ja[0] * wa - cb * jb[0] * wb) / det,
             ],
-            sum: (ca * (ja[1] - ja[0]) * wa + cb * (jb[1] - jb[0]) * wb) * q,
+            sum: (ca * (ja[1] - ja[0]) * wa + cb * (jb[1] - jb[0]) * wb) / det,
             torque: [
-                (c0 * dt * (ja[0] - ja[1]) + cb * cross * wb) * q,
-                (c0 * dt * (jb[0] - jb[1]) - ca * cross * wa) * q,
+                (c0 * dt * (ja[0] - ja[1]) + cb * cross * wb) / det,
+                (c0 * dt * (jb[0] - jb[1]) - ca * cross * wa) / det,
             ],
         }
     }
@@ -392,32 +390,12 @@ pub(super) fn solve_block<V: Vector>(
     vel: &mut [Vel<V>],
     block: &Block,
 ) -> bool {
-    let (ia, ib) = (rows[k].a as usize, rows[k].b as usize);
-    let (mut a, mut b) = (vel[ia], vel[ib]);
-    if !block_on(rows, k, target, which, &mut a, &mut b, block) {
-        return false;
-    }
-    vel[ia] = a;
-    vel[ib] = b;
-    true
-}
-
-/// [`solve_block`] on the velocities `a` and `b` of the block's two bodies; they are left as
-/// they were when it returns `false`.
-#[inline(always)]
-pub(super) fn block_on<V: Vector>(
-    rows: &mut [Row<V>],
-    k: usize,
-    target: [f64; 2],
-    which: Acc,
-    a: &mut Vel<V>,
-    b: &mut Vel<V>,
-    block: &Block,
-) -> bool {
     let (r1, r2) = (&rows[k], &rows[k + 1]);
+    let (ia, ib) = (r1.a as usize, r1.b as usize);
+    let (mut a, mut b) = (vel[ia], vel[ib]);
     let vn = [
-        along(r1.normal, &r1.arms[0], a, b),
-        along(r2.normal, &r2.arms[0], a, b),
+        along(r1.normal, &r1.arms[0], &a, &b),
+        along(r2.normal, &r2.arms[0], &a, &b),
     ];
     let acc = match which {
         Acc::Normal => [r1.pn, r2.pn],
@@ -426,7 +404,9 @@ pub(super) fn block_on<V: Vector>(
     let Some(imp) = block.lcp(target, acc, vn) else {
         return false;
     };
-    imp.apply(block, r1.normal, r1.inv_mass, a, b);
+    imp.apply(block, r1.normal, r1.inv_mass, &mut a, &mut b);
+    vel[ia] = a;
+    vel[ib] = b;
     let new = [(acc[0] + imp.d[0]).max(0.0), (acc[1] + imp.d[1]).max(0.0)];
     let (head, tail) = rows.split_at_mut(k + 1);
     let (r1, r2) = (&mut head[k], &mut tail[0]);

@@ -7,7 +7,7 @@
 //! that make a block ([`super::rows`]) are solved together where the sweeps meet the first.
 
 pub(super) use super::rows::{along, kick};
-use super::rows::{block_on, solve_block, solve_soft_block, Acc, Block, HEAD, SINGLE, TAIL};
+use super::rows::{solve_block, solve_soft_block, Acc, Block, HEAD, SINGLE, TAIL};
 use super::*;
 
 /// The normal impulse of row `r` that brings its normal velocity (of the velocities `a` and
@@ -98,45 +98,43 @@ fn split_row<V: Vector>(r: &mut Row<V>, pseudo: &mut [Vel<V>]) {
 /// The block of rows `k` and `k + 1` ([`super::rows`]): each one's friction, then their normal
 /// impulses together (the last word on the sweep is the normals', as in Box2D); one by one
 /// when the block has no solution (round-off at a degenerate pair).
-#[inline(always)]
+#[inline(never)]
 fn solve_pair<V: Vector>(rows: &mut [Row<V>], vel: &mut [Vel<V>], blocks: &[Block]) {
-    let (ia, ib) = (rows[0].a as usize, rows[0].b as usize);
-    let (mut a, mut b) = (vel[ia], vel[ib]);
-    friction(&mut rows[0], &mut a, &mut b);
-    friction(&mut rows[1], &mut a, &mut b);
-    let target = [rows[0].bias, rows[1].bias];
-    let block = &blocks[rows[0].slot as usize];
-    if !block_on(rows, 0, target, Acc::Normal, &mut a, &mut b, block) {
-        for r in &mut rows[..2] {
-            r.pn = normal_impulse(r, r.bias, r.pn, &mut a, &mut b);
-            friction(r, &mut a, &mut b);
+    let k = 0;
+    for r in &mut rows[k..k + 2] {
+        let (ia, ib) = (r.a as usize, r.b as usize);
+        let (mut a, mut b) = (vel[ia], vel[ib]);
+        friction(r, &mut a, &mut b);
+        vel[ia] = a;
+        vel[ib] = b;
+    }
+    let target = [rows[k].bias, rows[k + 1].bias];
+    let block = &blocks[rows[k].slot as usize];
+    if !solve_block(rows, k, target, Acc::Normal, vel, block) {
+        for r in &mut rows[k..k + 2] {
+            solve_row(r, vel);
         }
     }
-    vel[ia] = a;
-    vel[ib] = b;
 }
 
 /// The split impulses of the block of rows `k` and `k + 1` when either penetrates (the other
 /// held at no approach: it is the pivot the push turns the body about); one by one when the
 /// block has no solution.
-#[inline(always)]
+#[inline(never)]
 fn split_pair<V: Vector>(rows: &mut [Row<V>], pseudo: &mut [Vel<V>], blocks: &[Block]) {
-    let target = [rows[0].push, rows[1].push];
+    let k = 0;
+    let target = [rows[k].push, rows[k + 1].push];
     if !(target[0] > 0.0 || target[1] > 0.0) {
         return;
     }
-    let (ia, ib) = (rows[0].a as usize, rows[0].b as usize);
-    let (mut a, mut b) = (pseudo[ia], pseudo[ib]);
-    let block = &blocks[rows[0].slot as usize];
-    if !block_on(rows, 0, target, Acc::Split, &mut a, &mut b, block) {
-        for r in &mut rows[..2] {
+    let block = &blocks[rows[k].slot as usize];
+    if !solve_block(rows, k, target, Acc::Split, pseudo, block) {
+        for r in &mut rows[k..k + 2] {
             if r.push > 0.0 {
-                r.pp = normal_impulse(r, r.push, r.pp, &mut a, &mut b);
+                split_row(r, pseudo);
             }
         }
     }
-    pseudo[ia] = a;
-    pseudo[ib] = b;
 }
 
 /// [`solve_pair`], then [`split_pair`] (one call, so that a sweep's step over a row alone
